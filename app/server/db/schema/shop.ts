@@ -1,0 +1,350 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth';
+
+/*
+ * The shop's tables (DESIGN.md, data model). Money is in integer cents, timestamps are timestamptz.
+ * Status columns hold the English code values of domain/; French labels live in domain/ maps.
+ */
+
+const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const priceLists = pgTable(
+  'price_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    version: integer('version').notNull().unique(),
+    /** The specification's pricingData shape plus our entries (see docs/pricing.md). */
+    data: jsonb('data').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    createdAt,
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // At most one active price list.
+    uniqueIndex('price_lists_one_active_idx').on(t.isActive).where(sql`${t.isActive}`),
+    index('price_lists_created_by_idx').on(t.createdBy),
+  ],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull().unique(),
+    createdAt,
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    guestEmail: text('guest_email'),
+    guestPhone: text('guest_phone'),
+    guestFirstName: text('guest_first_name'),
+    guestLastName: text('guest_last_name'),
+    guestAddress: text('guest_address'),
+    guestPostalCode: text('guest_postal_code'),
+    guestCity: text('guest_city'),
+    /** SHA-256 of the token that lets a guest open their order; the token itself is never stored. */
+    accessTokenHash: text('access_token_hash'),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'shipped', 'canceled'] })
+      .notNull()
+      .default('pending'),
+    paymentStatus: text('payment_status', { enum: ['pending', 'paid', 'failed', 'refunded'] })
+      .notNull()
+      .default('pending'),
+    paymentMethod: text('payment_method', { enum: ['card', 'transfer', 'cheque'] })
+      .notNull()
+      .default('card'),
+    deliveryMethod: text('delivery_method', { enum: ['digital', 'usb', 'disc'] })
+      .notNull()
+      .default('digital'),
+    returnOriginals: boolean('return_originals').notNull().default(false),
+    sendMethod: text('send_method').notNull().default('self'),
+    basePriceCents: integer('base_price').notNull().default(0),
+    qualityPriceCents: integer('quality_price').notNull().default(0),
+    resolutionPriceCents: integer('resolution_price').notNull().default(0),
+    formatPriceCents: integer('format_price').notNull().default(0),
+    restorationPriceCents: integer('restoration_price').notNull().default(0),
+    denoisePriceCents: integer('denoise_price').notNull().default(0),
+    deliveryCostCents: integer('delivery_cost').notNull().default(0),
+    sendShippingCostCents: integer('send_shipping_cost').notNull().default(0),
+    returnShippingCostCents: integer('return_shipping_cost').notNull().default(0),
+    totalPriceCents: integer('total_price').notNull().default(0),
+    priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
+    /** The customer's express request to start before the end of the 14-day withdrawal period. */
+    earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** Lower-cased "first last email" of the customer, for the back office's search. */
+    searchText: text('search_text').notNull().default(''),
+  },
+  (t) => [
+    index('orders_user_id_created_at_idx').on(t.userId, t.createdAt.desc()),
+    index('orders_created_at_idx').on(t.createdAt.desc()),
+    index('orders_status_created_at_idx').on(t.status, t.createdAt.desc()),
+    index('orders_payment_status_created_at_idx').on(t.paymentStatus, t.createdAt.desc()),
+    index('orders_total_price_idx').on(t.totalPriceCents),
+    index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`),
+    index('orders_price_list_id_idx').on(t.priceListId),
+    index('orders_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    type: text('type').notNull(),
+    quantity: integer('quantity').notNull(),
+    quality: text('quality').notNull().default('standard'),
+    resolution: text('resolution'),
+    format: text('format'),
+    /** Number of items to restore. */
+    restoration: integer('restoration').notNull().default(0),
+    denoise: boolean('denoise').notNull().default(false),
+    reelSize: text('reel_size'),
+    unitPriceCents: integer('unit_price').notNull(),
+    lineTotalCents: integer('line_total').notNull(),
+  },
+  (t) => [index('order_items_order_id_idx').on(t.orderId, t.position)],
+);
+
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** User id of the actor, or a system name such as `system`, `stripe`, `customer`. */
+    actor: text('actor').notNull(),
+    kind: text('kind').notNull(),
+    from: text('from'),
+    to: text('to'),
+    data: jsonb('data'),
+  },
+  (t) => [index('order_events_order_id_at_idx').on(t.orderId, t.at)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe', 'monetico'] }).notNull(),
+    providerRef: text('provider_ref').notNull(),
+    amountCents: integer('amount').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'canceled', 'refunded'] })
+      .notNull()
+      .default('pending'),
+    method: text('method').notNull().default('card'),
+    rawEvent: jsonb('raw_event'),
+    createdAt,
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
+    index('payments_order_id_idx').on(t.orderId),
+    index('payments_status_created_at_idx').on(t.status, t.createdAt.desc()),
+  ],
+);
+
+/** Provider event ids already processed, so that a notification delivered twice is applied once. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index('payment_events_payment_id_idx').on(t.paymentId)],
+);
+
+/** The last invoice number issued per year, locked in the issuing transaction (gapless numbering). */
+export const invoiceCounters = pgTable(
+  'invoice_counters',
+  {
+    kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
+    year: integer('year').notNull(),
+    last: integer('last').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.year] })],
+);
+
+// A function: each table needs its own column builders, or drizzle names their constraints alike.
+const documentColumns = () => ({
+  id: uuid('id').primaryKey().defaultRandom(),
+  number: text('number').notNull().unique(),
+  orderId: uuid('order_id')
+    .notNull()
+    .references(() => orders.id, { onDelete: 'restrict' }),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Total including VAT, in cents. */
+  amountCents: integer('amount').notNull(),
+  vatCents: integer('vat').notNull(),
+  /** Seller, buyer and lines as they were at issue: an invoice never changes afterwards. */
+  snapshot: jsonb('snapshot').notNull(),
+});
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    ...documentColumns(),
+    isPaid: boolean('is_paid').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('invoices_order_id_idx').on(t.orderId),
+    index('invoices_issued_at_idx').on(t.issuedAt.desc()),
+  ],
+);
+
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    ...documentColumns(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    reason: text('reason'),
+  },
+  (t) => [
+    index('credit_notes_order_id_idx').on(t.orderId),
+    index('credit_notes_invoice_id_idx').on(t.invoiceId),
+    index('credit_notes_issued_at_idx').on(t.issuedAt.desc()),
+  ],
+);
+
+export const quotes = pgTable(
+  'quotes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    createdAt,
+    userId: text('user_id').references(() => user.id, { onDelete: 'cascade' }),
+    /** SHA-256 of a guest's private link token. */
+    accessTokenHash: text('access_token_hash'),
+    email: text('email'),
+    selection: jsonb('selection').notNull(),
+    totalPriceCents: integer('total_price').notNull(),
+    priceListId: uuid('price_list_id')
+      .notNull()
+      .references(() => priceLists.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('quotes_user_id_created_at_idx').on(t.userId, t.createdAt.desc()),
+    uniqueIndex('quotes_access_token_hash_idx').on(t.accessTokenHash),
+    index('quotes_price_list_id_idx').on(t.priceListId),
+    index('quotes_order_id_idx').on(t.orderId),
+  ],
+);
+
+/** email_config, payment_config, coliship_credentials; secret fields encrypted (AES-256-GCM). */
+export const configOptions = pgTable('config_options', {
+  optionName: text('option_name').primaryKey(),
+  optionValue: text('option_value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    createdAt,
+    to: text('to').notNull(),
+    template: text('template').notNull(),
+    data: jsonb('data').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed', 'held'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    dedupeKey: text('dedupe_key').unique(),
+    providerMessageId: text('provider_message_id'),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // The worker's claim query: due rows in order.
+    index('email_outbox_due_idx').on(t.nextAt).where(sql`${t.status} = 'queued'`),
+    index('email_outbox_status_idx').on(t.status, t.createdAt.desc()),
+    index('email_outbox_order_id_idx').on(t.orderId),
+  ],
+);
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    createdAt,
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    service: text('service'),
+    isPro: boolean('is_pro').notNull().default(false),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+  },
+  (t) => [index('contact_messages_created_at_idx').on(t.createdAt.desc())],
+);
+
+/** The back office's feed: new order, payment, contact message, withdrawal. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt,
+    kind: text('kind', { enum: ['order', 'payment', 'contact', 'withdrawal', 'status'] }).notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    contactMessageId: uuid('contact_message_id').references(() => contactMessages.id, { onDelete: 'cascade' }),
+    status: text('status'),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+  },
+  (t) => [
+    index('notifications_created_at_idx').on(t.createdAt.desc()),
+    index('notifications_order_id_idx').on(t.orderId),
+    index('notifications_contact_message_id_idx').on(t.contactMessageId),
+  ],
+);
+
+/** Which admin has read which notification. */
+export const notificationReads = pgTable(
+  'notification_reads',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.notificationId, t.userId] }), index('notification_reads_user_id_idx').on(t.userId)],
+);
+
+/** Per-year sequence of human order numbers (SV-2026-000042). */
+export const orderCounters = pgTable('order_counters', {
+  year: integer('year').primaryKey(),
+  last: integer('last').notNull().default(0),
+});

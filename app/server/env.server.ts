@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+// Every setting the shop reads from its environment, checked once at start with clear messages.
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: z.url({ message: 'BASE_URL must be an absolute URL such as https://soovenirs.fr' }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters long').optional(),
+  WORDPRESS_API_URL: z.url({ message: 'WORDPRESS_API_URL must be an absolute URL' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // An empty variable means "not set", as in most shells' `FOO= npm start`.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** The public origin of the shop, used in links of e-mails and as the trusted Origin of forms. */
+export function baseUrl(): string {
+  const e = env();
+  return (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+}

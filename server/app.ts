@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import compression from 'compression';
+import express, { type Express } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { ServerBuild } from 'react-router';
+import type { ViteDevServer } from 'vite';
+import { databaseIsUp } from '~/server/db/client.server';
+import { baseUrl } from '~/server/env.server';
+import { cspNonce, sameOriginOnly, securityHeaders } from './security';
+
+export const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
+
+interface AppOptions {
+  mode: 'production' | 'development';
+  /** Production: the built server bundle. Development: Vite serves and reloads the app. */
+  build?: ServerBuild;
+  vite?: ViteDevServer;
+  clientDir?: string;
+}
+
+export function createApp({ mode, build, vite, clientDir = path.resolve('build/client') }: AppOptions): Express {
+  const app = express();
+  const production = mode === 'production';
+  app.disable('x-powered-by');
+  // Behind a reverse proxy set TRUST_PROXY (e.g. 1) so that rate limits see the client's address.
+  app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
+
+  app.get('/healthz', async (_req, res) => {
+    const up = await databaseIsUp();
+    res.status(up ? 200 : 503).set('Cache-Control', 'no-store').json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
+  });
+
+  app.use(compression());
+  app.use(cspNonce);
+  app.use(securityHeaders({ production, dev: Boolean(vite) }));
+  app.use(sameOriginOnly(() => [new URL(baseUrl()).origin]));
+
+  // A wide net against floods of form posts; tighter limits sit on sign-in, contact and checkout.
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: Number(process.env.POST_RATE_LIMIT ?? 300),
+      skip: (req) => req.method === 'GET' || req.method === 'HEAD' || req.path.startsWith('/api/webhooks/'),
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      message: { error: 'Trop de requêtes. Veuillez patienter une minute avant de réessayer.' },
+    }),
+  );
+
+  // The client address as this server sees it, for Better Auth's rate limits; a client cannot forge it.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? '';
+    next();
+  });
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    // Hashed file names never change content: cache them for a year.
+    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+  }
+
+  const getBuild = vite
+    ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    : (build as ServerBuild);
+
+  app.all(
+    '/{*splat}',
+    createRequestHandler({
+      build: getBuild,
+      mode,
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerBuild } from 'react-router';
+import { closeDatabase } from '~/server/db/client.server';
+import { DataDirBusyError } from '~/server/db/embedded.server';
+import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
+import { parseEnv } from '~/server/env.server';
+import { log } from '~/server/log.server';
+import { ensureAppSecret } from '~/server/secrets.server';
+import { countAdmins } from '~/server/users.server';
+import { createApp } from './app';
+
+/*
+ * `npm start`: validate the environment, open (or start) the database and migrate it, build the
+ * app when no build exists, serve it, and shut down cleanly on SIGTERM/SIGINT.
+ */
+
+
+function fail(message: string): never {
+  console.error(`\n${message}\n`);
+  process.exit(1);
+}
+
+let env: ReturnType<typeof parseEnv>;
+try {
+  env = parseEnv();
+} catch (error) {
+  fail((error as Error).message);
+}
+
+const buildEntry = path.resolve('build/server/index.js');
+if (!fs.existsSync(buildEntry)) {
+  log.info('no build found: building the app (npm run build)');
+  const result = spawnSync(path.resolve('node_modules/.bin/react-router'), ['build'], { stdio: 'inherit' });
+  if (result.status !== 0) fail('The build failed; see the messages above.');
+}
+
+await ensureAppSecret(env.DATA_DIR);
+
+let database: OpenedDatabase;
+try {
+  database = await openDatabase({ role: 'server', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+} catch (error) {
+  if (error instanceof DataDirBusyError) fail(error.message);
+  throw error;
+}
+
+const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
+const app = createApp({ mode: 'production', build });
+
+const server: Server = app.listen(env.PORT, env.HOST, async () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const url = env.BASE_URL ?? `http://localhost:${port}`;
+  log.info({ port, embeddedDatabase: database.embedded }, 'Soovenirs is listening');
+  console.log(`\nSoovenirs est en ligne : ${url}`);
+  if ((await countAdmins()) === 0) {
+    console.log(
+      'Aucun administrateur pour le moment. Créez le premier :\n' +
+        `  - dans le navigateur : ${url}/setup-super-admin\n` +
+        '  - ou en ligne de commande : npm run admin:create -- --email vous@exemple.fr --password "…"\n',
+    );
+  }
+});
+server.on('error', (error) => fail(`The server could not listen on ${env.HOST}:${env.PORT}: ${error.message}`));
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  // Refuse new connections and let the requests under way finish (10 s at most).
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(forced);
+  await closeDatabase();
+  await database.stop();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

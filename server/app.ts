@@ -28,7 +28,10 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
 
   app.get('/healthz', async (_req, res) => {
     const up = await databaseIsUp();
-    res.status(up ? 200 : 503).set('Cache-Control', 'no-store').json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
+    res
+      .status(up ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
   });
 
   app.use(compression());

@@ -18,7 +18,6 @@ import { createApp } from './app';
  * app when no build exists, serve it, and shut down cleanly on SIGTERM/SIGINT.
  */
 
-
 function fail(message: string): never {
   console.error(`\n${message}\n`);
   process.exit(1);

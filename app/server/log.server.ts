@@ -7,6 +7,15 @@ const pretty = process.env.NODE_ENV === 'development';
 export const log = pino({
   level,
   base: undefined,
-  redact: ['password', '*.password', 'smtpPassword', '*.smtpPassword', 'secretKey', '*.secretKey', 'apiKey', '*.apiKey'],
+  redact: [
+    'password',
+    '*.password',
+    'smtpPassword',
+    '*.smtpPassword',
+    'secretKey',
+    '*.secretKey',
+    'apiKey',
+    '*.apiKey',
+  ],
   ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
 });

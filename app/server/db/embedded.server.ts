@@ -138,7 +138,12 @@ async function claim(dataDir: string, holder: Holder): Promise<Holder | null> {
   throw new Error(`Could not claim ${file}`);
 }
 
-export async function openEmbeddedPostgres({ dataDir: rawDir, role, fast = false, onLog }: Options): Promise<EmbeddedCluster> {
+export async function openEmbeddedPostgres({
+  dataDir: rawDir,
+  role,
+  fast = false,
+  onLog,
+}: Options): Promise<EmbeddedCluster> {
   const dataDir = path.resolve(rawDir);
   const pgData = path.join(dataDir, 'postgres');
   await fs.mkdir(dataDir, { recursive: true });
@@ -161,7 +166,10 @@ export async function openEmbeddedPostgres({ dataDir: rawDir, role, fast = false
     // A PostgreSQL left running by a server that was killed: adopt it rather than fail on its lock.
     const orphan = await readOrphan(pgData);
     if (orphan && credentials) {
-      await fs.writeFile(path.join(dataDir, 'server.json'), JSON.stringify({ pid: process.pid, role, port: orphan.port }));
+      await fs.writeFile(
+        path.join(dataDir, 'server.json'),
+        JSON.stringify({ pid: process.pid, role, port: orphan.port }),
+      );
       return {
         url: connectionUrl(credentials, orphan.port),
         port: orphan.port,
@@ -309,7 +317,9 @@ async function startPostgres(
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`PostgreSQL exited (${code}) while starting: ${output.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`PostgreSQL exited (${code}) while starting: ${output.slice(-2000)}`)),
+    );
   });
   // Keep draining its output so that PostgreSQL never blocks on a full pipe.
   child.stdout?.removeAllListeners('data');

@@ -4,7 +4,10 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 
 /** Applies the committed SQL migrations in drizzle/; a no-op when they are all applied already. */
-export async function migrateDatabase(connectionString: string, migrationsFolder = path.resolve('drizzle')): Promise<void> {
+export async function migrateDatabase(
+  connectionString: string,
+  migrationsFolder = path.resolve('drizzle'),
+): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

@@ -211,10 +211,7 @@ export const invoices = pgTable(
     ...documentColumns(),
     isPaid: boolean('is_paid').notNull().default(false),
   },
-  (t) => [
-    uniqueIndex('invoices_order_id_idx').on(t.orderId),
-    index('invoices_issued_at_idx').on(t.issuedAt.desc()),
-  ],
+  (t) => [uniqueIndex('invoices_order_id_idx').on(t.orderId), index('invoices_issued_at_idx').on(t.issuedAt.desc())],
 );
 
 export const creditNotes = pgTable(

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** Name of the migrated template every test database is cloned from (one per test run). */
+export const TEMPLATE_PREFIX = 'soovenirs_tpl_';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database cloned from the migrated template; returns its connection URL. */
+export async function createTestDatabase(adminUrl: string, template: string): Promise<{ name: string; url: string }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await admin(adminUrl, async (client) => {
+    // Two clones of one template at the same instant can collide ("being accessed by other users").
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`create database ${name} template ${client.escapeIdentifier(template)}`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt > 50) throw error;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+      }
+    }
+  });
+  return { name, url: withDatabase(adminUrl, name) };
+}
+
+export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {
+  await admin(adminUrl, (client) => client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`));
+}
+
+export async function createTemplate(adminUrl: string, migrate: (url: string) => Promise<void>): Promise<string> {
+  const name = `${TEMPLATE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`;
+  await admin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(name)}`));
+  await migrate(withDatabase(adminUrl, name));
+  return name;
+}
+
+export async function dropTemplate(adminUrl: string, name: string): Promise<void> {
+  await dropTestDatabase(adminUrl, name);
+}

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { freePort } from '~/server/db/embedded.server';
+import { createTestDatabase, dropTestDatabase } from './databases';
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234, also the server's BASE_URL */
+  url: string;
+  /** The server's own database, for assertions and fixtures. */
+  databaseUrl: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then wait for a clean exit; returns the exit code. */
+  stop(): Promise<number | null>;
+  /** Stops the server and removes its database and DATA_DIR. */
+  dispose(): Promise<void>;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`The server did not become healthy in time:\n${output()}`);
+}
+
+export function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let text = '';
+  // Vitest's own variables (Vite sets BASE_URL=/, among others) are not the server's.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST'].includes(key)),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c: Buffer) => {
+    text += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    text += c.toString();
+  });
+  return { child, output: () => text };
+}
+
+/**
+ * The real production server (the built app, `npm start`'s entry) on a free port, with a fresh
+ * database cloned from the migrated template. `npm test` builds the app once beforehand.
+ */
+export async function startServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestServer> {
+  const adminUrl = inject('pgAdminUrl');
+  const database = await createTestDatabase(adminUrl, inject('pgTemplate'));
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { child, output } = spawnServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: url,
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    APP_SECRET: randomBytes(32).toString('hex'),
+    ...env,
+  });
+  await waitForHealth(url, child, output);
+
+  const stop = async () => {
+    if (child.exitCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return {
+    url,
+    databaseUrl: database.url,
+    dataDir,
+    process: child,
+    output,
+    stop,
+    dispose: async () => {
+      await stop();
+      await dropTestDatabase(adminUrl, database.name);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export { waitForHealth };

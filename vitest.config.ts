@@ -1,0 +1,44 @@
+import tsconfigPaths from 'vite-tsconfig-paths';
+import { defineConfig } from 'vitest/config';
+
+/*
+ * Three projects, one run (`npm test`):
+ *  - unit: pure modules (app/domain), no I/O;
+ *  - integration: server modules on a real PostgreSQL, each test file in its own database cloned
+ *    from a migrated template;
+ *  - e2e: the built app served by the real server, driven over HTTP and in Chromium.
+ */
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    globalSetup: ['tests/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['app/domain/**/*.test.{ts,tsx}', 'app/components/**/*.test.{ts,tsx}'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['app/server/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          setupFiles: ['tests/support/database-per-file.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          globalSetup: ['tests/support/global-build.ts'],
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Each file starts a server and a browser: two at a time suit a 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});

@@ -15,12 +15,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['app/domain/**/*.test.{ts,tsx}', 'app/components/**/*.test.{ts,tsx}'] },
+        test: {
+          name: 'unit',
+          sequence: { groupOrder: 0 },
+          include: ['app/domain/**/*.test.{ts,tsx}', 'app/components/**/*.test.{ts,tsx}'],
+        },
       },
       {
         extends: true,
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['app/server/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           setupFiles: ['tests/support/database-per-file.ts'],
           testTimeout: 30_000,
@@ -31,6 +36,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 2 },
           globalSetup: ['tests/support/global-build.ts'],
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,

@@ -7,6 +7,7 @@ import type { ServerBuild } from 'react-router';
 import { closeDatabase } from '~/server/db/client.server';
 import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
+import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
 import { log } from '~/server/log.server';
 import { ensureAppSecret } from '~/server/secrets.server';
@@ -47,6 +48,8 @@ try {
   throw error;
 }
 
+startEmailWorker();
+
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
 const app = createApp({ mode: 'production', build });
 
@@ -77,6 +80,7 @@ async function shutdown(signal: string) {
   const forced = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
   clearTimeout(forced);
+  await stopEmailWorker();
   await closeDatabase();
   await database.stop();
   log.info('stopped');

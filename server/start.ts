@@ -2,3 +2,5 @@
 // so NODE_ENV is settled here, before anything imports React.
 process.env.NODE_ENV ??= 'production';
 await import('./serve');
+
+export {};

@@ -120,7 +120,13 @@ describe('the embedded PostgreSQL in DATA_DIR', () => {
   it('is started by the server, refused to a second server, reports 503 when down, and stops cleanly', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const first = spawnServer({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, DATA_DIR: dataDir, DATABASE_URL: '' });
+    const first = spawnServer({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    });
     try {
       await waitForHealth(url, first.child, first.output, 90_000);
 

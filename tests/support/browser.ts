@@ -26,11 +26,7 @@ export function launchBrowser(): Promise<Browser> {
  * A page in a fresh French context. Any console.error or uncaught exception in the browser fails
  * the test that opened the page.
  */
-export async function openPage(
-  browser: Browser,
-  url?: string,
-  options: BrowserContextOptions = {},
-): Promise<Page> {
+export async function openPage(browser: Browser, url?: string, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', ...options });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -8,6 +8,8 @@ const database = await createTestDatabase(adminUrl, inject('pgTemplate'));
 process.env.DATABASE_URL = database.url;
 process.env.APP_SECRET ??= 'test-secret-that-is-long-enough-for-the-checks';
 process.env.NODE_ENV = 'test';
+// Vite sets BASE_URL to its own base path ('/'); the shop's BASE_URL is an absolute URL.
+delete process.env.BASE_URL;
 
 afterAll(async () => {
   await closeDatabase();

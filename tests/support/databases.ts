@@ -39,7 +39,9 @@ export async function createTestDatabase(adminUrl: string, template: string): Pr
 }
 
 export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {
-  await admin(adminUrl, (client) => client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`));
+  await admin(adminUrl, (client) =>
+    client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`),
+  );
 }
 
 export async function createTemplate(adminUrl: string, migrate: (url: string) => Promise<void>): Promise<string> {

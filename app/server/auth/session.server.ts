@@ -1,4 +1,12 @@
-// Placeholder until the auth core lands (issue 2, auth helper): the signatures other modules rely on.
+import { redirect } from 'react-router';
+import { auth } from './auth.server';
+
+/*
+ * The signed-in user of a request, for loaders and actions. `get*` returns null, `require*` throws
+ * a redirect (Epic Stack convention). Every loader and action checks access itself: a layout's
+ * loader does not protect its children.
+ */
+
 export type Role = 'customer' | 'admin';
 
 export interface SessionUser {
@@ -9,6 +17,48 @@ export interface SessionUser {
   lastName: string;
 }
 
-export async function getUser(_request: Request): Promise<SessionUser | null> {
-  return null;
+/** The specification: "role customer when no profile is found"; anything but admin is a customer. */
+export function toRole(value: unknown): Role {
+  if (typeof value !== 'string') return 'customer';
+  return value
+    .split(',')
+    .map((r) => r.trim())
+    .includes('admin')
+    ? 'admin'
+    : 'customer';
+}
+
+/** The user of the session cookie, read from the database (no cookie cache), or null. */
+export async function getUser(request: Request): Promise<SessionUser | null> {
+  if (!request.headers.get('cookie')) return null;
+  const result = await auth().api.getSession({ headers: request.headers });
+  if (!result) return null;
+  const { user } = result;
+  return {
+    id: user.id,
+    email: user.email,
+    role: toRole(user.role),
+    firstName: user.firstName ?? '',
+    lastName: user.lastName ?? '',
+  };
+}
+
+/** /login with the current path and query to come back to after signing in. */
+export function loginRedirectPath(request: Request): string {
+  const url = new URL(request.url);
+  return `/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`;
+}
+
+/** The signed-in user, or a redirect to /login?redirectTo=<this page>. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getUser(request);
+  if (!user) throw redirect(loginRedirectPath(request));
+  return user;
+}
+
+/** An administrator: anonymous visitors go to /login, signed-in customers to / (specification §6). */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== 'admin') throw redirect('/');
+  return user;
 }

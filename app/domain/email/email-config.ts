@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/*
+ * The e-mail configuration of the back office (specification 001, sections 3 and 5): stored as
+ * JSON in config_options under `email_config`. One schema for the form in the browser and for the
+ * server that saves it.
+ */
+
+/** 587: submission with STARTTLS (the specification's "TLS"); 465: implicit TLS ("SSL"). */
+export const SMTP_PORTS = [587, 465] as const;
+export type SmtpPort = (typeof SMTP_PORTS)[number];
+
+export interface EmailConfig {
+  /** Whether customers are e-mailed when the status of their order changes. */
+  enabled: boolean;
+  senderEmail: string;
+  senderName: string;
+  smtpHost: string;
+  smtpPort: SmtpPort;
+  smtpUsername: string;
+  smtpPassword: string;
+}
+
+export const EMAIL_CONFIG_OPTION = 'email_config';
+
+export const EMAIL_CONFIG_DEFAULTS: Readonly<EmailConfig> = Object.freeze({
+  enabled: true,
+  senderEmail: 'no-reply@soovenirs.fr',
+  senderName: 'Soovenirs',
+  smtpHost: 'ssl0.ovh.net',
+  smtpPort: 587,
+  smtpUsername: '',
+  smtpPassword: '',
+});
+
+export const EMAIL_CONFIG_MESSAGES = {
+  senderEmail: 'Adresse email invalide',
+  senderName: "Le nom de l'expéditeur est requis",
+  smtpHost: 'Le serveur SMTP est requis',
+  smtpHostInvalid: 'Le serveur SMTP doit être un nom d’hôte ou une adresse IP (par exemple ssl0.ovh.net)',
+  smtpPort: 'Le port SMTP est requis',
+  smtpPortAllowed: 'Le port SMTP doit être 587 (TLS) ou 465 (SSL)',
+  smtpUsername: "Le nom d'utilisateur SMTP est requis",
+  smtpPassword: 'Le mot de passe SMTP est requis',
+  testRecipient: 'Veuillez saisir une adresse email',
+  testFailed: "Échec de l'envoi",
+} as const;
+
+/** A host name or an IPv4/IPv6 address: no scheme, port, path or space. */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/;
+
+// `abort`: an empty field reports "required" only, not also the format checks that follow.
+const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message, abort: true });
+
+// Forms send the port as text, JSON as a number; an empty field is "missing", not 0.
+const smtpPort = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : typeof value === 'string' ? Number(value) : value),
+  z
+    .number({ error: EMAIL_CONFIG_MESSAGES.smtpPort })
+    .refine((port): port is SmtpPort => (SMTP_PORTS as readonly number[]).includes(port), {
+      error: EMAIL_CONFIG_MESSAGES.smtpPortAllowed,
+    }),
+);
+
+/**
+ * The form's schema. With `passwordStored`, an empty password means "keep the stored one" (the
+ * stored password is never sent back to the browser, so the form shows an empty field).
+ */
+export function createEmailConfigSchema({ passwordStored = false }: { passwordStored?: boolean } = {}) {
+  return z.object({
+    // A checkbox: absent from a submitted form when unticked.
+    enabled: z.boolean().default(false),
+    senderEmail: z
+      .string({ error: EMAIL_CONFIG_MESSAGES.senderEmail })
+      .trim()
+      .pipe(z.email({ error: EMAIL_CONFIG_MESSAGES.senderEmail })),
+    senderName: required(EMAIL_CONFIG_MESSAGES.senderName),
+    smtpHost: required(EMAIL_CONFIG_MESSAGES.smtpHost).regex(HOST, { error: EMAIL_CONFIG_MESSAGES.smtpHostInvalid }),
+    smtpPort: smtpPort as z.ZodType<SmtpPort, unknown>,
+    smtpUsername: required(EMAIL_CONFIG_MESSAGES.smtpUsername),
+    // Passwords are taken as typed: spaces may belong to them.
+    smtpPassword: passwordStored
+      ? z.string().optional().default('')
+      : z.string({ error: EMAIL_CONFIG_MESSAGES.smtpPassword }).min(1, EMAIL_CONFIG_MESSAGES.smtpPassword),
+  });
+}
+
+export const emailConfigSchema = createEmailConfigSchema();
+export type EmailConfigInput = z.output<ReturnType<typeof createEmailConfigSchema>>;
+
+/** What a browser may see of the configuration: never the password, only whether one is stored. */
+export type PublicEmailConfig = Omit<EmailConfig, 'smtpPassword'> & { smtpPasswordSet: boolean };
+
+/** Connection mode implied by the port, as the specification's labels say. */
+export function smtpSecurity(port: number): 'starttls' | 'tls' {
+  return port === 465 ? 'tls' : 'starttls';
+}
+
+/** Everything needed to open an authenticated SMTP session is present. */
+export function isSmtpConfigured(config: Pick<EmailConfig, 'smtpHost' | 'smtpUsername' | 'smtpPassword'>): boolean {
+  return config.smtpHost.trim() !== '' && config.smtpUsername.trim() !== '' && config.smtpPassword !== '';
+}
+
+/** The test e-mail's recipient field of the configuration dialog. */
+export const testEmailSchema = z.object({
+  to: z
+    .string({ error: EMAIL_CONFIG_MESSAGES.testRecipient })
+    .trim()
+    .min(1, { error: EMAIL_CONFIG_MESSAGES.testRecipient, abort: true })
+    .pipe(z.email({ error: EMAIL_CONFIG_MESSAGES.senderEmail })),
+});

@@ -1,0 +1,263 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { admin, magicLink } from 'better-auth/plugins';
+import { adminAc, userAc } from 'better-auth/plugins/admin/access';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { AUTH_MESSAGES, authErrorMessage, authFlowFromPath } from '~/domain/auth-errors';
+import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-passwords';
+import { db } from '../db/client.server';
+import { account, rateLimit, session, user, verification } from '../db/schema';
+import { queueEmail } from '../email/outbox.server';
+import { baseUrl } from '../env.server';
+import { log } from '../log.server';
+import { sendAuthEmail } from './auth-emails.server';
+import { hashPassword, verifyPassword } from './password.server';
+
+/*
+ * Better Auth, configured once (DESIGN.md, auth): e-mail + password hashed with argon2id, password
+ * reset and magic link by e-mail, the admin plugin for roles, sessions in PostgreSQL with the
+ * cookie cache off (a role change or a ban takes effect on the next request), rate limits in the
+ * database in every environment.
+ */
+
+/** Set by server/app.ts on every request to the address Express trusts; a client cannot forge it. */
+export const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
+
+export const AUTH_BASE_PATH = '/api/auth';
+
+/** Specification, sections 5 and 9: 6 characters at least. */
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+
+/**
+ * Where the link of the password-reset e-mail lands (specification: "the password reset e-mail
+ * link returns to /login"). Better Auth checks the token, then redirects to
+ * `/login?type=recovery&token=…`, or to `/login?type=recovery&error=INVALID_TOKEN`.
+ */
+export const RESET_PASSWORD_CALLBACK = '/login?type=recovery';
+
+/** Roles of the specification: customer (the default) and admin. */
+const roles = { customer: userAc, admin: adminAc };
+
+/** Endpoints that set a password, and the body field holding it: common passwords are refused. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+  '/admin/create-user': 'password',
+  '/admin/set-user-password': 'newPassword',
+};
+
+const nameField = z.string().trim().max(100);
+
+function appSecret(): string {
+  const secret = process.env.APP_SECRET;
+  if (!secret) throw new Error('APP_SECRET is not set: the server sets it at start (see secrets.server.ts).');
+  return secret;
+}
+
+function fullName(body: Record<string, unknown>): string {
+  return [body.firstName, body.lastName]
+    .filter((part): part is string => typeof part === 'string')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
+function createAuth() {
+  const origin = baseUrl();
+  return betterAuth({
+    appName: 'Soovenirs',
+    baseURL: origin,
+    basePath: AUTH_BASE_PATH,
+    secret: appSecret(),
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db(), {
+      provider: 'pg',
+      schema: { user, session, account, verification, rateLimit },
+      // User + credential account in one transaction: no user left without a password on failure.
+      transaction: true,
+    }),
+    trustedOrigins: (request) => [origin, request ? new URL(request.url).origin : undefined],
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      // The specification signs the customer in right after registration ("Inscription réussie").
+      autoSignIn: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: 60 * 60,
+      // Whoever asked for a reset may be locking an intruder out: end every other session.
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user: recipient, url }) => {
+        const link = new URL(url);
+        link.searchParams.set('callbackURL', RESET_PASSWORD_CALLBACK);
+        await sendAuthEmail({
+          to: recipient.email,
+          kind: 'password-reset',
+          url: link.toString(),
+          firstName: (recipient as { firstName?: string }).firstName,
+        });
+      },
+      // Following the e-mailed link proved the mailbox. Without this, a later magic link would
+      // treat the account as unproven and delete its password (Better Auth's protection against
+      // accounts pre-registered by someone else at that address).
+      onPasswordReset: async ({ user: owner }) => {
+        await db().update(user).set({ emailVerified: true }).where(eq(user.id, owner.id));
+      },
+    },
+    user: {
+      additionalFields: {
+        // Registration metadata of the specification (first_name, last_name; '' when absent).
+        firstName: { type: 'string', required: false, defaultValue: '', input: true, validator: { input: nameField } },
+        lastName: { type: 'string', required: false, defaultValue: '', input: true, validator: { input: nameField } },
+        // Profile fields, edited on /profile through our own action, never set at sign-up.
+        phone: { type: 'string', required: false, input: false },
+        street: { type: 'string', required: false, input: false },
+        postalCode: { type: 'string', required: false, input: false },
+        city: { type: 'string', required: false, input: false },
+      },
+    },
+    session: {
+      cookieCache: { enabled: false },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // The welcome e-mail, once per account (the dedupe key makes a replay harmless).
+          after: async (created) => {
+            const firstName = (created as { firstName?: string }).firstName || undefined;
+            await queueEmail({
+              to: created.email,
+              template: 'welcome',
+              data: { firstName },
+              dedupeKey: `welcome:${created.id}`,
+            });
+          },
+        },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      modelName: 'rateLimit',
+      window: 10,
+      max: 100,
+      // Per client address and endpoint; windows in seconds.
+      customRules: {
+        '/sign-in/email': { window: 60, max: 10 },
+        '/sign-up/email': { window: 60, max: 5 },
+        '/request-password-reset': { window: 60, max: 3 },
+        '/reset-password': { window: 60, max: 5 },
+        '/reset-password/*': { window: 60, max: 10 },
+        '/change-password': { window: 60, max: 5 },
+        '/sign-in/magic-link': { window: 60, max: 3 },
+        '/magic-link/verify': { window: 60, max: 10 },
+        // Read on every page load by the client; nothing to guess there, and no write per read.
+        '/get-session': false,
+      },
+    },
+    advanced: {
+      cookiePrefix: 'soovenirs',
+      useSecureCookies: origin.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // Better Auth skips origin checks when NODE_ENV is "test": keep them on, tests run the real thing.
+      disableOriginCheck: false,
+    },
+    logger: {
+      level: 'info',
+      log: (level, message, ...args) => {
+        // Better Auth's "info" lines are per-request chatter (with e-mail addresses) and its
+        // warnings are mostly a customer's mistakes ("Invalid password"): one level down each.
+        const target = level === 'info' ? 'debug' : level === 'warn' ? 'info' : level;
+        log[target]({ source: 'better-auth', details: args.length ? args : undefined }, message);
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const body = ctx.body as Record<string, unknown> | undefined;
+        if (!body || typeof body !== 'object') return;
+        const field = PASSWORD_FIELDS[ctx.path];
+        const password = field ? body[field] : undefined;
+        // Too short is reported by Better Auth itself, with its own message.
+        if (typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && isCommonPassword(password)) {
+          throw new APIError('BAD_REQUEST', { code: COMMON_PASSWORD_CODE, message: AUTH_MESSAGES.passwordTooCommon });
+        }
+        // The registration form has first and last names; Better Auth wants `name`.
+        if (ctx.path === '/sign-up/email' && (typeof body.name !== 'string' || body.name.trim() === '')) {
+          return { context: { body: { ...body, name: fullName(body) } } };
+        }
+      }),
+    },
+    plugins: [
+      admin({
+        roles,
+        defaultRole: 'customer',
+        adminRoles: ['admin'],
+        bannedUserMessage: AUTH_MESSAGES.banned,
+      }),
+      magicLink({
+        expiresIn: 15 * 60,
+        storeToken: 'hashed',
+        // Accounts are created by registration only (it records the acceptance of the terms).
+        disableSignUp: true,
+        sendMagicLink: async ({ email, url }, ctx) => {
+          const existing = await ctx?.context.internalAdapter.findUserByEmail(email.toLowerCase());
+          // Same answer for an unknown address, but no e-mail: nothing reveals who has an account.
+          if (!existing) {
+            log.info({ kind: 'magic-link' }, 'magic link requested for an address without an account');
+            return;
+          }
+          await sendAuthEmail({ to: existing.user.email, kind: 'magic-link', url });
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+let instance: Auth | undefined;
+
+/** The Better Auth instance, created on first use (DATABASE_URL and APP_SECRET are set at start). */
+export function auth(): Auth {
+  instance ??= createAuth();
+  return instance;
+}
+
+/**
+ * Better Auth's HTTP handler, with every JSON error message in French (the code is kept), including
+ * the rate limiter's 429 which bypasses Better Auth's error pipeline.
+ */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const response = await auth().handler(request);
+  return inFrench(request, response);
+}
+
+async function inFrench(request: Request, response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return response;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return response;
+  const record = body as Record<string, unknown>;
+  const code = typeof record.code === 'string' ? record.code : response.status === 429 ? 'RATE_LIMITED' : undefined;
+  const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
+  const message = authErrorMessage({ code, status: response.status }, authFlowFromPath(path));
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const retryAfter = headers.get('x-retry-after');
+  if (retryAfter && !headers.has('retry-after')) headers.set('retry-after', retryAfter);
+  return new Response(JSON.stringify({ ...record, ...(code ? { code } : {}), message }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}

@@ -1,0 +1,51 @@
+import { eq, sql } from 'drizzle-orm';
+import { type Database, db, type Tx } from '../db/client.server';
+import { configOptions } from '../db/schema';
+
+/*
+ * The back office's settings (specification 001, section 3): one row per option in config_options,
+ * the value a JSON string. Secret fields inside a value are encrypted by the module that owns the
+ * option (crypto.server.ts), never here: this module only reads and writes JSON.
+ */
+
+export type ConfigOptionName = 'email_config' | 'payment_config' | 'coliship_credentials';
+
+export type Executor = Database | Tx;
+
+export class InvalidConfigOptionError extends Error {
+  constructor(name: ConfigOptionName) {
+    super(`config_options.${name} does not hold valid JSON`);
+    this.name = 'InvalidConfigOptionError';
+  }
+}
+
+/** The option's parsed JSON value, or null when the option was never saved. */
+export async function readConfigOption(name: ConfigOptionName, executor: Executor = db()): Promise<unknown | null> {
+  const [row] = await executor
+    .select({ value: configOptions.optionValue })
+    .from(configOptions)
+    .where(eq(configOptions.optionName, name))
+    .limit(1);
+  if (!row) return null;
+  try {
+    return JSON.parse(row.value) as unknown;
+  } catch {
+    throw new InvalidConfigOptionError(name);
+  }
+}
+
+/** Insert or replace the option (the specification's upsert, conflict on option_name). */
+export async function writeConfigOption(
+  name: ConfigOptionName,
+  value: unknown,
+  executor: Executor = db(),
+): Promise<void> {
+  const json = JSON.stringify(value);
+  await executor
+    .insert(configOptions)
+    .values({ optionName: name, optionValue: json })
+    .onConflictDoUpdate({
+      target: configOptions.optionName,
+      set: { optionValue: json, updatedAt: sql`now()` },
+    });
+}

@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { type EnqueuedEmail, queueEmail } from './outbox.server';
+
+/*
+ * The account e-mails Better Auth asks for (password reset, magic link), queued in the outbox.
+ * Better Auth does not share its transaction, so each is queued in a transaction of its own. The
+ * link carries a single-use token: it is the dedupe key's source (the same link is never queued
+ * twice) and it is wiped from the outbox once the message is sent (the templates are `sensitive`).
+ */
+
+export interface AccountEmail {
+  to: string;
+  kind: 'password-reset' | 'magic-link';
+  /** The link the recipient follows (absolute, with its token). */
+  url: string;
+  firstName?: string;
+}
+
+export function queueAccountEmail({ to, kind, url, firstName }: AccountEmail): Promise<EnqueuedEmail> {
+  // A hash, not the link itself: the dedupe key stays after the data is wiped.
+  const dedupeKey = `${kind}:${createHash('sha256').update(url).digest('base64url')}`;
+  if (kind === 'password-reset') {
+    return queueEmail({ to, template: 'password-reset', data: { url, firstName: firstName || undefined }, dedupeKey });
+  }
+  return queueEmail({ to, template: 'magic-link', data: { url }, dedupeKey });
+}

@@ -1,0 +1,74 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { SessionUser } from '../auth/session.server';
+import { log } from '../log.server';
+import { queueEmail } from './outbox.server';
+
+/*
+ * The specification's send-email call (001, section 7: to, subject, html -> message, id), for
+ * administrators only: open to anyone it would relay spam under the shop's name. The message goes
+ * through the outbox like every other; `id` is the outbox row's id. An `Idempotency-Key` header
+ * makes a retried request queue one message.
+ */
+
+export const sendEmailRequestSchema = z.object({
+  to: z.email({ error: 'Adresse email invalide' }),
+  subject: z
+    .string({ error: 'Le sujet est requis' })
+    .trim()
+    .min(1, { error: 'Le sujet est requis' })
+    .max(998, { error: 'Le sujet est trop long' }),
+  html: z
+    .string({ error: 'Le contenu est requis' })
+    .min(1, { error: 'Le contenu est requis' })
+    .max(1_000_000, { error: 'Le contenu est trop long' }),
+});
+
+export const SEND_EMAIL_MESSAGES = {
+  queued: "Email mis en file d'envoi",
+  unauthenticated: 'Non authentifié',
+  forbidden: 'Accès non autorisé',
+  invalid: 'Requête invalide',
+  unsupportedType: 'Le corps de la requête doit être du JSON (Content-Type: application/json)',
+  methodNotAllowed: 'Méthode non autorisée',
+  failed: "L'email n'a pas pu être mis en file d'envoi",
+} as const;
+
+function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
+}
+
+export async function handleSendEmailRequest(request: Request, user: SessionUser | null): Promise<Response> {
+  if (request.method !== 'POST') return json({ error: SEND_EMAIL_MESSAGES.methodNotAllowed }, 405, { Allow: 'POST' });
+  if (!user) return json({ error: SEND_EMAIL_MESSAGES.unauthenticated }, 401);
+  if (user.role !== 'admin') return json({ error: SEND_EMAIL_MESSAGES.forbidden }, 403);
+  // A browser cannot send JSON to another site without a CORS preflight: one more guard against CSRF.
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    return json({ error: SEND_EMAIL_MESSAGES.unsupportedType }, 415);
+  }
+
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return json({ error: SEND_EMAIL_MESSAGES.invalid }, 400);
+  }
+  const parsed = sendEmailRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    return json({ error: SEND_EMAIL_MESSAGES.invalid, fieldErrors: z.flattenError(parsed.error).fieldErrors }, 400);
+  }
+
+  const idempotencyKey = request.headers.get('idempotency-key')?.trim();
+  const dedupeKey = idempotencyKey
+    ? `send-email:${user.id}:${createHash('sha256').update(idempotencyKey).digest('base64url')}`
+    : `send-email:${randomUUID()}`;
+  try {
+    const { to, subject, html } = parsed.data;
+    const queued = await queueEmail({ to, template: 'custom', data: { subject, html }, dedupeKey });
+    log.info({ outboxId: queued.id, by: user.id, created: queued.created }, 'send-email: message queued');
+    return json({ message: SEND_EMAIL_MESSAGES.queued, id: queued.id }, 202);
+  } catch (error) {
+    log.error({ err: error }, 'send-email: the message could not be queued');
+    return json({ error: SEND_EMAIL_MESSAGES.failed }, 500);
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { Action, EmailLayout, linkSchema, P } from './layout';
+import type { TemplateDefinition } from './types';
+
+const hello = (firstName?: string) => (firstName ? `Bonjour ${firstName},` : 'Bonjour,');
+
+const welcomeSchema = z.object({
+  firstName: z.string().trim().optional(),
+  accountUrl: linkSchema.default('/profile'),
+});
+
+export const welcome: TemplateDefinition<typeof welcomeSchema> = {
+  schema: welcomeSchema,
+  build: (data) => ({
+    subject: 'Bienvenue chez Soovenirs',
+    element: (
+      <EmailLayout
+        preview="Votre compte Soovenirs est prêt."
+        heading={data.firstName ? `Bienvenue, ${data.firstName} !` : 'Bienvenue !'}
+      >
+        <P>
+          Votre compte Soovenirs est créé. Depuis votre espace client, vous suivez vos commandes, retrouvez vos factures
+          et vos devis enregistrés.
+        </P>
+        <Action href={data.accountUrl} label="Accéder à mon compte" />
+        <P>Pour estimer la numérisation de vos photos, films ou cassettes, utilisez notre configurateur en ligne.</P>
+      </EmailLayout>
+    ),
+  }),
+};
+
+const passwordResetSchema = z.object({
+  url: linkSchema,
+  firstName: z.string().trim().optional(),
+  expiresInMinutes: z.number().int().positive().default(60),
+});
+
+export const passwordReset: TemplateDefinition<typeof passwordResetSchema> = {
+  schema: passwordResetSchema,
+  // The link signs its bearer in: wiped from the outbox once the message is done.
+  sensitive: true,
+  build: (data) => ({
+    subject: 'Réinitialisation de votre mot de passe Soovenirs',
+    element: (
+      <EmailLayout
+        preview="Choisissez un nouveau mot de passe pour votre compte."
+        heading="Réinitialiser votre mot de passe"
+      >
+        <P>{hello(data.firstName)}</P>
+        <P>
+          Vous avez demandé à réinitialiser le mot de passe de votre compte Soovenirs. Cliquez sur le bouton ci-dessous
+          pour en choisir un nouveau.
+        </P>
+        <Action href={data.url} label="Choisir un nouveau mot de passe" />
+        <P small>{`Ce lien est valable ${data.expiresInMinutes} minutes et ne sert qu'une fois.`}</P>
+        <P small>
+          Si vous n'êtes pas à l'origine de cette demande, ignorez cet email : votre mot de passe reste inchangé.
+        </P>
+      </EmailLayout>
+    ),
+  }),
+};
+
+const magicLinkSchema = z.object({
+  url: linkSchema,
+  expiresInMinutes: z.number().int().positive().default(15),
+});
+
+export const magicLink: TemplateDefinition<typeof magicLinkSchema> = {
+  schema: magicLinkSchema,
+  sensitive: true,
+  build: (data) => ({
+    subject: 'Votre lien de connexion à Soovenirs',
+    element: (
+      <EmailLayout preview="Connectez-vous à votre compte en un clic." heading="Votre lien de connexion">
+        <P>Cliquez sur le bouton ci-dessous pour vous connecter à votre compte Soovenirs, sans mot de passe.</P>
+        <Action href={data.url} label="Me connecter" />
+        <P small>{`Ce lien est valable ${data.expiresInMinutes} minutes et ne sert qu'une fois.`}</P>
+        <P small>Si vous n'avez pas demandé ce lien, ignorez cet email : votre compte reste protégé.</P>
+      </EmailLayout>
+    ),
+  }),
+};

@@ -1,0 +1,217 @@
+import { Column, Row, Section, Text } from '@react-email/components';
+import { z } from 'zod';
+import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/email/french-format';
+import { orderStatusEmailWording } from '~/domain/email/order-status-email';
+import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
+import type { TemplateDefinition } from './types';
+
+const isoDate = z.iso.datetime({ offset: true });
+const cents = z.number().int();
+const orderNumber = z.string().trim().min(1);
+
+const hello = (name?: string) => (name ? `Bonjour ${name},` : 'Bonjour,');
+
+const cell = { ...emailStyles.paragraph, margin: '0', padding: '6px 0' };
+const amountCell = { ...cell, textAlign: 'right' as const, whiteSpace: 'nowrap' as const };
+
+function Lines({ lines, total }: { lines: { label: string; detail?: string; amount?: string }[]; total?: string }) {
+  return (
+    <Section style={{ margin: '0 0 16px' }}>
+      {lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static list, rendered once
+        <Row key={index} style={{ borderBottom: '1px solid #e6e0d8' }} data-text-format="dataTable">
+          <Column style={cell}>
+            {line.label}
+            {line.detail ? <span style={{ color: '#5b6770' }}> · {line.detail}</span> : null}
+          </Column>
+          {line.amount !== undefined ? <Column style={amountCell}>{line.amount}</Column> : null}
+        </Row>
+      ))}
+      {total !== undefined ? (
+        <Row data-text-format="dataTable">
+          <Column style={{ ...cell, fontWeight: 700 }}>{frenchTypography('Total TTC')}</Column>
+          <Column style={{ ...amountCell, fontWeight: 700 }}>{total}</Column>
+        </Row>
+      ) : null}
+    </Section>
+  );
+}
+
+const orderConfirmationSchema = z.object({
+  orderNumber,
+  createdAt: isoDate,
+  customerName: z.string().trim().optional(),
+  items: z
+    .array(z.object({ label: z.string().min(1), quantity: z.number().int().positive(), totalCents: cents }))
+    .min(1),
+  /** Delivery, shipping of originals...: lines after the items. */
+  extras: z.array(z.object({ label: z.string().min(1), totalCents: cents })).default([]),
+  totalCents: cents,
+  orderUrl: linkSchema,
+});
+
+export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchema> = {
+  schema: orderConfirmationSchema,
+  build: (data) => ({
+    subject: `Confirmation de votre commande ${data.orderNumber}`,
+    element: (
+      <EmailLayout
+        preview={`Commande ${data.orderNumber} du ${formatDateFr(data.createdAt)} : ${formatEurosFromCents(data.totalCents)}`}
+        heading="Merci pour votre commande !"
+      >
+        <P>{hello(data.customerName)}</P>
+        <P>{`Nous avons bien enregistré votre commande ${data.orderNumber} du ${formatDateFr(data.createdAt)}.`}</P>
+        <Lines
+          lines={[
+            ...data.items.map((item) => ({
+              label: item.label,
+              detail: frenchTypography(`quantité : ${item.quantity}`),
+              amount: formatEurosFromCents(item.totalCents),
+            })),
+            ...data.extras.map((extra) => ({ label: extra.label, amount: formatEurosFromCents(extra.totalCents) })),
+          ]}
+          total={formatEurosFromCents(data.totalCents)}
+        />
+        <P>Nous vous tiendrons informé par email de chaque étape du traitement de votre commande.</P>
+        <Action href={data.orderUrl} label="Suivre ma commande" />
+      </EmailLayout>
+    ),
+  }),
+};
+
+const paymentReceivedSchema = z.object({
+  orderNumber,
+  amountCents: cents,
+  paidAt: isoDate,
+  invoiceNumber: z.string().trim().min(1).optional(),
+  invoiceUrl: linkSchema,
+  customerName: z.string().trim().optional(),
+});
+
+export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> = {
+  schema: paymentReceivedSchema,
+  build: (data) => ({
+    subject: `Paiement reçu pour la commande ${data.orderNumber}`,
+    element: (
+      <EmailLayout
+        preview={`Paiement de ${formatEurosFromCents(data.amountCents)} reçu, votre facture est disponible.`}
+        heading="Paiement reçu"
+      >
+        <P>{hello(data.customerName)}</P>
+        <P>
+          {`Nous avons bien reçu votre paiement de ${formatEurosFromCents(data.amountCents)} le ${formatDateFr(data.paidAt)} pour la commande ${data.orderNumber}. Merci !`}
+        </P>
+        <P>
+          {data.invoiceNumber
+            ? `Votre facture ${data.invoiceNumber} est disponible dans votre espace client :`
+            : 'Votre facture est disponible dans votre espace client :'}
+        </P>
+        <Action href={data.invoiceUrl} label="Voir ma facture" />
+      </EmailLayout>
+    ),
+  }),
+};
+
+const orderStatusSchema = z.object({
+  orderNumber,
+  /** The order's new status code (pending, processing, completed, shipped, canceled). */
+  status: z.string().min(1),
+  /** The status in French, shown with the generic wording (pending and unknown values). */
+  statusLabel: z.string().trim().optional(),
+  customerName: z.string().trim().optional(),
+  orderUrl: linkSchema.optional(),
+});
+
+export const orderStatus: TemplateDefinition<typeof orderStatusSchema> = {
+  schema: orderStatusSchema,
+  build: (data) => {
+    const wording = orderStatusEmailWording(data.status, data.orderNumber);
+    return {
+      subject: wording.subject,
+      element: (
+        <EmailLayout preview={wording.message} heading={wording.heading}>
+          <P>{hello(data.customerName)}</P>
+          <P>{wording.message}</P>
+          {wording.generic ? <P>{`Nouveau statut : ${data.statusLabel ?? data.status}`}</P> : null}
+          <P>{`Commande : ${data.orderNumber}`}</P>
+          {data.orderUrl ? <Action href={data.orderUrl} label="Voir ma commande" /> : null}
+          <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
+        </EmailLayout>
+      ),
+    };
+  },
+};
+
+const quoteSavedSchema = z.object({
+  quoteUrl: linkSchema,
+  createdAt: isoDate,
+  totalCents: cents,
+  lines: z.array(z.object({ label: z.string().min(1), quantity: z.number().int().positive() })).default([]),
+  customerName: z.string().trim().optional(),
+});
+
+export const quoteSaved: TemplateDefinition<typeof quoteSavedSchema> = {
+  schema: quoteSavedSchema,
+  build: (data) => ({
+    subject: `Votre devis Soovenirs du ${formatDateFr(data.createdAt)}`,
+    element: (
+      <EmailLayout
+        preview={`Montant estimé : ${formatEurosFromCents(data.totalCents)} TTC`}
+        heading="Votre devis est enregistré"
+      >
+        <P>{hello(data.customerName)}</P>
+        <P>
+          {`Votre devis du ${formatDateFr(data.createdAt)} est enregistré. Montant estimé : ${formatEurosFromCents(data.totalCents)} TTC.`}
+        </P>
+        {data.lines.length > 0 ? (
+          <Lines
+            lines={data.lines.map((line) => ({
+              label: line.label,
+              detail: frenchTypography(`quantité : ${line.quantity}`),
+            }))}
+          />
+        ) : null}
+        <P>Vous pouvez le retrouver, le modifier et passer commande à tout moment :</P>
+        <Action href={data.quoteUrl} label="Retrouver mon devis" />
+        <P small>Le devis reprend les tarifs en vigueur le jour de son enregistrement.</P>
+      </EmailLayout>
+    ),
+  }),
+};
+
+const withdrawalAcknowledgementSchema = z.object({
+  orderNumber,
+  /** When the customer's withdrawal reached us: the date the acknowledgement is evidence of. */
+  requestedAt: isoDate,
+  orderDate: isoDate.optional(),
+  customerName: z.string().trim().optional(),
+});
+
+export const withdrawalAcknowledgement: TemplateDefinition<typeof withdrawalAcknowledgementSchema> = {
+  schema: withdrawalAcknowledgementSchema,
+  build: (data) => ({
+    subject: `Accusé de réception de votre rétractation (commande ${data.orderNumber})`,
+    element: (
+      <EmailLayout
+        preview={`Rétractation reçue le ${formatDateFr(data.requestedAt)} pour la commande ${data.orderNumber}.`}
+        heading="Accusé de réception de votre rétractation"
+      >
+        <P>{hello(data.customerName)}</P>
+        <P>
+          {`Nous accusons réception de votre décision de vous rétracter du contrat relatif à la commande ${data.orderNumber}${
+            data.orderDate ? ` du ${formatDateFr(data.orderDate)}` : ''
+          }, reçue le ${formatDateTimeFr(data.requestedAt)}.`}
+        </P>
+        <P>
+          Nous vous rembourserons les sommes versées au plus tard dans les 14 jours suivant la réception de votre
+          décision, par le même moyen de paiement que celui utilisé pour la commande. Si vous aviez demandé que la
+          prestation commence avant la fin du délai de rétractation, le montant correspondant au service déjà fourni
+          reste dû.
+        </P>
+        <Text style={emailStyles.small}>
+          {frenchTypography(`Conservez cet email : il fait foi de la date de votre rétractation.`)}
+        </Text>
+      </EmailLayout>
+    ),
+  }),
+};

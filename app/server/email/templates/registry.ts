@@ -1,0 +1,92 @@
+import { render, toPlainText } from '@react-email/render';
+import type { z } from 'zod';
+import { frenchTypography } from '~/domain/email/french-format';
+import { magicLink, passwordReset, welcome } from './account';
+import { contactAcknowledgement, contactToShop } from './contact';
+import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
+import { custom, testEmail } from './system';
+import type { TemplateDefinition } from './types';
+
+/** Every e-mail the shop sends, by the name stored in email_outbox.template. */
+export const EMAIL_TEMPLATES = {
+  welcome,
+  'password-reset': passwordReset,
+  'magic-link': magicLink,
+  'order-confirmation': orderConfirmation,
+  'payment-received': paymentReceived,
+  'order-status': orderStatus,
+  'quote-saved': quoteSaved,
+  'contact-to-shop': contactToShop,
+  'contact-acknowledgement': contactAcknowledgement,
+  'withdrawal-acknowledgement': withdrawalAcknowledgement,
+  'test-email': testEmail,
+  custom,
+} satisfies Record<string, TemplateDefinition>;
+
+export type EmailTemplateName = keyof typeof EMAIL_TEMPLATES;
+/** What a caller passes when queueing `N` (defaults not yet applied). */
+export type EmailTemplateData<N extends EmailTemplateName> = z.input<(typeof EMAIL_TEMPLATES)[N]['schema']>;
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+  replyTo?: string;
+}
+
+/** The data does not fit the template: sending again will not help. */
+export class InvalidEmailDataError extends Error {
+  constructor(template: string, detail: string) {
+    super(`Invalid data for e-mail template "${template}": ${detail}`);
+    this.name = 'InvalidEmailDataError';
+  }
+}
+
+export function isEmailTemplateName(name: string): name is EmailTemplateName {
+  return Object.hasOwn(EMAIL_TEMPLATES, name);
+}
+
+/** Checks (and completes with defaults) the data of a template; throws InvalidEmailDataError. */
+export function parseEmailData(template: string, data: unknown): { name: EmailTemplateName; data: unknown } {
+  if (!isEmailTemplateName(template)) throw new InvalidEmailDataError(template, 'unknown template');
+  const definition: TemplateDefinition = EMAIL_TEMPLATES[template];
+  const result = definition.schema.safeParse(data);
+  if (!result.success) {
+    const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new InvalidEmailDataError(template, detail);
+  }
+  return { name: template, data: result.data };
+}
+
+export function isSensitiveTemplate(template: string): boolean {
+  return isEmailTemplateName(template) && (EMAIL_TEMPLATES[template] as TemplateDefinition).sensitive === true;
+}
+
+// Headings keep their case in the text version (html-to-text capitalises them by default).
+const textOptions = {
+  selectors: ['h1', 'h2', 'h3'].map((selector) => ({
+    selector,
+    options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 },
+  })),
+};
+
+/** Subject, HTML and plain text of a message. */
+export async function renderEmail<N extends EmailTemplateName>(
+  template: N,
+  data: EmailTemplateData<N>,
+): Promise<RenderedEmail>;
+export async function renderEmail(template: string, data: unknown): Promise<RenderedEmail>;
+export async function renderEmail(template: string, data: unknown): Promise<RenderedEmail> {
+  const parsed = parseEmailData(template, data);
+  const definition: TemplateDefinition = EMAIL_TEMPLATES[parsed.name];
+  const built = definition.build(parsed.data);
+  const html = 'element' in built ? await render(built.element) : built.html;
+  // A subject is one header line: a line break in it would be a header injection attempt.
+  const oneLine = built.subject.replace(/[\r\n]+/g, ' ').trim();
+  return {
+    subject: parsed.name === 'custom' ? oneLine : frenchTypography(oneLine),
+    html,
+    text: toPlainText(html, textOptions).trim(),
+    ...(built.replyTo ? { replyTo: built.replyTo } : {}),
+  };
+}

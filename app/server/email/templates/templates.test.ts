@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_BASE_URL } from '../testing/fixtures';
+import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, renderEmail } from './registry';
+
+process.env.BASE_URL = TEST_BASE_URL;
+
+const N = '\u202F'; // narrow no-break space
+const B = '\u00A0'; // no-break space
+
+const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
+  welcome: { firstName: 'Ada' },
+  'password-reset': { url: `${TEST_BASE_URL}/api/auth/reset-password/tok123?callbackURL=%2Flogin`, firstName: 'Ada' },
+  'magic-link': { url: `${TEST_BASE_URL}/api/auth/magic-link/verify?token=tok456` },
+  'order-confirmation': {
+    orderNumber: 'SV-2026-000042',
+    createdAt: '2026-11-21T10:00:00Z',
+    customerName: 'Marie Curie',
+    items: [
+      { label: 'Photos papier', quantity: 100, totalCents: 3500 },
+      { label: 'Cassettes VHS', quantity: 2, totalCents: 3400 },
+    ],
+    extras: [{ label: 'Clé USB', totalCents: 1590 }],
+    totalCents: 8490,
+    orderUrl: '/confirmation?orderId=0b6c',
+  },
+  'payment-received': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 8490,
+    paidAt: '2026-11-21T10:30:00Z',
+    invoiceNumber: 'FA-2026-000007',
+    invoiceUrl: '/facture/0b6c',
+  },
+  'order-status': {
+    orderNumber: 'SV-2026-000042',
+    status: 'shipped',
+    customerName: 'Marie Curie',
+    orderUrl: '/profile',
+  },
+  'quote-saved': {
+    quoteUrl: '/mes-devis',
+    createdAt: '2026-11-21T10:00:00Z',
+    totalCents: 123450,
+    lines: [{ label: 'Diapositives', quantity: 300 }],
+  },
+  'contact-to-shop': {
+    name: 'Jean Dupont',
+    email: 'jean.dupont@exemple.fr',
+    phone: '06 12 34 56 78',
+    subject: 'Films Super 8',
+    message: 'Bonjour,\nJ’ai 12 bobines <script>alert(1)</script> à numériser.',
+    service: 'film',
+    receivedAt: '2026-11-21T10:05:00Z',
+  },
+  'contact-acknowledgement': { name: 'Jean Dupont', subject: 'Films Super 8', message: 'J’ai 12 bobines.' },
+  'withdrawal-acknowledgement': {
+    orderNumber: 'SV-2026-000042',
+    requestedAt: '2026-11-21T10:05:00Z',
+    orderDate: '2026-11-18T09:00:00Z',
+    customerName: 'Marie Curie',
+  },
+  'test-email': { sentAt: '2026-11-21T10:05:00Z', smtpHost: 'ssl0.ovh.net', smtpPort: 587 },
+  custom: { subject: 'Un message', html: '<p>Bonjour</p>' },
+};
+
+/** Places where French typography wants a narrow no-break space and there is none (URLs aside). */
+function typographyViolations(text: string): string[] {
+  const prose = text.replace(/(https?:\/\/|mailto:)\S+/g, '');
+  const found: string[] = [];
+  for (const pattern of [
+    /\S{0,12}[ \u00A0][;:!?]/gu,
+    /[\p{L}\p{N}][;!?]/gu,
+    /[\p{L}]:(?=\s)/gu,
+    /«[^\u202F]|[^\u202F]»/gu,
+  ]) {
+    found.push(...(prose.match(pattern) ?? []));
+  }
+  return found;
+}
+
+describe('e-mail templates', () => {
+  it('cover every e-mail of the shop', () => {
+    expect(Object.keys(EMAIL_TEMPLATES).sort()).toEqual(
+      [
+        'contact-acknowledgement',
+        'contact-to-shop',
+        'custom',
+        'magic-link',
+        'order-confirmation',
+        'order-status',
+        'password-reset',
+        'payment-received',
+        'quote-saved',
+        'test-email',
+        'welcome',
+        'withdrawal-acknowledgement',
+      ].sort(),
+    );
+  });
+
+  const names = (Object.keys(samples) as EmailTemplateName[]).filter((name) => name !== 'custom');
+
+  it.each(names)('%s: French HTML and text, with the shop identity and French typography', async (name) => {
+    const email = await renderEmail(name, samples[name] as never);
+    expect(email.subject.length).toBeGreaterThan(5);
+    expect(email.html).toMatch(/<html[^>]* lang="fr"/);
+    for (const part of [email.html, email.text]) {
+      expect(part).toContain('Soovenirs SAS');
+      expect(part).toContain('12 rue des Archives, 75004 Paris');
+      expect(part).toContain(`01${B}84${B}60${B}12${B}34`);
+      expect(part).toContain('contact@soovenirs.fr');
+      expect(part).toContain(`SIREN 912${B}345${B}678`);
+    }
+    // The quoted message of a visitor is theirs, shown as typed: left out of the check.
+    const sample = samples[name] as { message?: string };
+    const ours = sample.message ? email.text.replace(sample.message, '') : email.text;
+    expect(typographyViolations(ours)).toEqual([]);
+    expect(typographyViolations(email.subject)).toEqual([]);
+    // Links are absolute, to the shop.
+    for (const href of email.html.matchAll(/href="([^"]+)"/g)) {
+      expect(href[1]).toMatch(/^(https:\/\/www\.soovenirs\.test\/|mailto:)/);
+    }
+  });
+
+  it('order confirmation: euros and dates in French format', async () => {
+    const email = await renderEmail('order-confirmation', samples['order-confirmation']);
+    expect(email.subject).toBe('Confirmation de votre commande SV-2026-000042');
+    expect(email.text).toContain('Merci pour votre commande\u202F!');
+    expect(email.text).toContain('commande SV-2026-000042 du 21/11/2026');
+    expect(email.text).toContain(`35,00${B}€`);
+    expect(email.text).toContain(`15,90${B}€`);
+    expect(email.text).toMatch(new RegExp(`Total TTC\\s+84,90${B}€`));
+    expect(email.text).toContain(`quantité${N}: 100`);
+    expect(email.text).toContain(`${TEST_BASE_URL}/confirmation?orderId=0b6c`);
+  });
+
+  it('payment received: amount, date and the invoice link', async () => {
+    const email = await renderEmail('payment-received', samples['payment-received']);
+    expect(email.subject).toBe('Paiement reçu pour la commande SV-2026-000042');
+    expect(email.text).toContain(`Nous avons bien reçu votre paiement de 84,90${B}€ le 21/11/2026`);
+    expect(email.text).toContain('FA-2026-000007');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/facture/0b6c"`);
+  });
+
+  it('order status: the specification wording', async () => {
+    const email = await renderEmail('order-status', samples['order-status']);
+    expect(email.subject).toBe('Commande SV-2026-000042 expédiée');
+    expect(email.text).toContain('Votre commande a été expédiée et est en route.');
+    const generic = await renderEmail('order-status', {
+      orderNumber: 'SV-1',
+      status: 'pending',
+      statusLabel: 'En attente',
+    });
+    expect(generic.subject).toBe('Mise à jour de votre commande SV-1');
+    expect(generic.text).toContain(`Nouveau statut${N}: En attente`);
+  });
+
+  it('quote saved: thousands with a narrow no-break space', async () => {
+    const email = await renderEmail('quote-saved', samples['quote-saved']);
+    expect(email.subject).toBe('Votre devis Soovenirs du 21/11/2026');
+    expect(email.text).toContain(`Montant estimé${N}: 1${N}234,50${B}€ TTC`);
+  });
+
+  it('password reset and magic link carry their link, and say how long it lasts', async () => {
+    const reset = await renderEmail('password-reset', samples['password-reset']);
+    expect(reset.text).toContain('tok123');
+    expect(reset.text).toContain('valable 60 minutes');
+    const magic = await renderEmail('magic-link', samples['magic-link']);
+    expect(magic.html).toContain(`href="${TEST_BASE_URL}/api/auth/magic-link/verify?token=tok456"`);
+    expect(magic.text).toContain('valable 15 minutes');
+  });
+
+  it('contact message: to the shop with Reply-To the visitor, their text escaped and kept as typed', async () => {
+    const email = await renderEmail('contact-to-shop', samples['contact-to-shop']);
+    expect(email.subject).toBe(`Nouveau message de contact${N}: Films Super 8`);
+    expect(email.replyTo).toBe('jean.dupont@exemple.fr');
+    expect(email.html).not.toContain('<script>');
+    expect(email.html).toContain('&lt;script&gt;');
+    expect(email.text).toContain('J’ai 12 bobines');
+    expect(email.text).toContain('Prestation\u202F: Films');
+    expect(email.text).toContain('21/11/2026 à 11:05');
+  });
+
+  it('withdrawal acknowledgement is dated', async () => {
+    const email = await renderEmail('withdrawal-acknowledgement', samples['withdrawal-acknowledgement']);
+    expect(email.subject).toBe('Accusé de réception de votre rétractation (commande SV-2026-000042)');
+    expect(email.text).toContain('commande SV-2026-000042 du 18/11/2026, reçue le 21/11/2026 à 11:05');
+  });
+
+  it('custom: the administrator HTML as written, a one-line subject', async () => {
+    const email = await renderEmail('custom', { subject: 'Ligne 1\r\nBcc: x@evil.example', html: '<p>Bonjour</p>' });
+    expect(email.subject).toBe('Ligne 1 Bcc: x@evil.example');
+    expect(email.html).toBe('<p>Bonjour</p>');
+    expect(email.text).toBe('Bonjour');
+  });
+});

@@ -1,0 +1,16 @@
+import type { ReactElement } from 'react';
+import type { z } from 'zod';
+
+/** What a template makes of its data: the subject and either a React Email element or ready HTML. */
+export type BuiltEmail = { subject: string; replyTo?: string } & ({ element: ReactElement } | { html: string });
+
+export interface TemplateDefinition<S extends z.ZodType = z.ZodType> {
+  /** Checks the data when the message is queued and again when it is rendered (it comes back from JSON). */
+  schema: S;
+  /**
+   * The data is a credential (a sign-in or reset link): the outbox replaces it with a marker once
+   * the message is sent or has failed, so that no usable link stays in the database.
+   */
+  sensitive?: boolean;
+  build(data: z.output<S>): BuiltEmail;
+}

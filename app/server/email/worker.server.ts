@@ -1,0 +1,356 @@
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { isSmtpConfigured } from '~/domain/email/email-config';
+import { db } from '../db/client.server';
+import { emailOutbox, orderEvents } from '../db/schema';
+import { log } from '../log.server';
+import { OUTBOX_CHANNEL } from './constants.server';
+import { type LoadedEmailConfig, loadEmailConfig } from './email-config.server';
+import { InvalidEmailDataError, isSensitiveTemplate, renderEmail } from './templates/registry';
+import { classifySmtpError, type SmtpOverrides, sendOverSmtp } from './transport.server';
+
+/*
+ * The outbox worker (docs/decisions/005-email-outbox.md). It runs in every app process:
+ *  - a row is claimed in a one-statement transaction (FOR UPDATE SKIP LOCKED) that counts the
+ *    attempt and pushes next_at out by a lease, so that other processes skip it while it is sent;
+ *  - the message is rendered and sent outside any transaction (no connection held during SMTP);
+ *  - the outcome is written: sent (with the provider's message id), retry later (30 s doubling),
+ *    failed (8th attempt, or a permanent rejection of the recipient or message), or held
+ *    (credentials refused, or no usable SMTP configuration) until the configuration is saved.
+ * A process that dies mid-send leaves the row to be sent again when the lease ends: at-least-once,
+ * with a stable Message-ID so that the duplicate is recognisable.
+ */
+
+export interface EmailWorkerOptions {
+  /** Longest sleep between two looks at the outbox (ms). A commit that queues a row wakes it sooner. */
+  pollMs?: number;
+  /** Delay before the first retry (ms), doubled at each further failure. */
+  backoffMs?: number;
+  maxAttempts?: number;
+  /** How long a claimed row stays invisible to other workers (ms): longer than any SMTP exchange. */
+  leaseMs?: number;
+  /** LISTEN to the commit-time notifications of enqueueEmail (a dedicated connection). */
+  listen?: boolean;
+  smtp?: SmtpOverrides;
+}
+
+type ResolvedOptions = Required<EmailWorkerOptions>;
+
+const DEFAULTS: ResolvedOptions = {
+  pollMs: 5_000,
+  backoffMs: 30_000,
+  maxAttempts: 8,
+  leaseMs: 5 * 60_000,
+  listen: true,
+  smtp: {},
+};
+
+function resolveOptions(options: EmailWorkerOptions): ResolvedOptions {
+  return { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+}
+
+type ClaimedRow = {
+  id: string;
+  to: string;
+  template: string;
+  data: unknown;
+  attempts: number;
+  order_id: string | null;
+};
+
+async function claimNext(leaseMs: number): Promise<ClaimedRow | null> {
+  const result = await db().execute<ClaimedRow>(sql`
+    update email_outbox
+    set attempts = attempts + 1, next_at = now() + make_interval(secs => ${leaseMs / 1000})
+    where id = (
+      select id from email_outbox
+      where status = 'queued' and next_at <= now()
+      order by next_at, created_at
+      limit 1
+      for update skip locked
+    )
+    returning id, "to", template, data, attempts, order_id`);
+  return result.rows[0] ?? null;
+}
+
+/** Only the worker that holds the claim (same attempt count, still queued) may write the outcome. */
+function claimed(row: ClaimedRow) {
+  return and(eq(emailOutbox.id, row.id), eq(emailOutbox.attempts, row.attempts), eq(emailOutbox.status, 'queued'));
+}
+
+const REDACTED = { redacted: true };
+
+async function markSent(row: ClaimedRow, providerMessageId: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    const updated = await tx
+      .update(emailOutbox)
+      .set({
+        status: 'sent',
+        sentAt: sql`now()`,
+        providerMessageId,
+        lastError: null,
+        ...(isSensitiveTemplate(row.template) ? { data: REDACTED } : {}),
+      })
+      .where(claimed(row))
+      .returning({ id: emailOutbox.id });
+    if (updated.length > 0 && row.order_id) {
+      await tx.insert(orderEvents).values({
+        orderId: row.order_id,
+        actor: 'system',
+        kind: 'email_sent',
+        data: { outboxId: row.id, template: row.template, to: row.to },
+      });
+    }
+  });
+}
+
+async function markFailed(row: ClaimedRow, error: string): Promise<void> {
+  await db()
+    .update(emailOutbox)
+    .set({ status: 'failed', lastError: error, ...(isSensitiveTemplate(row.template) ? { data: REDACTED } : {}) })
+    .where(claimed(row));
+}
+
+async function markHeld(row: ClaimedRow, error: string): Promise<void> {
+  await db().update(emailOutbox).set({ status: 'held', lastError: error }).where(claimed(row));
+}
+
+async function scheduleRetry(row: ClaimedRow, error: string, delayMs: number): Promise<void> {
+  await db()
+    .update(emailOutbox)
+    .set({ lastError: error, nextAt: sql`now() + make_interval(secs => ${delayMs / 1000})` })
+    .where(claimed(row));
+}
+
+export type Outcome = 'sent' | 'retry' | 'failed' | 'held';
+
+export const UNUSABLE_CONFIG_ERROR =
+  'Configuration SMTP incomplète ou mot de passe illisible : enregistrez à nouveau la configuration email.';
+
+async function processRow(
+  row: ClaimedRow,
+  config: LoadedEmailConfig,
+  options: ResolvedOptions,
+): Promise<{ outcome: Outcome; connectionProblem: boolean }> {
+  if (!isSmtpConfigured(config)) {
+    await markHeld(row, UNUSABLE_CONFIG_ERROR);
+    return { outcome: 'held', connectionProblem: false };
+  }
+  let rendered: Awaited<ReturnType<typeof renderEmail>>;
+  try {
+    rendered = await renderEmail(row.template, row.data);
+  } catch (error) {
+    // Data that does not fit its template will not fit it later either.
+    const message = error instanceof InvalidEmailDataError ? error.message : `Rendering failed: ${String(error)}`;
+    log.error({ outboxId: row.id, template: row.template, err: error }, 'e-mail could not be rendered');
+    await markFailed(row, message);
+    return { outcome: 'failed', connectionProblem: false };
+  }
+  try {
+    const result = await sendOverSmtp(config, { ...rendered, to: row.to, messageKey: row.id }, options.smtp);
+    await markSent(row, result.messageId);
+    log.info({ outboxId: row.id, template: row.template, attempt: row.attempts }, 'e-mail sent');
+    return { outcome: 'sent', connectionProblem: false };
+  } catch (error) {
+    const failure = classifySmtpError(error);
+    if (failure.kind === 'rejected') {
+      log.warn({ outboxId: row.id, template: row.template, reason: failure.reason }, 'e-mail rejected by the server');
+      await markFailed(row, failure.reason);
+      return { outcome: 'failed', connectionProblem: false };
+    }
+    if (failure.kind === 'auth') {
+      log.error({ outboxId: row.id, reason: failure.reason }, 'SMTP credentials refused: e-mails held');
+      await markHeld(row, `Identifiants SMTP refusés : ${failure.reason}`);
+      return { outcome: 'held', connectionProblem: true };
+    }
+    const connectionProblem = !(error as { responseCode?: number }).responseCode;
+    if (row.attempts >= options.maxAttempts) {
+      log.error({ outboxId: row.id, attempts: row.attempts, reason: failure.reason }, 'e-mail failed for good');
+      await markFailed(row, failure.reason);
+      return { outcome: 'failed', connectionProblem };
+    }
+    const delayMs = options.backoffMs * 2 ** (row.attempts - 1);
+    log.warn({ outboxId: row.id, attempt: row.attempts, delayMs, reason: failure.reason }, 'e-mail will be retried');
+    await scheduleRetry(row, failure.reason, delayMs);
+    return { outcome: 'retry', connectionProblem };
+  }
+}
+
+export interface DrainResult {
+  sent: number;
+  retry: number;
+  failed: number;
+  held: number;
+}
+
+/**
+ * Sends every due message, one claim at a time, until none is due. Stops early when the SMTP
+ * server cannot be reached (the next messages would only wait for the same time-out).
+ * Usable without the worker (scripts, tests).
+ */
+export async function drainOutbox(
+  options: EmailWorkerOptions = {},
+  shouldContinue: () => boolean = () => true,
+): Promise<DrainResult> {
+  const resolved = resolveOptions(options);
+  const counts: DrainResult = { sent: 0, retry: 0, failed: 0, held: 0 };
+  let config: LoadedEmailConfig | undefined;
+  while (shouldContinue()) {
+    const row = await claimNext(resolved.leaseMs);
+    if (!row) break;
+    config ??= await loadEmailConfig();
+    const { outcome, connectionProblem } = await processRow(row, config, resolved);
+    counts[outcome]++;
+    if (connectionProblem) break;
+  }
+  return counts;
+}
+
+/** Milliseconds until the next queued row is due (0 if one is due now), or null when none is queued. */
+async function msUntilNextDue(): Promise<number | null> {
+  const result = await db().execute<{ ms: number | null }>(sql`
+    select greatest(0, extract(epoch from (min(next_at) - now())) * 1000)::float8 as ms
+    from email_outbox where status = 'queued'`);
+  const ms = result.rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
+}
+
+// --- the in-process worker -------------------------------------------------------------------
+
+interface WorkerState {
+  options: ResolvedOptions;
+  running: boolean;
+  wakeRequested: boolean;
+  wakeUp: (() => void) | null;
+  loop: Promise<void>;
+  listener: pg.Client | null;
+  reconnectTimer: NodeJS.Timeout | null;
+}
+
+// One worker per process, even though the server and the React Router build each bundle a copy of
+// this module (see docs/decisions/002-one-pool-per-process.md).
+const KEY = Symbol.for('soovenirs.emailWorker');
+type WithWorker = typeof globalThis & { [KEY]?: WorkerState };
+
+function current(): WorkerState | undefined {
+  return (globalThis as WithWorker)[KEY];
+}
+
+function wake(state: WorkerState): void {
+  if (state.wakeUp) state.wakeUp();
+  else state.wakeRequested = true;
+}
+
+function sleep(state: WorkerState, ms: number): Promise<void> {
+  if (state.wakeRequested || !state.running) {
+    state.wakeRequested = false;
+    return Promise.resolve();
+  }
+  return new Promise((done) => {
+    const finish = () => {
+      clearTimeout(timer);
+      state.wakeUp = null;
+      done();
+    };
+    const timer = setTimeout(finish, ms);
+    state.wakeUp = finish;
+  });
+}
+
+async function runLoop(state: WorkerState): Promise<void> {
+  while (state.running) {
+    let pause = state.options.pollMs;
+    try {
+      await drainOutbox(state.options, () => state.running);
+      const nextDue = await msUntilNextDue();
+      // A retry due before the next poll is taken on time (and a row due now at once).
+      if (nextDue !== null) pause = Math.min(pause, Math.max(nextDue, 10));
+    } catch (error) {
+      log.error({ err: error }, 'e-mail worker: pass failed (database unavailable?)');
+    }
+    await sleep(state, pause);
+  }
+}
+
+function scheduleReconnect(state: WorkerState): void {
+  if (!state.running || state.reconnectTimer) return;
+  state.reconnectTimer = setTimeout(() => {
+    state.reconnectTimer = null;
+    void listen(state);
+  }, state.options.pollMs);
+}
+
+async function listen(state: WorkerState): Promise<void> {
+  const connectionString = process.env.DATABASE_URL;
+  if (!state.running || !connectionString) return;
+  const client = new pg.Client({ connectionString });
+  let lost = false;
+  const onLost = () => {
+    if (lost) return;
+    lost = true;
+    if (state.listener === client) state.listener = null;
+    client.end().catch(() => {});
+    scheduleReconnect(state);
+  };
+  client.on('error', onLost);
+  client.on('end', onLost);
+  client.on('notification', () => wake(state));
+  try {
+    await client.connect();
+    await client.query(`listen ${OUTBOX_CHANNEL}`);
+  } catch (error) {
+    log.warn({ err: error }, 'e-mail worker: LISTEN failed, polling only until it reconnects');
+    onLost();
+    return;
+  }
+  if (!state.running) {
+    lost = true;
+    await client.end().catch(() => {});
+    return;
+  }
+  state.listener = client;
+  // Rows committed while we were not listening.
+  wake(state);
+}
+
+/** Starts the outbox worker of this process (once; later calls are no-ops while it runs). */
+export function startEmailWorker(options: EmailWorkerOptions = {}): void {
+  if (current()) return;
+  const state: WorkerState = {
+    options: resolveOptions(options),
+    running: true,
+    wakeRequested: false,
+    wakeUp: null,
+    loop: Promise.resolve(),
+    listener: null,
+    reconnectTimer: null,
+  };
+  (globalThis as WithWorker)[KEY] = state;
+  state.loop = runLoop(state);
+  if (state.options.listen) void listen(state);
+  log.info({ pollMs: state.options.pollMs }, 'e-mail worker started');
+}
+
+/** Asks the worker to look at the outbox now (e.g. right after a transaction that queued e-mails). */
+export function wakeEmailWorker(): void {
+  const state = current();
+  if (state) wake(state);
+}
+
+/** Stops the worker after the message in flight, if any; call before closeDatabase(). */
+export async function stopEmailWorker(): Promise<void> {
+  const state = current();
+  if (!state) return;
+  (globalThis as WithWorker)[KEY] = undefined;
+  state.running = false;
+  if (state.reconnectTimer) clearTimeout(state.reconnectTimer);
+  state.reconnectTimer = null;
+  wake(state);
+  const listener = state.listener;
+  state.listener = null;
+  await Promise.all([state.loop, listener?.end().catch(() => {})]);
+}
+
+export function emailWorkerIsRunning(): boolean {
+  return current()?.running === true;
+}

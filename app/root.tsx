@@ -1,20 +1,104 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from 'react-router';
+import frauncesLatin from '@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url';
+import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+} from 'react-router';
+import { getUser } from '~/server/auth/session.server';
 import type { Route } from './+types/root';
+import { NavigationProgress } from './components/navigation-progress';
 import { useNonce } from './components/nonce';
+import { SiteFooter } from './components/site-footer';
+import { SiteHeader } from './components/site-header';
+import { Button } from './components/ui/button';
+import { Toaster } from './components/ui/toaster';
 import './app.css';
 
+export const links: Route.LinksFunction = () => [
+  // The Latin subsets of both fonts are needed by every page: fetch them with the CSS, not after it.
+  { rel: 'preload', href: interLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'preload', href: frauncesLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function meta({ error }: Route.MetaArgs) {
+  if (error) {
+    const notFound = isRouteErrorResponse(error) && error.status === 404;
+    return [
+      { title: notFound ? 'Page introuvable | Soovenirs' : 'Une erreur est survenue | Soovenirs' },
+      { name: 'robots', content: 'noindex' },
+    ];
+  }
+  return [
+    { title: 'Soovenirs\u202F: numérisation de vos souvenirs' },
+    {
+      name: 'description',
+      content:
+        'Numérisation de photos, diapositives, négatifs, cassettes VHS et films Super\u00A08, restauration et boîte à souvenirs. 100\u202F% Made in France.',
+    },
+  ];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getUser(request);
+  return { user };
+}
+
+let documentNonce: string | undefined;
+
+/**
+ * The response's CSP nonce, on the server from the request and in the browser from the document
+ * (browsers hide the attribute but keep the `nonce` property), so that hydration renders the
+ * same `nonce` attributes as the server did.
+ */
+function useDocumentNonce(): string {
+  const serverNonce = useNonce();
+  if (typeof document === 'undefined') return serverNonce;
+  documentNonce ??= document.querySelector<HTMLElement>('[nonce]')?.nonce ?? '';
+  return documentNonce;
+}
+
+function isBackOffice(pathname: string): boolean {
+  return pathname === '/admin' || pathname.startsWith('/admin/');
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
+  const nonce = useDocumentNonce();
+  // Undefined when the root loader itself failed: the frame then shows the signed-out state.
+  const data = useRouteLoaderData<typeof loader>('root');
+  const { pathname } = useLocation();
   return (
     <html lang="fr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1d3557" />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
       </head>
-      <body>
-        {children}
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#contenu"
+          className="sr-only z-[70] rounded-md bg-primary px-4 py-2 font-medium text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:px-4 focus:py-2"
+        >
+          Aller au contenu
+        </a>
+        <NavigationProgress />
+        <SiteHeader user={data?.user ?? null} />
+        {/* The header is fixed: the content starts below it. */}
+        <main id="contenu" tabIndex={-1} className="flex flex-1 flex-col pt-header focus:outline-none">
+          {children}
+        </main>
+        <SiteFooter />
+        <Toaster visibleToasts={isBackOffice(pathname) ? 5 : 3} />
+        {/* Scrolls to the top on every new page and restores the position on back/forward. */}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -27,10 +111,60 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+
+  const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (
-    <main>
-      <h1>{notFound ? 'Page introuvable' : 'Une erreur est survenue'}</h1>
-    </main>
+    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
+      <p className="font-semibold text-sepia text-sm uppercase tracking-wider">
+        {isRouteErrorResponse(error) ? `Erreur ${error.status}` : 'Erreur'}
+      </p>
+      <h1 className="text-title">Une erreur est survenue</h1>
+      <p className="text-lg text-muted-foreground">Une erreur est survenue. Veuillez réessayer.</p>
+      <div className="flex flex-wrap gap-3">
+        {/* A plain link reloads the page from the server, which is what "réessayer" needs. */}
+        <Button asChild>
+          <a href={`${location.pathname}${location.search}`}>Réessayer</a>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/">Retour à l’accueil</Link>
+        </Button>
+      </div>
+      {details ? (
+        <pre className="w-full overflow-x-auto rounded-md bg-muted p-4 text-xs">
+          <code>{details}</code>
+        </pre>
+      ) : null}
+    </section>
+  );
+}
+
+function NotFound() {
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
+      <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Erreur 404</p>
+      <h1 className="text-title">Page introuvable</h1>
+      <p className="text-lg text-muted-foreground">
+        La page que vous cherchez n’existe pas ou a été déplacée. Ces liens vous remettront sur la bonne voie&#8239;:
+      </p>
+      <ul className="flex flex-wrap gap-3">
+        <li>
+          <Button asChild>
+            <Link to="/">Retour à l’accueil</Link>
+          </Button>
+        </li>
+        <li>
+          <Button asChild variant="outline">
+            <Link to="/services">Nos prestations</Link>
+          </Button>
+        </li>
+        <li>
+          <Button asChild variant="outline">
+            <Link to="/contact">Nous contacter</Link>
+          </Button>
+        </li>
+      </ul>
+    </section>
   );
 }

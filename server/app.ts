@@ -61,7 +61,15 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     app.use(vite.middlewares);
   } else {
     // Hashed file names never change content: cache them for a year.
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    app.use(
+      '/assets',
+      express.static(path.join(clientDir, 'assets'), {
+        immutable: true,
+        maxAge: '1y',
+        index: false,
+        fallthrough: false,
+      }),
+    );
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 

@@ -11,6 +11,7 @@ import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server'
 import { parseEnv } from '~/server/env.server';
 import { log } from '~/server/log.server';
 import { ensureAppSecret } from '~/server/secrets.server';
+import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { countAdmins } from '~/server/users.server';
 import { createApp } from './app';
 
@@ -48,6 +49,8 @@ try {
   throw error;
 }
 
+// A shop always has a price list: the specification's defaults until the back office publishes one.
+await ensureDefaultPriceList();
 startEmailWorker();
 
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;

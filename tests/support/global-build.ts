@@ -8,6 +8,8 @@ export default function build() {
   const result = spawnSync(path.join(root, 'node_modules/.bin/react-router'), ['build'], {
     cwd: root,
     stdio: 'inherit',
+    // Vitest runs with NODE_ENV=test; the served app is the production build, as `npm start` makes.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('react-router build failed');
 }

@@ -1,0 +1,33 @@
+import { cva, type VariantProps } from 'class-variance-authority';
+import { Slot } from 'radix-ui';
+import type * as React from 'react';
+import { cn } from './cn';
+
+// Tinted backgrounds with dark text of the same hue: every pair keeps at least 4.5:1.
+export const badgeVariants = cva(
+  'inline-flex w-fit shrink-0 items-center justify-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-0.5 font-medium text-xs [&>svg]:size-3',
+  {
+    variants: {
+      variant: {
+        default: 'border-transparent bg-primary text-primary-foreground',
+        secondary: 'border-transparent bg-secondary text-secondary-foreground',
+        outline: 'border-input text-foreground',
+        accent: 'border-transparent bg-accent text-accent-foreground',
+        success: 'border-transparent bg-[#dcf0e3] text-[#14532d]',
+        warning: 'border-transparent bg-[#fdf0d5] text-[#7a4308]',
+        info: 'border-transparent bg-[#dde8f6] text-[#1d3557]',
+        destructive: 'border-transparent bg-[#fbe1de] text-[#8f1c12]',
+      },
+    },
+    defaultVariants: { variant: 'default' },
+  },
+);
+
+export interface BadgeProps extends React.ComponentProps<'span'>, VariantProps<typeof badgeVariants> {
+  asChild?: boolean;
+}
+
+export function Badge({ className, variant, asChild = false, ...props }: BadgeProps) {
+  const Comp = asChild ? Slot.Root : 'span';
+  return <Comp data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />;
+}

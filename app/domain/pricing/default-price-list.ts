@@ -1,0 +1,134 @@
+/*
+ * The default price list: the specification's pricingData constants (000 and 001, section 9) plus
+ * the entries the specification leaves open (quality, restoration, denoise, shipping of originals),
+ * whose defaults are explained in docs/pricing.md. It is the document stored as version 1 of
+ * `price_lists` on first start and by `npm run seed`; the back office then edits copies of it
+ * (new versions), so code must read prices from the active price list, never from this constant.
+ *
+ * Every amount is an integer number of euro cents (DESIGN.md: money in cents); the specification's
+ * field names are kept (basePrice, price, deliveryCosts) so that the document reads like its
+ * pricingData, but their values are cents, not euros.
+ */
+
+export const SUPPORT_TYPES = [
+  'photos',
+  'slides',
+  'ektachromes',
+  'negatives',
+  'plaques-de-verre',
+  'vhs',
+  'vhs-c',
+  'minidv',
+  'film',
+  'documents',
+  'journaux',
+] as const;
+export type SupportType = (typeof SUPPORT_TYPES)[number];
+
+export const REEL_SIZES = ['small', 'medium', 'large'] as const;
+export type ReelSize = (typeof REEL_SIZES)[number];
+
+export const RESOLUTIONS = ['2400dpi', '3600dpi', '4800dpi'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+export const FORMATS = ['jpeg', 'tif'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const QUALITIES = ['standard', 'premium'] as const;
+export type Quality = (typeof QUALITIES)[number];
+
+export const DELIVERY_METHODS = ['digital', 'usb', 'disc'] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+
+/** Supports that are scanned: resolution and format apply to them only (DESIGN.md, pricing). */
+export const IMAGE_SUPPORTS: readonly SupportType[] = [
+  'photos',
+  'slides',
+  'ektachromes',
+  'negatives',
+  'plaques-de-verre',
+  'documents',
+  'journaux',
+];
+
+/** Tapes and film reels: the supports that denoising applies to, priced per tape or reel. */
+export const TAPE_OR_REEL_SUPPORTS: readonly SupportType[] = ['vhs', 'vhs-c', 'minidv', 'film'];
+
+export interface SupportPricing {
+  /** Price of one unit in cents (0 for film, priced by reel). */
+  basePrice: number;
+  title: string;
+  /** What one unit is, in French: "photo", "cassette", "page"... */
+  unit: string;
+  /** A lucide-react icon name. */
+  icon: string;
+}
+
+export interface ReelPricing {
+  diameter: string;
+  /** Price of one reel in cents. */
+  price: number;
+  description: string;
+}
+
+export interface MultiplierOption {
+  label: string;
+  multiplier: number;
+}
+
+export interface PriceListDocument {
+  supports: Record<SupportType, SupportPricing>;
+  filmReelPricing: Record<ReelSize, ReelPricing>;
+  resolutionMultipliers: Record<Resolution, number>;
+  formatOptions: Record<Format, MultiplierOption>;
+  /** Cost of each delivery method of the digitised files, in cents. */
+  deliveryCosts: Record<DeliveryMethod, number>;
+  /** Ours: the specification has a quality field but no price for it. */
+  qualityOptions: Record<Quality, MultiplierOption>;
+  /** Ours: price of one restored item, in cents. */
+  restorationPrice: number;
+  /** Ours: price of denoising one tape or reel, in cents. */
+  denoisePrice: number;
+  /** Ours: prepaid label to send the originals to the workshop, in cents. */
+  sendingLabelPrice: number;
+  /** Ours: return of the originals to the customer, in cents. */
+  returnShippingPrice: number;
+  /** ISO 8601 date of the last change. */
+  lastUpdated: string;
+}
+
+export const DEFAULT_PRICE_LIST: PriceListDocument = {
+  supports: {
+    photos: { basePrice: 35, title: 'Photos papier', unit: 'photo', icon: 'image' },
+    slides: { basePrice: 45, title: 'Diapositives', unit: 'diapositive', icon: 'gallery-horizontal' },
+    ektachromes: { basePrice: 50, title: 'Ektachromes', unit: 'ektachrome', icon: 'aperture' },
+    negatives: { basePrice: 40, title: 'Négatifs', unit: 'négatif', icon: 'film' },
+    'plaques-de-verre': { basePrice: 250, title: 'Plaques de verre', unit: 'plaque', icon: 'square' },
+    vhs: { basePrice: 1700, title: 'Cassettes VHS', unit: 'cassette', icon: 'video' },
+    'vhs-c': { basePrice: 1700, title: 'Cassettes VHS-C', unit: 'cassette', icon: 'video' },
+    minidv: { basePrice: 1700, title: 'Cassettes MiniDV', unit: 'cassette', icon: 'cassette-tape' },
+    film: { basePrice: 0, title: 'Films Super 8 et 16 mm', unit: 'bobine', icon: 'clapperboard' },
+    documents: { basePrice: 20, title: 'Documents', unit: 'page', icon: 'file-text' },
+    journaux: { basePrice: 37, title: 'Journaux', unit: 'page', icon: 'newspaper' },
+  },
+  filmReelPricing: {
+    small: { diameter: '≤ 7 cm', price: 1500, description: 'Petite bobine (jusqu’à 7 cm)' },
+    medium: { diameter: '7 à 13 cm', price: 2500, description: 'Bobine moyenne (de 7 à 13 cm)' },
+    large: { diameter: '> 13 cm', price: 3500, description: 'Grande bobine (plus de 13 cm)' },
+  },
+  resolutionMultipliers: { '2400dpi': 1, '3600dpi': 1.2, '4800dpi': 1.45 },
+  formatOptions: {
+    jpeg: { label: 'JPEG', multiplier: 1 },
+    tif: { label: 'TIFF', multiplier: 1.15 },
+  },
+  deliveryCosts: { digital: 0, usb: 1590, disc: 1290 },
+  qualityOptions: {
+    standard: { label: 'Standard', multiplier: 1 },
+    premium: { label: 'Premium', multiplier: 1.3 },
+  },
+  restorationPrice: 1000,
+  denoisePrice: 500,
+  sendingLabelPrice: 990,
+  returnShippingPrice: 1290,
+  lastUpdated: '2026-11-21T00:00:00.000Z',
+};

@@ -1,0 +1,476 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { PriceListDocument } from '../../domain/pricing/default-price-list';
+import { hashPassword } from '../auth/password.server';
+import { pool } from '../db/client.server';
+import { BulkInsert } from './bulk.server';
+import {
+  type Counters,
+  DEMO_EMAIL_DOMAIN,
+  DEMO_PASSWORD,
+  DEMO_SPAN_DAYS,
+  type DemoOrder,
+  type DemoRecord,
+  planDemoData,
+} from './demo-data';
+import { includedVatCents } from './demo-pricing';
+import { ensureDefaultPriceList } from './price-list.server';
+
+/*
+ * `npm run seed -- --demo`: writes generated demo data in one transaction (all or nothing), with
+ * multi-row `unnest` inserts of a few thousand rows each. Refuses when the shop already has orders,
+ * unless forced: demo invoices take numbers in the legal invoice sequence, which must never be mixed
+ * into a real shop's books.
+ */
+
+export interface SeedDemoOptions {
+  orders: number;
+  seed?: string | number;
+  /** Add demo data even when orders exist. */
+  force?: boolean;
+  now?: number;
+  /** Orders written per batch; their items, events, payments and invoices go with them. */
+  batchSize?: number;
+  onProgress?: (progress: { phase: 'customers' | 'orders'; done: number; total: number }) => void;
+}
+
+export type SeedDemoResult =
+  | {
+      ok: true;
+      customers: number;
+      orders: number;
+      items: number;
+      events: number;
+      payments: number;
+      invoices: number;
+      creditNotes: number;
+      milliseconds: number;
+    }
+  | { ok: false; reason: 'orders-exist'; existingOrders: number };
+
+export const DEFAULT_DEMO_SEED = 'soovenirs';
+/** Serialises demo seeding: two runs at once would both see an empty shop. */
+const DEMO_LOCK = 72023003;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+// biome-ignore format: one column per line would hide the tables' shapes
+const tables = () => ({
+  users: new BulkInsert('"user"', {
+    id: 'text', name: 'text', email: 'text', email_verified: 'boolean', role: 'text', first_name: 'text',
+    last_name: 'text', phone: 'text', street: 'text', postal_code: 'text', city: 'text',
+    created_at: 'timestamptz', updated_at: 'timestamptz',
+  }),
+  accounts: new BulkInsert('account', {
+    id: 'text', account_id: 'text', provider_id: 'text', user_id: 'text', password: 'text',
+    created_at: 'timestamptz', updated_at: 'timestamptz',
+  }),
+  orders: new BulkInsert('orders', {
+    id: 'uuid', number: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', user_id: 'text',
+    guest_email: 'text', guest_phone: 'text', guest_first_name: 'text', guest_last_name: 'text',
+    guest_address: 'text', guest_postal_code: 'text', guest_city: 'text', access_token_hash: 'text',
+    status: 'text', payment_status: 'text', payment_method: 'text', delivery_method: 'text',
+    return_originals: 'boolean', send_method: 'text', base_price: 'int4', quality_price: 'int4',
+    resolution_price: 'int4', format_price: 'int4', restoration_price: 'int4', denoise_price: 'int4',
+    delivery_cost: 'int4', send_shipping_cost: 'int4', return_shipping_cost: 'int4', total_price: 'int4',
+    price_list_id: 'uuid', early_start_consent_at: 'timestamptz', paid_at: 'timestamptz', search_text: 'text',
+  }),
+  items: new BulkInsert('order_items', {
+    order_id: 'uuid', position: 'int4', type: 'text', quantity: 'int4', quality: 'text', resolution: 'text',
+    format: 'text', restoration: 'int4', denoise: 'boolean', reel_size: 'text', unit_price: 'int4',
+    line_total: 'int4',
+  }),
+  events: new BulkInsert('order_events', {
+    order_id: 'uuid', at: 'timestamptz', actor: 'text', kind: 'text', from: 'text', to: 'text', data: 'jsonb',
+  }),
+  payments: new BulkInsert('payments', {
+    id: 'uuid', order_id: 'uuid', provider: 'text', provider_ref: 'text', amount: 'int4', status: 'text',
+    method: 'text', raw_event: 'jsonb', created_at: 'timestamptz', updated_at: 'timestamptz',
+  }),
+  invoices: new BulkInsert('invoices', {
+    id: 'uuid', number: 'text', order_id: 'uuid', issued_at: 'timestamptz', amount: 'int4', vat: 'int4',
+    snapshot: 'jsonb', is_paid: 'boolean',
+  }),
+  creditNotes: new BulkInsert('credit_notes', {
+    id: 'uuid', number: 'text', order_id: 'uuid', issued_at: 'timestamptz', amount: 'int4', vat: 'int4',
+    snapshot: 'jsonb', invoice_id: 'uuid', reason: 'text',
+  }),
+});
+
+/** Seller identity of demo documents; real invoices take it from the shop's settings. */
+const DEMO_SELLER = {
+  name: 'Soovenirs (démonstration)',
+  address: 'Paris',
+  shareCapital: '15 000 €',
+  registration: 'RCS Paris (démonstration)',
+};
+
+interface SnapshotLine {
+  label: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalCents: number;
+}
+
+/** The frozen content of a demo invoice or credit note: seller, buyer, lines (quantity x unit = total). */
+function documentSnapshot(order: DemoOrder, list: PriceListDocument, invoiceNumber?: string) {
+  const buyer = order.customer ?? order.guest;
+  const { price } = order;
+  const lines: SnapshotLine[] = [];
+  for (const item of order.items) {
+    const support = list.supports[item.type];
+    const options = [
+      item.reelSize && list.filmReelPricing[item.reelSize].description,
+      list.qualityOptions[item.quality].label,
+      item.resolution?.replace('dpi', ' dpi'),
+      item.format && list.formatOptions[item.format].label,
+    ].filter(Boolean);
+    const label = `${support.title} (${options.join(', ')})`;
+    lines.push({
+      label,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+      totalCents: item.quantity * item.unitPriceCents,
+    });
+    if (item.restoration > 0) {
+      lines.push({
+        label: `Restauration — ${support.title}`,
+        quantity: item.restoration,
+        unitPriceCents: list.restorationPrice,
+        totalCents: item.restorationCents,
+      });
+    }
+    if (item.denoiseCents > 0) {
+      lines.push({
+        label: `Débruitage — ${support.title}`,
+        quantity: item.quantity,
+        unitPriceCents: list.denoisePrice,
+        totalCents: item.denoiseCents,
+      });
+    }
+  }
+  const extras = [
+    [`Livraison (${order.deliveryMethod})`, price.deliveryCostCents],
+    ['Étiquette d’envoi prépayée', price.sendShippingCostCents],
+    ['Retour des originaux', price.returnShippingCostCents],
+  ] as const;
+  for (const [label, cents] of extras) {
+    if (cents > 0) lines.push({ label, quantity: 1, unitPriceCents: cents, totalCents: cents });
+  }
+  const vatCents = includedVatCents(price.totalPriceCents);
+  const snapshot = {
+    demo: true,
+    orderNumber: order.number,
+    serviceDate: iso(order.createdAt).slice(0, 10),
+    seller: DEMO_SELLER,
+    buyer: buyer && {
+      name: `${buyer.firstName} ${buyer.lastName}`,
+      email: buyer.email,
+      address: buyer.street,
+      postalCode: buyer.postalCode,
+      city: buyer.city,
+    },
+    lines,
+    vatRate: 0.2,
+    totalExcludingVatCents: price.totalPriceCents - vatCents,
+    vatCents,
+    totalCents: price.totalPriceCents,
+  };
+  // A credit note names the invoice it cancels.
+  return invoiceNumber ? Object.assign(snapshot, { invoiceNumber }) : snapshot;
+}
+
+function addOrder(t: ReturnType<typeof tables>, order: DemoOrder, priceListId: string) {
+  const { price, guest, customer } = order;
+  const who = customer ?? guest;
+  t.orders.add({
+    id: order.id,
+    number: order.number,
+    created_at: iso(order.createdAt),
+    updated_at: iso(order.updatedAt),
+    user_id: customer?.id ?? null,
+    guest_email: guest?.email ?? null,
+    guest_phone: guest?.phone ?? null,
+    guest_first_name: guest?.firstName ?? null,
+    guest_last_name: guest?.lastName ?? null,
+    guest_address: guest?.street ?? null,
+    guest_postal_code: guest?.postalCode ?? null,
+    guest_city: guest?.city ?? null,
+    access_token_hash: guest?.accessTokenHash ?? null,
+    status: order.status,
+    payment_status: order.paymentStatus,
+    payment_method: order.paymentMethod,
+    delivery_method: order.deliveryMethod,
+    return_originals: order.returnOriginals,
+    send_method: order.sendMethod,
+    base_price: price.baseCents,
+    quality_price: price.qualityCents,
+    resolution_price: price.resolutionCents,
+    format_price: price.formatCents,
+    restoration_price: price.restorationCents,
+    denoise_price: price.denoiseCents,
+    delivery_cost: price.deliveryCostCents,
+    send_shipping_cost: price.sendShippingCostCents,
+    return_shipping_cost: price.returnShippingCostCents,
+    total_price: price.totalPriceCents,
+    price_list_id: priceListId,
+    early_start_consent_at: isoOrNull(order.earlyStartConsentAt),
+    paid_at: isoOrNull(order.paidAt),
+    search_text: who ? `${who.firstName} ${who.lastName} ${who.email}`.toLowerCase() : '',
+  });
+  order.items.forEach((item, position) => {
+    t.items.add({
+      order_id: order.id,
+      position,
+      type: item.type,
+      quantity: item.quantity,
+      quality: item.quality,
+      resolution: item.resolution,
+      format: item.format,
+      restoration: item.restoration,
+      denoise: item.denoise,
+      reel_size: item.reelSize,
+      unit_price: item.unitPriceCents,
+      line_total: item.lineTotalCents,
+    });
+  });
+  for (const event of order.events) {
+    t.events.add({
+      order_id: order.id,
+      at: iso(event.at),
+      actor: event.actor,
+      kind: event.kind,
+      from: event.from,
+      to: event.to,
+      data: event.data && JSON.stringify(event.data),
+    });
+  }
+  if (order.payment) {
+    t.payments.add({
+      id: order.payment.id,
+      order_id: order.id,
+      provider: 'sandbox',
+      provider_ref: order.payment.providerRef,
+      amount: price.totalPriceCents,
+      status: order.payment.status,
+      method: order.paymentMethod,
+      raw_event: JSON.stringify({ demo: true, status: order.payment.status }),
+      created_at: iso(order.payment.createdAt),
+      updated_at: iso(order.payment.updatedAt),
+    });
+  }
+}
+
+function addDocument(
+  t: ReturnType<typeof tables>,
+  record: Exclude<DemoRecord, { kind: 'order' }>,
+  list: PriceListDocument,
+) {
+  const { order, document } = record;
+  const row = {
+    id: document.id,
+    number: document.number,
+    order_id: order.id,
+    issued_at: iso(document.issuedAt),
+    amount: order.price.totalPriceCents,
+    vat: includedVatCents(order.price.totalPriceCents),
+    snapshot: '',
+  };
+  if (record.kind === 'creditNote') {
+    row.snapshot = JSON.stringify(documentSnapshot(order, list, order.invoiceNumber ?? undefined));
+    t.creditNotes.add(
+      Object.assign(row, { invoice_id: record.document.invoiceId, reason: 'Commande annulée et remboursée' }),
+    );
+  } else {
+    row.snapshot = JSON.stringify(documentSnapshot(order, list));
+    t.invoices.add(Object.assign(row, { is_paid: true }));
+  }
+}
+
+export async function seedDemo(options: SeedDemoOptions): Promise<SeedDemoResult> {
+  const started = Date.now();
+  const now = options.now ?? started;
+  const batchSize = options.batchSize ?? 2500;
+  const priceList = await ensureDefaultPriceList();
+  // argon2 is slow on purpose: one hash, shared by every demo account.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+
+  const client = await pool().connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [DEMO_LOCK]);
+    const existing = (await client.query<{ n: number }>('select count(*)::int as n from orders')).rows[0]?.n ?? 0;
+    if (existing > 0 && !options.force) {
+      await client.query('rollback');
+      return { ok: false, reason: 'orders-exist', existingOrders: existing };
+    }
+
+    const { rows: lists } = await client.query<{ id: string; data: PriceListDocument }>(
+      'select id, data from price_lists where id = $1',
+      [priceList.id],
+    );
+    const list = lists[0];
+    if (!list) throw new Error('The active price list disappeared while seeding.');
+
+    const taken = new Set(
+      (
+        await client.query<{ email: string }>('select email from "user" where email like $1', [
+          `%@${DEMO_EMAIL_DOMAIN}`,
+        ])
+      ).rows.map((row) => row.email),
+    );
+    const staffActor =
+      (await client.query<{ id: string }>(`select id from "user" where role = 'admin' order by created_at limit 1`))
+        .rows[0]?.id ?? 'system';
+
+    // Lock the counters of every year the demo can touch, so that a server issuing numbers at the
+    // same time waits for the end of the seed instead of taking the same numbers.
+    const firstYear = new Date(now - (DEMO_SPAN_DAYS + 1) * 86_400_000).getUTCFullYear();
+    const years = Array.from({ length: new Date(now).getUTCFullYear() - firstYear + 1 }, (_, i) => firstYear + i);
+    const orderCounters = await lockCounters(client, 'order_counters', years);
+    const invoiceCounters = await lockCounters(client, 'invoice_counters', years, 'invoice');
+    const creditNoteCounters = await lockCounters(client, 'invoice_counters', years, 'credit_note');
+
+    const data = planDemoData({
+      orders: options.orders,
+      seed: options.seed ?? DEFAULT_DEMO_SEED,
+      now,
+      priceList: list.data,
+      takenEmails: taken,
+      orderCounters,
+      invoiceCounters,
+      creditNoteCounters,
+      staffActor,
+    });
+
+    let t = tables();
+    for (const [index, customer] of data.customers.entries()) {
+      const created = iso(customer.createdAt);
+      t.users.add({
+        id: customer.id,
+        name: `${customer.firstName} ${customer.lastName}`,
+        email: customer.email,
+        email_verified: customer.emailVerified,
+        role: 'customer',
+        first_name: customer.firstName,
+        last_name: customer.lastName,
+        phone: customer.phone,
+        street: customer.street,
+        postal_code: customer.postalCode,
+        city: customer.city,
+        created_at: created,
+        updated_at: created,
+      });
+      t.accounts.add({
+        id: randomUUID(),
+        account_id: customer.id,
+        provider_id: 'credential',
+        user_id: customer.id,
+        password: passwordHash,
+        created_at: created,
+        updated_at: created,
+      });
+      if (t.users.size >= 5000 || index === data.customers.length - 1) {
+        await t.users.flush(client);
+        await t.accounts.flush(client);
+        options.onProgress?.({ phase: 'customers', done: index + 1, total: data.customers.length });
+      }
+    }
+
+    const counts = { items: 0, events: 0, payments: 0, invoices: 0, creditNotes: 0 };
+    const total = data.orderCount;
+    let done = 0;
+    // While PostgreSQL writes one batch, the next one is being built.
+    let pending: Promise<unknown> = Promise.resolve();
+    const send = async () => {
+      counts.items += t.items.size;
+      counts.events += t.events.size;
+      counts.payments += t.payments.size;
+      counts.invoices += t.invoices.size;
+      counts.creditNotes += t.creditNotes.size;
+      await pending;
+      const current = t;
+      const progress = { phase: 'orders' as const, done, total };
+      t = tables();
+      pending = (async () => {
+        // Parents before children (foreign keys).
+        await current.orders.flush(client);
+        await current.items.flush(client);
+        await current.events.flush(client);
+        await current.payments.flush(client);
+        await current.invoices.flush(client);
+        await current.creditNotes.flush(client);
+        options.onProgress?.(progress);
+      })();
+      // Reported by the next `await pending`; this keeps it from counting as unhandled meanwhile.
+      pending.catch(() => {});
+    };
+    t = tables();
+    for (const record of data.records) {
+      if (record.kind === 'order') {
+        addOrder(t, record.order, priceList.id);
+        done++;
+        if (t.orders.size >= batchSize) await send();
+      } else {
+        addDocument(t, record, list.data);
+      }
+    }
+    await send();
+    await pending;
+
+    await saveCounters(client, 'order_counters', data.orderCounters);
+    await saveCounters(client, 'invoice_counters', data.invoiceCounters, 'invoice');
+    await saveCounters(client, 'invoice_counters', data.creditNoteCounters, 'credit_note');
+    await client.query('commit');
+    return {
+      ok: true,
+      customers: data.customers.length,
+      orders: data.orderCount,
+      ...counts,
+      milliseconds: Date.now() - started,
+    };
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function lockCounters(
+  client: pg.PoolClient,
+  table: 'order_counters' | 'invoice_counters',
+  years: number[],
+  kind?: 'invoice' | 'credit_note',
+): Promise<Counters> {
+  const kindColumn = kind ? 'kind, ' : '';
+  const kindValue = kind ? '$2::text, ' : '';
+  const kindFilter = kind ? 'and kind = $2' : '';
+  const params: unknown[] = kind ? [years, kind] : [years];
+  await client.query(
+    `insert into ${table} (${kindColumn}year, last) select ${kindValue}y, 0 from unnest($1::int[]) as y on conflict do nothing`,
+    params,
+  );
+  const { rows } = await client.query<{ year: number; last: number }>(
+    `select year, last from ${table} where year = any($1::int[]) ${kindFilter} for update`,
+    params,
+  );
+  return new Map(rows.map((row) => [row.year, row.last]));
+}
+
+async function saveCounters(
+  client: pg.PoolClient,
+  table: 'order_counters' | 'invoice_counters',
+  counters: Counters,
+  kind?: 'invoice' | 'credit_note',
+): Promise<void> {
+  const years = [...counters.keys()];
+  const lasts = years.map((year) => counters.get(year) as number);
+  const params: unknown[] = kind ? [years, lasts, kind] : [years, lasts];
+  await client.query(
+    `update ${table} set last = v.last from unnest($1::int[], $2::int[]) as v(year, last)
+     where ${table}.year = v.year ${kind ? 'and kind = $3' : ''}`,
+    params,
+  );
+}

@@ -1,0 +1,47 @@
+import { closeDatabase } from '../app/server/db/client.server';
+import { DataDirBusyError } from '../app/server/db/embedded.server';
+import { openDatabase } from '../app/server/db/open.server';
+import { parseEnv } from '../app/server/env.server';
+
+/** A failure to report to the operator in one line, without a stack trace. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+/**
+ * Runs a command against the shop's database: DATABASE_URL when set, else the embedded PostgreSQL
+ * of DATA_DIR (the running server's, or started for the duration of the command), migrated first.
+ * Always closes the pool and stops what it started, so that the process exits.
+ */
+export async function withDatabase<T>(run: () => Promise<T>): Promise<T> {
+  let env: ReturnType<typeof parseEnv>;
+  try {
+    env = parseEnv();
+  } catch (error) {
+    throw new CommandError((error as Error).message);
+  }
+  let opened: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    opened = await openDatabase({ role: 'script', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw new CommandError(error.message);
+    const code = (error as { code?: string }).code;
+    if (env.DATABASE_URL && code && ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', '28P01', '3D000'].includes(code)) {
+      throw new CommandError(`Impossible d’ouvrir la base de données de DATABASE_URL : ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  try {
+    return await run();
+  } finally {
+    await closeDatabase();
+    await opened.stop();
+  }
+}
+
+/** Prints a failure and sets the exit code: one line for expected failures, the stack otherwise. */
+export function reportFailure(error: unknown): void {
+  if (error instanceof CommandError) console.error(`\n${error.message}\n`);
+  else console.error(error);
+  process.exitCode = 1;
+}

@@ -1,5 +1,7 @@
 import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { businessHours, company } from '~/domain/company';
+import { NBSP, NNBSP } from '~/domain/format';
 import {
   adminEntry,
   allServicesEntry,
@@ -12,28 +14,6 @@ import { LogoMark } from './site-header';
 
 // French typography: U+202F (narrow no-break space) before « ; : ! ? % » and as thousands separator,
 // U+00A0 (no-break space) before « € » and inside numbers that must not wrap.
-const NNBSP = '\u202F';
-const NBSP = '\u00A0';
-
-/** The shop's identity as the legal footer shows it (the invoices carry the same). */
-export const company = {
-  name: 'Soovenirs SAS',
-  capital: `15${NNBSP}000${NBSP}€`,
-  siren: `912${NBSP}345${NBSP}678`,
-  rcs: 'RCS Paris',
-  street: '12 rue des Archives',
-  postalCode: '75004',
-  city: 'Paris',
-  phone: `01${NBSP}84${NBSP}60${NBSP}12${NBSP}34`,
-  phoneHref: 'tel:+33184601234',
-  email: 'contact@soovenirs.fr',
-} as const;
-
-export const businessHours = [
-  { days: 'Lundi–vendredi', hours: '9h–20h30' },
-  { days: 'Samedi', hours: '10h–15h' },
-  { days: 'Dimanche', hours: 'Fermé' },
-] as const;
 
 const groups = Object.fromEntries(siteNavigation.map((group) => [group.id, group]));
 

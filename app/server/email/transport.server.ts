@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import nodemailer, { type SMTPTransportOptions } from 'nodemailer';
+import { company as SHOP_IDENTITY } from '~/domain/company';
 import { type EmailConfig, smtpSecurity } from '~/domain/email/email-config';
-import { SHOP_IDENTITY } from '~/domain/email/shop-identity';
 import type { RenderedEmail } from './templates/registry';
 
 /*

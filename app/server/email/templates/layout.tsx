@@ -13,8 +13,8 @@ import {
 } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
 import { z } from 'zod';
-import { frenchTypography } from '~/domain/email/french-format';
-import { SHOP_IDENTITY } from '~/domain/email/shop-identity';
+import { company as SHOP_IDENTITY } from '~/domain/company';
+import { frenchTypography } from '~/domain/format';
 import { baseUrl } from '../../env.server';
 
 /*

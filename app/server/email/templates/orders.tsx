@@ -1,7 +1,7 @@
 import { Column, Row, Section, Text } from '@react-email/components';
 import { z } from 'zod';
-import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/email/french-format';
 import { orderStatusEmailWording } from '~/domain/email/order-status-email';
+import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/format';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 

@@ -1,6 +1,6 @@
 import { render, toPlainText } from '@react-email/render';
 import type { z } from 'zod';
-import { frenchTypography } from '~/domain/email/french-format';
+import { frenchTypography } from '~/domain/format';
 import { magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';

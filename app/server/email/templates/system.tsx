@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDateTimeFr } from '~/domain/email/french-format';
+import { formatDateTimeFr } from '~/domain/format';
 import { EmailLayout, P } from './layout';
 import type { TemplateDefinition } from './types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from './french-format';
+import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from './format';
 
 const N = '\u202F';
 const B = '\u00A0';

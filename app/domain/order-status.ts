@@ -1,0 +1,59 @@
+/*
+ * Order and payment statuses: English code values in the database and the code, French labels and
+ * colours for people (DESIGN.md, statuses). Every screen and e-mail reads its wording here.
+ */
+
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'shipped', 'canceled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export type StatusTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+
+export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  pending: 'En attente',
+  processing: 'En traitement',
+  completed: 'Traité',
+  shipped: 'Expédié',
+  canceled: 'Annulé',
+};
+
+export const ORDER_STATUS_TONES: Readonly<Record<OrderStatus, StatusTone>> = {
+  pending: 'warning',
+  processing: 'info',
+  completed: 'success',
+  shipped: 'success',
+  canceled: 'danger',
+};
+
+export const PAYMENT_STATUS_LABELS: Readonly<Record<PaymentStatus, string>> = {
+  pending: 'En attente',
+  paid: 'Payée',
+  failed: 'Échec',
+  refunded: 'Remboursée',
+};
+
+export const PAYMENT_STATUS_TONES: Readonly<Record<PaymentStatus, StatusTone>> = {
+  pending: 'warning',
+  paid: 'success',
+  failed: 'danger',
+  refunded: 'neutral',
+};
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+export function isPaymentStatus(value: unknown): value is PaymentStatus {
+  return typeof value === 'string' && (PAYMENT_STATUSES as readonly string[]).includes(value);
+}
+
+/** The French label of a status; an unknown value is shown as it is (specification, section 4). */
+export function orderStatusLabel(status: string): string {
+  return isOrderStatus(status) ? ORDER_STATUS_LABELS[status] : status;
+}
+
+export function paymentStatusLabel(status: string): string {
+  return isPaymentStatus(status) ? PAYMENT_STATUS_LABELS[status] : status;
+}

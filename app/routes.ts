@@ -4,16 +4,89 @@ import { index, type RouteConfig, route } from '@react-router/dev/routes';
 export default [
   // Public site: marketing, information, blog, legal, contact
   index('routes/site/home.tsx'),
+  route('services', 'routes/site/services.tsx'),
+  // Every service id of the specification; /services/plaques-verre is an alias (canonical: plaques-de-verre).
+  route('services/:serviceId', 'routes/site/service.tsx'),
+  route('boite-soovenirs', 'routes/site/boite-soovenirs.tsx'),
+  route('faq', 'routes/site/faq.tsx'),
+  // The specification's URL keeps its accent; the form without it serves the same page (canonical: accented).
+  route('numérisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'essai-gratuit' }),
+  route('numerisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'essai-gratuit-sans-accent' }),
+  route('boutique', 'routes/site/boutique.tsx'),
+  route('services-entreprises', 'routes/site/services-entreprises.tsx'),
+  route('blog', 'routes/site/blog.tsx'),
+  route('blog/:slug', 'routes/site/blog-post.tsx'),
+  route('contact', 'routes/site/contact.tsx'),
+  // Pages written in content/pages/*.md: one module, one route each (the slug is the path).
+  ...[
+    'organisation-commande',
+    'histoire-photographie',
+    'guide-conservation',
+    'numerisation-fonctionnement',
+    'villes-du-loiret',
+    'a-propos',
+    'mentions-legales',
+    'legal-notice',
+    'cgv',
+    'politique-de-confidentialite',
+  ].map((slug) => route(slug, 'routes/site/content-page.tsx', { id: `page-${slug}` })),
+  route('sitemap.xml', 'routes/api/sitemap-xml.ts'),
+  route('robots.txt', 'routes/api/robots-txt.ts'),
+  route('api/content/invalidate', 'routes/api/content-invalidate.ts'),
 
   // Accounts: sign-in, registration, first administrator
-  // Customer account
+  route('login', 'routes/auth/login.tsx'),
+  route('register', 'routes/auth/register.tsx'),
+  route('logout', 'routes/auth/logout.tsx'),
+  route('setup-super-admin', 'routes/auth/setup-super-admin.tsx'),
+  // Customer account (the order confirmation and the invoice view are the account's views of an order)
+  route('profile', 'routes/account/profile.tsx'),
+  route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
+  route('confirmation', 'routes/shop/confirmation.tsx'),
+  route('facture/:orderId', 'routes/shop/invoice.tsx'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
+  // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
+  route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),
+  route('paiement/monetico/:reference', 'routes/shop/monetico-payment.tsx'),
+  route('configurateur', 'routes/shop/configurator.tsx'),
+  route('checkout', 'routes/shop/checkout.tsx'),
+  route('mes-devis', 'routes/shop/quotes.tsx'),
+  route('mes-devis/:quoteId', 'routes/shop/quote.tsx'),
+  route('devis/:token', 'routes/shop/quote-link.tsx'),
+  // The active price list and its version, for live prices on open pages.
+  route('api/price-list', 'routes/api/price-list.ts'),
 
   // Back office
+  // The dashboard and its six tabs (Commandes is /admin itself); every loader and action checks the admin.
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/orders.tsx'),
+    route('clients', 'routes/admin/customers.tsx'),
+    route('tarifs', 'routes/admin/pricing.tsx'),
+    route('rapports', 'routes/admin/reports.tsx'),
+    route('comptabilite', 'routes/admin/accounting.tsx'),
+    route('tests', 'routes/admin/tests.tsx'),
+  ]),
+  // Its resource routes: dialogs' data and actions, search, notifications (and their event stream), exports.
+  route('admin/api/recherche', 'routes/admin/api/search.ts'),
+  route('admin/api/notifications', 'routes/admin/api/notifications.ts'),
+  route('admin/api/notifications/flux', 'routes/admin/api/notifications-stream.ts'),
+  route('admin/api/rapports', 'routes/admin/api/reports.ts'),
+  route('admin/api/emails', 'routes/admin/api/emails.ts'),
+  route('admin/api/configuration-email', 'routes/admin/api/email-config.ts'),
+  route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
+  route('admin/api/paiements', 'routes/admin/api/payments.ts'),
+  route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
+  route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),
   route('api/send-email', 'routes/api/send-email.ts'),
+  route('api/create-checkout', 'routes/api/create-checkout.ts'),
+  route('api/update-guest-order', 'routes/api/update-guest-order.ts'),
+  route('api/webhooks/stripe', 'routes/api/webhooks/stripe.ts'),
+  route('api/webhooks/monetico', 'routes/api/webhooks/monetico.ts'),
+  route('api/webhooks/sandbox', 'routes/api/webhooks/sandbox.ts'),
+  route('facture/:orderId/pdf', 'routes/api/invoice-pdf.ts'),
 
   route('*', 'routes/site/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -8,10 +8,12 @@ const { openDatabase } = await import('~/server/db/open.server');
 const { ensureAppSecret } = await import('~/server/secrets.server');
 const { createApp } = await import('./app');
 const { startEmailWorker, stopEmailWorker } = await import('~/server/email/worker.server');
+const { ensureDefaultPriceList } = await import('~/server/seed/price-list.server');
 
 const env = parseEnv();
 await ensureAppSecret(env.DATA_DIR);
 const database = await openDatabase({ role: 'server', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+await ensureDefaultPriceList();
 startEmailWorker();
 const vite = await createServer({ server: { middlewareMode: true } });
 const app = createApp({ mode: 'development', vite });

@@ -54,7 +54,8 @@ describe('the site frame', () => {
     const main = page.getByRole('main');
     expect(await main.getAttribute('id')).toBe('contenu');
     expect(await main.getByRole('heading', { level: 1 }).count()).toBe(1);
-    expect(await hrefOf(main.getByRole('link', { name: 'Estimer ma commande' }))).toBe('/configurateur');
+    // The hero's call to action (the page repeats it in its closing section).
+    expect(await hrefOf(main.getByRole('link', { name: 'Estimer ma commande' }).first())).toBe('/configurateur');
     const hero = await textOf(main);
     for (const figure of ['100 %', 'Made in France', '30 000', 'souvenirs numérisés']) expect(hero).toContain(figure);
   });

@@ -9,8 +9,8 @@ import type {
   SupportType,
 } from '../../domain/pricing/default-price-list';
 import { IMAGE_SUPPORTS, TAPE_OR_REEL_SUPPORTS } from '../../domain/pricing/default-price-list';
+import { type LineChoice, type PriceBreakdown, type PricedLine, priceOrder } from '../../domain/pricing/pricing';
 import { CITIES, CITY_WEIGHTS, FIRST_NAMES, LAST_NAMES } from './demo-names';
-import { type ItemChoice, type OrderPrice, type PricedItem, priceOrder } from './demo-pricing';
 import { createRandom, type Random } from './random';
 
 /*
@@ -77,8 +77,8 @@ export interface DemoOrder {
   deliveryMethod: DeliveryMethod;
   sendMethod: 'self' | 'label';
   returnOriginals: boolean;
-  items: PricedItem[];
-  price: OrderPrice;
+  items: PricedLine[];
+  price: PriceBreakdown;
   earlyStartConsentAt: number | null;
   paidAt: number | null;
   events: DemoEvent[];
@@ -245,7 +245,7 @@ function orderTimes(random: Random, count: number, now: number): Float64Array {
   return times.sort();
 }
 
-function makeItems(random: Random): ItemChoice[] {
+function makeItems(random: Random): LineChoice[] {
   const count = Number(random.weighted(ITEM_COUNT_WEIGHTS));
   const types = new Set<SupportType>();
   while (types.size < count) types.add(random.weighted(TYPE_WEIGHTS));
@@ -441,8 +441,8 @@ function makeOrder(
   const deliveryMethod = random.weighted(DELIVERY_WEIGHTS);
   const sendMethod = random.chance(0.35) ? 'label' : 'self';
   const returnOriginals = random.chance(0.75);
-  const { items, price } = priceOrder(priceList, {
-    items: makeItems(random),
+  const { lines: items, price } = priceOrder(priceList, {
+    lines: makeItems(random),
     deliveryMethod,
     sendMethod,
     returnOriginals,

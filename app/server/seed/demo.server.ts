@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { buildDocumentSnapshot, partyName } from '../../domain/invoices/snapshot';
 import type { PriceListDocument } from '../../domain/pricing/default-price-list';
+import { includedVatCents } from '../../domain/pricing/pricing';
 import { hashPassword } from '../auth/password.server';
 import { pool } from '../db/client.server';
 import { BulkInsert } from './bulk.server';
@@ -13,7 +15,6 @@ import {
   type DemoRecord,
   planDemoData,
 } from './demo-data';
-import { includedVatCents } from './demo-pricing';
 import { ensureDefaultPriceList } from './price-list.server';
 
 /*
@@ -98,87 +99,51 @@ const tables = () => ({
   }),
 });
 
-/** Seller identity of demo documents; real invoices take it from the shop's settings. */
-const DEMO_SELLER = {
-  name: 'Soovenirs (démonstration)',
-  address: 'Paris',
-  shareCapital: '15 000 €',
-  registration: 'RCS Paris (démonstration)',
-};
-
-interface SnapshotLine {
-  label: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalCents: number;
-}
-
-/** The frozen content of a demo invoice or credit note: seller, buyer, lines (quantity x unit = total). */
-function documentSnapshot(order: DemoOrder, list: PriceListDocument, invoiceNumber?: string) {
+/**
+ * The frozen content of a demo invoice or credit note: the shop's own snapshot builder
+ * (domain/invoices/snapshot.ts), so that demo documents read exactly like real ones (the /facture
+ * page, the PDF), marked `demo`.
+ */
+function documentSnapshot(
+  order: DemoOrder,
+  list: PriceListDocument,
+  document: { number: string; issuedAt: number },
+  creditNoteOf?: string,
+) {
   const buyer = order.customer ?? order.guest;
   const { price } = order;
-  const lines: SnapshotLine[] = [];
-  for (const item of order.items) {
-    const support = list.supports[item.type];
-    const options = [
-      item.reelSize && list.filmReelPricing[item.reelSize].description,
-      list.qualityOptions[item.quality].label,
-      item.resolution?.replace('dpi', ' dpi'),
-      item.format && list.formatOptions[item.format].label,
-    ].filter(Boolean);
-    const label = `${support.title} (${options.join(', ')})`;
-    lines.push({
-      label,
-      quantity: item.quantity,
-      unitPriceCents: item.unitPriceCents,
-      totalCents: item.quantity * item.unitPriceCents,
-    });
-    if (item.restoration > 0) {
-      lines.push({
-        label: `Restauration — ${support.title}`,
-        quantity: item.restoration,
-        unitPriceCents: list.restorationPrice,
-        totalCents: item.restorationCents,
-      });
-    }
-    if (item.denoiseCents > 0) {
-      lines.push({
-        label: `Débruitage — ${support.title}`,
-        quantity: item.quantity,
-        unitPriceCents: list.denoisePrice,
-        totalCents: item.denoiseCents,
-      });
-    }
-  }
-  const extras = [
-    [`Livraison (${order.deliveryMethod})`, price.deliveryCostCents],
-    ['Étiquette d’envoi prépayée', price.sendShippingCostCents],
-    ['Retour des originaux', price.returnShippingCostCents],
-  ] as const;
-  for (const [label, cents] of extras) {
-    if (cents > 0) lines.push({ label, quantity: 1, unitPriceCents: cents, totalCents: cents });
-  }
-  const vatCents = includedVatCents(price.totalPriceCents);
-  const snapshot = {
-    demo: true,
-    orderNumber: order.number,
-    serviceDate: iso(order.createdAt).slice(0, 10),
-    seller: DEMO_SELLER,
+  return buildDocumentSnapshot({
+    kind: creditNoteOf === undefined ? 'invoice' : 'credit_note',
+    number: document.number,
+    issuedAt: new Date(document.issuedAt),
+    order: {
+      id: order.id,
+      number: order.number,
+      createdAt: order.createdAt,
+      deliveryMethod: order.deliveryMethod,
+      deliveryCostCents: price.deliveryCostCents,
+      sendShippingCostCents: price.sendShippingCostCents,
+      returnShippingCostCents: price.returnShippingCostCents,
+      totalPriceCents: price.totalPriceCents,
+      items: order.items,
+    },
+    priceList: list,
     buyer: buyer && {
-      name: `${buyer.firstName} ${buyer.lastName}`,
+      name: partyName(buyer.firstName, buyer.lastName, buyer.email),
       email: buyer.email,
-      address: buyer.street,
+      phone: buyer.phone,
+      street: buyer.street,
       postalCode: buyer.postalCode,
       city: buyer.city,
+      country: 'France',
     },
-    lines,
-    vatRate: 0.2,
-    totalExcludingVatCents: price.totalPriceCents - vatCents,
-    vatCents,
-    totalCents: price.totalPriceCents,
-  };
-  // A credit note names the invoice it cancels.
-  return invoiceNumber ? Object.assign(snapshot, { invoiceNumber }) : snapshot;
+    payment:
+      creditNoteOf === undefined && order.paidAt !== null
+        ? { method: order.paymentMethod, paidAt: new Date(order.paidAt), provider: 'sandbox' }
+        : null,
+    ...(creditNoteOf === undefined ? {} : { invoiceNumber: creditNoteOf, reason: 'Commande annulée et remboursée' }),
+    demo: true,
+  });
 }
 
 function addOrder(t: ReturnType<typeof tables>, order: DemoOrder, priceListId: string) {
@@ -204,12 +169,12 @@ function addOrder(t: ReturnType<typeof tables>, order: DemoOrder, priceListId: s
     delivery_method: order.deliveryMethod,
     return_originals: order.returnOriginals,
     send_method: order.sendMethod,
-    base_price: price.baseCents,
-    quality_price: price.qualityCents,
-    resolution_price: price.resolutionCents,
-    format_price: price.formatCents,
-    restoration_price: price.restorationCents,
-    denoise_price: price.denoiseCents,
+    base_price: price.basePriceCents,
+    quality_price: price.qualityPriceCents,
+    resolution_price: price.resolutionPriceCents,
+    format_price: price.formatPriceCents,
+    restoration_price: price.restorationPriceCents,
+    denoise_price: price.denoisePriceCents,
     delivery_cost: price.deliveryCostCents,
     send_shipping_cost: price.sendShippingCostCents,
     return_shipping_cost: price.returnShippingCostCents,
@@ -278,12 +243,12 @@ function addDocument(
     snapshot: '',
   };
   if (record.kind === 'creditNote') {
-    row.snapshot = JSON.stringify(documentSnapshot(order, list, order.invoiceNumber ?? undefined));
+    row.snapshot = JSON.stringify(documentSnapshot(order, list, document, order.invoiceNumber ?? ''));
     t.creditNotes.add(
       Object.assign(row, { invoice_id: record.document.invoiceId, reason: 'Commande annulée et remboursée' }),
     );
   } else {
-    row.snapshot = JSON.stringify(documentSnapshot(order, list));
+    row.snapshot = JSON.stringify(documentSnapshot(order, list, document));
     t.invoices.add(Object.assign(row, { is_paid: true }));
   }
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
+import { priceLine } from '~/domain/pricing/pricing';
 import { auth } from '../auth/auth.server';
 import { pool } from '../db/client.server';
 import { seedDemo } from './demo.server';
 import { DEMO_PASSWORD, planDemoData } from './demo-data';
-import { priceItem } from './demo-pricing';
 import { ensureDefaultPriceList } from './price-list.server';
 
 // Vitest exposes Vite's BASE_URL ("/") in process.env; the shop's BASE_URL is an absolute URL.
@@ -70,8 +70,8 @@ describe('the default price list', () => {
 });
 
 describe('the demo line prices', () => {
-  it('decomposes a line into parts that add up to quantity x unit price', () => {
-    const line = priceItem(DEFAULT_PRICE_LIST, {
+  it('decomposes a line into parts that add up to the line, rounded once', () => {
+    const line = priceLine(DEFAULT_PRICE_LIST, {
       type: 'photos',
       quantity: 100,
       quality: 'premium',
@@ -81,21 +81,21 @@ describe('the demo line prices', () => {
       denoise: false,
       reelSize: null,
     });
-    // 35 x 1.3 = 45.5 -> 46; 35 x 1.3 x 1.45 = 65.975 -> 66; x 1.15 = 75.87 -> 76
+    // 3 500 x 1.3 = 4 550; x 1.45 = 6 597.5 -> 6 598; x 1.15 = 7 587.125 -> 7 587 (unit: 75.87 -> 76)
     expect(line).toMatchObject({
       unitPriceCents: 76,
-      baseCents: 3500,
-      qualityCents: 1100,
-      resolutionCents: 2000,
-      formatCents: 1000,
-      restorationCents: 3000,
-      denoiseCents: 0,
-      lineTotalCents: 7600 + 3000,
+      basePriceCents: 3500,
+      qualityPriceCents: 1050,
+      resolutionPriceCents: 2048,
+      formatPriceCents: 989,
+      restorationPriceCents: 3000,
+      denoisePriceCents: 0,
+      lineTotalCents: 7587 + 3000,
     });
   });
 
   it('prices film by reel and denoise per reel, without resolution or format', () => {
-    const line = priceItem(DEFAULT_PRICE_LIST, {
+    const line = priceLine(DEFAULT_PRICE_LIST, {
       type: 'film',
       quantity: 4,
       quality: 'standard',
@@ -105,7 +105,12 @@ describe('the demo line prices', () => {
       denoise: true,
       reelSize: 'medium',
     });
-    expect(line).toMatchObject({ unitPriceCents: 2500, resolutionCents: 0, formatCents: 0, denoiseCents: 2000 });
+    expect(line).toMatchObject({
+      unitPriceCents: 2500,
+      resolutionPriceCents: 0,
+      formatPriceCents: 0,
+      denoisePriceCents: 2000,
+    });
     expect(line.lineTotalCents).toBe(4 * 2500 + 4 * 500);
   });
 
@@ -194,7 +199,7 @@ describe('demo seeding', () => {
       line_total: number;
     }>('select * from order_items');
     for (const item of items) {
-      const priced = priceItem(DEFAULT_PRICE_LIST, {
+      const priced = priceLine(DEFAULT_PRICE_LIST, {
         type: item.type,
         quantity: item.quantity,
         quality: item.quality,
@@ -203,7 +208,7 @@ describe('demo seeding', () => {
         restoration: item.restoration,
         denoise: item.denoise,
         reelSize: item.reel_size,
-      } as Parameters<typeof priceItem>[1]);
+      } as Parameters<typeof priceLine>[1]);
       expect([item.unit_price, item.line_total]).toEqual([priced.unitPriceCents, priced.lineTotalCents]);
     }
     const types = new Set(items.map((item) => item.type));

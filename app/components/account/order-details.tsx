@@ -1,0 +1,77 @@
+import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import {
+  DELIVERY_LABELS,
+  itemOptions,
+  type OrderItemView,
+  type OrderPrices,
+  PAYMENT_METHOD_LABELS,
+  priceBreakdown,
+  supportLabel,
+} from '~/domain/account/order-details';
+import { formatEurosFromCents } from '~/domain/format';
+
+/** The lines of an order: support, options, quantity, unit price and line total. */
+export function OrderItemsTable({ items }: { items: OrderItemView[] }) {
+  return (
+    <Table>
+      <caption className="sr-only">Articles de la commande</caption>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Support</TableHead>
+          <TableHead className="text-right">Quantité</TableHead>
+          <TableHead className="text-right">Prix unitaire</TableHead>
+          <TableHead className="text-right">Total</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {items.map((item, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines in their stored order
+          <TableRow key={index}>
+            <TableCell>
+              <span className="font-medium">{supportLabel(item.type)}</span>
+              <span className="block text-muted-foreground text-xs">{itemOptions(item)}</span>
+            </TableCell>
+            <TableCell className="text-right">{item.quantity}</TableCell>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(item.unitPriceCents)}</TableCell>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(item.lineTotalCents)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The price breakdown of the order, ending with the total including VAT. */
+export function OrderTotals({ prices }: { prices: OrderPrices }) {
+  return (
+    <Table>
+      <caption className="sr-only">Détail du prix</caption>
+      <TableBody>
+        {priceBreakdown(prices).map((line) => (
+          <TableRow key={line.label}>
+            <TableHead scope="row" className="font-normal text-muted-foreground">
+              {line.label}
+            </TableHead>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(line.cents)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+      <TableFooter>
+        <TableRow>
+          <TableHead scope="row">Total TTC</TableHead>
+          <TableCell className="whitespace-nowrap text-right font-semibold">
+            {formatEurosFromCents(prices.totalPriceCents)}
+          </TableCell>
+        </TableRow>
+      </TableFooter>
+    </Table>
+  );
+}
+
+export function deliveryLabel(method: string): string {
+  return DELIVERY_LABELS[method] ?? method;
+}
+
+export function paymentMethodLabel(method: string): string {
+  return PAYMENT_METHOD_LABELS[method] ?? method;
+}

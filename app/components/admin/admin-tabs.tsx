@@ -1,0 +1,54 @@
+import { BarChart3Icon, CalculatorIcon, FlaskConicalIcon, ShoppingBagIcon, TagIcon, UsersIcon } from 'lucide-react';
+import { NavLink, useLocation } from 'react-router';
+import { cn } from '~/components/ui/cn';
+
+/** The six tabs of the specification, one URL each (Commandes is /admin itself). */
+export const ADMIN_TABS = [
+  { path: '/admin', label: 'Commandes', icon: ShoppingBagIcon, searchable: true },
+  { path: '/admin/clients', label: 'Clients', icon: UsersIcon, searchable: true },
+  { path: '/admin/tarifs', label: 'Tarifs', icon: TagIcon, searchable: false },
+  { path: '/admin/rapports', label: 'Rapports', icon: BarChart3Icon, searchable: false },
+  { path: '/admin/comptabilite', label: 'Comptabilité', icon: CalculatorIcon, searchable: true },
+  { path: '/admin/tests', label: 'Tests', icon: FlaskConicalIcon, searchable: false },
+] as const;
+
+export function searchTargetFor(pathname: string): string {
+  const tab = ADMIN_TABS.find((t) => t.path === pathname);
+  return tab?.searchable ? tab.path : '/admin';
+}
+
+/**
+ * The tabs as links (each tab is a page: reloadable, shareable, and its data is loaded on the
+ * server). The search term follows the visitor from one list to another.
+ */
+export function AdminTabs() {
+  const location = useLocation();
+  const q = new URLSearchParams(location.search).get('q');
+  return (
+    <nav aria-label="Sections du tableau de bord" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+      <ul className="inline-flex min-w-max items-center gap-1 rounded-lg bg-muted p-1 text-muted-foreground">
+        {ADMIN_TABS.map((tab) => {
+          const Icon = tab.icon;
+          const search = q && tab.searchable ? `?${new URLSearchParams({ q })}` : '';
+          return (
+            <li key={tab.path}>
+              <NavLink
+                to={`${tab.path}${search}`}
+                end
+                className={({ isActive }) =>
+                  cn(
+                    'inline-flex h-9 items-center gap-2 whitespace-nowrap rounded-md px-3 font-medium text-sm transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2 [&_svg]:size-4',
+                    isActive && 'bg-card text-foreground shadow-sm',
+                  )
+                }
+              >
+                <Icon aria-hidden="true" />
+                {tab.label}
+              </NavLink>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

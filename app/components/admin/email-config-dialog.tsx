@@ -1,0 +1,272 @@
+import { RotateCwIcon, SendIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useFetcher } from 'react-router';
+import { Button } from '~/components/ui/button';
+import { Checkbox } from '~/components/ui/checkbox';
+import { Label } from '~/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '~/components/ui/select';
+import { Spinner } from '~/components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import { toast } from '~/components/ui/toaster';
+import type { ListPage } from '~/domain/admin/paging';
+import { OUTBOX_STATUS_LABELS, OUTBOX_STATUSES, type OutboxRow, type OutboxStatus } from '~/domain/admin/views';
+import type { PublicEmailConfig } from '~/domain/email/email-config';
+import { formatDateTimeFr } from '~/domain/format';
+import { fieldError, TextField } from './text-field';
+
+export const EMAIL_CONFIG_PATH = '/admin/api/configuration-email';
+export const EMAILS_PATH = '/admin/api/emails';
+
+export type EmailConfigActionData =
+  | { intent: 'save'; ok: true; config: PublicEmailConfig; releasedHeld: number }
+  | { intent: 'save'; ok: false; error: string; fieldErrors: Record<string, string[]> }
+  | { intent: 'test'; ok: true; to: string }
+  | { intent: 'test'; ok: false; error: string; detail?: string; fieldErrors?: Record<string, string[]> };
+
+export interface OutboxData {
+  status: OutboxStatus;
+  page: ListPage<OutboxRow>;
+  counts: Record<OutboxStatus, number>;
+}
+
+/** The e-mail configuration (specification 001, sections 3, 5, 8), a test e-mail, and the outbox. */
+export function EmailConfigPanel() {
+  const loader = useFetcher<{ config: PublicEmailConfig }>();
+  useEffect(() => {
+    if (loader.state === 'idle' && !loader.data) loader.load(EMAIL_CONFIG_PATH);
+  }, [loader]);
+  if (!loader.data) return <Spinner label="Chargement de la configuration…" showLabel />;
+  return (
+    <div className="flex flex-col gap-6">
+      <EmailConfigForm config={loader.data.config} />
+      <OutboxView />
+    </div>
+  );
+}
+
+function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
+  const fetcher = useFetcher<EmailConfigActionData>();
+  const [port, setPort] = useState(String(config.smtpPort));
+  const formRef = useRef<HTMLFormElement>(null);
+  const result = fetcher.data;
+  const busy = fetcher.state !== 'idle';
+  const pendingIntent = fetcher.formData?.get('intent');
+
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !result) return;
+    if (result.intent === 'save') {
+      if (result.ok) {
+        toast.success('Configuration email enregistrée', {
+          description:
+            result.releasedHeld > 0 ? `${result.releasedHeld} email(s) en attente remis en file d’envoi` : undefined,
+        });
+      } else toast.error(result.error);
+    } else if (result.ok) {
+      toast.success('Email de test envoyé', { description: `Destinataire : ${result.to}` });
+    } else {
+      toast.error(result.error, { description: result.detail });
+    }
+  }, [fetcher.state, result]);
+
+  const errors = result && !result.ok ? result.fieldErrors : undefined;
+  const saved = result?.intent === 'save' && result.ok ? result.config : config;
+  return (
+    <fetcher.Form ref={formRef} method="post" action={EMAIL_CONFIG_PATH} noValidate className="flex flex-col gap-4">
+      <div className="flex items-center gap-3">
+        <Checkbox id="email-enabled" name="enabled" value="on" defaultChecked={config.enabled} />
+        <Label htmlFor="email-enabled">Envoyer un email au client quand le statut de sa commande change</Label>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Adresse de l’expéditeur"
+          name="senderEmail"
+          type="email"
+          defaultValue={config.senderEmail}
+          error={fieldError(errors, 'senderEmail')}
+          autoComplete="off"
+        />
+        <TextField
+          label="Nom de l’expéditeur"
+          name="senderName"
+          defaultValue={config.senderName}
+          error={fieldError(errors, 'senderName')}
+        />
+        <TextField
+          label="Serveur SMTP"
+          name="smtpHost"
+          defaultValue={config.smtpHost}
+          error={fieldError(errors, 'smtpHost')}
+          autoComplete="off"
+        />
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="email-port">Port SMTP</Label>
+          <input type="hidden" name="smtpPort" value={port} />
+          <Select value={port} onValueChange={setPort}>
+            <SelectTrigger id="email-port" aria-invalid={fieldError(errors, 'smtpPort') ? true : undefined}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="587">587 (TLS)</SelectItem>
+              <SelectItem value="465">465 (SSL)</SelectItem>
+            </SelectContent>
+          </Select>
+          {fieldError(errors, 'smtpPort') ? (
+            <p className="text-destructive text-sm">{fieldError(errors, 'smtpPort')}</p>
+          ) : null}
+        </div>
+        <TextField
+          label="Nom d’utilisateur SMTP"
+          name="smtpUsername"
+          defaultValue={config.smtpUsername}
+          error={fieldError(errors, 'smtpUsername')}
+          autoComplete="off"
+        />
+        <TextField
+          label="Mot de passe SMTP"
+          name="smtpPassword"
+          type="password"
+          autoComplete="new-password"
+          placeholder={saved.smtpPasswordSet ? '•••••••• (enregistré)' : ''}
+          hint={saved.smtpPasswordSet ? 'Laissez vide pour conserver le mot de passe enregistré.' : undefined}
+          error={fieldError(errors, 'smtpPassword')}
+        />
+      </div>
+      <div className="flex justify-end">
+        <Button type="submit" name="intent" value="save" disabled={busy}>
+          {busy && pendingIntent === 'save' ? 'Enregistrement…' : 'Enregistrer'}
+        </Button>
+      </div>
+      <fieldset className="flex flex-col gap-3 rounded-lg border border-border p-4">
+        <legend className="px-1 font-semibold text-sm">Email de test</legend>
+        <p className="text-muted-foreground text-sm">
+          Envoie un email avec les réglages ci-dessus (enregistrés ou non) pour vérifier la connexion au serveur SMTP.
+        </p>
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <TextField
+            className="flex flex-1 flex-col gap-1.5"
+            label="Destinataire du test"
+            name="to"
+            type="email"
+            autoComplete="off"
+            error={result?.intent === 'test' && !result.ok ? fieldError(result.fieldErrors, 'to') : null}
+          />
+          <Button type="submit" name="intent" value="test" variant="outline" disabled={busy}>
+            <SendIcon aria-hidden="true" />
+            {busy && pendingIntent === 'test' ? 'Envoi…' : 'Envoyer un email de test'}
+          </Button>
+        </div>
+      </fieldset>
+    </fetcher.Form>
+  );
+}
+
+function OutboxView() {
+  const [status, setStatus] = useState<OutboxStatus>('sent');
+  const [page, setPage] = useState(1);
+  const list = useFetcher<OutboxData>();
+  const resend = useFetcher<{ ok: boolean; kind?: string; reason?: string }>();
+  const { load } = list;
+
+  useEffect(() => {
+    load(`${EMAILS_PATH}?${new URLSearchParams({ status, page: String(page) })}`);
+  }, [load, status, page]);
+
+  useEffect(() => {
+    if (resend.state !== 'idle' || !resend.data) return;
+    if (resend.data.ok) {
+      toast.success(resend.data.kind === 'retried' ? 'Email remis en file d’envoi' : 'Email renvoyé');
+      load(`${EMAILS_PATH}?${new URLSearchParams({ status, page: String(page) })}`);
+    } else toast.error('Cet email ne peut pas être renvoyé');
+  }, [resend.state, resend.data, load, status, page]);
+
+  const data = list.data;
+  return (
+    <section aria-labelledby="boite-envoi" className="flex flex-col gap-3">
+      <h3 id="boite-envoi" className="font-heading font-semibold text-lg">
+        Boîte d’envoi
+      </h3>
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">Filtrer les emails</legend>
+        {OUTBOX_STATUSES.map((s) => (
+          <Button
+            key={s}
+            size="sm"
+            variant={s === status ? 'default' : 'outline'}
+            aria-pressed={s === status}
+            onClick={() => {
+              setStatus(s);
+              setPage(1);
+            }}
+          >
+            {OUTBOX_STATUS_LABELS[s]}
+            {data ? ` (${data.counts[s]})` : ''}
+          </Button>
+        ))}
+      </fieldset>
+      {!data ? (
+        <Spinner label="Chargement des emails…" showLabel />
+      ) : data.page.rows.length === 0 ? (
+        <p className="text-muted-foreground text-sm">Aucun email dans cette catégorie.</p>
+      ) : (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Date</TableHead>
+              <TableHead>Destinataire</TableHead>
+              <TableHead>Modèle</TableHead>
+              <TableHead>Tentatives</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {data.page.rows.map((row) => (
+              <TableRow key={row.id}>
+                <TableCell className="whitespace-nowrap">{formatDateTimeFr(row.sentAt ?? row.createdAt)}</TableCell>
+                <TableCell>
+                  {row.to}
+                  {row.lastError ? <p className="text-destructive text-xs">{row.lastError}</p> : null}
+                </TableCell>
+                <TableCell>
+                  {row.template}
+                  {row.subject ? <span className="block text-muted-foreground text-xs">{row.subject}</span> : null}
+                </TableCell>
+                <TableCell>{row.attempts}</TableCell>
+                <TableCell className="text-right">
+                  {row.status === 'sent' || row.status === 'failed' ? (
+                    <resend.Form method="post" action={EMAILS_PATH}>
+                      <input type="hidden" name="id" value={row.id} />
+                      <Button type="submit" name="intent" value="resend" size="sm" variant="outline">
+                        <RotateCwIcon aria-hidden="true" />
+                        Renvoyer
+                      </Button>
+                    </resend.Form>
+                  ) : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {data && data.page.pageCount > 1 ? (
+        <div className="flex items-center justify-between gap-2 text-sm">
+          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Précédent
+          </Button>
+          <span>
+            Page {page} sur {data.page.pageCount}
+          </span>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page >= data.page.pageCount}
+            onClick={() => setPage((p) => p + 1)}
+          >
+            Suivant
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,341 @@
+import { ExternalLinkIcon, FileDownIcon, StickyNoteIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useFetcher } from 'react-router';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { Label } from '~/components/ui/label';
+import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import { Textarea } from '~/components/ui/textarea';
+import { toast } from '~/components/ui/toaster';
+import { DELIVERY_LABELS, itemOptions, PAYMENT_METHOD_LABELS, supportLabel } from '~/domain/account/order-details';
+import { fill, STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
+import { adminTimeline, MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
+import type { OrderDetails } from '~/domain/admin/views';
+import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
+import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
+
+export type StatusActionData =
+  | {
+      intent: 'status';
+      ok: true;
+      changed: boolean;
+      orderNumber: string;
+      statusLabel: string;
+      email:
+        | { kind: 'queued'; outboxId: string; recipient: string; recipientName: string }
+        | { kind: 'skipped'; reason: string }
+        | { kind: 'failed'; error: string };
+      creditNote: { kind: 'none' } | { kind: 'issued'; number: string };
+    }
+  | { intent: 'status' | 'note'; ok: false; error: string }
+  | { intent: 'note'; ok: true };
+
+export const EMAIL_STATUS_PATH = '/admin/api/emails';
+const POLL_MS = 1000;
+const POLL_LIMIT_MS = 20_000;
+
+/**
+ * The specification's notices after a status change: "Envoi de l'email au client..." while the
+ * outbox delivers it, then "Email de notification envoyé à {name}" (description "Statut de
+ * commande: {status}") once the SMTP server accepted it, or "L'email n'a pas pu être envoyé".
+ */
+export async function followStatusEmail(
+  email: { outboxId: string; recipientName: string },
+  statusLabel: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const id = `status-email-${email.outboxId}`;
+  toast.loading(STATUS_CHANGE_MESSAGES.sending, { id });
+  const deadline = Date.now() + POLL_LIMIT_MS;
+  while (!signal.aborted) {
+    let state: { status?: string; lastError?: string | null } = {};
+    try {
+      const response = await fetch(`${EMAIL_STATUS_PATH}?${new URLSearchParams({ id: email.outboxId })}`, {
+        signal,
+        headers: { accept: 'application/json' },
+      });
+      state = response.ok ? ((await response.json()) as typeof state) : {};
+    } catch {
+      if (signal.aborted) return;
+    }
+    if (state.status === 'sent') {
+      toast.success(fill(STATUS_CHANGE_MESSAGES.sent, { name: email.recipientName }), {
+        id,
+        description: fill(STATUS_CHANGE_MESSAGES.sentDescription, { status: statusLabel }),
+      });
+      return;
+    }
+    if (state.status === 'failed' || state.status === 'held') {
+      toast.error(STATUS_CHANGE_MESSAGES.failed, {
+        id,
+        description:
+          state.status === 'held'
+            ? 'Le serveur SMTP n’est pas configuré : l’email partira dès que la configuration sera enregistrée.'
+            : (state.lastError ?? undefined),
+      });
+      return;
+    }
+    if (Date.now() > deadline) {
+      toast.info('Email en file d’envoi', {
+        id,
+        description: 'Le serveur SMTP ne répond pas encore : l’envoi sera retenté automatiquement.',
+      });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+function StatusForm({ order }: { order: OrderDetails }) {
+  const fetcher = useFetcher<StatusActionData>();
+  const [status, setStatus] = useState<string>(order.status);
+  const handled = useRef<unknown>(null);
+
+  useEffect(() => setStatus(order.status), [order.status]);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
+    handled.current = result;
+    if (!result.ok) {
+      toast.error(result.error);
+      return;
+    }
+    if (result.intent !== 'status') return;
+    toast.success(STATUS_CHANGE_MESSAGES.updated, {
+      description: `Commande ${result.orderNumber} : ${result.statusLabel}`,
+    });
+    if (result.creditNote.kind === 'issued') {
+      toast.info(fill(STATUS_CHANGE_MESSAGES.creditNoteIssued, { number: result.creditNote.number }));
+    }
+    if (result.email.kind === 'queued') {
+      const controller = new AbortController();
+      void followStatusEmail(result.email, result.statusLabel, controller.signal);
+    } else if (result.email.kind === 'failed') {
+      toast.error(STATUS_CHANGE_MESSAGES.failed, { description: result.email.error });
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <fetcher.Form method="post" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="orderId" value={order.id} />
+      <div className="flex flex-1 flex-col gap-1.5">
+        <Label htmlFor="nouveau-statut">Nouveau statut</Label>
+        <select
+          id="nouveau-statut"
+          name="status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          className="h-10 w-full rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-1 md:text-sm"
+        >
+          {ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {ORDER_STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" disabled={fetcher.state !== 'idle' || status === order.status}>
+        {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function NoteForm({ orderId }: { orderId: string }) {
+  const fetcher = useFetcher<StatusActionData>();
+  const form = useRef<HTMLFormElement>(null);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      toast.success('Note ajoutée');
+      form.current?.reset();
+    } else toast.error(result.error);
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <fetcher.Form ref={form} method="post" className="flex flex-col gap-2">
+      <input type="hidden" name="intent" value="note" />
+      <input type="hidden" name="orderId" value={orderId} />
+      <Label htmlFor="note-interne">Ajouter une note interne</Label>
+      <Textarea id="note-interne" name="text" rows={2} maxLength={MAX_NOTE_LENGTH} required />
+      <div className="flex justify-end">
+        <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
+          <StickyNoteIcon aria-hidden="true" />
+          Ajouter la note
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function Info({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col">
+      <dt className="text-muted-foreground text-xs">{label}</dt>
+      <dd className="text-sm">{children}</dd>
+    </div>
+  );
+}
+
+/** The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout. */
+export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; onClose: () => void }) {
+  const timeline = adminTimeline(order.events);
+  const notes = timeline.filter((entry) => entry.isNote);
+  return (
+    <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
+      <DialogContent className="max-w-3xl grid-cols-[minmax(0,1fr)]">
+        <DialogHeader>
+          <DialogTitle>
+            Commande <span className="whitespace-nowrap">{order.number}</span>
+          </DialogTitle>
+          <DialogDescription>Passée le {formatDateTimeFr(order.createdAt)}</DialogDescription>
+        </DialogHeader>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <section aria-labelledby="commande-client" className="rounded-lg border border-border p-4">
+            <h3 id="commande-client" className="mb-2 font-semibold">
+              Client{' '}
+              {order.customer.isGuest ? <span className="font-normal text-muted-foreground">(invité)</span> : null}
+            </h3>
+            <dl className="grid gap-2">
+              <Info label="Nom">{order.customer.name || '—'}</Info>
+              <Info label="Email">{order.customer.email ?? '—'}</Info>
+              <Info label="Téléphone">{order.customer.phone ?? '—'}</Info>
+              <Info label="Adresse">{order.customer.address ?? '—'}</Info>
+              <Info label="Code postal">{order.customer.postalCode ?? '—'}</Info>
+              <Info label="Ville">{order.customer.city ?? '—'}</Info>
+            </dl>
+          </section>
+          <section aria-labelledby="commande-resume" className="rounded-lg border border-border p-4">
+            <h3 id="commande-resume" className="mb-2 font-semibold">
+              Résumé
+            </h3>
+            <dl className="grid gap-2">
+              <Info label="Statut">
+                <OrderStatusBadge status={order.status} />
+              </Info>
+              <Info label="Total">
+                <span className="font-semibold">{formatEurosFromCents(order.prices.totalPriceCents)}</span>
+              </Info>
+              <Info label="Paiement">
+                <span className="flex flex-wrap items-center gap-2">
+                  <PaymentStatusBadge status={order.paymentStatus} />
+                  {PAYMENT_METHOD_LABELS[order.paymentMethod] ?? order.paymentMethod}
+                </span>
+              </Info>
+              <Info label="Livraison">{DELIVERY_LABELS[order.deliveryMethod] ?? order.deliveryMethod}</Info>
+              <Info label="Facture">
+                {order.invoice ? (
+                  <span className="flex flex-wrap items-center gap-2">
+                    {order.invoice.number}
+                    <a href={`/facture/${order.id}`} className="inline-flex items-center gap-1 text-primary underline">
+                      Voir
+                      <ExternalLinkIcon className="size-3" aria-hidden="true" />
+                    </a>
+                    <a
+                      href={`/facture/${order.id}/pdf`}
+                      className="inline-flex items-center gap-1 text-primary underline"
+                    >
+                      PDF
+                      <FileDownIcon className="size-3" aria-hidden="true" />
+                    </a>
+                  </span>
+                ) : (
+                  'Pas encore de facture'
+                )}
+              </Info>
+              {order.creditNotes.length > 0 ? (
+                <Info label="Avoirs">
+                  {order.creditNotes.map((c) => `${c.number} (${formatDateFr(c.issuedAt)})`).join(', ')}
+                </Info>
+              ) : null}
+              {order.withdrawnAt ? <Info label="Rétractation">{formatDateTimeFr(order.withdrawnAt)}</Info> : null}
+            </dl>
+          </section>
+        </div>
+
+        <section aria-labelledby="commande-articles" className="flex flex-col gap-2">
+          <h3 id="commande-articles" className="font-semibold">
+            Articles
+          </h3>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Type</TableHead>
+                <TableHead className="text-right">Quantité</TableHead>
+                <TableHead className="text-right">Prix unitaire</TableHead>
+                <TableHead className="text-right">Total</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {order.items.map((item, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the items of an order keep their position
+                <TableRow key={index}>
+                  <TableCell>
+                    {supportLabel(item.type)}
+                    <span className="block text-muted-foreground text-xs">{itemOptions(item)}</span>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{item.quantity}</TableCell>
+                  <TableCell className="whitespace-nowrap text-right tabular-nums">
+                    {formatEurosFromCents(item.unitPriceCents)}
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-right tabular-nums">
+                    {formatEurosFromCents(item.lineTotalCents)}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+            <TableFooter>
+              <TableRow>
+                <TableCell colSpan={3}>Total TTC (livraison et envois compris)</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">
+                  {formatEurosFromCents(order.prices.totalPriceCents)}
+                </TableCell>
+              </TableRow>
+            </TableFooter>
+          </Table>
+        </section>
+
+        <section aria-labelledby="commande-statut" className="flex flex-col gap-2 rounded-lg border border-border p-4">
+          <h3 id="commande-statut" className="font-semibold">
+            Changer le statut
+          </h3>
+          <StatusForm order={order} />
+        </section>
+
+        <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
+          <h3 id="commande-historique" className="font-semibold">
+            Historique
+          </h3>
+          <ol className="flex flex-col gap-2 border-border border-l pl-4">
+            {timeline.map((entry, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: history entries are in a fixed order
+              <li key={index} className="text-sm">
+                <time dateTime={entry.at} className="text-muted-foreground text-xs">
+                  {formatDateTimeFr(entry.at)}
+                </time>
+                <p>
+                  <span className={entry.isNote ? 'font-medium text-sepia' : 'font-medium'}>{entry.label}</span>
+                  {entry.actorName ? <span className="text-muted-foreground"> · {entry.actorName}</span> : null}
+                </p>
+                {entry.detail ? <p className="text-muted-foreground">{entry.detail}</p> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section aria-labelledby="commande-notes" className="flex flex-col gap-2">
+          <h3 id="commande-notes" className="font-semibold">
+            Notes internes ({notes.length})
+          </h3>
+          <NoteForm orderId={order.id} />
+        </section>
+      </DialogContent>
+    </Dialog>
+  );
+}

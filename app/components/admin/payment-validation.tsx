@@ -1,0 +1,239 @@
+import { CheckIcon, SearchIcon, XIcon } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { useFetcher } from 'react-router';
+import { Button } from '~/components/ui/button';
+import { Checkbox } from '~/components/ui/checkbox';
+import { Input } from '~/components/ui/input';
+import { Spinner } from '~/components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import { toast } from '~/components/ui/toaster';
+import { fill, PAYMENT_VALIDATION_MESSAGES } from '~/domain/admin/messages';
+import type { ListPage } from '~/domain/admin/paging';
+import type { PendingPaymentRow } from '~/domain/admin/views';
+import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { ToneBadge } from './status-badge';
+
+export const PAYMENTS_PATH = '/admin/api/paiements';
+
+export interface PaymentDecisionResponse {
+  decision: 'validate' | 'reject';
+  results: Array<{ id: string; ok: boolean; reference: string | null; invoiceNumber?: string | null }>;
+}
+
+const METHOD_LABELS: Record<string, string> = { card: 'Carte', transfer: 'Virement', cheque: 'Chèque' };
+
+/**
+ * Payments in "En attente": search, select, validate or reject each or the selection, with the
+ * specification's notices. Validating issues the invoice and e-mails the customer (server side).
+ */
+export function PaymentValidation() {
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const list = useFetcher<{ page: ListPage<PendingPaymentRow> }>();
+  const decide = useFetcher<PaymentDecisionResponse>();
+  const { load } = list;
+  const reload = useCallback(
+    (term: string, pageNumber = 1) =>
+      load(`${PAYMENTS_PATH}?${new URLSearchParams({ q: term, page: String(pageNumber) })}`),
+    [load],
+  );
+
+  useEffect(() => {
+    reload('');
+  }, [reload]);
+
+  const goTo = (pageNumber: number) => {
+    setPage(pageNumber);
+    setSelected(new Set());
+    reload(q.trim(), pageNumber);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer, with the list as it is then
+  useEffect(() => {
+    if (decide.state !== 'idle' || !decide.data) return;
+    const { decision, results } = decide.data;
+    const done = results.filter((r) => r.ok);
+    const failed = results.length - done.length;
+    if (done.length === 1 && results.length === 1) {
+      const template =
+        decision === 'validate' ? PAYMENT_VALIDATION_MESSAGES.validatedOne : PAYMENT_VALIDATION_MESSAGES.rejectedOne;
+      toast.success(fill(template, { reference: done[0]?.reference ?? '' }), {
+        description: done[0]?.invoiceNumber ? `Facture ${done[0].invoiceNumber} émise` : undefined,
+      });
+    } else if (done.length > 0) {
+      const template =
+        decision === 'validate' ? PAYMENT_VALIDATION_MESSAGES.validatedMany : PAYMENT_VALIDATION_MESSAGES.rejectedMany;
+      toast.success(fill(template, { n: done.length }));
+    }
+    if (failed > 0)
+      toast.error(PAYMENT_VALIDATION_MESSAGES.failed, { description: `${failed} paiement(s) non traité(s)` });
+    setSelected(new Set());
+    reload(q.trim(), page);
+  }, [decide.state, decide.data]);
+
+  const submit = (ids: string[], decision: 'validate' | 'reject') => {
+    if (ids.length === 0) {
+      toast.error(PAYMENT_VALIDATION_MESSAGES.nothingSelected);
+      return;
+    }
+    const form = new FormData();
+    form.set('decision', decision);
+    for (const id of ids) form.append('id', id);
+    decide.submit(form, { method: 'post', action: PAYMENTS_PATH });
+  };
+
+  const rows = list.data?.page.rows ?? [];
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const busy = decide.state !== 'idle';
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(1);
+          reload(q.trim());
+        }}
+      >
+        <label htmlFor="recherche-paiements" className="sr-only">
+          Rechercher un paiement
+        </label>
+        <Input
+          id="recherche-paiements"
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="Référence, n° de commande, client, email…"
+        />
+        <Button type="submit" variant="outline">
+          <SearchIcon aria-hidden="true" />
+          Rechercher
+        </Button>
+      </form>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-muted-foreground text-sm">{selected.size} sélectionné(s)</span>
+        <Button size="sm" onClick={() => submit([...selected], 'validate')} disabled={busy || selected.size === 0}>
+          <CheckIcon aria-hidden="true" />
+          Valider la sélection
+        </Button>
+        <Button
+          size="sm"
+          variant="destructive"
+          onClick={() => submit([...selected], 'reject')}
+          disabled={busy || selected.size === 0}
+        >
+          <XIcon aria-hidden="true" />
+          Rejeter la sélection
+        </Button>
+      </div>
+      {!list.data ? (
+        <Spinner label="Chargement des paiements…" showLabel />
+      ) : rows.length === 0 ? (
+        <p className="text-muted-foreground text-sm">Aucun paiement en attente.</p>
+      ) : (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead className="w-10">
+                <Checkbox
+                  aria-label="Tout sélectionner"
+                  checked={allSelected}
+                  onCheckedChange={(checked) =>
+                    setSelected(checked === true ? new Set(rows.map((r) => r.id)) : new Set())
+                  }
+                />
+              </TableHead>
+              <TableHead>Référence</TableHead>
+              <TableHead>Commande</TableHead>
+              <TableHead>Client</TableHead>
+              <TableHead>Date</TableHead>
+              <TableHead>Mode</TableHead>
+              <TableHead className="text-right">Montant</TableHead>
+              <TableHead>Statut</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.id} data-state={selected.has(row.id) ? 'selected' : undefined}>
+                <TableCell>
+                  <Checkbox
+                    aria-label={`Sélectionner le paiement ${row.reference}`}
+                    checked={selected.has(row.id)}
+                    onCheckedChange={(checked) =>
+                      setSelected((current) => {
+                        const next = new Set(current);
+                        if (checked === true) next.add(row.id);
+                        else next.delete(row.id);
+                        return next;
+                      })
+                    }
+                  />
+                </TableCell>
+                <TableCell className="font-mono text-xs">{row.reference}</TableCell>
+                <TableCell>{row.orderNumber}</TableCell>
+                <TableCell>
+                  {row.customer}
+                  {row.email ? <span className="block text-muted-foreground text-xs">{row.email}</span> : null}
+                </TableCell>
+                <TableCell className="whitespace-nowrap">{formatDateFr(row.date)}</TableCell>
+                <TableCell>{METHOD_LABELS[row.method] ?? row.method}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">
+                  {formatEurosFromCents(row.amountCents)}
+                </TableCell>
+                <TableCell>
+                  <ToneBadge tone="warning">En attente</ToneBadge>
+                </TableCell>
+                <TableCell>
+                  <div className="flex justify-end gap-1">
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => submit([row.id], 'validate')}
+                      disabled={busy}
+                      aria-label={`Valider le paiement ${row.reference}`}
+                    >
+                      <CheckIcon aria-hidden="true" />
+                      Valider
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => submit([row.id], 'reject')}
+                      disabled={busy}
+                      aria-label={`Rejeter le paiement ${row.reference}`}
+                    >
+                      <XIcon aria-hidden="true" />
+                      Rejeter
+                    </Button>
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {list.data && list.data.page.pageCount > 1 ? (
+        <div className="flex items-center justify-between gap-2 text-sm">
+          <Button size="sm" variant="outline" disabled={page <= 1 || busy} onClick={() => goTo(page - 1)}>
+            Précédent
+          </Button>
+          <span>
+            Page {page} sur {list.data.page.totalIsCapped ? `${list.data.page.pageCount}+` : list.data.page.pageCount}
+          </span>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page >= list.data.page.pageCount || busy}
+            onClick={() => goTo(page + 1)}
+          >
+            Suivant
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { cn } from '~/components/ui/cn';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { SETTINGS_DIALOG_TITLES, type SettingsDialog } from './admin-header';
+import { ColishipPanel } from './coliship-form';
+import { EmailConfigPanel } from './email-config-dialog';
+import { PaymentConfigPanel } from './payment-config-form';
+import { PaymentValidation } from './payment-validation';
+
+const DESCRIPTIONS: Record<SettingsDialog, string> = {
+  coliship: 'Identifiants du service d’étiquettes Colissimo (Coliship).',
+  payment: 'Solution de paiement en ligne et ses clés, enregistrées chiffrées.',
+  validation: 'Paiements en attente : validez-les (facture émise, client prévenu) ou rejetez-les.',
+  email: 'Serveur d’envoi des emails aux clients, email de test et boîte d’envoi.',
+};
+
+/** The four dialogs of the settings menu (Radix dialogs; their content loads when they open). */
+export function SettingsDialogs({
+  open,
+  onOpenChange,
+}: {
+  open: SettingsDialog | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open !== null} onOpenChange={onOpenChange}>
+      {open ? (
+        <DialogContent
+          className={cn(
+            'grid-cols-[minmax(0,1fr)]',
+            open === 'validation' ? 'max-w-4xl' : open === 'email' ? 'max-w-3xl' : 'max-w-2xl',
+          )}
+        >
+          <DialogHeader>
+            <DialogTitle>{SETTINGS_DIALOG_TITLES[open]}</DialogTitle>
+            <DialogDescription>{DESCRIPTIONS[open]}</DialogDescription>
+          </DialogHeader>
+          {open === 'coliship' ? <ColishipPanel /> : null}
+          {open === 'payment' ? <PaymentConfigPanel idPrefix="dialogue-paiement" /> : null}
+          {open === 'validation' ? <PaymentValidation /> : null}
+          {open === 'email' ? <EmailConfigPanel /> : null}
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,36 @@
+import { isRouteErrorResponse } from 'react-router';
+import { AccessRedirect } from './access-state';
+
+function refusal(
+  error: unknown,
+): { access: 'unauthenticated' | 'forbidden'; message: string; redirectTo: string } | null {
+  if (!isRouteErrorResponse(error)) return null;
+  const value = error.data as { access?: unknown; message?: unknown; redirectTo?: unknown } | null;
+  if (
+    value &&
+    (value.access === 'unauthenticated' || value.access === 'forbidden') &&
+    typeof value.message === 'string'
+  ) {
+    return {
+      access: value.access,
+      message: value.message,
+      redirectTo: typeof value.redirectTo === 'string' ? value.redirectTo : '/',
+    };
+  }
+  return null;
+}
+
+/**
+ * A tab's error: the session ended while working (toast and sign-in page, as on arrival), or the
+ * tab failed to load (the rest of the dashboard stays usable).
+ */
+export function TabError({ error }: { error: unknown }) {
+  const refused = refusal(error);
+  if (refused) return <AccessRedirect {...refused} />;
+  return (
+    <div role="alert" className="rounded-lg border border-destructive/40 bg-card p-6">
+      <h2 className="font-semibold text-lg">Cet onglet n’a pas pu être chargé</h2>
+      <p className="text-muted-foreground">Une erreur est survenue. Rechargez la page pour réessayer.</p>
+    </div>
+  );
+}

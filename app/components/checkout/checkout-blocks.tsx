@@ -1,0 +1,401 @@
+import { CircleAlertIcon, LockIcon, TruckIcon, UserIcon } from 'lucide-react';
+import type * as React from 'react';
+import { Form, Link } from 'react-router';
+import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
+import { Button } from '~/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
+import { Input } from '~/components/ui/input';
+import { Label } from '~/components/ui/label';
+import { Spinner } from '~/components/ui/spinner';
+import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
+import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } from '~/domain/pricing/labels';
+
+/*
+ * The blocks of /checkout (specification 000, section 2): the order recap, the delivery, the
+ * account (guest / sign-in / registration) with the guest's information, and the payment with the
+ * customer's express request to start before the end of the withdrawal period. Plain forms posted
+ * to the page's action: everything works without JavaScript.
+ */
+
+export const CHECKOUT_TEXT = {
+  consentLabel:
+    'Je demande expressément que la numérisation de ma commande commence avant la fin du délai de rétractation de 14 jours. Je reconnais que, si j’exerce mon droit de rétractation après ce début d’exécution, je devrai payer la part du travail déjà réalisée, et que je perds ce droit une fois le travail entièrement exécuté.',
+  consentRequired:
+    'Veuillez cocher la case pour demander le début de la prestation avant la fin du délai de rétractation.',
+  guestInfoRequired: 'Veuillez d’abord enregistrer vos informations (adresse e-mail obligatoire).',
+  processing: 'Redirection vers le paiement…',
+} as const;
+
+function SectionTitle({ id, icon, children }: { id: string; icon?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <h2 id={id} className="flex items-center gap-2 font-heading font-semibold text-xl leading-tight">
+      {icon}
+      {children}
+    </h2>
+  );
+}
+
+/** The amber banner of a cancelled payment (canceled=true). */
+export function CanceledBanner() {
+  return (
+    <div
+      role="status"
+      className="flex items-start gap-3 rounded-lg border border-[#f3c77a] bg-[#fdf0d5] p-4 text-[#7a4308]"
+    >
+      <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+      <div className="flex flex-col gap-1">
+        <p className="font-semibold">{PAYMENT_MESSAGES.canceledTitle}</p>
+        <p>{PAYMENT_MESSAGES.canceledBanner}</p>
+      </div>
+    </div>
+  );
+}
+
+/** An error of the page (payment, server), read out when it appears. */
+export function CheckoutAlert({ title, message, id }: { title: string; message: string; id?: string }) {
+  return (
+    <div
+      id={id}
+      role="alert"
+      className="flex items-start gap-3 rounded-lg border border-destructive/30 bg-[#fbe1de] p-4 text-[#8f1c12]"
+    >
+      <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+      <div className="flex flex-col gap-1">
+        <p className="font-semibold">{title}</p>
+        <p>{message}</p>
+      </div>
+    </div>
+  );
+}
+
+/** The order's lines at their real prices and the price breakdown. */
+export function OrderRecap({ items, prices }: { items: OrderItemView[]; prices: OrderPrices }) {
+  return (
+    <section aria-labelledby="recap-title" className="flex flex-col gap-3">
+      <SectionTitle id="recap-title">Récapitulatif de la commande</SectionTitle>
+      <OrderItemsTable items={items} />
+      <OrderTotals prices={prices} />
+    </section>
+  );
+}
+
+export function DeliveryBlock({
+  deliveryMethod,
+  sendMethod,
+  returnOriginals,
+}: {
+  deliveryMethod: string;
+  sendMethod: string;
+  returnOriginals: boolean;
+}) {
+  const physical = deliveryMethod === 'usb' || deliveryMethod === 'disc';
+  return (
+    <section aria-labelledby="delivery-title" className="flex flex-col gap-3">
+      <SectionTitle id="delivery-title" icon={<TruckIcon className="size-5 text-primary" aria-hidden="true" />}>
+        Livraison
+      </SectionTitle>
+      <dl className="grid gap-3 rounded-lg border border-border bg-card p-4 text-sm sm:grid-cols-2">
+        <div className="flex flex-col gap-0.5">
+          <dt className="text-muted-foreground">Mode de livraison</dt>
+          <dd className="font-medium">{deliveryLabel(deliveryMethod)}</dd>
+          <dd className="text-muted-foreground">
+            {physical
+              ? `Livraison sous ${PHYSICAL_DELIVERY_DELAY} après la numérisation.`
+              : 'Vos fichiers vous sont envoyés par lien de téléchargement.'}
+          </dd>
+        </div>
+        <div className="flex flex-col gap-0.5">
+          <dt className="text-muted-foreground">Envoi de vos originaux</dt>
+          <dd className="font-medium">
+            {SEND_METHOD_LABELS[sendMethod as keyof typeof SEND_METHOD_LABELS] ?? sendMethod}
+          </dd>
+          {returnOriginals ? <dd className="text-muted-foreground">{RETURN_ORIGINALS_LABEL} inclus</dd> : null}
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+export interface GuestInfoValues {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  address: string;
+  city: string;
+  postalCode: string;
+}
+
+export type GuestInfoFieldErrors = Partial<Record<keyof GuestInfoValues, string>>;
+
+function GuestField({
+  name,
+  label,
+  value,
+  error,
+  type = 'text',
+  required = false,
+  autoComplete,
+  className,
+}: {
+  name: keyof GuestInfoValues;
+  label: string;
+  value: string;
+  error?: string;
+  type?: 'text' | 'email' | 'tel';
+  required?: boolean;
+  autoComplete: string;
+  className?: string;
+}) {
+  const id = `guest-${name}`;
+  const errorId = `${id}-error`;
+  return (
+    <div className={className ?? 'flex flex-col gap-1.5'}>
+      <Label htmlFor={id}>
+        {label}
+        {required ? (
+          <span aria-hidden="true" className="text-destructive">
+            {' '}
+            *
+          </span>
+        ) : null}
+      </Label>
+      <Input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={value}
+        required={required}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error ? (
+        <p id={errorId} className="text-destructive text-sm">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The guest's information (spec: guest info), saved with the page's action (`update-guest-order`). */
+export function GuestInfoForm({
+  values,
+  fieldErrors,
+  error,
+  saved,
+  savedBefore,
+  pending,
+}: {
+  values: GuestInfoValues;
+  fieldErrors?: GuestInfoFieldErrors;
+  error?: string | null;
+  saved: boolean;
+  savedBefore: boolean;
+  pending: boolean;
+}) {
+  return (
+    <Form method="post" noValidate className="flex flex-col gap-4" aria-labelledby="guest-info-title">
+      <input type="hidden" name="intent" value="guest-info" />
+      <h3 id="guest-info-title" className="font-semibold">
+        Vos informations
+      </h3>
+      <p className="text-muted-foreground text-sm">
+        Les champs marqués d’un astérisque (*) sont obligatoires. Nous vous écrivons à cette adresse pour le suivi de
+        votre commande.
+      </p>
+      {error ? <CheckoutAlert title="Informations invité" message={error} /> : null}
+      {saved ? (
+        <p role="status" className="rounded-md border border-[#b7dfc5] bg-[#dcf0e3] px-3 py-2 text-[#14532d] text-sm">
+          Vos informations ont été enregistrées.
+        </p>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <GuestField
+          name="email"
+          label="Adresse e-mail"
+          type="email"
+          required
+          autoComplete="email"
+          value={values.email}
+          error={fieldErrors?.email}
+          className="flex flex-col gap-1.5 sm:col-span-2"
+        />
+        <GuestField
+          name="firstName"
+          label="Prénom"
+          autoComplete="given-name"
+          value={values.firstName}
+          error={fieldErrors?.firstName}
+        />
+        <GuestField
+          name="lastName"
+          label="Nom"
+          autoComplete="family-name"
+          value={values.lastName}
+          error={fieldErrors?.lastName}
+        />
+        <GuestField
+          name="phone"
+          label="Téléphone"
+          type="tel"
+          autoComplete="tel"
+          value={values.phone}
+          error={fieldErrors?.phone}
+          className="flex flex-col gap-1.5 sm:col-span-2"
+        />
+        <GuestField
+          name="address"
+          label="Adresse"
+          autoComplete="street-address"
+          value={values.address}
+          error={fieldErrors?.address}
+          className="flex flex-col gap-1.5 sm:col-span-2"
+        />
+        <GuestField
+          name="postalCode"
+          label="Code postal"
+          autoComplete="postal-code"
+          value={values.postalCode}
+          error={fieldErrors?.postalCode}
+        />
+        <GuestField
+          name="city"
+          label="Ville"
+          autoComplete="address-level2"
+          value={values.city}
+          error={fieldErrors?.city}
+        />
+      </div>
+      <Button type="submit" variant="outline" className="w-fit" disabled={pending}>
+        {pending ? (
+          <Spinner label="Enregistrement…" showLabel />
+        ) : savedBefore ? (
+          'Mettre à jour mes informations'
+        ) : (
+          'Enregistrer mes informations'
+        )}
+      </Button>
+    </Form>
+  );
+}
+
+/**
+ * The account block of a visitor who is not signed in: guest checkout here, or sign in / register
+ * and come back to this order. Links, so that it works without JavaScript.
+ */
+export function AccountBlock({ returnTo, children }: { returnTo: string; children: React.ReactNode }) {
+  const redirectTo = encodeURIComponent(returnTo);
+  const tab =
+    'inline-flex h-9 items-center justify-center rounded-md px-3 font-medium text-sm transition-colors focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2';
+  return (
+    <section aria-labelledby="account-title" className="flex flex-col gap-4">
+      <SectionTitle id="account-title" icon={<UserIcon className="size-5 text-primary" aria-hidden="true" />}>
+        Votre compte
+      </SectionTitle>
+      <nav aria-label="Mode de commande">
+        <ul className="inline-flex w-fit max-w-full items-center gap-1 overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground">
+          <li>
+            <a href="#guest-info-title" aria-current="true" className={`${tab} bg-card text-foreground shadow-sm`}>
+              Commander en invité
+            </a>
+          </li>
+          <li>
+            <Link to={`/login?redirectTo=${redirectTo}`} className={`${tab} hover:text-foreground`}>
+              Connexion
+            </Link>
+          </li>
+          <li>
+            <Link to={`/register?redirectTo=${redirectTo}`} className={`${tab} hover:text-foreground`}>
+              Inscription
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      <Card>
+        <CardContent className="pt-6">{children}</CardContent>
+      </Card>
+    </section>
+  );
+}
+
+/** The payment: the request to start early (required), then `Payer {total}`. */
+export function PaymentBlock({
+  total,
+  canPay,
+  blockedReason,
+  consentGiven,
+  consentError,
+  processing,
+}: {
+  total: string;
+  canPay: boolean;
+  blockedReason: string | null;
+  consentGiven: boolean;
+  consentError?: string | null;
+  processing: boolean;
+}) {
+  const disabled = processing || !canPay;
+  return (
+    <Card aria-labelledby="payment-title" role="region">
+      <CardHeader>
+        <SectionTitle id="payment-title" icon={<LockIcon className="size-5 text-primary" aria-hidden="true" />}>
+          Paiement
+        </SectionTitle>
+        <CardDescription>
+          Paiement sécurisé par carte bancaire. Vous saisirez votre carte sur la page de notre prestataire de paiement.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value="pay" />
+          <div className="flex items-start gap-3">
+            <input
+              id="early-start-consent"
+              name="earlyStartConsent"
+              type="checkbox"
+              value="on"
+              required
+              defaultChecked={consentGiven}
+              aria-invalid={consentError ? true : undefined}
+              aria-describedby={consentError ? 'early-start-consent-error' : undefined}
+              className="mt-1 size-5 shrink-0 accent-primary"
+            />
+            <Label htmlFor="early-start-consent" className="font-normal text-sm leading-relaxed">
+              {CHECKOUT_TEXT.consentLabel}
+            </Label>
+          </div>
+          {consentError ? (
+            <p id="early-start-consent-error" className="text-destructive text-sm">
+              {consentError}
+            </p>
+          ) : null}
+          {blockedReason ? (
+            <p id="pay-blocked-reason" className="text-muted-foreground text-sm">
+              {blockedReason}
+            </p>
+          ) : null}
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            disabled={disabled}
+            aria-describedby={blockedReason ? 'pay-blocked-reason' : undefined}
+          >
+            {processing ? (
+              <Spinner
+                label={CHECKOUT_TEXT.processing}
+                showLabel
+                className="text-primary-foreground [&_svg]:text-primary-foreground"
+              />
+            ) : (
+              `Payer ${total}`
+            )}
+          </Button>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

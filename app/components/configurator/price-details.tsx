@@ -1,0 +1,83 @@
+import { formatEurosFromCents } from '~/domain/format';
+import type { DeliveryMethod, PriceListDocument, SendMethod } from '~/domain/pricing/default-price-list';
+import { BREAKDOWN_LABELS, extraLines, lineOptions, lineTitle } from '~/domain/pricing/labels';
+import { PRICE_BREAKDOWN_KEYS, type PricedOrder } from '~/domain/pricing/pricing';
+import { cn } from '../ui/cn';
+
+export interface PriceDetailsProps {
+  list: PriceListDocument;
+  quote: PricedOrder;
+  choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean };
+  /** Id of the total's element (tests and links point at it). */
+  totalId?: string;
+  totalLabel?: string;
+  /** Announce the total to screen readers when it changes (the live estimate). */
+  live?: boolean;
+  className?: string;
+}
+
+/** The lines of an estimate, its breakdown into the order's price fields, and its total. */
+export function PriceDetails({
+  list,
+  quote,
+  choice,
+  totalId,
+  totalLabel = 'Total TTC',
+  live = false,
+  className,
+}: PriceDetailsProps) {
+  const extras = extraLines(quote.price, choice);
+  const breakdown = PRICE_BREAKDOWN_KEYS.filter((key) => quote.price[key] !== 0);
+  return (
+    <div className={cn('flex flex-col gap-4', className)}>
+      <ul className="flex flex-col divide-y divide-border" aria-label="Lignes de l’estimation">
+        {quote.lines.map((line) => (
+          <li key={`${line.type}-${line.reelSize ?? ''}`} className="flex items-start justify-between gap-4 py-2">
+            <span className="min-w-0">
+              <span className="block font-medium">
+                {line.quantity}
+                {'\u00A0'}× {lineTitle(list, line)}
+              </span>
+              <span className="block text-muted-foreground text-sm">{lineOptions(list, line).join(' · ')}</span>
+            </span>
+            <span className="shrink-0 font-medium tabular-nums">{formatEurosFromCents(line.lineTotalCents)}</span>
+          </li>
+        ))}
+        {extras.map((extra) => (
+          <li key={extra.label} className="flex items-start justify-between gap-4 py-2">
+            <span className="font-medium">{extra.label}</span>
+            <span className="shrink-0 font-medium tabular-nums">
+              {extra.totalCents === 0 ? 'Offert' : formatEurosFromCents(extra.totalCents)}
+            </span>
+          </li>
+        ))}
+      </ul>
+
+      <div className="rounded-md bg-muted px-3 py-2">
+        <h3 className="font-semibold text-sm">Détail du prix</h3>
+        <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-4 gap-y-0.5 text-sm">
+          {breakdown.map((key) => (
+            <div key={key} className="contents">
+              <dt className="text-muted-foreground">{BREAKDOWN_LABELS[key]}</dt>
+              <dd className="text-right tabular-nums">{formatEurosFromCents(quote.price[key])}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+
+      <p
+        id={totalId}
+        className="flex items-baseline justify-between gap-4 border-border border-t pt-3"
+        {...(live ? { 'aria-live': 'polite' as const, 'aria-atomic': true } : {})}
+      >
+        <span className="font-semibold">{totalLabel}</span>
+        <span
+          className="font-heading font-semibold text-2xl text-primary tabular-nums"
+          data-total-cents={quote.price.totalPriceCents}
+        >
+          {formatEurosFromCents(quote.price.totalPriceCents)}
+        </span>
+      </p>
+    </div>
+  );
+}

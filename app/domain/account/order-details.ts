@@ -1,0 +1,143 @@
+import { orderStatusLabel, paymentStatusLabel } from '../order-status';
+import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
+import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
+
+/*
+ * What a customer reads about an order: the supports in words, the options of a line, the price
+ * breakdown and the history (order_events) in French. Events meant for the staff (notes, e-mail
+ * bookkeeping) are left out.
+ */
+
+export interface OrderItemView {
+  type: string;
+  quantity: number;
+  quality: string;
+  resolution: string | null;
+  format: string | null;
+  restoration: number;
+  denoise: boolean;
+  reelSize: string | null;
+  unitPriceCents: number;
+  lineTotalCents: number;
+}
+
+const supports = DEFAULT_PRICE_LIST.supports as Record<string, (typeof DEFAULT_PRICE_LIST.supports)[SupportType]>;
+
+/** "Photos papier" for `photos`; an unknown type is shown as it is. */
+export function supportLabel(type: string): string {
+  return Object.hasOwn(supports, type) ? (supports[type]?.title ?? type) : type;
+}
+
+/** "120 × Photos papier, 2 × Cassettes VHS" */
+export function itemsSummary(items: ReadonlyArray<Pick<OrderItemView, 'type' | 'quantity'>>): string {
+  if (items.length === 0) return '—';
+  return items.map((item) => `${item.quantity}\u00A0× ${supportLabel(item.type)}`).join(', ');
+}
+
+const QUALITY_LABELS: Record<string, string> = { standard: 'Qualité standard', premium: 'Qualité premium' };
+const FORMAT_LABELS: Record<string, string> = { jpeg: 'JPEG', jpg: 'JPEG', tif: 'TIFF', tiff: 'TIFF' };
+
+/** The options of a line, in words: "Qualité premium, 3600 dpi, TIFF, 5 restaurations, débruitage". */
+export function itemOptions(item: OrderItemView): string {
+  const options: string[] = [];
+  if (item.reelSize) {
+    const reel = DEFAULT_PRICE_LIST.filmReelPricing[item.reelSize as ReelSize];
+    options.push(reel ? reel.description : item.reelSize);
+  }
+  options.push(QUALITY_LABELS[item.quality] ?? item.quality);
+  if (item.resolution) options.push(item.resolution.replace(/dpi$/, '\u00A0dpi'));
+  if (item.format) options.push(FORMAT_LABELS[item.format] ?? item.format);
+  if (item.restoration > 0) {
+    options.push(`${item.restoration}\u00A0restauration${item.restoration > 1 ? 's' : ''}`);
+  }
+  if (item.denoise) options.push('débruitage');
+  return options.join(', ');
+}
+
+/** The configurator's wording (domain/pricing/labels.ts), for any stored value. */
+export const DELIVERY_LABELS: Readonly<Record<string, string>> = PRICING_DELIVERY_LABELS;
+
+export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
+  card: 'Carte bancaire',
+  transfer: 'Virement bancaire',
+  cheque: 'Chèque',
+};
+
+export interface OrderPrices {
+  basePriceCents: number;
+  qualityPriceCents: number;
+  resolutionPriceCents: number;
+  formatPriceCents: number;
+  restorationPriceCents: number;
+  denoisePriceCents: number;
+  deliveryCostCents: number;
+  sendShippingCostCents: number;
+  returnShippingCostCents: number;
+  totalPriceCents: number;
+}
+
+/** The non-zero lines of the price breakdown, in order, in the configurator's words; the base price always. */
+export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cents: number }> {
+  const keys = [
+    'basePriceCents',
+    'qualityPriceCents',
+    'resolutionPriceCents',
+    'formatPriceCents',
+    'restorationPriceCents',
+    'denoisePriceCents',
+    'deliveryCostCents',
+    'sendShippingCostCents',
+    'returnShippingCostCents',
+  ] as const;
+  return keys
+    .filter((key) => key === 'basePriceCents' || prices[key] !== 0)
+    .map((key) => ({ label: BREAKDOWN_LABELS[key], cents: prices[key] }));
+}
+
+export interface OrderEventView {
+  at: Date | string;
+  kind: string;
+  from: string | null;
+  to: string | null;
+}
+
+export interface TimelineEntry {
+  at: Date | string;
+  label: string;
+}
+
+/** The order's history as the customer sees it, oldest first. */
+export function customerTimeline(events: ReadonlyArray<OrderEventView>): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  for (const event of events) {
+    const label = timelineLabel(event);
+    if (label) entries.push({ at: event.at, label });
+  }
+  return entries.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+}
+
+function timelineLabel(event: OrderEventView): string | null {
+  switch (event.kind) {
+    case 'created':
+      return 'Commande enregistrée';
+    case 'status_changed':
+      return event.to ? `Statut : ${orderStatusLabel(event.to)}` : null;
+    case 'payment_paid':
+      return 'Paiement reçu';
+    case 'payment_failed':
+      return 'Échec du paiement';
+    case 'payment_refunded':
+      return 'Paiement remboursé';
+    case 'payment_status_changed':
+      return event.to ? `Paiement : ${paymentStatusLabel(event.to)}` : null;
+    case 'invoice_issued':
+      return 'Facture émise';
+    case 'credit_note_issued':
+      return 'Avoir émis';
+    case 'withdrawal_requested':
+      return 'Rétractation demandée';
+    default:
+      // Notes, e-mail bookkeeping and anything new stay in the back office.
+      return null;
+  }
+}

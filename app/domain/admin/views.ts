@@ -1,0 +1,220 @@
+import type { OrderStatus, PaymentStatus } from '../order-status';
+import type { AdminEventView } from './timeline';
+
+/*
+ * What the back office's server modules hand to its pages: plain, serialisable shapes (dates as ISO
+ * 8601 strings, money in cents). Shared by the server modules that build them and the components
+ * that show them.
+ */
+
+export interface OrderListRow {
+  id: string;
+  number: string;
+  createdAt: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  totalCents: number;
+  customer: string;
+  email: string | null;
+  userId: string | null;
+  items: Array<{ type: string; quantity: number }>;
+}
+
+export interface OrderDetails {
+  id: string;
+  number: string;
+  createdAt: string;
+  updatedAt: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  paymentMethod: string;
+  deliveryMethod: string;
+  sendMethod: string;
+  returnOriginals: boolean;
+  withdrawnAt: string | null;
+  paidAt: string | null;
+  customer: {
+    userId: string | null;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    address: string | null;
+    postalCode: string | null;
+    city: string | null;
+    isGuest: boolean;
+  };
+  prices: {
+    basePriceCents: number;
+    qualityPriceCents: number;
+    resolutionPriceCents: number;
+    formatPriceCents: number;
+    restorationPriceCents: number;
+    denoisePriceCents: number;
+    deliveryCostCents: number;
+    sendShippingCostCents: number;
+    returnShippingCostCents: number;
+    totalPriceCents: number;
+  };
+  invoice: { id: string; number: string; issuedAt: string; isPaid: boolean } | null;
+  creditNotes: Array<{ id: string; number: string; issuedAt: string; amountCents: number }>;
+  payments: Array<{
+    id: string;
+    provider: string;
+    reference: string;
+    status: string;
+    method: string;
+    amountCents: number;
+    createdAt: string;
+  }>;
+  items: Array<{
+    type: string;
+    quantity: number;
+    quality: string;
+    resolution: string | null;
+    format: string | null;
+    restoration: number;
+    denoise: boolean;
+    reelSize: string | null;
+    unitPriceCents: number;
+    lineTotalCents: number;
+  }>;
+  events: AdminEventView[];
+}
+
+export interface CustomerListRow {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: string;
+  orders: number;
+  spentCents: number;
+}
+
+export interface CustomerDetails {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  address: string | null;
+  postalCode: string | null;
+  city: string | null;
+  createdAt: string;
+  ordersCount: number;
+  spentCents: number;
+  orders: Array<{
+    id: string;
+    number: string;
+    createdAt: string;
+    status: OrderStatus;
+    paymentStatus: PaymentStatus;
+    totalCents: number;
+  }>;
+}
+
+export type InvoiceState = 'paid' | 'unpaid' | 'credited';
+
+export interface InvoiceListRow {
+  id: string;
+  number: string;
+  orderId: string;
+  orderNumber: string;
+  customer: string;
+  issuedAt: string;
+  amountCents: number;
+  state: InvoiceState;
+}
+
+export interface CreditNoteListRow {
+  id: string;
+  number: string;
+  orderId: string;
+  orderNumber: string;
+  invoiceNumber: string;
+  customer: string;
+  issuedAt: string;
+  amountCents: number;
+  reason: string | null;
+}
+
+export interface SearchResults {
+  q: string;
+  orders: {
+    count: number;
+    capped: boolean;
+    rows: Array<{
+      id: string;
+      number: string;
+      customer: string;
+      status: OrderStatus;
+      totalCents: number;
+      createdAt: string;
+    }>;
+  };
+  customers: { count: number; capped: boolean; rows: Array<{ id: string; name: string; email: string }> };
+  invoices: {
+    count: number;
+    capped: boolean;
+    rows: Array<{
+      id: string;
+      number: string;
+      orderId: string;
+      orderNumber: string;
+      customer: string;
+      amountCents: number;
+    }>;
+  };
+}
+
+export interface ReportsData {
+  months: Array<{ month: string; revenueCents: number; orders: number }>;
+  supports: Array<{ type: string; orders: number; quantity: number }>;
+  statuses: Array<{ status: OrderStatus; orders: number }>;
+  computedAt: string;
+}
+
+export const INVOICE_STATE_LABELS: Readonly<Record<InvoiceState, string>> = {
+  paid: 'Payée',
+  unpaid: 'En attente',
+  credited: 'Annulée (avoir)',
+};
+
+export const OUTBOX_STATUSES = ['sent', 'queued', 'held', 'failed'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export const OUTBOX_STATUS_LABELS: Readonly<Record<OutboxStatus, string>> = {
+  sent: 'Envoyés',
+  queued: 'En file',
+  held: 'En attente de configuration',
+  failed: 'Échecs',
+};
+
+export interface OutboxRow {
+  id: string;
+  createdAt: string;
+  to: string;
+  template: string;
+  subject: string | null;
+  status: OutboxStatus;
+  attempts: number;
+  lastError: string | null;
+  sentAt: string | null;
+}
+
+export function isOutboxStatus(value: unknown): value is OutboxStatus {
+  return typeof value === 'string' && (OUTBOX_STATUSES as readonly string[]).includes(value);
+}
+
+/** A payment of the Validation Paiements dialog (specification 001, section 3). */
+export interface PendingPaymentRow {
+  id: string;
+  reference: string;
+  orderId: string;
+  orderNumber: string;
+  customer: string;
+  email: string | null;
+  date: string;
+  method: string;
+  provider: string | null;
+  amountCents: number;
+  status: string;
+}

@@ -1,0 +1,156 @@
+import type { DeliveryMethod, PriceListDocument, SendMethod } from './default-price-list';
+import type { LineChoice, PriceBreakdown, PricedLine, PricedOrder } from './pricing';
+
+/*
+ * The French wording of prices: line labels, the breakdown's rows, the extras (delivery, shipping
+ * of the originals). Shared by the configurator, the quotes, the e-mails and the documents.
+ */
+
+export const DELIVERY_LABELS: Readonly<Record<DeliveryMethod, string>> = {
+  digital: 'Téléchargement sécurisé',
+  usb: 'Clé USB',
+  disc: 'DVD',
+};
+
+export const DELIVERY_DETAILS: Readonly<Record<DeliveryMethod, string>> = {
+  digital: 'Vos fichiers en ligne, dès la numérisation terminée',
+  usb: 'Envoyée sous 3 à 5 jours ouvrés',
+  disc: 'Envoyé sous 3 à 5 jours ouvrés',
+};
+
+/** Non-digital deliveries take 3 to 5 working days (specification, section 9). */
+export const PHYSICAL_DELIVERY_DELAY = '3 à 5 jours ouvrés';
+
+export const SEND_METHOD_LABELS: Readonly<Record<SendMethod, string>> = {
+  self: 'Je les envoie moi-même',
+  label: 'Étiquette d’envoi prépayée',
+};
+
+export const RETURN_ORIGINALS_LABEL = 'Retour de vos originaux';
+
+export const BREAKDOWN_LABELS: Readonly<Record<keyof PriceBreakdown, string>> = {
+  basePriceCents: 'Numérisation (prix de base)',
+  qualityPriceCents: 'Supplément qualité',
+  resolutionPriceCents: 'Supplément résolution',
+  formatPriceCents: 'Supplément format',
+  restorationPriceCents: 'Restauration',
+  denoisePriceCents: 'Débruitage',
+  deliveryCostCents: 'Livraison des fichiers',
+  sendShippingCostCents: 'Envoi de vos originaux',
+  returnShippingCostCents: 'Retour de vos originaux',
+  totalPriceCents: 'Total TTC',
+};
+
+/** "Photos papier" or, for film, "Films Super 8 et 16 mm — Bobine moyenne (de 7 à 13 cm)". */
+export function lineTitle(list: PriceListDocument, line: Pick<LineChoice, 'type' | 'reelSize'>): string {
+  const title = list.supports[line.type]?.title ?? line.type;
+  if (line.type === 'film' && line.reelSize) {
+    const reel = list.filmReelPricing[line.reelSize];
+    return reel ? `${title} — ${reel.description}` : title;
+  }
+  return title;
+}
+
+/** The options of a line that are not the defaults' silence: "4800 dpi · TIFF · Premium · débruitage". */
+export function lineOptions(list: PriceListDocument, line: LineChoice): string[] {
+  const options: string[] = [];
+  if (line.resolution) options.push(line.resolution.replace('dpi', '\u00A0dpi'));
+  if (line.format) options.push(list.formatOptions[line.format]?.label ?? line.format);
+  options.push(`qualité ${(list.qualityOptions[line.quality]?.label ?? line.quality).toLowerCase()}`);
+  if (line.restoration > 0) options.push(`${line.restoration} à restaurer`);
+  if (line.denoise) options.push('débruitage');
+  return options;
+}
+
+export interface LabelledAmount {
+  label: string;
+  totalCents: number;
+}
+
+/** Delivery and shipping of the originals, when they cost something or were chosen. */
+export function extraLines(
+  price: PriceBreakdown,
+  choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
+): LabelledAmount[] {
+  const extras: LabelledAmount[] = [];
+  if (choice.deliveryMethod !== 'digital' || price.deliveryCostCents > 0) {
+    extras.push({
+      label: `Livraison — ${DELIVERY_LABELS[choice.deliveryMethod]}`,
+      totalCents: price.deliveryCostCents,
+    });
+  }
+  if (choice.sendMethod === 'label') {
+    extras.push({ label: SEND_METHOD_LABELS.label, totalCents: price.sendShippingCostCents });
+  }
+  if (choice.returnOriginals) extras.push({ label: RETURN_ORIGINALS_LABEL, totalCents: price.returnShippingCostCents });
+  return extras;
+}
+
+export interface DocumentLine {
+  label: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalCents: number;
+}
+
+/**
+ * The lines of an invoice-like document, each with quantity x unit price = total, adding up to the
+ * order's total. A line is rounded once as a whole (docs/pricing.md), so its amount is not always
+ * a whole number of cents per unit: such a line is shown as one lot ("100 x Photos papier").
+ */
+export function documentLines(
+  list: PriceListDocument,
+  order: PricedOrder,
+  choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
+): DocumentLine[] {
+  const lines: DocumentLine[] = [];
+  for (const line of order.lines) {
+    const title = `${lineTitle(list, line)} (${lineOptions(list, { ...line, restoration: 0, denoise: false }).join(', ')})`;
+    if (line.quantity * line.unitPriceCents === line.digitisationCents) {
+      lines.push({
+        label: title,
+        quantity: line.quantity,
+        unitPriceCents: line.unitPriceCents,
+        totalCents: line.digitisationCents,
+      });
+    } else {
+      lines.push({
+        label: `${line.quantity} × ${title}`,
+        quantity: 1,
+        unitPriceCents: line.digitisationCents,
+        totalCents: line.digitisationCents,
+      });
+    }
+    if (line.restorationPriceCents > 0) {
+      lines.push({
+        label: `Restauration — ${lineTitle(list, line)}`,
+        quantity: line.restoration,
+        unitPriceCents: line.restorationPriceCents / line.restoration,
+        totalCents: line.restorationPriceCents,
+      });
+    }
+    if (line.denoisePriceCents > 0) {
+      lines.push({
+        label: `Débruitage — ${lineTitle(list, line)}`,
+        quantity: line.quantity,
+        unitPriceCents: line.denoisePriceCents / line.quantity,
+        totalCents: line.denoisePriceCents,
+      });
+    }
+  }
+  for (const extra of extraLines(order.price, choice)) {
+    if (extra.totalCents > 0) {
+      lines.push({ label: extra.label, quantity: 1, unitPriceCents: extra.totalCents, totalCents: extra.totalCents });
+    }
+  }
+  return lines;
+}
+
+/** Summary lines of an e-mail: one per order line, with its amount. */
+export function emailItems(list: PriceListDocument, lines: PricedLine[]) {
+  return lines.map((line) => ({
+    label: `${lineTitle(list, line)} (${lineOptions(list, line).join(', ')})`,
+    quantity: line.quantity,
+    totalCents: line.lineTotalCents,
+  }));
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import {
+  DELIVERY_METHODS,
+  FORMATS,
+  type PriceListDocument,
+  QUALITIES,
+  REEL_SIZES,
+  RESOLUTIONS,
+  SUPPORT_TYPES,
+} from './default-price-list';
+import { MULTIPLIER_SCALE } from './pricing';
+
+/*
+ * What a price list document must be before it is stored or used to price anything: every entry
+ * present, amounts in whole cents, multipliers exact to 1/10 000. The back office publishes through
+ * this schema (publishPriceList), so the pricing function never meets a missing or odd price.
+ */
+
+const MAX_AMOUNT_CENTS = 10_000_000; // 100 000 € for one unit, reel, delivery or shipping.
+
+const cents = z
+  .number({ error: 'Indiquez un montant.' })
+  .int({ error: 'Un montant s’exprime en centimes entiers.' })
+  .min(0, { error: 'Un montant ne peut pas être négatif.' })
+  .max(MAX_AMOUNT_CENTS, { error: 'Montant trop élevé.' });
+
+const multiplier = (min: number) =>
+  z
+    .number({ error: 'Indiquez un coefficient.' })
+    .min(min, { error: `Un coefficient vaut au moins ${String(min).replace('.', ',')}.` })
+    .max(10, { error: 'Un coefficient vaut au plus 10.' })
+    .refine((value) => Math.abs(value * MULTIPLIER_SCALE - Math.round(value * MULTIPLIER_SCALE)) < 1e-6, {
+      error: 'Un coefficient a au plus quatre décimales.',
+    });
+
+const text = z.string().trim().min(1, { error: 'Texte obligatoire.' }).max(200);
+
+const byKey = <K extends string, T extends z.ZodType>(keys: readonly K[], value: T) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, value])) as Record<K, T>);
+
+export const priceListDocumentSchema = z.object({
+  supports: byKey(
+    SUPPORT_TYPES,
+    z.object({ basePrice: cents, title: text, unit: text, icon: z.string().trim().max(60) }),
+  ),
+  filmReelPricing: byKey(REEL_SIZES, z.object({ diameter: text, price: cents, description: text })),
+  // The specification: resolution and format multipliers are at least 1.
+  resolutionMultipliers: byKey(RESOLUTIONS, multiplier(1)),
+  formatOptions: byKey(FORMATS, z.object({ label: text, multiplier: multiplier(1) })),
+  deliveryCosts: byKey(DELIVERY_METHODS, cents),
+  qualityOptions: byKey(QUALITIES, z.object({ label: text, multiplier: multiplier(1) })),
+  restorationPrice: cents,
+  denoisePrice: cents,
+  sendingLabelPrice: cents,
+  returnShippingPrice: cents,
+  lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
+});
+
+// The schema and the TypeScript type describe the same document.
+type Parsed = z.infer<typeof priceListDocumentSchema>;
+const _sameShape: (p: Parsed) => PriceListDocument = (p) => p;
+void _sameShape;
+
+export type PriceListIssue = { path: string; message: string };
+
+export type PriceListParseResult = { ok: true; document: PriceListDocument } | { ok: false; issues: PriceListIssue[] };
+
+export function parsePriceListDocument(value: unknown): PriceListParseResult {
+  const result = priceListDocumentSchema.safeParse(value);
+  if (result.success) return { ok: true, document: result.data };
+  return {
+    ok: false,
+    issues: result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  };
+}

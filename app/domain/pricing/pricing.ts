@@ -1,0 +1,260 @@
+import {
+  type DeliveryMethod,
+  type Format,
+  IMAGE_SUPPORTS,
+  type PriceListDocument,
+  type Quality,
+  RESTORABLE_SUPPORTS,
+  type ReelSize,
+  type Resolution,
+  type SendMethod,
+  type SupportType,
+  TAPE_OR_REEL_SUPPORTS,
+} from './default-price-list';
+
+/*
+ * The shop's prices, computed from a price list document, in integer cents (docs/pricing.md).
+ * Pure: the browser runs it for the live estimate, the server for the authoritative price, and the
+ * two agree to the cent because they run the same code on the same integers.
+ *
+ * A line (one order item) is `quantity x unit x quality x resolution x format`, rounded once to the
+ * cent (half up), plus restoration (per restored item) and denoising (per tape or reel). The
+ * rounded amount is split into the order's price fields by rounding the running product after each
+ * multiplier: base = quantity x unit, then each supplement is the difference between two rounded
+ * running products, so the parts add up exactly to the rounded line. Multipliers are taken as
+ * integer ten-thousandths and the products are BigInt: no floating-point error, no overflow.
+ */
+
+/** One order item as the customer chose it (film: one line per reel size). */
+export interface LineChoice {
+  type: SupportType;
+  quantity: number;
+  quality: Quality;
+  /** Image supports only (null otherwise). */
+  resolution: Resolution | null;
+  /** Image supports only (null otherwise). */
+  format: Format | null;
+  /** Number of items to restore (restorable supports only). */
+  restoration: number;
+  /** Tapes and film only. */
+  denoise: boolean;
+  /** Film only. */
+  reelSize: ReelSize | null;
+}
+
+/** The parts of a price that items contribute to, named like the `orders` columns. */
+export interface LineParts {
+  basePriceCents: number;
+  qualityPriceCents: number;
+  resolutionPriceCents: number;
+  formatPriceCents: number;
+  restorationPriceCents: number;
+  denoisePriceCents: number;
+}
+
+export interface PricedLine extends LineChoice, LineParts {
+  /** Price of one unit with its multipliers, rounded to the cent: what a price tag shows. */
+  unitPriceCents: number;
+  /** quantity x unit x multipliers, rounded once: base + quality + resolution + format. */
+  digitisationCents: number;
+  /** digitisation + restoration + denoise. */
+  lineTotalCents: number;
+}
+
+export interface OrderChoice {
+  lines: LineChoice[];
+  deliveryMethod: DeliveryMethod;
+  sendMethod: SendMethod;
+  returnOriginals: boolean;
+}
+
+/** The order's price fields (`orders` columns), which add up exactly to the total. */
+export interface PriceBreakdown extends LineParts {
+  deliveryCostCents: number;
+  sendShippingCostCents: number;
+  returnShippingCostCents: number;
+  totalPriceCents: number;
+}
+
+export interface PricedOrder {
+  lines: PricedLine[];
+  price: PriceBreakdown;
+}
+
+export const PRICE_BREAKDOWN_KEYS = [
+  'basePriceCents',
+  'qualityPriceCents',
+  'resolutionPriceCents',
+  'formatPriceCents',
+  'restorationPriceCents',
+  'denoisePriceCents',
+  'deliveryCostCents',
+  'sendShippingCostCents',
+  'returnShippingCostCents',
+] as const satisfies readonly (keyof PriceBreakdown)[];
+
+const LINE_PART_KEYS = [
+  'basePriceCents',
+  'qualityPriceCents',
+  'resolutionPriceCents',
+  'formatPriceCents',
+  'restorationPriceCents',
+  'denoisePriceCents',
+] as const satisfies readonly (keyof LineParts)[];
+
+/** Multipliers are exact to 1/10 000 (the price list schema refuses more decimals). */
+export const MULTIPLIER_SCALE = 10_000;
+const SCALE = BigInt(MULTIPLIER_SCALE);
+
+export class PricingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PricingError';
+  }
+}
+
+function ratio(multiplier: number, what: string): bigint {
+  const scaled = Math.round(multiplier * MULTIPLIER_SCALE);
+  if (!Number.isFinite(multiplier) || !Number.isSafeInteger(scaled) || scaled < 0) {
+    throw new PricingError(`invalid multiplier for ${what}: ${multiplier}`);
+  }
+  return BigInt(scaled);
+}
+
+function centsOf(value: number, what: string): bigint {
+  if (!Number.isSafeInteger(value) || value < 0) throw new PricingError(`invalid amount for ${what}: ${value}`);
+  return BigInt(value);
+}
+
+function count(value: number, what: string): bigint {
+  if (!Number.isSafeInteger(value) || value < 0) throw new PricingError(`invalid ${what}: ${value}`);
+  return BigInt(value);
+}
+
+/** numerator / denominator, rounded to the nearest integer, halves up (both non-negative). */
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  return (2n * numerator + denominator) / (2n * denominator);
+}
+
+function toNumber(value: bigint): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new PricingError(`amount out of range: ${value}`);
+  return n;
+}
+
+export function isImageSupport(type: SupportType): boolean {
+  return IMAGE_SUPPORTS.includes(type);
+}
+
+export function isTapeOrReel(type: SupportType): boolean {
+  return TAPE_OR_REEL_SUPPORTS.includes(type);
+}
+
+export function isRestorable(type: SupportType): boolean {
+  return RESTORABLE_SUPPORTS.includes(type);
+}
+
+/** Price of one unit before multipliers: the support's base price, or the reel's for film. */
+export function baseUnitCents(list: PriceListDocument, type: SupportType, reelSize: ReelSize | null): number {
+  if (type === 'film') {
+    if (!reelSize) throw new PricingError('a film line needs a reel size');
+    const reel = list.filmReelPricing[reelSize];
+    if (!reel) throw new PricingError(`unknown reel size: ${reelSize}`);
+    return reel.price;
+  }
+  const support = list.supports[type];
+  if (!support) throw new PricingError(`unknown support: ${type}`);
+  return support.basePrice;
+}
+
+/** Prices one line. Throws PricingError on a line that validation should have refused. */
+export function priceLine(list: PriceListDocument, line: LineChoice): PricedLine {
+  const quantity = count(line.quantity, 'quantity');
+  if (quantity === 0n) throw new PricingError('quantity must be at least 1');
+  const unit = centsOf(baseUnitCents(list, line.type, line.reelSize), `${line.type} unit`);
+  const image = isImageSupport(line.type);
+
+  const quality = list.qualityOptions[line.quality];
+  if (!quality) throw new PricingError(`unknown quality: ${line.quality}`);
+  const q = ratio(quality.multiplier, 'quality');
+  let r = SCALE;
+  let f = SCALE;
+  if (image && line.resolution !== null) {
+    const multiplier = list.resolutionMultipliers[line.resolution];
+    if (multiplier === undefined) throw new PricingError(`unknown resolution: ${line.resolution}`);
+    r = ratio(multiplier, 'resolution');
+  }
+  if (image && line.format !== null) {
+    const option = list.formatOptions[line.format];
+    if (!option) throw new PricingError(`unknown format: ${line.format}`);
+    f = ratio(option.multiplier, 'format');
+  }
+
+  // Running products, each rounded from the exact value: the differences telescope to the last one.
+  const base = quantity * unit;
+  const withQuality = roundHalfUp(base * q, SCALE);
+  const withResolution = roundHalfUp(base * q * r, SCALE * SCALE);
+  const digitisation = roundHalfUp(base * q * r * f, SCALE * SCALE * SCALE);
+  const unitPrice = roundHalfUp(unit * q * r * f, SCALE * SCALE * SCALE);
+
+  const restored = isRestorable(line.type) ? count(line.restoration, 'restoration') : 0n;
+  if (restored > quantity) throw new PricingError('more items to restore than items');
+  const restoration = restored * centsOf(list.restorationPrice, 'restoration');
+  const denoise = line.denoise && isTapeOrReel(line.type) ? quantity * centsOf(list.denoisePrice, 'denoise') : 0n;
+
+  return {
+    type: line.type,
+    quantity: line.quantity,
+    quality: line.quality,
+    resolution: image ? line.resolution : null,
+    format: image ? line.format : null,
+    restoration: Number(restored),
+    denoise: line.denoise && isTapeOrReel(line.type),
+    reelSize: line.type === 'film' ? line.reelSize : null,
+    unitPriceCents: toNumber(unitPrice),
+    basePriceCents: toNumber(base),
+    qualityPriceCents: toNumber(withQuality - base),
+    resolutionPriceCents: toNumber(withResolution - withQuality),
+    formatPriceCents: toNumber(digitisation - withResolution),
+    restorationPriceCents: toNumber(restoration),
+    denoisePriceCents: toNumber(denoise),
+    digitisationCents: toNumber(digitisation),
+    lineTotalCents: toNumber(digitisation + restoration + denoise),
+  };
+}
+
+/** Delivery of the files and shipping of the originals: fixed amounts of the price list. */
+export function orderExtrasCents(
+  list: PriceListDocument,
+  choice: Pick<OrderChoice, 'deliveryMethod' | 'sendMethod' | 'returnOriginals'>,
+): Pick<PriceBreakdown, 'deliveryCostCents' | 'sendShippingCostCents' | 'returnShippingCostCents'> {
+  const delivery = list.deliveryCosts[choice.deliveryMethod];
+  if (delivery === undefined) throw new PricingError(`unknown delivery method: ${choice.deliveryMethod}`);
+  return {
+    deliveryCostCents: toNumber(centsOf(delivery, 'delivery')),
+    sendShippingCostCents: choice.sendMethod === 'label' ? toNumber(centsOf(list.sendingLabelPrice, 'label')) : 0,
+    returnShippingCostCents: choice.returnOriginals ? toNumber(centsOf(list.returnShippingPrice, 'return')) : 0,
+  };
+}
+
+/** Prices every line and the order's extras; the breakdown's fields add up exactly to its total. */
+export function priceOrder(list: PriceListDocument, order: OrderChoice): PricedOrder {
+  const lines = order.lines.map((line) => priceLine(list, line));
+  const parts = Object.fromEntries(
+    LINE_PART_KEYS.map((key) => [key, lines.reduce((sum, line) => sum + line[key], 0)]),
+  ) as unknown as LineParts;
+  const extras = orderExtrasCents(list, order);
+  const totalPriceCents =
+    lines.reduce((sum, line) => sum + line.lineTotalCents, 0) +
+    extras.deliveryCostCents +
+    extras.sendShippingCostCents +
+    extras.returnShippingCostCents;
+  if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
+  return { lines, price: { ...parts, ...extras, totalPriceCents } };
+}
+
+/** The VAT included in an amount at 20 %: amount - round(amount / 1.2), in cents. */
+export function includedVatCents(amountCents: number): number {
+  const amount = count(amountCents, 'amount');
+  return toNumber(amount - roundHalfUp(amount * 5n, 6n));
+}

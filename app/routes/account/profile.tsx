@@ -1,0 +1,291 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { LayoutDashboardIcon, LogOutIcon, RefreshCwIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  type ShouldRevalidateFunctionArgs,
+  useNavigation,
+  useRevalidator,
+  useSearchParams,
+} from 'react-router';
+import { InvoicesList } from '~/components/account/invoices-list';
+import { OrdersList } from '~/components/account/orders-list';
+import { Pagination } from '~/components/account/pagination';
+import { ProfileForm } from '~/components/account/profile-form';
+import { toWithdrawalView } from '~/components/account/withdrawal-view';
+import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { useHydrated } from '~/components/auth/use-hydrated';
+import { Button } from '~/components/ui/button';
+import { Spinner } from '~/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
+import { toast } from '~/components/ui/toaster';
+import { profileSchema } from '~/domain/account/schemas';
+import { withdrawalState } from '~/domain/account/withdrawal';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
+import { listCustomerInvoices, listCustomerOrders, pageNumber } from '~/server/account/orders.server';
+import { getProfile, updateProfile } from '~/server/account/users.server';
+import { loginRedirectPath, requireUser } from '~/server/auth/session.server';
+import { log } from '~/server/log.server';
+import type { Route } from './+types/profile';
+
+/*
+ * /profile, "Mon compte" (specification 000, sections 2, 6, 8): the signed-in customer's orders,
+ * invoices and profile, in three tabs whose choice is in the address (?tab=), so that each works
+ * before JavaScript loads and can be linked to. Orders and invoices are the customer's own only,
+ * one page at a time. Administrators also get a button to /admin.
+ */
+
+const TABS = ['commandes', 'factures', 'profil'] as const;
+type Tab = (typeof TABS)[number];
+
+function tabOf(value: string | null): Tab {
+  return TABS.includes(value as Tab) ? (value as Tab) : 'commandes';
+}
+
+export const LOAD_ERROR = 'Erreur lors du chargement des données';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Mon compte | Soovenirs' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const tab = tabOf(url.searchParams.get('tab'));
+  const { flash, setCookie } = consumeFlash(request, '/profile');
+  const headers = cookieHeaders(setCookie);
+  const account = { firstName: user.firstName, email: user.email, isAdmin: user.role === 'admin' };
+  try {
+    const [profile, orders, invoices] = await Promise.all([
+      getProfile(user.id),
+      listCustomerOrders(user.id, pageNumber(url.searchParams.get('page'))),
+      listCustomerInvoices(user.id, pageNumber(url.searchParams.get('factures'))),
+    ]);
+    if (!profile) throw redirect(loginRedirectPath(request));
+    const now = new Date();
+    return data(
+      {
+        ok: true as const,
+        tab,
+        account,
+        flash: flash as ServerToast | null,
+        profile,
+        orders: {
+          ...orders,
+          rows: orders.rows.map((row) => ({
+            id: row.id,
+            number: row.number,
+            createdAt: row.createdAt,
+            status: row.status,
+            totalPriceCents: row.totalPriceCents,
+            items: row.items,
+            invoiceNumber: row.invoiceNumber,
+            withdrawal: toWithdrawalView(withdrawalState(row, now)),
+          })),
+        },
+        invoices,
+      },
+      { headers },
+    );
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    log.error({ err: error }, 'the account page could not load its data');
+    return data({ ok: false as const, tab, account, flash: flash as ServerToast | null }, { status: 500, headers });
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  if (formData.get('intent') !== 'update-profile') throw data(null, { status: 400 });
+  const submission = parseWithZod(formData, { schema: profileSchema });
+  if (submission.status !== 'success') {
+    return { submission: submission.reply(), toast: null };
+  }
+  try {
+    if (!(await updateProfile(user.id, submission.value))) throw redirect(loginRedirectPath(request));
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    log.error({ err: error }, 'the profile could not be saved');
+    const message = 'Impossible de mettre à jour votre profil. Veuillez réessayer.';
+    return {
+      submission: submission.reply({ formErrors: [message] }),
+      toast: {
+        kind: 'error',
+        title: 'Erreur de mise à jour',
+        description: message,
+        id: crypto.randomUUID(),
+      } satisfies ServerToast as ServerToast,
+    };
+  }
+  throw redirect('/profile?tab=profil', { headers: cookieHeaders(flashCookie('profile-updated', '/profile')) });
+}
+
+/** Switching tabs changes the address only: no need to read the orders again. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const withoutTab = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete('tab');
+    params.sort();
+    return params.toString();
+  };
+  if (withoutTab(currentUrl) === withoutTab(nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  const [searchParams] = useSearchParams();
+  const tab = tabOf(searchParams.get('tab'));
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const [refreshedAt, setRefreshedAt] = useState(0);
+  const latestOk = useRef(loaderData.ok);
+  latestOk.current = loaderData.ok;
+  useServerToast(loaderData.flash);
+  useServerToast(actionData?.toast);
+
+  // A failed load says so once, as the specification's toast.
+  useEffect(() => {
+    if (!loaderData.ok && refreshedAt === 0) {
+      toast.error('Erreur de chargement', { description: 'Impossible de charger vos données. Veuillez réessayer.' });
+    }
+  }, [loaderData.ok, refreshedAt]);
+
+  useEffect(() => {
+    if (refreshedAt === 0) return;
+    if (latestOk.current) toast.success('Commandes actualisées');
+    else
+      toast.error('Erreur d’actualisation', { description: 'Impossible de charger vos données. Veuillez réessayer.' });
+  }, [refreshedAt]);
+
+  const refresh = () => {
+    revalidator.revalidate().then(
+      () => setRefreshedAt(Date.now()),
+      () => {
+        latestOk.current = false;
+        setRefreshedAt(Date.now());
+      },
+    );
+  };
+  const refreshing = revalidator.state === 'loading';
+  const signingOut = navigation.state !== 'idle' && navigation.formAction === '/logout';
+
+  const hrefFor = (next: Tab, extra: Record<string, string> = {}) => {
+    const params = new URLSearchParams(searchParams);
+    params.set('tab', next);
+    for (const [key, value] of Object.entries(extra)) params.set(key, value);
+    return `?${params}`;
+  };
+
+  return (
+    <section
+      aria-labelledby="account-title"
+      data-hydrated={hydrated}
+      className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
+    >
+      <ServerToastFallback value={loaderData.flash} />
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <h1 id="account-title" className="text-title">
+            Mon compte
+          </h1>
+          <p className="text-muted-foreground">
+            {loaderData.account.firstName ? `Bonjour ${loaderData.account.firstName} · ` : ''}
+            {loaderData.account.email}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {loaderData.account.isAdmin ? (
+            <Button asChild variant="accent">
+              <Link to="/admin">
+                <LayoutDashboardIcon aria-hidden="true" />
+                Administration
+              </Link>
+            </Button>
+          ) : null}
+          <Form method="post" action="/logout">
+            <Button type="submit" variant="outline" disabled={signingOut}>
+              <LogOutIcon aria-hidden="true" />
+              Se déconnecter
+            </Button>
+          </Form>
+        </div>
+      </div>
+
+      {loaderData.ok ? (
+        <Tabs value={tab} activationMode="manual">
+          <TabsList aria-label="Rubriques du compte">
+            {(
+              [
+                ['commandes', 'Commandes'],
+                ['factures', 'Factures'],
+                ['profil', 'Profil'],
+              ] as const
+            ).map(([value, label]) => (
+              <TabsTrigger key={value} value={value} asChild>
+                <Link to={hrefFor(value)} replace preventScrollReset>
+                  {label}
+                </Link>
+              </TabsTrigger>
+            ))}
+          </TabsList>
+
+          <TabsContent value="commandes" className="flex flex-col gap-4">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h2 className="font-semibold text-xl">Mes commandes</h2>
+              <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
+                {refreshing ? <Spinner label="Actualisation…" /> : <RefreshCwIcon aria-hidden="true" />}
+                Actualiser
+              </Button>
+            </div>
+            <OrdersList rows={loaderData.orders.rows} />
+            <Pagination
+              label="Pages des commandes"
+              page={loaderData.orders.page}
+              pageCount={loaderData.orders.pageCount}
+              hrefFor={(page) => hrefFor('commandes', { page: String(page) })}
+            />
+          </TabsContent>
+
+          <TabsContent value="factures" className="flex flex-col gap-4">
+            <h2 className="font-semibold text-xl">Mes factures</h2>
+            <InvoicesList rows={loaderData.invoices.rows} />
+            <Pagination
+              label="Pages des factures"
+              page={loaderData.invoices.page}
+              pageCount={loaderData.invoices.pageCount}
+              hrefFor={(page) => hrefFor('factures', { factures: String(page) })}
+            />
+          </TabsContent>
+
+          <TabsContent value="profil" className="flex flex-col gap-4">
+            <h2 className="font-semibold text-xl">Mes informations</h2>
+            <ProfileForm profile={loaderData.profile} lastResult={actionData?.submission} />
+          </TabsContent>
+        </Tabs>
+      ) : (
+        <div role="alert" className="flex flex-col items-start gap-4 rounded-lg border border-border bg-card p-6">
+          <p className="font-medium">{LOAD_ERROR}</p>
+          <Button onClick={refresh} disabled={refreshing}>
+            {refreshing ? <Spinner label="Chargement…" /> : null}
+            Réessayer
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

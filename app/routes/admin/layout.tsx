@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { isRouteErrorResponse, Outlet } from 'react-router';
+import { AccessError, AccessRedirect } from '~/components/admin/access-state';
+import { AdminHeader, type SettingsDialog } from '~/components/admin/admin-header';
+import { AdminTabs } from '~/components/admin/admin-tabs';
+import { GlobalSearch } from '~/components/admin/global-search';
+import { SettingsDialogs } from '~/components/admin/settings-dialogs';
+import { StatsCards } from '~/components/admin/stats-cards';
+import { useHydrated } from '~/components/admin/use-hydrated';
+import { isAccessRefusal } from '~/domain/admin/access';
+import { ACCESS_MESSAGES } from '~/domain/admin/messages';
+import { requireAdminUser } from '~/server/admin/access.server';
+import { getNotificationFeed } from '~/server/admin/notifications.server';
+import { warmReports } from '~/server/admin/reports.server';
+import { getDashboardStats } from '~/server/admin/stats.server';
+import type { Route } from './+types/layout';
+
+/*
+ * /admin and its tabs (specification 001): header (notifications, settings dialogs, logout),
+ * statistics cards, search box, the six tabs as child routes. Every child loader and action checks
+ * the administrator itself; this loader only serves the frame.
+ */
+
+export function meta({ error }: Route.MetaArgs) {
+  const title =
+    error && isRouteErrorResponse(error) && isAccessRefusal(error.data)
+      ? `${error.data.message} | Soovenirs`
+      : 'Administration | Soovenirs';
+  return [{ title }, { name: 'robots', content: 'noindex, nofollow' }];
+}
+
+export function headers() {
+  // Figures and customers' data: never kept by a shared cache.
+  return { 'Cache-Control': 'private, no-store' };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdminUser(request);
+  const [stats, feed] = await Promise.all([getDashboardStats(), getNotificationFeed(admin.id)]);
+  // The Rapports tab's charts read most of the orders: start computing them now, in the background,
+  // so that they are ready (cached) when the tab is opened.
+  warmReports();
+  const adminName = `${admin.firstName} ${admin.lastName}`.trim() || admin.email;
+  return { adminName, stats, feed };
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const [dialog, setDialog] = useState<SettingsDialog | null>(null);
+  const hydrated = useHydrated();
+  return (
+    <div
+      className="mx-auto flex w-full max-w-7xl flex-col gap-5 px-4 py-6 sm:px-6 lg:px-8"
+      data-hydrated={hydrated ? 'true' : 'false'}
+    >
+      <AdminHeader adminName={loaderData.adminName} feed={loaderData.feed} onOpenDialog={setDialog} />
+      <StatsCards stats={loaderData.stats} />
+      <GlobalSearch />
+      <AdminTabs />
+      <Outlet />
+      <SettingsDialogs open={dialog} onOpenChange={(open) => (open ? null : setDialog(null))} />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && isAccessRefusal(error.data)) {
+    const refusal = error.data;
+    if (refusal.access === 'unauthenticated' || refusal.access === 'forbidden') {
+      return (
+        <AccessRedirect access={refusal.access} message={refusal.message} redirectTo={refusal.redirectTo ?? '/'} />
+      );
+    }
+    return <AccessError detail={refusal.message} />;
+  }
+  return <AccessError detail={ACCESS_MESSAGES.permissionsError} />;
+}

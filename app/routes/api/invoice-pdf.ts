@@ -1,0 +1,32 @@
+import { data } from 'react-router';
+import { getOrderDocuments } from '~/server/invoices/invoices.server';
+import { documentFileName, renderDocumentPdf } from '~/server/invoices/pdf.server';
+import { getOrderForViewer } from '~/server/orders/access.server';
+import type { Route } from './+types/invoice-pdf';
+
+/*
+ * GET /facture/{orderId}/pdf: the invoice as a PDF download, drawn from the same frozen snapshot as
+ * the /facture page. `?avoir=AV-2026-000001` gives one of the order's credit notes instead. For the
+ * order's owner, the guest holding its access cookie and administrators; others get 404.
+ */
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const viewable = await getOrderForViewer(request, params.orderId);
+  if (!viewable) throw data('Facture introuvable', { status: 404 });
+  const documents = await getOrderDocuments(viewable.order.id);
+  const creditNote = new URL(request.url).searchParams.get('avoir');
+  const document = creditNote
+    ? documents.creditNotes.find((note) => note.number === creditNote)
+    : (documents.invoice ?? undefined);
+  if (!document) throw data('Facture introuvable', { status: 404 });
+  const pdf = await renderDocumentPdf(document.snapshot);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${documentFileName(document.snapshot)}"`,
+      'Content-Length': String(pdf.length),
+      // Personal data: never kept by a shared cache.
+      'Cache-Control': 'private, no-store',
+    },
+  });
+}

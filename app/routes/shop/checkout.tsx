@@ -1,0 +1,350 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ArrowLeftIcon, ShoppingCartIcon } from 'lucide-react';
+import { data, isRouteErrorResponse, Link, redirect, redirectDocument, useNavigation } from 'react-router';
+import {
+  AccountBlock,
+  CanceledBanner,
+  CHECKOUT_TEXT,
+  CheckoutAlert,
+  DeliveryBlock,
+  type GuestInfoFieldErrors,
+  GuestInfoForm,
+  type GuestInfoValues,
+  OrderRecap,
+  PaymentBlock,
+} from '~/components/checkout/checkout-blocks';
+import { Button } from '~/components/ui/button';
+import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import { db } from '~/server/db/client.server';
+import { orderEvents, orders } from '~/server/db/schema';
+import { log } from '~/server/log.server';
+import { getOrderForViewer, type ViewableOrder } from '~/server/orders/access.server';
+import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
+import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
+import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
+import type { Route } from './+types/checkout';
+
+/*
+ * /checkout?orderId= (specification 000, sections 2, 4, 5, 8): the order recap at its real prices,
+ * the delivery, for a guest the account block and their information (`update-guest-order`), the
+ * customer's express request to start before the end of the withdrawal period, and `Payer {total}`,
+ * which opens a session with the configured gateway (createCheckout) and sends the browser there.
+ * Only the order's owner or the guest holding its access cookie sees it; anyone else gets the 404
+ * of an unknown order. A paid order goes to /confirmation. Nothing here ever marks an order paid:
+ * only the gateway's verified notification does.
+ */
+
+const MESSAGES = {
+  noOrder: 'Aucune commande trouvée',
+  notFound: 'Commande introuvable',
+  serverError: 'Erreur serveur',
+} as const;
+
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  {
+    title:
+      loaded && 'order' in loaded && loaded.order
+        ? `Paiement de la commande ${loaded.order.number} | Soovenirs`
+        : 'Paiement | Soovenirs',
+  },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
+
+function confirmationPath(orderId: string): string {
+  return `/confirmation?${new URLSearchParams({ orderId })}`;
+}
+
+/** Who may pay here: the owner and the guest holding the cookie (not an administrator). */
+async function payableOrder(request: Request, orderId: string): Promise<ViewableOrder | null> {
+  const found = await getOrderForViewer(request, orderId);
+  if (!found || found.viewer === 'admin') return null;
+  return found;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const orderId = url.searchParams.get('orderId')?.trim() ?? '';
+  if (!orderId) return { state: 'none' as const };
+  const found = await payableOrder(request, orderId);
+  if (!found) throw data(MESSAGES.notFound, { status: 404 });
+  const { order, viewer, user } = found;
+  if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+    throw redirect(confirmationPath(order.id));
+  }
+  const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
+  return {
+    state: 'shown' as const,
+    canceled: url.searchParams.get('canceled') === 'true',
+    returnTo: checkoutPath(order.id),
+    viewer,
+    signedIn: user !== null,
+    guestInfoSaved,
+    order: {
+      id: order.id,
+      number: order.number,
+      createdAt: order.createdAt,
+      status: order.status,
+      deliveryMethod: order.deliveryMethod,
+      sendMethod: order.sendMethod,
+      returnOriginals: order.returnOriginals,
+      items: order.items,
+      prices: {
+        basePriceCents: order.basePriceCents,
+        qualityPriceCents: order.qualityPriceCents,
+        resolutionPriceCents: order.resolutionPriceCents,
+        formatPriceCents: order.formatPriceCents,
+        restorationPriceCents: order.restorationPriceCents,
+        denoisePriceCents: order.denoisePriceCents,
+        deliveryCostCents: order.deliveryCostCents,
+        sendShippingCostCents: order.sendShippingCostCents,
+        returnShippingCostCents: order.returnShippingCostCents,
+        totalPriceCents: order.totalPriceCents,
+      },
+      consentGiven: order.earlyStartConsentAt !== null,
+    },
+    guestInfo: {
+      email: order.customer.email ?? '',
+      firstName: order.customer.firstName,
+      lastName: order.customer.lastName,
+      phone: order.customer.phone ?? '',
+      address: order.customer.street ?? '',
+      city: order.customer.city ?? '',
+      postalCode: order.customer.postalCode ?? '',
+    } satisfies GuestInfoValues,
+  };
+}
+
+type ActionResult =
+  | {
+      intent: 'guest-info';
+      saved: boolean;
+      error: string | null;
+      fieldErrors: GuestInfoFieldErrors;
+      values: GuestInfoValues;
+    }
+  | { intent: 'pay'; consentError: string | null; paymentError: string | null };
+
+function text(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/** The customer's express request to start early, kept once with its time, and in the history. */
+async function recordEarlyStartConsent(orderId: string, actor: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    const updated = await tx
+      .update(orders)
+      .set({ earlyStartConsentAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(orders.id, orderId), isNull(orders.earlyStartConsentAt)))
+      .returning({ at: orders.earlyStartConsentAt });
+    await tx.insert(orderEvents).values({
+      orderId,
+      actor,
+      kind: 'early_start_consent',
+      data: { text: CHECKOUT_TEXT.consentLabel, first: updated.length > 0 },
+    });
+  });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const orderId = new URL(request.url).searchParams.get('orderId')?.trim() ?? '';
+  const found = orderId ? await payableOrder(request, orderId) : null;
+  if (!found) throw data(MESSAGES.notFound, { status: 404 });
+  const { order, viewer, user } = found;
+  const formData = await request.formData();
+  const intent = text(formData, 'intent');
+
+  if (intent === 'guest-info') {
+    const values: GuestInfoValues = {
+      email: text(formData, 'email'),
+      firstName: text(formData, 'firstName'),
+      lastName: text(formData, 'lastName'),
+      phone: text(formData, 'phone'),
+      address: text(formData, 'address'),
+      city: text(formData, 'city'),
+      postalCode: text(formData, 'postalCode'),
+    };
+    if (viewer !== 'guest') throw data(MESSAGES.notFound, { status: 404 });
+    const result = await updateGuestOrder(request, { orderId: order.id, guestInfo: values });
+    if (result.ok) {
+      return { intent: 'guest-info', saved: true, error: null, fieldErrors: {}, values } satisfies ActionResult;
+    }
+    if (result.status === 404) throw data(MESSAGES.notFound, { status: 404 });
+    // A form's errors are an answer, not a failure: status 200, the messages in the page.
+    return data(
+      {
+        intent: 'guest-info',
+        saved: false,
+        error: result.status === 400 ? GUEST_INFO_MESSAGES.required : result.error,
+        fieldErrors: result.fieldErrors ?? {},
+        values,
+      } satisfies ActionResult,
+      { status: result.status === 400 ? 200 : result.status },
+    );
+  }
+
+  if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
+  if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+    throw redirect(confirmationPath(order.id));
+  }
+  if (viewer === 'guest' && !order.customer.email) {
+    return { intent: 'pay', consentError: null, paymentError: CHECKOUT_TEXT.guestInfoRequired } satisfies ActionResult;
+  }
+  if (text(formData, 'earlyStartConsent') !== 'on') {
+    return { intent: 'pay', consentError: CHECKOUT_TEXT.consentRequired, paymentError: null } satisfies ActionResult;
+  }
+  if (checkoutRateLimited(request)) {
+    return data(
+      { intent: 'pay', consentError: null, paymentError: PAYMENT_MESSAGES.tooManyRequests } satisfies ActionResult,
+      { status: 429, headers: { 'Retry-After': '60' } },
+    );
+  }
+  try {
+    await recordEarlyStartConsent(order.id, viewer === 'owner' && user ? user.id : 'customer');
+    const session = await createCheckout({
+      orderId: order.id,
+      returnUrl: confirmationPath(order.id),
+      customerEmail: order.customer.email,
+    });
+    // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.
+    return redirectDocument(session.url);
+  } catch (error) {
+    if (error instanceof CheckoutError) {
+      if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
+        throw redirect(confirmationPath(order.id));
+      }
+      return data({ intent: 'pay', consentError: null, paymentError: error.message } satisfies ActionResult, {
+        status: error.status,
+      });
+    }
+    log.error({ err: error, orderId: order.id }, 'checkout: payment session failed');
+    return data(
+      {
+        intent: 'pay',
+        consentError: null,
+        paymentError: PAYMENT_MESSAGES.processingError(MESSAGES.serverError),
+      } satisfies ActionResult,
+      { status: 500 },
+    );
+  }
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  if (loaderData.state === 'none') return <NoOrder />;
+  const { order, viewer, signedIn, canceled, guestInfoSaved, returnTo } = loaderData;
+  const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
+  const guestResult = actionData?.intent === 'guest-info' ? actionData : null;
+  const payResult = actionData?.intent === 'pay' ? actionData : null;
+  const total = formatEurosFromCents(order.prices.totalPriceCents);
+  const blockedReason = guestInfoSaved ? null : CHECKOUT_TEXT.guestInfoRequired;
+
+  const guestForm = (
+    <GuestInfoForm
+      values={guestResult && !guestResult.saved ? guestResult.values : loaderData.guestInfo}
+      fieldErrors={guestResult?.fieldErrors}
+      error={guestResult?.error ?? null}
+      saved={guestResult?.saved === true}
+      savedBefore={guestInfoSaved}
+      pending={submitting === 'guest-info'}
+    />
+  );
+
+  return (
+    <section
+      aria-labelledby="checkout-title"
+      className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
+    >
+      <div className="flex flex-col gap-2">
+        <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Paiement</p>
+        <h1 id="checkout-title" className="text-title">
+          Finaliser ma commande
+        </h1>
+        <p className="text-muted-foreground">
+          Commande {order.number}, passée le {formatDateTimeFr(order.createdAt)}
+        </p>
+      </div>
+
+      {canceled ? <CanceledBanner /> : null}
+      {payResult?.paymentError ? (
+        <CheckoutAlert id="payment-error" title={PAYMENT_MESSAGES.errorTitle} message={payResult.paymentError} />
+      ) : null}
+
+      <div className="grid gap-8 lg:grid-cols-[3fr_2fr]">
+        <div className="flex flex-col gap-8">
+          <OrderRecap items={order.items} prices={order.prices} />
+          <DeliveryBlock
+            deliveryMethod={order.deliveryMethod}
+            sendMethod={order.sendMethod}
+            returnOriginals={order.returnOriginals}
+          />
+        </div>
+        <div className="flex flex-col gap-8">
+          {viewer === 'guest' ? (
+            signedIn ? (
+              <section aria-label="Vos informations" className="rounded-lg border border-border bg-card p-6">
+                {guestForm}
+              </section>
+            ) : (
+              <AccountBlock returnTo={returnTo}>{guestForm}</AccountBlock>
+            )
+          ) : null}
+          <PaymentBlock
+            total={total}
+            canPay={guestInfoSaved}
+            blockedReason={blockedReason}
+            consentGiven={order.consentGiven}
+            consentError={payResult?.consentError ?? null}
+            processing={submitting === 'pay'}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function NoOrder() {
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
+      <ShoppingCartIcon className="size-10 text-primary" aria-hidden="true" />
+      <h1 className="text-title">{MESSAGES.noOrder}</h1>
+      <p className="text-lg text-muted-foreground">
+        Estimez votre commande dans le configurateur, puis passez au paiement.
+      </p>
+      <Button asChild>
+        <Link to="/configurateur">
+          <ArrowLeftIcon aria-hidden="true" />
+          Retour au configurateur
+        </Link>
+      </Button>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
+      <p className="font-semibold text-sepia text-sm uppercase tracking-wider">
+        {isRouteErrorResponse(error) ? `Erreur ${error.status}` : 'Erreur'}
+      </p>
+      <h1 className="text-title">{notFound ? MESSAGES.notFound : MESSAGES.serverError}</h1>
+      <p className="text-lg text-muted-foreground">
+        {notFound
+          ? 'Cette commande n’existe pas ou n’est pas accessible depuis ce navigateur.'
+          : 'Une erreur est survenue. Veuillez réessayer.'}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Button asChild>
+          <Link to="/configurateur">Retour au configurateur</Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/profile">Mon compte</Link>
+        </Button>
+      </div>
+    </section>
+  );
+}

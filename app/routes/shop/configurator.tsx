@@ -1,0 +1,140 @@
+import { parse, type SubmissionResult } from '@conform-to/react';
+import { useEffect, useRef, useState } from 'react';
+import { data, redirect, type ShouldRevalidateFunctionArgs, useLocation } from 'react-router';
+import { ConfiguratorForm } from '~/components/configurator/configurator-form';
+import { useLivePriceList } from '~/components/configurator/use-live-price-list';
+import { EMPTY_SELECTION, resolveSelectionPayload, selectionToPayload } from '~/domain/pricing/selection';
+import { getUser } from '~/server/auth/session.server';
+import { createOrder, InvalidSelectionError, PriceListChangedError } from '~/server/orders/create-order.server';
+import { redirectToCheckout } from '~/server/orders/order-response.server';
+import { getActivePriceList } from '~/server/pricing/price-lists.server';
+import { saveQuote } from '~/server/quotes/quotes.server';
+import type { Route } from './+types/configurator';
+
+/*
+ * /configurateur, "Estimer ma commande". The selection lives in the URL (GET form); the estimate
+ * is computed by the same pure function in the browser (live) and on the server (before JavaScript
+ * runs, and for every saved quote or order). `Commander` and `Enregistrer le devis` post the form:
+ * the server validates it, prices it with the active price list and ignores any price it carries.
+ */
+
+export const PRICES_CHANGED_MESSAGE =
+  'Les tarifs viennent d’être mis à jour\u202F: vérifiez le nouveau montant avant de continuer.';
+
+export function meta() {
+  return [
+    { title: 'Estimer ma commande | Soovenirs' },
+    {
+      name: 'description',
+      content:
+        'Estimez en direct le prix de la numérisation de vos photos, diapositives, négatifs, cassettes et films : supports, options, livraison.',
+    },
+  ];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const priceList = await getActivePriceList();
+  const hasSelection = [...url.searchParams.keys()].length > 0;
+  const submission = hasSelection
+    ? parse(url.searchParams, { resolve: (values) => resolveSelectionPayload(values, { priceList: priceList.data }) })
+    : null;
+  return {
+    priceList: { version: priceList.version, data: priceList.data },
+    payload: submission ? submission.payload : selectionToPayload(EMPTY_SELECTION),
+    // Messages for a URL that does not describe a valid selection (a link typed by hand).
+    result: submission && submission.status !== 'success' ? (submission.reply() as SubmissionResult<string[]>) : null,
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const [user, priceList] = await Promise.all([getUser(request), getActivePriceList()]);
+  const submission = parse(formData, {
+    resolve: (values) => resolveSelectionPayload(values, { requireSupport: true, priceList: priceList.data }),
+  });
+  const intent = formData.get('intent');
+  if (intent !== 'save' && intent !== 'order') {
+    return data(
+      {
+        result: submission.reply({ formErrors: ['Action inconnue\u202F: utilisez les boutons du formulaire.'] }),
+        payload: submission.payload,
+      },
+      { status: 400 },
+    );
+  }
+  if (submission.status !== 'success' || !submission.value) {
+    return data({ result: submission.reply(), payload: submission.payload }, { status: 400 });
+  }
+  // The version the visitor was shown: ordering or saving at other prices would surprise them.
+  const shown = Number(formData.get('priceListVersion'));
+  const pricesChanged = () =>
+    data(
+      { result: submission.reply({ formErrors: [PRICES_CHANGED_MESSAGE] }), payload: submission.payload },
+      { status: 409 },
+    );
+  if (Number.isInteger(shown) && shown > 0 && shown !== priceList.version) return pricesChanged();
+
+  try {
+    if (intent === 'save') {
+      const saved = await saveQuote({ selection: submission.value, user });
+      return redirect(saved.token ? `/devis/${saved.token}?enregistre=1` : `/mes-devis/${saved.id}?enregistre=1`);
+    }
+    const order = await createOrder({
+      selection: submission.value,
+      user,
+      expectedPriceListVersion: Number.isInteger(shown) && shown > 0 ? shown : null,
+    });
+    return redirectToCheckout(order);
+  } catch (error) {
+    if (error instanceof PriceListChangedError) return pricesChanged();
+    if (error instanceof InvalidSelectionError) {
+      return data(
+        { result: submission.reply({ fieldErrors: error.errors }), payload: submission.payload },
+        { status: 400 },
+      );
+    }
+    throw error;
+  }
+}
+
+/** After a refusal because prices changed (409), load the new prices at once (React Router skips 4xx by default). */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 ? true : defaultShouldRevalidate;
+}
+
+export default function Configurator({ loaderData, actionData }: Route.ComponentProps) {
+  const { priceList } = loaderData;
+  const location = useLocation();
+  useLivePriceList(priceList.version);
+
+  // Say so when new prices arrive while the page is open.
+  const firstVersion = useRef(priceList.version);
+  const [pricesUpdated, setPricesUpdated] = useState(false);
+  useEffect(() => {
+    if (priceList.version !== firstVersion.current) setPricesUpdated(true);
+  }, [priceList.version]);
+
+  const refused = actionData?.result ?? null;
+  return (
+    <div className="mx-auto w-full max-w-7xl px-4 pt-10 pb-28 sm:px-6 lg:px-8 lg:pb-16">
+      <header className="mb-8 flex max-w-3xl flex-col gap-3">
+        <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Devis en ligne</p>
+        <h1 className="text-title">Estimer ma commande</h1>
+        <p className="text-lg text-muted-foreground">
+          Choisissez vos supports et vos options&#8239;: le prix s’affiche au fur et à mesure. Enregistrez votre devis
+          pour plus tard, ou commandez directement.
+        </p>
+      </header>
+      <ConfiguratorForm
+        // A new page (a link, back and forward) starts from its own URL; the live edits of this page
+        // replace the URL without a navigation, so they keep the form as it is.
+        key={location.key}
+        priceList={priceList}
+        payload={actionData?.payload ?? loaderData.payload}
+        lastResult={refused ?? loaderData.result}
+        pricesUpdated={pricesUpdated}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { ArrowLeftIcon, CircleCheckIcon, ClockIcon, FileTextIcon } from 'lucide-react';
+import { data, Link, redirect } from 'react-router';
+import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
+import { OrderTimeline } from '~/components/account/order-timeline';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
+import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
+import { toWithdrawalView } from '~/components/account/withdrawal-view';
+import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { useHydrated } from '~/components/auth/use-hydrated';
+import { Button } from '~/components/ui/button';
+import { withdrawalState } from '~/domain/account/withdrawal';
+import { formatDateTimeFr } from '~/domain/format';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { consumeFlash } from '~/server/account/cookies.server';
+import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
+import type { Route } from './+types/confirmation';
+
+/*
+ * /confirmation?orderId= (specification 000, sections 2, 4): the order's summary, lines, price
+ * breakdown, statuses and history. Only for the order's owner, a guest holding the order's access
+ * token, or an administrator; anyone else gets the 404 an unknown order gets.
+ */
+
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  { title: loaded ? `Commande ${loaded.order.number} | Soovenirs` : 'Commande | Soovenirs' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const orderId = new URL(request.url).searchParams.get('orderId') ?? '';
+  const fromLink = await accessFromLink(request, orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
+  const found = await getOrderForViewer(request, orderId);
+  if (!found) throw data(null, { status: 404 });
+  const { order, viewer } = found;
+  const { flash, setCookie } = consumeFlash(request, '/confirmation');
+  return data(
+    {
+      viewer,
+      order: {
+        id: order.id,
+        number: order.number,
+        createdAt: order.createdAt,
+        status: order.status,
+        paymentStatus: order.paymentStatus,
+        paymentMethod: order.paymentMethod,
+        deliveryMethod: order.deliveryMethod,
+        returnOriginals: order.returnOriginals,
+        items: order.items,
+        prices: {
+          basePriceCents: order.basePriceCents,
+          qualityPriceCents: order.qualityPriceCents,
+          resolutionPriceCents: order.resolutionPriceCents,
+          formatPriceCents: order.formatPriceCents,
+          restorationPriceCents: order.restorationPriceCents,
+          denoisePriceCents: order.denoisePriceCents,
+          deliveryCostCents: order.deliveryCostCents,
+          sendShippingCostCents: order.sendShippingCostCents,
+          returnShippingCostCents: order.returnShippingCostCents,
+          totalPriceCents: order.totalPriceCents,
+        },
+        customer: order.customer,
+        events: order.events,
+        invoiceNumber: order.invoice?.number ?? null,
+      },
+      withdrawal: toWithdrawalView(withdrawalState(order)),
+      flash: flash as ServerToast | null,
+    },
+    { headers: cookieHeaders(setCookie) },
+  );
+}
+
+export default function Confirmation({ loaderData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  const { order, viewer, withdrawal, flash } = loaderData;
+  useServerToast(flash);
+  const paid = order.paymentStatus === 'paid';
+  const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
+  const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+
+  return (
+    <section
+      aria-labelledby="order-title"
+      data-hydrated={hydrated}
+      className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
+    >
+      <ServerToastFallback value={flash} />
+      {viewer === 'owner' ? (
+        <Link
+          to="/profile"
+          className="inline-flex w-fit items-center gap-1.5 text-primary text-sm underline-offset-4 hover:underline"
+        >
+          <ArrowLeftIcon className="size-4" aria-hidden="true" />
+          Retour à mon compte
+        </Link>
+      ) : null}
+      <div className="flex flex-col gap-2">
+        <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Confirmation de commande</p>
+        <h1 id="order-title" className="text-title">
+          Commande {order.number}
+        </h1>
+        <p className="text-muted-foreground">Passée le {formatDateTimeFr(order.createdAt)}</p>
+      </div>
+
+      <div
+        role="status"
+        className={`flex items-start gap-3 rounded-lg border p-4 ${paid ? 'border-[#b7dfc5] bg-[#dcf0e3] text-[#14532d]' : 'border-[#f3c77a] bg-[#fdf0d5] text-[#7a4308]'}`}
+      >
+        {paid ? (
+          <CircleCheckIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        ) : (
+          <ClockIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        )}
+        <p>
+          {paid
+            ? 'Merci pour votre commande ! Votre paiement a bien été reçu.'
+            : 'Votre commande est enregistrée. Elle sera traitée dès réception de votre paiement.'}
+        </p>
+      </div>
+
+      <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="flex flex-col gap-1">
+          <dt className="text-muted-foreground text-sm">Statut</dt>
+          <dd>
+            <OrderStatusBadge status={order.status} />
+          </dd>
+        </div>
+        <div className="flex flex-col gap-1">
+          <dt className="text-muted-foreground text-sm">Paiement</dt>
+          <dd className="flex flex-wrap items-center gap-2">
+            <PaymentStatusBadge status={order.paymentStatus} />
+            <span className="text-sm">{paymentMethodLabel(order.paymentMethod)}</span>
+          </dd>
+        </div>
+        <div className="flex flex-col gap-1">
+          <dt className="text-muted-foreground text-sm">Livraison</dt>
+          <dd className="text-sm">
+            {deliveryLabel(order.deliveryMethod)}
+            {order.returnOriginals ? ', retour des originaux' : ''}
+          </dd>
+        </div>
+        <div className="flex flex-col gap-1">
+          <dt className="text-muted-foreground text-sm">Client</dt>
+          <dd className="text-sm">
+            {customerName ? <span className="block">{customerName}</span> : null}
+            {order.customer.email ? <span className="block break-all">{order.customer.email}</span> : null}
+            {address ? <span className="block">{address}</span> : null}
+          </dd>
+        </div>
+      </dl>
+
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <div className="flex flex-col gap-6">
+          <section aria-labelledby="order-items-title" className="flex flex-col gap-3">
+            <h2 id="order-items-title" className="font-semibold text-lg">
+              Articles
+            </h2>
+            <OrderItemsTable items={order.items} />
+          </section>
+          <section aria-labelledby="order-totals-title" className="flex flex-col gap-3">
+            <h2 id="order-totals-title" className="font-semibold text-lg">
+              Récapitulatif
+            </h2>
+            <OrderTotals prices={order.prices} />
+          </section>
+          {order.invoiceNumber ? (
+            <Button asChild variant="outline" className="w-fit">
+              <Link to={`/facture/${order.id}`}>
+                <FileTextIcon aria-hidden="true" />
+                Voir la facture {order.invoiceNumber}
+              </Link>
+            </Button>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-6">
+          {viewer !== 'admin' ? <WithdrawalNotice orderId={order.id} withdrawal={withdrawal} /> : null}
+          <OrderTimeline events={order.events} />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,213 @@
+import { DownloadIcon } from 'lucide-react';
+import { data, Link } from 'react-router';
+import { z } from 'zod';
+import { invoicePdfHref } from '~/components/account/invoices-list';
+import { Badge } from '~/components/ui/badge';
+import { Button } from '~/components/ui/button';
+import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import { itemOptions, supportLabel } from '~/domain/account/order-details';
+import { company } from '~/domain/company';
+import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { getOrderForViewer } from '~/server/orders/access.server';
+import type { Route } from './+types/invoice';
+
+/*
+ * /facture/:orderId: the invoice of an order, for its owner, the guest holding the order's access
+ * token, or an administrator (the back office opens it by order id); 404 for anyone else and while
+ * the order has no invoice. A minimal HTML view of the frozen snapshot; the invoices module (issue 7)
+ * extends it and serves the PDF at /facture/:orderId/pdf.
+ */
+
+const cents = z.number().int();
+const snapshotSchema = z
+  .object({
+    serviceDate: z.string().optional().catch(undefined),
+    seller: z
+      .object({
+        name: z.string().optional(),
+        address: z.string().optional(),
+        shareCapital: z.string().optional(),
+        registration: z.string().optional(),
+        vatNumber: z.string().optional(),
+      })
+      .partial()
+      .optional()
+      .catch(undefined),
+    buyer: z
+      .object({
+        name: z.string().optional(),
+        email: z.string().optional(),
+        address: z.string().nullish(),
+        postalCode: z.string().nullish(),
+        city: z.string().nullish(),
+      })
+      .nullish()
+      .catch(undefined),
+    lines: z
+      .array(z.object({ label: z.string(), quantity: z.number(), unitPriceCents: cents, totalCents: cents }))
+      .optional()
+      .catch(undefined),
+    vatRate: z.number().optional().catch(undefined),
+    totalExcludingVatCents: cents.optional().catch(undefined),
+  })
+  .catch({});
+
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  { title: loaded ? `Facture ${loaded.invoice.number} | Soovenirs` : 'Facture | Soovenirs' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const found = await getOrderForViewer(request, params.orderId);
+  const invoice = found?.order.invoice;
+  if (!found || !invoice) throw data(null, { status: 404 });
+  const { order } = found;
+  const snapshot = snapshotSchema.parse(invoice.snapshot ?? {});
+  const lines =
+    snapshot.lines ??
+    order.items.map((item) => ({
+      label: `${supportLabel(item.type)} (${itemOptions(item)})`,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+      totalCents: item.lineTotalCents,
+    }));
+  const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
+  return {
+    viewer: found.viewer,
+    invoice: {
+      number: invoice.number,
+      issuedAt: invoice.issuedAt,
+      isPaid: invoice.isPaid,
+      amountCents: invoice.amountCents,
+      vatCents: invoice.vatCents,
+      excludingVatCents: snapshot.totalExcludingVatCents ?? invoice.amountCents - invoice.vatCents,
+      vatRate: snapshot.vatRate ?? 0.2,
+      serviceDate: snapshot.serviceDate ?? null,
+    },
+    order: { id: order.id, number: order.number, createdAt: order.createdAt },
+    buyer: {
+      name: snapshot.buyer?.name ?? customerName,
+      email: snapshot.buyer?.email ?? order.customer.email ?? '',
+      address: snapshot.buyer?.address ?? order.customer.street ?? '',
+      postalCode: snapshot.buyer?.postalCode ?? order.customer.postalCode ?? '',
+      city: snapshot.buyer?.city ?? order.customer.city ?? '',
+    },
+    lines,
+  };
+}
+
+export default function Invoice({ loaderData }: Route.ComponentProps) {
+  const { invoice, order, buyer, lines, viewer } = loaderData;
+  return (
+    <section
+      aria-labelledby="invoice-title"
+      className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Facture</p>
+          <h1 id="invoice-title" className="text-title">
+            Facture {invoice.number}
+          </h1>
+          <p className="text-muted-foreground">
+            Émise le {formatDateFr(invoice.issuedAt)} · commande {order.number}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge variant={invoice.isPaid ? 'success' : 'warning'}>
+            {invoice.isPaid ? 'Payée' : 'En attente de paiement'}
+          </Badge>
+          <Button asChild variant="outline" size="sm">
+            <a href={invoicePdfHref(order.id)} download>
+              <DownloadIcon aria-hidden="true" />
+              Télécharger le PDF
+            </a>
+          </Button>
+        </div>
+      </div>
+
+      <div className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2">
+        <div className="flex flex-col gap-0.5 text-sm">
+          <h2 className="mb-1 font-semibold text-base">Vendeur</h2>
+          <span>{company.legalName}</span>
+          <span>
+            {company.street}, {company.postalCode} {company.city}
+          </span>
+          <span>
+            Capital {company.capital} · SIREN {company.siren} · {company.rcs}
+          </span>
+          <span>TVA intracommunautaire {company.vatNumber}</span>
+        </div>
+        <div className="flex flex-col gap-0.5 text-sm">
+          <h2 className="mb-1 font-semibold text-base">Client</h2>
+          {buyer.name ? <span>{buyer.name}</span> : null}
+          {buyer.email ? <span className="break-all">{buyer.email}</span> : null}
+          {buyer.address ? <span>{buyer.address}</span> : null}
+          {buyer.postalCode || buyer.city ? <span>{`${buyer.postalCode} ${buyer.city}`.trim()}</span> : null}
+        </div>
+      </div>
+
+      <Table>
+        <caption className="sr-only">Lignes de la facture</caption>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Désignation</TableHead>
+            <TableHead className="text-right">Quantité</TableHead>
+            <TableHead className="text-right">Prix unitaire TTC</TableHead>
+            <TableHead className="text-right">Total TTC</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the invoice's lines in their frozen order
+            <TableRow key={index}>
+              <TableCell>{line.label}</TableCell>
+              <TableCell className="text-right">{line.quantity}</TableCell>
+              <TableCell className="whitespace-nowrap text-right">
+                {formatEurosFromCents(line.unitPriceCents)}
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(line.totalCents)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+        <TableFooter>
+          <TableRow>
+            <TableHead scope="row" colSpan={3} className="text-right font-normal">
+              Total HT
+            </TableHead>
+            <TableCell className="whitespace-nowrap text-right">
+              {formatEurosFromCents(invoice.excludingVatCents)}
+            </TableCell>
+          </TableRow>
+          <TableRow>
+            <TableHead scope="row" colSpan={3} className="text-right font-normal">
+              TVA {Math.round(invoice.vatRate * 100)}&nbsp;%
+            </TableHead>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(invoice.vatCents)}</TableCell>
+          </TableRow>
+          <TableRow>
+            <TableHead scope="row" colSpan={3} className="text-right">
+              Total TTC
+            </TableHead>
+            <TableCell className="whitespace-nowrap text-right font-semibold">
+              {formatEurosFromCents(invoice.amountCents)}
+            </TableCell>
+          </TableRow>
+        </TableFooter>
+      </Table>
+      {invoice.serviceDate ? (
+        <p className="text-muted-foreground text-sm">Date de la prestation : {formatDateFr(invoice.serviceDate)}</p>
+      ) : null}
+      {viewer !== 'admin' ? (
+        <Link
+          to={`/confirmation?orderId=${order.id}`}
+          className="w-fit text-primary text-sm underline-offset-4 hover:underline"
+        >
+          Voir la commande
+        </Link>
+      ) : null}
+    </section>
+  );
+}

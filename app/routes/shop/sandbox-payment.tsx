@@ -1,0 +1,263 @@
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { CreditCardIcon, FlaskConicalIcon, LockIcon } from 'lucide-react';
+import type * as React from 'react';
+import { data, Form, redirectDocument, useNavigation } from 'react-router';
+import { Button } from '~/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
+import { Input } from '~/components/ui/input';
+import { Label } from '~/components/ui/label';
+import { company } from '~/domain/company';
+import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { cardFormSchema, formatCardNumber } from '~/domain/payments/card';
+import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import { SANDBOX_TEST_CARDS } from '~/domain/payments/sandbox-cards';
+import { cancelSandboxSession, getSandboxSession, paySandboxSession } from '~/server/payments/sandbox.server';
+import type { Route } from './+types/sandbox-payment';
+
+/*
+ * /paiement/sandbox/{sessionId}: the payment page of the sandbox gateway (server/payments/
+ * sandbox.server.ts), standing where Stripe's or Monetico's hosted page would. The specification's
+ * card form (cardholder, number, expiry MM/AA, CVV, all required; Luhn and expiry checked) with
+ * Stripe's test cards. Paying makes the sandbox notify the shop server to server (signed), then
+ * sends the browser back to the shop; cancelling returns to the checkout with canceled=true.
+ * The card number is never stored nor logged: only its last four digits reach the notification.
+ */
+
+export function meta() {
+  return [{ title: 'Paiement sécurisé (bac à sable) | Soovenirs' }, { name: 'robots', content: 'noindex' }];
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const session = await getSandboxSession(params.sessionId);
+  if (!session) throw data(PAYMENT_MESSAGES.sessionNotFound, { status: 404 });
+  return {
+    orderNumber: session.orderNumber,
+    amountCents: session.amountCents,
+    state: session.state,
+    expiresAt: session.expiresAt.toISOString(),
+    returnUrl: session.returnUrl,
+    cancelUrl: session.cancelUrl,
+  };
+}
+
+type ActionResult = { submission: SubmissionResult<string[]>; paymentError: string | null };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const formData = await request.formData();
+  // Leaving the gateway for the shop loads a new document, as from a real gateway's page.
+  if (formData.get('intent') === 'cancel') {
+    const cancelled = await cancelSandboxSession(params.sessionId);
+    if (!cancelled) throw data(PAYMENT_MESSAGES.sessionNotFound, { status: 404 });
+    return redirectDocument(cancelled.redirectTo);
+  }
+  const submission = parseWithZod(formData, { schema: cardFormSchema });
+  // The card fields are never sent back to the browser, even in an error.
+  const hideFields = ['cardNumber', 'cvv'];
+  if (submission.status !== 'success') {
+    return { submission: submission.reply({ hideFields }), paymentError: null } satisfies ActionResult;
+  }
+  const result = await paySandboxSession(params.sessionId, submission.value);
+  if (result.status === 'paid') return redirectDocument(result.redirectTo);
+  if (result.status === 'unavailable' && result.redirectTo) return redirectDocument(result.redirectTo);
+  // A refused card is an answer, not a server error: status 200, the message in the page.
+  return {
+    submission: submission.reply({ formErrors: [result.message], hideFields }),
+    paymentError: result.message,
+  } satisfies ActionResult;
+}
+
+export default function SandboxPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const { orderNumber, amountCents, state } = loaderData;
+  const amount = formatEurosFromCents(amountCents);
+  return (
+    <section className="mx-auto flex w-full max-w-xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6">
+      <div
+        className="flex items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 text-sm"
+        role="note"
+      >
+        <FlaskConicalIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        <p>
+          <strong>Mode test (bac à sable).</strong> Aucun paiement réel n’est effectué et aucune carte n’est débitée.
+          Utilisez une carte de test ci-dessous.
+        </p>
+      </div>
+      <Card>
+        <CardHeader>
+          <p className="flex items-center gap-2 font-semibold text-muted-foreground text-sm">
+            <LockIcon className="size-4" aria-hidden="true" /> Paiement sécurisé · {company.brand}
+          </p>
+          <h1 className="font-heading font-semibold text-2xl leading-tight">Payer {amount}</h1>
+          <CardDescription>Commande {orderNumber}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {state === 'open' ? (
+            <>
+              <CardPaymentForm
+                amount={amount}
+                lastResult={actionData?.submission}
+                paymentError={actionData?.paymentError ?? null}
+              />
+              <CancelForm />
+            </>
+          ) : (
+            <ClosedSession state={state} returnUrl={loaderData.returnUrl} cancelUrl={loaderData.cancelUrl} />
+          )}
+        </CardContent>
+      </Card>
+      {state === 'open' ? <TestCards expiresAt={loaderData.expiresAt} /> : null}
+    </section>
+  );
+}
+
+function ClosedSession({ state, returnUrl, cancelUrl }: { state: string; returnUrl: string; cancelUrl: string }) {
+  if (state === 'paid') {
+    return (
+      <div className="flex flex-col items-start gap-4">
+        <p>Ce paiement a déjà été effectué.</p>
+        <Button asChild>
+          <a href={returnUrl}>Retour à la boutique</a>
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col items-start gap-4">
+      <p>{state === 'expired' ? PAYMENT_MESSAGES.sessionExpired : PAYMENT_MESSAGES.sessionClosed}</p>
+      <Button asChild variant="outline">
+        <a href={cancelUrl}>Retour à ma commande</a>
+      </Button>
+    </div>
+  );
+}
+
+function CardField({
+  meta,
+  label,
+  hint,
+  ...rest
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: any schema's field
+  meta: FieldMetadata<any, any, any>;
+  label: string;
+  hint?: string;
+} & Omit<React.ComponentProps<'input'>, 'id' | 'name' | 'defaultValue' | 'form' | 'type'>) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const { key, ...input } = getInputProps(meta, { type: 'text', ariaDescribedBy: hintId });
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={meta.id}>{label}</Label>
+      {hint ? (
+        <p id={hintId} className="-mt-1 text-muted-foreground text-xs">
+          {hint}
+        </p>
+      ) : null}
+      <Input key={key} {...input} {...rest} />
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="text-destructive text-sm">
+          {meta.errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function CardPaymentForm({
+  amount,
+  lastResult,
+  paymentError,
+}: {
+  amount: string;
+  lastResult: SubmissionResult<string[]> | undefined;
+  paymentError: string | null;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle';
+  const paying = busy && navigation.formData?.get('intent') === 'pay';
+  const [form, fields] = useForm({
+    id: 'sandbox-card',
+    lastResult,
+    constraint: getZodConstraint(cardFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cardFormSchema }),
+  });
+  return (
+    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      {paymentError ? (
+        <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+          <p className="font-semibold text-destructive">{PAYMENT_MESSAGES.errorTitle}</p>
+          <p>{paymentError}</p>
+        </div>
+      ) : null}
+      <CardField meta={fields.cardHolder} label="Titulaire de la carte" autoComplete="cc-name" />
+      <CardField
+        meta={fields.cardNumber}
+        label="Numéro de carte"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        maxLength={23}
+        onBlur={(event) => {
+          event.currentTarget.value = formatCardNumber(event.currentTarget.value);
+        }}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <CardField
+          meta={fields.expiryDate}
+          label="Date d’expiration"
+          hint="MM/AA"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="MM/AA"
+          maxLength={7}
+        />
+        <CardField
+          meta={fields.cvv}
+          label="CVV"
+          hint="3 ou 4 chiffres au dos de la carte"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          maxLength={4}
+        />
+      </div>
+      <Button type="submit" name="intent" value="pay" size="lg" disabled={busy}>
+        <CreditCardIcon aria-hidden="true" />
+        {paying ? 'Paiement en cours…' : `Payer ${amount}`}
+      </Button>
+    </Form>
+  );
+}
+
+/** A form of its own: cancelling does not go through the card form's checks. */
+function CancelForm() {
+  const navigation = useNavigation();
+  return (
+    <Form method="post" className="mt-2 flex flex-col">
+      <Button type="submit" name="intent" value="cancel" variant="ghost" disabled={navigation.state !== 'idle'}>
+        Annuler et revenir à la boutique
+      </Button>
+    </Form>
+  );
+}
+
+function TestCards({ expiresAt }: { expiresAt: string }) {
+  return (
+    <aside aria-labelledby="cartes-de-test" className="rounded-lg border border-border bg-muted/40 p-4 text-sm">
+      <h2 id="cartes-de-test" className="mb-2 font-semibold">
+        Cartes de test
+      </h2>
+      <ul className="flex flex-col gap-1">
+        {SANDBOX_TEST_CARDS.map((card) => (
+          <li key={card.number} className="flex flex-wrap justify-between gap-2">
+            <span className="font-mono">{formatCardNumber(card.number)}</span>
+            <span className="text-muted-foreground">{card.label}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-muted-foreground">
+        Date d’expiration future et CVV quelconques. Session valable jusqu’au {formatDateTimeFr(expiresAt)}.
+      </p>
+    </aside>
+  );
+}

@@ -1,0 +1,229 @@
+import { PassThrough, Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { itemsSummary } from '~/domain/account/order-details';
+import {
+  csvHeader,
+  csvLine,
+  EXPORT_DATASET_LABELS,
+  type ExportColumn,
+  type ExportRequest,
+  INVOICE_EXPORT_COLUMNS,
+  type InvoiceExportRow,
+  ORDER_EXPORT_COLUMNS,
+  type OrderExportRow,
+} from '~/domain/admin/exports';
+import { INVOICE_STATE_LABELS, type InvoiceState } from '~/domain/admin/views';
+import { SHOP_TIME_ZONE } from '~/domain/format';
+import { includedVatCents } from '~/domain/pricing/pricing';
+import { db } from '../db/client.server';
+import { log } from '../log.server';
+import { CUSTOMER_EMAIL, CUSTOMER_NAME } from './orders.server';
+import { isoTimestamp } from './search-sql.server';
+
+/*
+ * Exports of the Rapports tab, streamed: rows are read in batches of EXPORT_BATCH in the order of
+ * the date index (keyset pagination on (date, id): each batch starts where the previous one ended,
+ * no OFFSET), and written to the response as they come. Memory stays flat and the first bytes
+ * leave at once, whatever the size of the period. No database connection is held while the
+ * browser is slow to read: each batch is its own query.
+ */
+
+export const EXPORT_BATCH = 1_000;
+
+interface Cursor {
+  /** The date of the last row, as PostgreSQL wrote it (microseconds kept). */
+  at: string;
+  id: string;
+}
+
+const periodStart = (day: string) => sql`(${day}::date)::timestamp at time zone 'Europe/Paris'`;
+const periodEnd = (day: string) => sql`(${day}::date + 1)::timestamp at time zone 'Europe/Paris'`;
+
+async function orderBatch(
+  request: ExportRequest,
+  after: Cursor | null,
+): Promise<{ rows: OrderExportRow[]; cursor: Cursor | null }> {
+  // The first comparison lets the date index skip what was sent; the second breaks ties on the id.
+  const keyset = after
+    ? sql`and o.created_at >= ${after.at}::timestamptz and (o.created_at, o.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+    : sql``;
+  const result = await db().execute(sql`
+    select o.id, o.created_at::text as at_key, o.number, o.created_at, o.status, o.payment_status, o.payment_method,
+      o.delivery_method, o.total_price, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
+      coalesce(u.phone, o.guest_phone) as phone,
+      case when o.user_id is not null then u.city else o.guest_city end as city,
+      (select i.number from invoices i where i.order_id = o.id) as invoice_number,
+      coalesce((select json_agg(json_build_object('type', it.type, 'quantity', it.quantity) order by it.position)
+                from order_items it where it.order_id = o.id), '[]'::json) as items
+    from (select * from orders o
+          where o.created_at >= ${periodStart(request.from)} and o.created_at < ${periodEnd(request.to)} ${keyset}
+          order by o.created_at asc nulls first, o.id asc limit ${EXPORT_BATCH}) o
+    left join "user" u on u.id = o.user_id
+    order by o.created_at asc nulls first, o.id asc`);
+  const rows = result.rows.map((r): OrderExportRow => {
+    const total = Number(r.total_price);
+    return {
+      number: String(r.number),
+      createdAt: isoTimestamp(r.created_at),
+      customer: String(r.customer ?? ''),
+      email: (r.email as string | null) ?? null,
+      phone: (r.phone as string | null) ?? null,
+      city: (r.city as string | null) ?? null,
+      status: String(r.status),
+      paymentStatus: String(r.payment_status),
+      paymentMethod: String(r.payment_method),
+      deliveryMethod: String(r.delivery_method),
+      items: itemsSummary((r.items as Array<{ type: string; quantity: number }>) ?? []),
+      totalCents: total,
+      vatCents: includedVatCents(total),
+      invoiceNumber: (r.invoice_number as string | null) ?? null,
+    };
+  });
+  const last = result.rows[result.rows.length - 1];
+  return { rows, cursor: last ? { at: String(last.at_key), id: String(last.id) } : null };
+}
+
+async function invoiceBatch(
+  request: ExportRequest,
+  after: Cursor | null,
+): Promise<{ rows: InvoiceExportRow[]; cursor: Cursor | null }> {
+  const keyset = after
+    ? sql`and i.issued_at >= ${after.at}::timestamptz and (i.issued_at, i.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+    : sql``;
+  const result = await db().execute(sql`
+    select i.id, i.issued_at::text as at_key, i.number, i.issued_at, i.amount, i.vat, i.is_paid,
+      o.number as order_number, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
+      (select c.number from credit_notes c where c.invoice_id = i.id order by c.issued_at limit 1) as credit_note
+    from (select * from invoices i
+          where i.issued_at >= ${periodStart(request.from)} and i.issued_at < ${periodEnd(request.to)} ${keyset}
+          order by i.issued_at asc nulls first, i.id asc limit ${EXPORT_BATCH}) i
+    join orders o on o.id = i.order_id
+    left join "user" u on u.id = o.user_id
+    order by i.issued_at asc nulls first, i.id asc`);
+  const rows = result.rows.map((r): InvoiceExportRow => {
+    const state: InvoiceState = r.credit_note ? 'credited' : r.is_paid ? 'paid' : 'unpaid';
+    return {
+      number: String(r.number),
+      issuedAt: isoTimestamp(r.issued_at),
+      orderNumber: String(r.order_number),
+      customer: String(r.customer ?? ''),
+      email: (r.email as string | null) ?? null,
+      amountCents: Number(r.amount),
+      vatCents: Number(r.vat),
+      state: INVOICE_STATE_LABELS[state],
+      creditNoteNumber: (r.credit_note as string | null) ?? null,
+    };
+  });
+  const last = result.rows[result.rows.length - 1];
+  return { rows, cursor: last ? { at: String(last.at_key), id: String(last.id) } : null };
+}
+
+type Batcher<Row> = (request: ExportRequest, after: Cursor | null) => Promise<{ rows: Row[]; cursor: Cursor | null }>;
+
+async function* batches<Row>(request: ExportRequest, next: Batcher<Row>): AsyncGenerator<Row[]> {
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const batch: { rows: Row[]; cursor: Cursor | null } = await next(request, cursor);
+    if (batch.rows.length > 0) yield batch.rows;
+    if (batch.rows.length < EXPORT_BATCH || !batch.cursor) return;
+    cursor = batch.cursor;
+  }
+}
+
+const encoder = new TextEncoder();
+
+function csvStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportColumn<Row>>, next: Batcher<Row>) {
+  const iterator = batches(request, next);
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          // The byte-order mark makes Excel read the file as UTF-8.
+          controller.enqueue(encoder.encode(`\uFEFF${csvHeader(columns)}`));
+          return;
+        }
+        const { value, done } = await iterator.next();
+        if (done) return controller.close();
+        controller.enqueue(encoder.encode(value.map((row) => csvLine(columns, row)).join('')));
+      } catch (error) {
+        log.error({ err: error }, 'CSV export failed');
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return(undefined);
+    },
+  });
+}
+
+/** The shop's day of an instant, as a date Excel shows as that day (Excel dates have no time zone). */
+function excelDay(iso: string): Date {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
+  return new Date(`${day}T00:00:00Z`);
+}
+
+const MONEY_FORMAT = '#,##0.00 "€"';
+const DATE_FORMAT = 'dd/mm/yyyy';
+
+function xlsxStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportColumn<Row>>, next: Batcher<Row>) {
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Soovenirs';
+  workbook.created = new Date();
+  const sheet = workbook.addWorksheet(EXPORT_DATASET_LABELS[request.dataset], {
+    views: [{ state: 'frozen', ySplit: 1 }],
+  });
+  sheet.columns = columns.map((column, index) => ({
+    key: String(index),
+    width: column.width,
+    style: column.kind === 'money' ? { numFmt: MONEY_FORMAT } : column.kind === 'date' ? { numFmt: DATE_FORMAT } : {},
+  }));
+  const header = sheet.addRow(columns.map((c) => c.header));
+  header.font = { bold: true };
+  header.commit();
+
+  (async () => {
+    for await (const rows of batches(request, next)) {
+      for (const row of rows) {
+        sheet
+          .addRow(
+            columns.map((column) => {
+              const value = column.value(row);
+              if (value === null || value === '') return null;
+              if (column.kind === 'money') return Number(value) / 100;
+              if (column.kind === 'date') return excelDay(String(value));
+              return value;
+            }),
+          )
+          .commit();
+      }
+      // Let the response drain before reading the next batch.
+      if (output.writableNeedDrain) await new Promise((resolve) => output.once('drain', resolve));
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error) => {
+    log.error({ err: error }, 'Excel export failed');
+    output.destroy(error as Error);
+  });
+  return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+}
+
+/** The export as a streamed body, and its content type. */
+export function exportStream(request: ExportRequest): { body: ReadableStream<Uint8Array>; contentType: string } {
+  if (request.format === 'csv') {
+    const body =
+      request.dataset === 'commandes'
+        ? csvStream(request, ORDER_EXPORT_COLUMNS, orderBatch)
+        : csvStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch);
+    return { body, contentType: 'text/csv; charset=utf-8' };
+  }
+  const body =
+    request.dataset === 'commandes'
+      ? xlsxStream(request, ORDER_EXPORT_COLUMNS, orderBatch)
+      : xlsxStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch);
+  return { body, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+}

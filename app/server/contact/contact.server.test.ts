@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { company } from '~/domain/company';
+import { contactMessageSchema } from '~/domain/content/contact-form';
+import { db } from '../db/client.server';
+import { InvalidEmailDataError } from '../email/templates/registry';
+import { shopContactAddress, submitContactMessage } from './contact.server';
+import { createRateLimiter } from './rate-limit.server';
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await db().execute(query)).rows as T[];
+}
+
+describe('a contact message', () => {
+  it('is stored, e-mailed to the shop, acknowledged to the sender and notified, together', async () => {
+    const input = contactMessageSchema.parse({
+      name: 'Jeanne Martin',
+      email: 'jeanne.martin@example.fr',
+      phone: '06 12 34 56 78',
+      subject: 'Numériser 40 cassettes',
+      message: 'Bonjour,\nj’ai 40 cassettes VHS de mariage.',
+      service: 'vhs',
+      pro: 'on',
+    });
+    const stored = await submitContactMessage(input);
+
+    const [message] = await rows<Record<string, unknown>>(sql`select * from contact_messages where id = ${stored.id}`);
+    expect(message).toMatchObject({
+      name: 'Jeanne Martin',
+      email: 'jeanne.martin@example.fr',
+      phone: '06 12 34 56 78',
+      subject: 'Numériser 40 cassettes',
+      service: 'vhs',
+      is_pro: true,
+      handled_at: null,
+    });
+
+    const emails = await rows<{
+      to: string;
+      template: string;
+      dedupe_key: string;
+      status: string;
+      data: Record<string, unknown>;
+    }>(
+      sql`select "to", template, dedupe_key, status, data from email_outbox where dedupe_key like ${`contact:${stored.id}:%`} order by template desc`,
+    );
+    expect(emails.map((e) => [e.to, e.template, e.dedupe_key])).toEqual([
+      [company.email, 'contact-to-shop', `contact:${stored.id}:shop`],
+      ['jeanne.martin@example.fr', 'contact-acknowledgement', `contact:${stored.id}:acknowledgement`],
+    ]);
+    expect(shopContactAddress()).toBe(company.email);
+    // No SMTP configured in this database: the messages wait, held, until it is.
+    expect(emails.every((e) => e.status === 'held')).toBe(true);
+    expect(emails[0]?.data).toMatchObject({ isPro: true, service: 'vhs', email: 'jeanne.martin@example.fr' });
+
+    const notes = await rows<{ kind: string; title: string; body: string }>(
+      sql`select kind, title, body from notifications where contact_message_id = ${stored.id}`,
+    );
+    expect(notes).toEqual([
+      {
+        kind: 'contact',
+        title: 'Demande professionnelle de Jeanne Martin',
+        body: 'Numériser 40 cassettes · Cassettes VHS',
+      },
+    ]);
+  });
+
+  it('leaves nothing behind when one of its parts fails', async () => {
+    const before = await rows<{ n: number }>(sql`select count(*)::int as n from contact_messages`);
+    const input = {
+      ...contactMessageSchema.parse({ name: 'X', email: 'x@example.fr', subject: 'S', message: 'M' }),
+      email: 'pas-une-adresse',
+    };
+    // The shop's e-mail refuses the address after the message row was written: both are rolled back.
+    await expect(submitContactMessage(input)).rejects.toBeInstanceOf(InvalidEmailDataError);
+    const after = await rows<{ n: number }>(sql`select count(*)::int as n from contact_messages`);
+    expect(after[0]?.n).toBe(before[0]?.n);
+    const orphans = await rows<{ n: number }>(
+      sql`select count(*)::int as n from notifications where kind = 'contact' and contact_message_id is null`,
+    );
+    expect(orphans[0]?.n).toBe(0);
+  });
+});
+
+describe('the contact rate limiter', () => {
+  it('allows the limit within the window, then refuses until the oldest hit leaves it', () => {
+    let now = 0;
+    const limiter = createRateLimiter({ limit: 3, windowMs: 1000, now: () => now });
+    expect([limiter.hit('a').allowed, limiter.hit('a').allowed, limiter.hit('a').allowed]).toEqual([true, true, true]);
+    const refused = limiter.hit('a');
+    expect(refused).toEqual({ allowed: false, remaining: 0, retryAt: 1000 });
+    expect(limiter.hit('b').allowed).toBe(true);
+    now = 1000;
+    expect(limiter.hit('a')).toMatchObject({ allowed: true, remaining: 2 });
+    limiter.reset('a');
+    expect(limiter.hit('a').remaining).toBe(2);
+  });
+
+  it('forgets the oldest addresses beyond its size', () => {
+    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 2 });
+    limiter.hit('a');
+    limiter.hit('b');
+    limiter.hit('c');
+    expect(limiter.hit('a').allowed).toBe(true);
+    expect(limiter.hit('c').allowed).toBe(false);
+  });
+});

@@ -1,0 +1,246 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
+import { buildDocumentSnapshot, type DocumentSnapshot, parseDocumentSnapshot } from '~/domain/invoices/snapshot';
+import { includedVatCents } from '~/domain/invoices/vat';
+import type { Executor } from '../config/config-options.server';
+import { type Database, db, type Tx } from '../db/client.server';
+import { creditNotes, invoices, orderEvents } from '../db/schema';
+import { buyerOf, loadOrderFacts } from './order-facts.server';
+
+/*
+ * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
+ * records the payment (payments/notifications.server.ts), so an order is never paid without its
+ * invoice nor invoiced without being paid. Numbers come from `invoice_counters(kind, year, last)`:
+ * the row is created or incremented by one upsert, which locks it until the transaction ends, so
+ * concurrent payments take numbers one after another and a rolled-back transaction gives its number
+ * back: the sequence has no gap and no duplicate. The issue date is read after the lock is taken,
+ * so dates follow numbers.
+ *
+ * Documents are never updated or deleted: nothing in the code does, and the foreign keys refuse
+ * the deletion of an invoiced order (onDelete restrict). Cancelling a paid order issues a credit
+ * note (AV-...) that names the invoice it cancels.
+ */
+
+export class InvoiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvoiceError';
+  }
+}
+
+export interface IssuedDocument {
+  id: string;
+  number: string;
+  issuedAt: Date;
+  amountCents: number;
+  vatCents: number;
+  snapshot: DocumentSnapshot;
+  /** False when the document already existed (nothing was issued). */
+  created: boolean;
+}
+
+/**
+ * Takes the next number of `kind` for the current year (French time) and the issue time, locking
+ * the counter row until the caller's transaction ends. Call it last in a transaction: every other
+ * transaction issuing the same kind waits for this one to commit.
+ */
+export async function takeDocumentNumber(tx: Tx, kind: DocumentKind): Promise<{ number: string; issuedAt: Date }> {
+  const result = await tx.execute<{ year: number; last: number; issued_at: Date | string }>(sql`
+    insert into invoice_counters (kind, year, last)
+    values (${kind}, extract(year from (clock_timestamp() at time zone 'Europe/Paris'))::int, 1)
+    on conflict (kind, year) do update set last = invoice_counters.last + 1
+    returning year, last, clock_timestamp() as issued_at`);
+  const row = result.rows[0];
+  if (!row) throw new InvoiceError('invoice_counters: the upsert returned no row');
+  return { number: formatDocumentNumber(kind, Number(row.year), Number(row.last)), issuedAt: new Date(row.issued_at) };
+}
+
+export interface IssueInvoiceInput {
+  orderId: string;
+  /** Who caused it, for the order's history (a gateway name, `system`, an admin's id). */
+  actor: string;
+  payment: { method: string; paidAt: Date; provider?: string | null };
+}
+
+/**
+ * Issues the order's invoice inside the caller's transaction (idempotent: an order has at most one
+ * invoice, the existing one is returned). The caller has locked the order row.
+ */
+export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<IssuedDocument> {
+  const [existing] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  if (existing) return documentOf(existing, false);
+  const facts = await loadOrderFacts(tx, input.orderId);
+  if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
+  if (facts.totalPriceCents < 0) throw new InvoiceError(`order ${facts.number} has a negative total`);
+
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice');
+  const snapshot = buildDocumentSnapshot({
+    kind: 'invoice',
+    number,
+    issuedAt,
+    order: facts,
+    priceList: facts.priceList,
+    buyer: buyerOf(facts),
+    payment: input.payment,
+  });
+  const [row] = await tx
+    .insert(invoices)
+    .values({
+      number,
+      orderId: facts.id,
+      issuedAt,
+      amountCents: snapshot.totalCents,
+      vatCents: snapshot.vatCents,
+      snapshot,
+      isPaid: true,
+    })
+    .returning();
+  if (!row) throw new InvoiceError('the invoice was not inserted');
+  await tx.insert(orderEvents).values({
+    orderId: facts.id,
+    actor: input.actor,
+    kind: 'invoice_issued',
+    data: { invoiceId: row.id, number, amountCents: row.amountCents },
+  });
+  return documentOf(row, true);
+}
+
+export interface IssueCreditNoteInput {
+  orderId: string;
+  actor: string;
+  reason: string;
+}
+
+/**
+ * Issues the credit note cancelling the order's invoice, inside the caller's transaction: for the
+ * code that cancels or refunds a paid order (back office). Idempotent: an invoice is cancelled
+ * once, the existing credit note is returned. Returns null when the order has no invoice (nothing
+ * to cancel). The order row is locked here.
+ */
+export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Promise<IssuedDocument | null> {
+  const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
+  if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  if (!invoice) return null;
+  const [existing] = await tx
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.orderId, input.orderId), eq(creditNotes.invoiceId, invoice.id)))
+    .limit(1);
+  if (existing) return documentOf(existing, false);
+
+  const invoiceSnapshot = parseDocumentSnapshot(invoice.snapshot);
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'credit_note');
+  // The credit note repeats the invoice's lines, buyer and seller as they were invoiced.
+  const snapshot: DocumentSnapshot = invoiceSnapshot
+    ? {
+        ...buildDocumentSnapshot({
+          kind: 'credit_note',
+          number,
+          issuedAt,
+          order: facts,
+          priceList: facts.priceList,
+          buyer: invoiceSnapshot.buyer,
+          seller: invoiceSnapshot.seller,
+          payment: null,
+          invoiceNumber: invoice.number,
+          reason: input.reason,
+        }),
+        lines: invoiceSnapshot.lines,
+        totalExcludingVatCents: invoiceSnapshot.totalExcludingVatCents,
+        vatCents: invoiceSnapshot.vatCents,
+        totalCents: invoiceSnapshot.totalCents,
+      }
+    : buildDocumentSnapshot({
+        kind: 'credit_note',
+        number,
+        issuedAt,
+        order: { ...facts, totalPriceCents: invoice.amountCents },
+        priceList: facts.priceList,
+        buyer: buyerOf(facts),
+        payment: null,
+        invoiceNumber: invoice.number,
+        reason: input.reason,
+      });
+  const [row] = await tx
+    .insert(creditNotes)
+    .values({
+      number,
+      orderId: facts.id,
+      invoiceId: invoice.id,
+      issuedAt,
+      amountCents: invoice.amountCents,
+      vatCents: invoice.vatCents ?? includedVatCents(invoice.amountCents),
+      snapshot,
+      reason: input.reason,
+    })
+    .returning();
+  if (!row) throw new InvoiceError('the credit note was not inserted');
+  await tx.insert(orderEvents).values({
+    orderId: facts.id,
+    actor: input.actor,
+    kind: 'credit_note_issued',
+    data: { creditNoteId: row.id, number, invoiceNumber: invoice.number, amountCents: row.amountCents },
+  });
+  return documentOf(row, true);
+}
+
+interface DocumentRow {
+  id: string;
+  number: string;
+  issuedAt: Date;
+  amountCents: number;
+  vatCents: number;
+  snapshot: unknown;
+}
+
+function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
+  const snapshot = parseDocumentSnapshot(row.snapshot);
+  if (!snapshot) throw new InvoiceError(`document ${row.number} has a snapshot of an unknown shape`);
+  return {
+    id: row.id,
+    number: row.number,
+    issuedAt: row.issuedAt,
+    amountCents: row.amountCents,
+    vatCents: row.vatCents,
+    snapshot,
+    created,
+  };
+}
+
+export interface OrderDocuments {
+  invoice: Omit<IssuedDocument, 'created'> | null;
+  creditNotes: Omit<IssuedDocument, 'created'>[];
+}
+
+/**
+ * The order's invoice and credit notes, for the invoice page and its PDF. Callers check who asks
+ * (getOrderForViewer) first. A document stored in another shape (older demo data) is left out.
+ */
+export async function getOrderDocuments(
+  orderId: string,
+  executor: Executor | Database = db(),
+): Promise<OrderDocuments> {
+  const [invoiceRows, creditRows] = await Promise.all([
+    executor.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
+    executor.select().from(creditNotes).where(eq(creditNotes.orderId, orderId)).orderBy(desc(creditNotes.issuedAt)),
+  ]);
+  const readable = (row: DocumentRow) => {
+    const snapshot = parseDocumentSnapshot(row.snapshot);
+    return snapshot
+      ? {
+          id: row.id,
+          number: row.number,
+          issuedAt: row.issuedAt,
+          amountCents: row.amountCents,
+          vatCents: row.vatCents,
+          snapshot,
+        }
+      : null;
+  };
+  const invoiceRow = invoiceRows[0];
+  return {
+    invoice: invoiceRow ? readable(invoiceRow) : null,
+    creditNotes: creditRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
+  };
+}

@@ -1,0 +1,134 @@
+import { asc, eq } from 'drizzle-orm';
+import type { DocumentParty, SnapshotItem, SnapshotOrder } from '~/domain/invoices/snapshot';
+import { partyName } from '~/domain/invoices/snapshot';
+import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import type { Executor } from '../config/config-options.server';
+import { orderItems, orders, priceLists, user } from '../db/schema';
+
+/*
+ * What the payment and invoicing code reads about an order: its amounts, items, the price list it
+ * was priced with (for the words and unit prices of the lines) and its customer, the account
+ * holder or the guest.
+ */
+
+export interface OrderFacts extends SnapshotOrder {
+  createdAt: Date;
+  userId: string | null;
+  status: string;
+  paymentStatus: string;
+  paymentMethod: string;
+  paidAt: Date | null;
+  withdrawnAt: Date | null;
+  customer: {
+    email: string | null;
+    firstName: string;
+    lastName: string;
+    phone: string | null;
+    street: string | null;
+    postalCode: string | null;
+    city: string | null;
+  };
+  priceList: PriceListDocument | null;
+}
+
+/** The order's facts, or null. With `lock`, the order row is locked (FOR UPDATE) until the transaction ends. */
+export async function loadOrderFacts(
+  executor: Executor,
+  orderId: string,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<OrderFacts | null> {
+  const query = executor.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = lock ? await query.for('update') : await query;
+  if (!order) return null;
+  const [items, owner, list] = await Promise.all([
+    executor
+      .select()
+      .from(orderItems)
+      .where(eq(orderItems.orderId, orderId))
+      .orderBy(asc(orderItems.position), asc(orderItems.id)),
+    order.userId
+      ? executor
+          .select({
+            email: user.email,
+            firstName: user.firstName,
+            lastName: user.lastName,
+            phone: user.phone,
+            street: user.street,
+            postalCode: user.postalCode,
+            city: user.city,
+          })
+          .from(user)
+          .where(eq(user.id, order.userId))
+          .then((rows) => rows[0] ?? null)
+      : Promise.resolve(null),
+    order.priceListId
+      ? executor
+          .select({ data: priceLists.data })
+          .from(priceLists)
+          .where(eq(priceLists.id, order.priceListId))
+          .then((rows) => (rows[0]?.data as PriceListDocument | undefined) ?? null)
+      : Promise.resolve(null),
+  ]);
+  return {
+    id: order.id,
+    number: order.number,
+    createdAt: order.createdAt,
+    userId: order.userId,
+    status: order.status,
+    paymentStatus: order.paymentStatus,
+    paymentMethod: order.paymentMethod,
+    paidAt: order.paidAt,
+    withdrawnAt: order.withdrawnAt,
+    deliveryMethod: order.deliveryMethod,
+    deliveryCostCents: order.deliveryCostCents,
+    sendShippingCostCents: order.sendShippingCostCents,
+    returnShippingCostCents: order.returnShippingCostCents,
+    totalPriceCents: order.totalPriceCents,
+    items: items.map(
+      (item): SnapshotItem => ({
+        type: item.type,
+        quantity: item.quantity,
+        quality: item.quality,
+        resolution: item.resolution,
+        format: item.format,
+        restoration: item.restoration,
+        denoise: item.denoise,
+        reelSize: item.reelSize,
+        unitPriceCents: item.unitPriceCents,
+        lineTotalCents: item.lineTotalCents,
+      }),
+    ),
+    customer: owner
+      ? { ...owner }
+      : {
+          email: order.guestEmail,
+          firstName: order.guestFirstName ?? '',
+          lastName: order.guestLastName ?? '',
+          phone: order.guestPhone,
+          street: order.guestAddress,
+          postalCode: order.guestPostalCode,
+          city: order.guestCity,
+        },
+    priceList: list,
+  };
+}
+
+/** The buyer as an invoice states it. */
+export function buyerOf(facts: OrderFacts): DocumentParty {
+  const c = facts.customer;
+  return {
+    name: partyName(c.firstName, c.lastName, c.email),
+    email: c.email,
+    phone: c.phone,
+    street: c.street,
+    postalCode: c.postalCode,
+    city: c.city,
+    country: 'France',
+  };
+}
+
+/** "Marie Curie", or undefined when the customer gave no name (e-mails then say "Bonjour,"). */
+export function customerName(facts: OrderFacts): string | undefined {
+  const name = `${facts.customer.firstName} ${facts.customer.lastName}`.trim();
+  return name === '' ? undefined : name;
+}

@@ -1,0 +1,291 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { getUser, type SessionUser } from '../auth/session.server';
+import { type Database, db } from '../db/client.server';
+import { invoices, orderEvents, orderItems, orders, user } from '../db/schema';
+import { baseUrl } from '../env.server';
+
+/*
+ * Who may see an order (DESIGN.md, security rules): its owner (orders.user_id), a guest holding the
+ * order's access token, or an administrator. Anyone else gets the same answer as for an order that
+ * does not exist (null, which routes turn into a 404), so that order ids cannot be probed.
+ *
+ * The guest's token is created with the order (issue 6, checkout) and kept in the browser in an
+ * HttpOnly cookie named `sv_order_<orderId>`; the database keeps only its SHA-256 (hex) in
+ * orders.access_token_hash.
+ */
+
+export const ORDER_ACCESS_COOKIE_PREFIX = 'sv_order_';
+/** How long a guest's browser keeps access to an order. */
+export const ORDER_ACCESS_MAX_AGE = 180 * 24 * 60 * 60;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isOrderId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+export function orderAccessCookieName(orderId: string): string {
+  return `${ORDER_ACCESS_COOKIE_PREFIX}${orderId.toLowerCase()}`;
+}
+
+/** SHA-256 (hex) of a guest access token, as stored in orders.access_token_hash. */
+export function hashOrderAccessToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A new guest access token and the hash to store with the order. */
+export function createOrderAccessToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashOrderAccessToken(token) };
+}
+
+/** Set-Cookie giving this browser access to the order (for the checkout of a guest). */
+export function orderAccessCookie(orderId: string, token: string): string {
+  const secure = baseUrl().startsWith('https://');
+  return `${orderAccessCookieName(orderId)}=${encodeURIComponent(token)}; Path=/; Max-Age=${ORDER_ACCESS_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+function cookieValue(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator > 0 && part.slice(0, separator).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(separator + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** Constant-time comparison of a presented token with the stored hash. */
+export function accessTokenMatches(token: string | null | undefined, storedHash: string | null | undefined): boolean {
+  if (!token || !storedHash) return false;
+  const presented = Buffer.from(hashOrderAccessToken(token), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && presented.length > 0 && timingSafeEqual(presented, stored);
+}
+
+export type OrderViewerKind = 'owner' | 'guest' | 'admin';
+
+export interface OrderDetails {
+  id: string;
+  number: string;
+  createdAt: Date;
+  userId: string | null;
+  status: string;
+  paymentStatus: string;
+  paymentMethod: string;
+  deliveryMethod: string;
+  returnOriginals: boolean;
+  sendMethod: string;
+  basePriceCents: number;
+  qualityPriceCents: number;
+  resolutionPriceCents: number;
+  formatPriceCents: number;
+  restorationPriceCents: number;
+  denoisePriceCents: number;
+  deliveryCostCents: number;
+  sendShippingCostCents: number;
+  returnShippingCostCents: number;
+  totalPriceCents: number;
+  earlyStartConsentAt: Date | null;
+  withdrawnAt: Date | null;
+  paidAt: Date | null;
+  customer: {
+    email: string | null;
+    firstName: string;
+    lastName: string;
+    phone: string | null;
+    street: string | null;
+    postalCode: string | null;
+    city: string | null;
+  };
+  items: Array<{
+    type: string;
+    quantity: number;
+    quality: string;
+    resolution: string | null;
+    format: string | null;
+    restoration: number;
+    denoise: boolean;
+    reelSize: string | null;
+    unitPriceCents: number;
+    lineTotalCents: number;
+  }>;
+  events: Array<{ at: Date; kind: string; from: string | null; to: string | null }>;
+  invoice: {
+    id: string;
+    number: string;
+    issuedAt: Date;
+    amountCents: number;
+    vatCents: number;
+    isPaid: boolean;
+    snapshot: unknown;
+  } | null;
+}
+
+export interface ViewableOrder {
+  viewer: OrderViewerKind;
+  user: SessionUser | null;
+  order: OrderDetails;
+}
+
+/** The order with its items, history, invoice and customer, whoever asks (callers check access). */
+export async function loadOrderDetails(orderId: string, database: Database = db()): Promise<OrderDetails | null> {
+  if (!isOrderId(orderId)) return null;
+  const [row] = await database
+    .select({
+      order: orders,
+      owner: {
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        phone: user.phone,
+        street: user.street,
+        postalCode: user.postalCode,
+        city: user.city,
+      },
+    })
+    .from(orders)
+    .leftJoin(user, eq(user.id, orders.userId))
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!row) return null;
+  const [items, events, [invoice]] = await Promise.all([
+    database
+      .select()
+      .from(orderItems)
+      .where(eq(orderItems.orderId, orderId))
+      .orderBy(asc(orderItems.position), asc(orderItems.id)),
+    database
+      .select({ at: orderEvents.at, kind: orderEvents.kind, from: orderEvents.from, to: orderEvents.to })
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, orderId))
+      .orderBy(asc(orderEvents.at), asc(orderEvents.id)),
+    database.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
+  ]);
+  const o = row.order;
+  const owner = row.owner;
+  return {
+    id: o.id,
+    number: o.number,
+    createdAt: o.createdAt,
+    userId: o.userId,
+    status: o.status,
+    paymentStatus: o.paymentStatus,
+    paymentMethod: o.paymentMethod,
+    deliveryMethod: o.deliveryMethod,
+    returnOriginals: o.returnOriginals,
+    sendMethod: o.sendMethod,
+    basePriceCents: o.basePriceCents,
+    qualityPriceCents: o.qualityPriceCents,
+    resolutionPriceCents: o.resolutionPriceCents,
+    formatPriceCents: o.formatPriceCents,
+    restorationPriceCents: o.restorationPriceCents,
+    denoisePriceCents: o.denoisePriceCents,
+    deliveryCostCents: o.deliveryCostCents,
+    sendShippingCostCents: o.sendShippingCostCents,
+    returnShippingCostCents: o.returnShippingCostCents,
+    totalPriceCents: o.totalPriceCents,
+    earlyStartConsentAt: o.earlyStartConsentAt,
+    withdrawnAt: o.withdrawnAt,
+    paidAt: o.paidAt,
+    customer: owner
+      ? { ...owner }
+      : {
+          email: o.guestEmail,
+          firstName: o.guestFirstName ?? '',
+          lastName: o.guestLastName ?? '',
+          phone: o.guestPhone,
+          street: o.guestAddress,
+          postalCode: o.guestPostalCode,
+          city: o.guestCity,
+        },
+    items: items.map((item) => ({
+      type: item.type,
+      quantity: item.quantity,
+      quality: item.quality,
+      resolution: item.resolution,
+      format: item.format,
+      restoration: item.restoration,
+      denoise: item.denoise,
+      reelSize: item.reelSize,
+      unitPriceCents: item.unitPriceCents,
+      lineTotalCents: item.lineTotalCents,
+    })),
+    events,
+    invoice: invoice
+      ? {
+          id: invoice.id,
+          number: invoice.number,
+          issuedAt: invoice.issuedAt,
+          amountCents: invoice.amountCents,
+          vatCents: invoice.vatCents,
+          isPaid: invoice.isPaid,
+          snapshot: invoice.snapshot,
+        }
+      : null,
+  };
+}
+
+/**
+ * Decides who `request` is for this order: `owner` (signed in as orders.user_id), `guest` (holds the
+ * cookie `sv_order_<id>` whose SHA-256 is access_token_hash) or `admin`.
+ */
+export function viewerOf(
+  order: { id: string; userId: string | null },
+  accessTokenHash: string | null,
+  sessionUser: SessionUser | null,
+  request: Request,
+): OrderViewerKind | null {
+  if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
+  if (accessTokenMatches(cookieValue(request, orderAccessCookieName(order.id)), accessTokenHash)) return 'guest';
+  if (sessionUser?.role === 'admin') return 'admin';
+  return null;
+}
+
+/**
+ * The order `orderId` when the requester may see it (owner, guest with the order's token, admin),
+ * otherwise null: callers answer 404, the same as for an order that does not exist.
+ */
+export async function getOrderForViewer(request: Request, orderId: string): Promise<ViewableOrder | null> {
+  if (!isOrderId(orderId)) return null;
+  const [access] = await db()
+    .select({ id: orders.id, userId: orders.userId, accessTokenHash: orders.accessTokenHash })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!access) return null;
+  const sessionUser = await getUser(request);
+  const viewer = viewerOf(access, access.accessTokenHash, sessionUser, request);
+  if (!viewer) return null;
+  const order = await loadOrderDetails(orderId);
+  if (!order) return null;
+  return { viewer, user: sessionUser, order };
+}
+
+/**
+ * An e-mailed link for a guest (`/confirmation?orderId=…&token=…`, `/retractation/…?token=…`) may
+ * carry the order's access token, so that the guest can open the order on another device. When the
+ * token is the order's, this returns the Set-Cookie that keeps it and the same address without the
+ * token (callers redirect there: the token leaves the address bar and the history); otherwise null.
+ */
+export async function accessFromLink(
+  request: Request,
+  orderId: string,
+): Promise<{ setCookie: string; cleanUrl: string } | null> {
+  const url = new URL(request.url);
+  const token = url.searchParams.get('token');
+  if (!token || !isOrderId(orderId)) return null;
+  const [row] = await db().select({ hash: orders.accessTokenHash }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  url.searchParams.delete('token');
+  const cleanUrl = `${url.pathname}${url.search}`;
+  // A wrong token is simply dropped from the address; the page then answers as it would without it.
+  if (!row || !accessTokenMatches(token, row.hash)) return { setCookie: '', cleanUrl };
+  return { setCookie: orderAccessCookie(orderId, token), cleanUrl };
+}

@@ -1,0 +1,199 @@
+import { eq } from 'drizzle-orm';
+import { formatEurosFromCents } from '~/domain/format';
+import { emailItems, extraLines } from '~/domain/pricing/labels';
+import {
+  computeQuote,
+  resolveSelectionPayload,
+  type Selection,
+  type SelectionErrors,
+  selectionToPayload,
+} from '~/domain/pricing/selection';
+import { type Database, db } from '../db/client.server';
+import { notifications, orderEvents, orderItems, orders, quotes } from '../db/schema';
+import { enqueueEmail } from '../email/outbox.server';
+import { baseUrl } from '../env.server';
+import { getActivePriceList } from '../pricing/price-lists.server';
+import { createOrderAccessToken } from './access.server';
+import { takeOrderNumber } from './order-number.server';
+
+/*
+ * `Commander`: an order and its items, created on the server from a selection, every price
+ * recomputed from the active price list (a browser never sends a price we would read). In one
+ * transaction: the order number (its counter row locked), the order, its items, the 'created'
+ * history entry, the back office's notification and, when we know an e-mail address, the
+ * confirmation e-mail in the outbox. A guest gets a token that opens the order (cookie
+ * `sv_order_<id>` set by the route; only its SHA-256 is stored in orders.access_token_hash).
+ */
+
+export interface OrderCustomer {
+  id: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface CreateOrderInput {
+  selection: Selection;
+  /** The signed-in customer, or null for a guest. */
+  user: OrderCustomer | null;
+  /** The price list version the customer was shown; when another one is active, nothing is created. */
+  expectedPriceListVersion?: number | null;
+  /** A guest's address when we already know it (from a quote sent by e-mail). */
+  guestEmail?: string | null;
+  /** The quote this order comes from: it is marked as ordered. */
+  quoteId?: string | null;
+}
+
+export interface CreatedOrder {
+  id: string;
+  number: string;
+  createdAt: Date;
+  totalPriceCents: number;
+  priceListId: string;
+  priceListVersion: number;
+  /** The guest's access token (null for a signed-in customer): give it to them, it is not stored. */
+  accessToken: string | null;
+}
+
+export class PriceListChangedError extends Error {
+  constructor(
+    readonly expectedVersion: number,
+    readonly currentVersion: number,
+  ) {
+    super(`The price list changed (version ${expectedVersion} shown, ${currentVersion} active)`);
+    this.name = 'PriceListChangedError';
+  }
+}
+
+export class InvalidSelectionError extends Error {
+  constructor(readonly errors: SelectionErrors) {
+    super(`Invalid selection: ${JSON.stringify(errors)}`);
+    this.name = 'InvalidSelectionError';
+  }
+}
+
+/** Where a customer follows an order; a guest's link carries the token, like the cookie does. */
+export function orderFollowUrl(orderId: string, accessToken: string | null): string {
+  const params = new URLSearchParams({ orderId });
+  if (accessToken) params.set('token', accessToken);
+  return `${baseUrl()}/confirmation?${params}`;
+}
+
+export async function createOrder(input: CreateOrderInput, database: Database = db()): Promise<CreatedOrder> {
+  const access = input.user ? null : createOrderAccessToken();
+  const accessToken = access?.token ?? null;
+  const email = input.user?.email ?? input.guestEmail?.trim() ?? null;
+
+  return database.transaction(async (tx) => {
+    const priceList = await getActivePriceList(tx);
+    if (input.expectedPriceListVersion != null && input.expectedPriceListVersion !== priceList.version) {
+      throw new PriceListChangedError(input.expectedPriceListVersion, priceList.version);
+    }
+    // The same rules as the form, whatever the caller: a stored quote, a future API.
+    const checked = resolveSelectionPayload(selectionToPayload(input.selection), {
+      requireSupport: true,
+      priceList: priceList.data,
+    });
+    if (!checked.value) throw new InvalidSelectionError(checked.error ?? {});
+    const selection = checked.value;
+    const { lines, price } = computeQuote(priceList.data, selection);
+
+    const createdAt = new Date();
+    const number = await takeOrderNumber(tx, createdAt);
+    const name = [input.user?.firstName, input.user?.lastName].filter(Boolean).join(' ');
+
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        number,
+        createdAt,
+        updatedAt: createdAt,
+        userId: input.user?.id ?? null,
+        guestEmail: input.user ? null : email,
+        accessTokenHash: access?.hash ?? null,
+        status: 'pending',
+        paymentStatus: 'pending',
+        deliveryMethod: selection.deliveryMethod,
+        returnOriginals: selection.returnOriginals,
+        sendMethod: selection.sendMethod,
+        ...price,
+        priceListId: priceList.id,
+        searchText: [name, email ?? ''].join(' ').trim().toLowerCase(),
+      })
+      .returning({ id: orders.id });
+    if (!order) throw new Error('orders: the insert returned no row');
+
+    await tx.insert(orderItems).values(
+      lines.map((line, position) => ({
+        orderId: order.id,
+        position,
+        type: line.type,
+        quantity: line.quantity,
+        quality: line.quality,
+        resolution: line.resolution,
+        format: line.format,
+        restoration: line.restoration,
+        denoise: line.denoise,
+        reelSize: line.reelSize,
+        unitPriceCents: line.unitPriceCents,
+        lineTotalCents: line.lineTotalCents,
+      })),
+    );
+
+    await tx.insert(orderEvents).values({
+      orderId: order.id,
+      at: createdAt,
+      actor: input.user?.id ?? 'customer',
+      kind: 'created',
+      from: null,
+      to: 'pending',
+      data: {
+        totalCents: price.totalPriceCents,
+        priceListVersion: priceList.version,
+        source: input.quoteId ? 'quote' : 'configurator',
+        ...(input.quoteId ? { quoteId: input.quoteId } : {}),
+      },
+    });
+
+    const items = lines.reduce((sum, line) => sum + line.quantity, 0);
+    await tx.insert(notifications).values({
+      kind: 'order',
+      orderId: order.id,
+      status: 'pending',
+      title: `Nouvelle commande ${number}`,
+      body: `${formatEurosFromCents(price.totalPriceCents)} · ${items} élément${items > 1 ? 's' : ''} · ${
+        input.user ? name || input.user.email : 'client invité'
+      }`,
+    });
+
+    if (email) {
+      await enqueueEmail(tx, {
+        to: email,
+        template: 'order-confirmation',
+        data: {
+          orderNumber: number,
+          createdAt: createdAt.toISOString(),
+          ...(input.user?.firstName ? { customerName: input.user.firstName } : {}),
+          items: emailItems(priceList.data, lines),
+          extras: extraLines(price, selection),
+          totalCents: price.totalPriceCents,
+          orderUrl: orderFollowUrl(order.id, accessToken),
+        },
+        dedupeKey: `order-confirmation:${order.id}`,
+        orderId: order.id,
+      });
+    }
+
+    if (input.quoteId) await tx.update(quotes).set({ orderId: order.id }).where(eq(quotes.id, input.quoteId));
+
+    return {
+      id: order.id,
+      number,
+      createdAt,
+      totalPriceCents: price.totalPriceCents,
+      priceListId: priceList.id,
+      priceListVersion: priceList.version,
+      accessToken,
+    };
+  });
+}

@@ -1,0 +1,54 @@
+import { MONETICO_RECEIPT_ERROR, MONETICO_RECEIPT_OK } from '~/domain/payments/monetico';
+import type { PaymentProviderName } from '~/domain/payments/payment-config';
+import { log } from '../log.server';
+import { providerFor } from './checkout.server';
+import { loadPaymentConfig } from './config.server';
+import { applyPaymentNotification } from './notifications.server';
+
+/*
+ * The gateways' notifications (POST /api/webhooks/{stripe,monetico,sandbox}): the raw body is read
+ * as bytes and verified by the gateway's own rules before anything is parsed or changed; a bad
+ * signature changes nothing. A verified notification is applied once (notifications.server.ts).
+ * An error on our side answers 500, so that the gateway delivers it again later.
+ *
+ * A notification is verified with the credentials stored for its gateway even when the back office
+ * has since switched to another one: attempts opened before the switch still complete.
+ */
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
+function moneticoReceipt(body: string, status = 200): Response {
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+export async function handlePaymentWebhook(name: PaymentProviderName, request: Request): Promise<Response> {
+  const monetico = name === 'monetico';
+  if (request.method !== 'POST') {
+    return new Response(null, { status: 405, headers: { Allow: 'POST' } });
+  }
+  const body = Buffer.from(await request.arrayBuffer());
+  if (body.length > MAX_BODY_BYTES) {
+    return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR) : json({ error: 'payload too large' }, 413);
+  }
+  try {
+    const config = await loadPaymentConfig();
+    const check = await providerFor(name, config).verifyNotification({ body, headers: request.headers });
+    if (!check.ok) {
+      log.warn({ provider: name, reason: check.reason }, 'payment notification refused');
+      return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR) : json({ error: check.reason }, check.status);
+    }
+    if (!check.notification) return monetico ? moneticoReceipt(MONETICO_RECEIPT_OK) : json({ received: true });
+    const result = await applyPaymentNotification(check.notification);
+    return monetico ? moneticoReceipt(MONETICO_RECEIPT_OK) : json({ received: true, result: result.status });
+  } catch (error) {
+    log.error({ err: error, provider: name }, 'payment notification could not be applied');
+    return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR, 500) : json({ error: 'internal error' }, 500);
+  }
+}

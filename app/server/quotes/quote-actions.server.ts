@@ -1,0 +1,90 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data, redirect } from 'react-router';
+import { quoteEmailSchema } from '~/domain/pricing/quote-email';
+import type { SessionUser } from '../auth/session.server';
+import { InvalidSelectionError, PriceListChangedError } from '../orders/create-order.server';
+import { redirectToCheckout, requestHoldsOrderToken } from '../orders/order-response.server';
+import { emailQuote, orderQuote, type QuoteView } from './quotes.server';
+
+/*
+ * The actions of a quote's page (/mes-devis/<id> and /devis/<token>, after the route has checked
+ * who may open it): order it in one click, or have it sent by e-mail.
+ */
+
+export const QUOTE_PRICES_CHANGED =
+  'Les tarifs viennent d’être mis à jour\u202F: vérifiez le nouveau montant avant de commander.';
+export const QUOTE_NOT_ORDERABLE =
+  'Ce devis ne correspond plus à nos prestations actuelles\u202F: refaites une estimation dans le configurateur.';
+
+export const QUOTE_EMAIL_MESSAGES = {
+  queued: (to: string) => `Devis envoyé à ${to}.`,
+  'already-sent': (to: string) => `Ce devis a déjà été envoyé à ${to}.`,
+  'limit-reached': () => 'Ce devis a déjà été envoyé au nombre maximal d’adresses.',
+} as const;
+
+export async function handleQuoteAction(
+  request: Request,
+  quote: QuoteView,
+  options: { user: SessionUser | null; quoteUrl: string },
+) {
+  const formData = await request.formData();
+  const intent = formData.get('intent');
+
+  if (intent === 'order') {
+    const shown = Number(formData.get('priceListVersion'));
+    const expected = Number.isInteger(shown) && shown > 0 ? shown : null;
+    const canOpenExistingOrder = quote.order
+      ? options.user
+        ? quote.order.userId === options.user.id
+        : await requestHoldsOrderToken(request, quote.order.id)
+      : false;
+    try {
+      const result = await orderQuote(quote, {
+        user: options.user,
+        expectedPriceListVersion: expected,
+        canOpenExistingOrder,
+      });
+      if (result.kind === 'existing') return redirect(`/checkout?${new URLSearchParams({ orderId: result.orderId })}`);
+      return redirectToCheckout(result.order);
+    } catch (error) {
+      if (error instanceof PriceListChangedError) {
+        return data({ intent: 'order' as const, message: QUOTE_PRICES_CHANGED }, { status: 409 });
+      }
+      if (error instanceof InvalidSelectionError) {
+        return data({ intent: 'order' as const, message: QUOTE_NOT_ORDERABLE }, { status: 400 });
+      }
+      throw error;
+    }
+  }
+
+  if (intent === 'email') {
+    const submission = parseWithZod(formData, { schema: quoteEmailSchema });
+    if (submission.status !== 'success') {
+      return data({ intent: 'email' as const, result: submission.reply(), message: null }, { status: 400 });
+    }
+    const to = submission.value.email.toLowerCase();
+    // A robot filled the honeypot: answer as if it worked, send nothing.
+    if (submission.value.website) {
+      return data({
+        intent: 'email' as const,
+        result: submission.reply({ resetForm: true }),
+        message: QUOTE_EMAIL_MESSAGES.queued(to),
+      });
+    }
+    const outcome = await emailQuote(quote, {
+      to,
+      quoteUrl: options.quoteUrl,
+      ...(options.user?.firstName ? { customerName: options.user.firstName } : {}),
+    });
+    return data(
+      {
+        intent: 'email' as const,
+        result: submission.reply({ resetForm: outcome === 'queued' }),
+        message: QUOTE_EMAIL_MESSAGES[outcome](to),
+      },
+      { status: outcome === 'limit-reached' ? 429 : 200 },
+    );
+  }
+
+  return data({ intent: null, message: 'Action inconnue.' }, { status: 400 });
+}

@@ -1,0 +1,273 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { freePort } from '../app/server/db/embedded.server';
+
+/*
+ * npm run lighthouse [-- --runs N] [--rebuild] [--url http://…] [--pages /,/contact]
+ *
+ * Builds the app when no build exists (or with --rebuild), starts the real server on a free port
+ * with a temporary DATA_DIR (its own embedded PostgreSQL, the default price list and content),
+ * runs Lighthouse 12 with Debian's Chromium in Lighthouse's default mobile emulation (Moto G
+ * Power, simulated slow 4G and 4× CPU slowdown) on the public pages, prints the four scores, LCP,
+ * TBT, CLS and the JavaScript transferred, and writes them to docs/lighthouse.md. With --runs N
+ * each page is measured N times and the run with the median performance score is kept.
+ */
+
+const DEFAULT_PAGES = ['/', '/services', '/services/photos', '/blog', '/contact'];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 95,
+  accessibility: 95,
+  'best-practices': 100,
+  seo: 100,
+};
+
+const usage = `Usage : npm run lighthouse [-- --runs N] [--rebuild] [--url http://hôte:port] [--pages /,/contact]
+
+  --runs N     mesures par page ; la médiane (score de performance) est retenue (défaut 1)
+  --rebuild    reconstruit l'application avant la mesure
+  --url U      mesure un serveur déjà démarré au lieu d'en lancer un
+  --pages P    liste de chemins séparés par des virgules (défaut ${DEFAULT_PAGES.join(',')})
+  --out F      fichier du rapport (défaut docs/lighthouse.md)`;
+
+interface PageResult {
+  path: string;
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  jsBytes: number;
+  /** Audits that cost points in a category below 100. */
+  failing: string[];
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function ensureBuild(rebuild: boolean) {
+  if (!rebuild && fs.existsSync(path.join(root, 'build/server/index.js'))) return;
+  console.log('Construction de l’application (react-router build)…');
+  const result = spawnSync(path.join(root, 'node_modules/.bin/react-router'), ['build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0) throw new Error('La construction a échoué.');
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Le serveur s’est arrêté (${child.exitCode}) :\n${output()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`Le serveur n’a pas répondu à temps :\n${output()}`);
+}
+
+async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'soovenirs-lighthouse-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let text = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  await waitForHealth(url, child, () => text);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+function summarise(pagePath: string, lhr: LighthouseResult): PageResult {
+  const scores = Object.fromEntries(
+    CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+  ) as PageResult['scores'];
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = (lhr.audits['network-requests']?.details as { items?: Record<string, unknown>[] } | undefined)
+    ?.items;
+  const jsBytes = (requests ?? [])
+    .filter((item) => item.resourceType === 'Script')
+    .reduce((sum, item) => sum + (Number(item.transferSize) || 0), 0);
+  const failing: string[] = [];
+  for (const id of CATEGORIES) {
+    const category = lhr.categories[id];
+    if (!category || (category.score ?? 0) >= 1) continue;
+    for (const ref of category.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || ref.weight === 0 || audit.score === null || audit.score >= 0.9) continue;
+      failing.push(`${id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+    }
+  }
+  return {
+    path: pagePath,
+    scores,
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    jsBytes,
+    failing,
+  };
+}
+
+async function measure(url: string, pagePath: string, runs: number): Promise<PageResult> {
+  const results: PageResult[] = [];
+  for (let run = 0; run < runs; run++) {
+    // A fresh browser per run: no cache or service state carried from one measure to the next.
+    const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+    try {
+      const result = await lighthouse(`${url}${encodeURI(pagePath)}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        locale: 'fr',
+      });
+      if (!result) throw new Error(`Lighthouse n’a rien renvoyé pour ${pagePath}`);
+      results.push(summarise(pagePath, result.lhr));
+    } finally {
+      await chrome.kill();
+    }
+  }
+  results.sort((a, b) => a.scores.performance - b.scores.performance);
+  return results[Math.floor(results.length / 2)] as PageResult;
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+
+function table(results: PageResult[]): string {
+  const lines = [
+    '| page | performance | accessibilité | bonnes pratiques | SEO | LCP | TBT | CLS | JS transféré |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    lines.push(
+      `| \`${r.path}\` | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.scores.seo} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${kib(r.jsBytes)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function report(results: PageResult[], runs: number, version: string): string {
+  const misses = results.flatMap((r) =>
+    CATEGORIES.filter((c) => r.scores[c] < TARGETS[c]).map((c) => `\`${r.path}\` ${c} ${r.scores[c]}`),
+  );
+  const failing = results.filter((r) => r.failing.length > 0);
+  return `# Lighthouse
+
+Measured by \`npm run lighthouse\` (scripts/lighthouse.ts) on ${new Date().toISOString().slice(0, 10)}:
+Lighthouse ${version}, Debian's Chromium (\`--headless=new\`), Lighthouse's default mobile emulation
+(simulated slow 4G, 4× CPU slowdown), the production build served by the real server with a fresh
+embedded PostgreSQL, ${runs === 1 ? 'one run per page' : `median of ${runs} runs per page (by performance score)`}.
+The machine's own load changes the performance score from one run to the next by a few points.
+
+Targets (issue 5): performance ≥ 95, accessibility ≥ 95, best practices 100, SEO 100.
+
+${table(results)}
+
+${misses.length === 0 ? 'Every page meets the targets.' : `Below target: ${misses.join(', ')}.`}
+${
+  failing.length === 0
+    ? ''
+    : `\nAudits that cost points:\n\n${failing.map((r) => r.failing.map((f) => `- \`${r.path}\` ${f}`).join('\n')).join('\n')}\n`
+}`;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '1' },
+      rebuild: { type: 'boolean', default: false },
+      url: { type: 'string' },
+      pages: { type: 'string' },
+      out: { type: 'string', default: 'docs/lighthouse.md' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const runs = Math.max(1, Number.parseInt(values.runs ?? '1', 10) || 1);
+  const pages = values.pages ? values.pages.split(',').map((p) => p.trim()) : DEFAULT_PAGES;
+
+  let server: { url: string; stop: () => Promise<void> } | undefined;
+  if (!values.url) {
+    ensureBuild(values.rebuild ?? false);
+    console.log('Démarrage du serveur (base de données temporaire)…');
+    server = await startServer();
+  }
+  const url = (values.url ?? server?.url ?? '').replace(/\/$/, '');
+  try {
+    const results: PageResult[] = [];
+    for (const pagePath of pages) {
+      process.stdout.write(`Mesure de ${pagePath}… `);
+      const result = await measure(url, pagePath, runs);
+      results.push(result);
+      console.log(
+        `performance ${result.scores.performance}, accessibilité ${result.scores.accessibility}, bonnes pratiques ${result.scores['best-practices']}, SEO ${result.scores.seo}`,
+      );
+    }
+    console.log(`\n${table(results)}\n`);
+    for (const r of results) for (const f of r.failing) console.log(`  ${r.path} ${f}`);
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8'))
+      .version as string;
+    const out = path.resolve(root, values.out ?? 'docs/lighthouse.md');
+    await fsp.writeFile(out, report(results, runs, version));
+    console.log(`Rapport écrit dans ${path.relative(root, out)}`);
+  } finally {
+    await server?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

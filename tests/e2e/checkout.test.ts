@@ -1,0 +1,340 @@
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { startServer, type TestServer } from '../support/server';
+
+/*
+ * /checkout?orderId= in Chromium on the built app (issue 7, parts 1 and 4): the guest's
+ * information, the express request to start early, `Payer {total}` through the sandbox gateway,
+ * the return to /confirmation once the signed notification has paid the order, the cancelled
+ * payment's banner and its retry, and who may open an order's checkout (others: 404).
+ */
+
+let server: TestServer;
+let browser: Browser;
+let customer: TestUser;
+let other: TestUser;
+let client: pg.Client;
+
+const PAY = 'Payer 94,90\u00A0€';
+const CONSENT = /Je demande expressément que la numérisation de ma commande commence/;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [customer, other] = await Promise.all([
+    createUser({ url: server.url }),
+    createUser({ url: server.url, firstName: 'Paul', lastName: 'Langevin' }),
+  ]);
+  client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.end();
+  await browser?.close();
+  await server?.dispose();
+});
+
+function checkoutUrl(order: { id: string }, extra = ''): string {
+  return `${server.url}/checkout?orderId=${order.id}${extra}`;
+}
+
+/** A browser page holding the guest's access cookie of the order. */
+async function guestPage(order: TestOrder): Promise<Page> {
+  const page = await openPage(browser);
+  await addSessionCookie(page, server.url, order.cookie as string);
+  return page;
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Titulaire de la carte').fill('Marie Curie');
+  await page.getByLabel('Numéro de carte').fill(number);
+  await page.getByLabel('Date d’expiration').fill('12/30');
+  await page.getByLabel('CVV').fill('123');
+}
+
+async function payOnSandbox(page: Page, order: { id: string }) {
+  await page.waitForURL(/\/paiement\/sandbox\//);
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: PAY }).click();
+  await page.waitForURL(`${server.url}/confirmation?orderId=${order.id}`);
+  // The notification is server to server: the page shows what the database says.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByText('Votre paiement a bien été reçu').isVisible();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+}
+
+describe('guest checkout', () => {
+  it('saves the guest’s information, records the request to start early, pays with 4242 and invoices', async () => {
+    const order = await insertTestOrder(server.databaseUrl, { guestEmail: null });
+    const page = await guestPage(order);
+    await page.goto(checkoutUrl(order));
+    await expect.poll(() => page.getByRole('heading', { name: 'Finaliser ma commande' }).isVisible()).toBe(true);
+
+    // The lines at their real prices, the breakdown, the delivery.
+    const recap = page.getByRole('region', { name: 'Récapitulatif de la commande' });
+    const recapText = ((await recap.textContent()) ?? '').replace(/[\u00A0\u202F]/g, ' ');
+    expect(recapText).toContain('0,35 €');
+    expect(recapText).toContain('35,00 €');
+    expect(recapText).toContain('44,00 €');
+    expect(recapText).toContain('94,90 €');
+    expect(recapText).not.toContain('12,99');
+    expect(await page.getByRole('region', { name: 'Livraison' }).textContent()).toContain('3 à 5 jours ouvrés');
+    expect(await page.getByRole('link', { name: 'Connexion' }).getAttribute('href')).toBe(
+      `/login?redirectTo=${encodeURIComponent(`/checkout?orderId=${order.id}`)}`,
+    );
+
+    // No e-mail address yet: paying is not possible.
+    expect(await page.getByRole('button', { name: PAY }).isDisabled()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
+    await expect.poll(() => page.getByText('Veuillez remplir tous les champs obligatoires').isVisible()).toBe(true);
+    expect(await page.getByText('L’adresse e-mail est requise').isVisible()).toBe(true);
+
+    await page.getByLabel('Adresse e-mail').fill('Irene.Joliot@Example.fr');
+    await page.getByLabel('Prénom').fill('Irène');
+    await page.getByLabel('Nom', { exact: true }).fill('Joliot-Curie');
+    await page.getByLabel('Téléphone').fill('01 23 45 67 89');
+    await page.getByLabel('Adresse', { exact: true }).fill('12 rue de l’Université');
+    await page.getByLabel('Code postal').fill('75007');
+    await page.getByLabel('Ville').fill('Paris');
+    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
+    await expect.poll(() => page.getByText('Vos informations ont été enregistrées.').isVisible()).toBe(true);
+    const [saved] = (
+      await client.query(
+        `select guest_email, guest_phone, guest_address, guest_city, guest_postal_code, search_text
+         from orders where id = $1`,
+        [order.id],
+      )
+    ).rows;
+    expect(saved).toEqual({
+      guest_email: 'irene.joliot@example.fr',
+      guest_phone: '01 23 45 67 89',
+      guest_address: '12 rue de l’Université',
+      guest_city: 'Paris',
+      guest_postal_code: '75007',
+      search_text: 'irène joliot-curie irene.joliot@example.fr',
+    });
+
+    // The request to start early is required.
+    await expect.poll(() => page.getByRole('button', { name: PAY }).isEnabled()).toBe(true);
+    await page.getByRole('checkbox', { name: CONSENT }).check();
+    await page.getByRole('button', { name: PAY }).click();
+    await page.waitForURL(/\/paiement\/sandbox\//);
+
+    // A declined card: a French error on the gateway's page, nothing changes.
+    const before = await orderState(server.databaseUrl, order.id);
+    await fillCard(page, '4000 0000 0000 0002');
+    await page.getByRole('button', { name: PAY }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Erreur de paiement' });
+    await expect.poll(() => alert.textContent()).toContain('Votre carte a été refusée');
+    expect(await orderState(server.databaseUrl, order.id)).toEqual(before);
+
+    await payOnSandbox(page, order);
+    const state = await orderState(server.databaseUrl, order.id);
+    expect(state.paymentStatus).toBe('paid');
+    expect(state.invoices).toEqual([`FA-${new Date().getFullYear()}-000001`]);
+    expect(state.events).toContain('early_start_consent');
+    const [consent] = (await client.query('select early_start_consent_at from orders where id = $1', [order.id])).rows;
+    expect(consent.early_start_consent_at).toBeInstanceOf(Date);
+
+    // Paid: the checkout sends to the confirmation.
+    await page.goto(checkoutUrl(order));
+    await page.waitForURL(`${server.url}/confirmation?orderId=${order.id}`);
+  });
+
+  it('refuses to pay without the request to start early', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const page = await guestPage(order);
+    await page.goto(checkoutUrl(order));
+    // The browser's own check is bypassed to reach the server's.
+    await page.locator('form:has(input[value="pay"])').evaluate((form) => form.setAttribute('novalidate', ''));
+    await page.getByRole('button', { name: PAY }).click();
+    await expect
+      .poll(() => page.getByText('Veuillez cocher la case pour demander le début de la prestation').isVisible())
+      .toBe(true);
+    expect((await orderState(server.databaseUrl, order.id)).payments).toEqual([]);
+  });
+
+  it('shows the amber banner after a cancelled payment, and a retry succeeds', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const page = await guestPage(order);
+    await page.goto(checkoutUrl(order));
+    await page.getByRole('checkbox', { name: CONSENT }).check();
+    await page.getByRole('button', { name: PAY }).click();
+    await page.waitForURL(/\/paiement\/sandbox\//);
+    await page.getByRole('button', { name: 'Annuler et revenir à la boutique' }).click();
+    await page.waitForURL(checkoutUrl(order, '&canceled=true'));
+    const banner = page.getByRole('status').filter({ hasText: 'Paiement annulé' });
+    await expect.poll(() => banner.textContent()).toContain('Vous pouvez réessayer');
+    await expectNoSeriousA11yViolations(page);
+    expect(await orderState(server.databaseUrl, order.id)).toMatchObject({ paymentStatus: 'pending', invoices: [] });
+
+    // The request to start early is remembered.
+    expect(await page.getByRole('checkbox', { name: CONSENT }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: PAY }).click();
+    await payOnSandbox(page, order);
+    expect(await orderState(server.databaseUrl, order.id)).toMatchObject({
+      paymentStatus: 'paid',
+      invoices: [expect.stringMatching(/^FA-\d{4}-\d{6}$/)],
+    });
+  });
+});
+
+describe('guest checkout without JavaScript', () => {
+  it('orders in the configurator, saves the guest’s information and pays, with plain forms', async () => {
+    const page = await openPage(browser, undefined, { javaScriptEnabled: false });
+    await page.goto(`${server.url}/configurateur`);
+    const slides = page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^Diapositives\s/ }) });
+    await slides.getByRole('checkbox').check();
+    await slides.getByLabel('Quantité').fill('200');
+    await page.getByRole('button', { name: 'Mettre à jour l’estimation' }).click();
+    await page.waitForURL(/support=slides/);
+    await page.getByRole('button', { name: 'Commander' }).click();
+    await page.waitForURL(/\/checkout\?orderId=[0-9a-f-]{36}$/);
+    const orderId = new URL(page.url()).searchParams.get('orderId') as string;
+    const pay = 'Payer 90,00\u00A0€'; // 200 x 0,45 €
+    expect(await page.getByRole('button', { name: pay }).isDisabled()).toBe(true);
+
+    await page.getByLabel('Adresse e-mail').fill('sans-js@example.fr');
+    await page.getByLabel('Code postal').fill('45000');
+    await page.getByLabel('Ville').fill('Orléans');
+    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
+    await expect.poll(() => page.getByText('Vos informations ont été enregistrées.').isVisible()).toBe(true);
+    await page.getByRole('checkbox', { name: CONSENT }).check();
+    await page.getByRole('button', { name: pay }).click();
+    await page.waitForURL(/\/paiement\/sandbox\//);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: pay }).click();
+    await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}`);
+    await expect.poll(async () => (await orderState(server.databaseUrl, orderId)).paymentStatus).toBe('paid');
+    const [row] = (await client.query('select guest_email, search_text from orders where id = $1', [orderId])).rows;
+    expect(row).toEqual({ guest_email: 'sans-js@example.fr', search_text: 'sans-js@example.fr' });
+  });
+});
+
+describe('who may open a checkout', () => {
+  it('answers 404 to anonymous visitors, wrong tokens and other customers', async () => {
+    const guest = await insertTestOrder(server.databaseUrl);
+    const owned = await insertTestOrder(server.databaseUrl, { userId: customer.id });
+    for (const [id, cookie] of [
+      [guest.id, null],
+      [guest.id, `sv_order_${guest.id}=not-the-token`],
+      [guest.id, other.cookie],
+      [owned.id, null],
+      [owned.id, other.cookie],
+      [owned.id, guest.cookie],
+      ['00000000-0000-4000-8000-000000000000', customer.cookie],
+      ['not-a-uuid', customer.cookie],
+    ] as const) {
+      const headers = cookie ? { cookie } : undefined;
+      const response = await fetch(`${server.url}/checkout?orderId=${id}`, { headers });
+      expect(response.status, `${id} with ${cookie}`).toBe(404);
+      expect(await response.text()).toContain('Commande introuvable');
+      const post = await fetch(`${server.url}/checkout?orderId=${id}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          ...headers,
+          origin: server.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': randomIp(),
+        },
+        body: new URLSearchParams({ intent: 'pay', earlyStartConsent: 'on' }),
+      });
+      expect(post.status, `POST ${id} with ${cookie}`).toBe(404);
+    }
+    expect((await orderState(server.databaseUrl, guest.id)).payments).toEqual([]);
+    expect((await orderState(server.databaseUrl, owned.id)).payments).toEqual([]);
+
+    const mine = await fetch(`${server.url}/checkout?orderId=${owned.id}`, { headers: { cookie: customer.cookie } });
+    expect(mine.status).toBe(200);
+    const none = await fetch(`${server.url}/checkout`);
+    expect(none.status).toBe(200);
+    const html = await none.text();
+    expect(html).toContain('Aucune commande trouvée');
+    expect(html).toContain('href="/configurateur"');
+  });
+
+  it('update-guest-order: only the guest holding the order’s cookie, with French messages', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const call = (body: unknown, cookie?: string | null) =>
+      fetch(`${server.url}/api/update-guest-order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(body),
+      });
+    const info = {
+      email: 'nouvelle@example.fr',
+      phone: '0600000000',
+      address: '1 rue X',
+      city: 'Orléans',
+      postalCode: '45000',
+    };
+    expect((await call({ orderId: order.id, guestInfo: info })).status).toBe(404);
+    expect((await call({ orderId: order.id, guestInfo: info }, customer.cookie)).status).toBe(404);
+    const invalid = await call(
+      { orderId: order.id, guestInfo: { ...info, email: '', postalCode: '4500' } },
+      order.cookie,
+    );
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toEqual({
+      error: 'Veuillez remplir tous les champs obligatoires',
+      fieldErrors: { email: 'L’adresse e-mail est requise', postalCode: 'Code postal invalide (5 chiffres)' },
+    });
+    const ok = await call({ orderId: order.id, guestInfo: info }, order.cookie);
+    expect(ok.status).toBe(200);
+    const [row] = (
+      await client.query('select guest_email, guest_city, search_text from orders where id = $1', [order.id])
+    ).rows;
+    expect(row).toEqual({
+      guest_email: 'nouvelle@example.fr',
+      guest_city: 'Orléans',
+      search_text: 'marie curie nouvelle@example.fr',
+    });
+  });
+
+  it('works without JavaScript: the pay form posts and redirects to the gateway', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const response = await fetch(checkoutUrl(order), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: order.cookie as string,
+        origin: server.url,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': randomIp(),
+      },
+      body: new URLSearchParams({ intent: 'pay', earlyStartConsent: 'on' }),
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toMatch(new RegExp(`^${server.url}/paiement/sandbox/`));
+    expect((await orderState(server.databaseUrl, order.id)).payments).toMatchObject([{ status: 'pending' }]);
+  });
+});
+
+describe('signed-in customer', () => {
+  it('pays without the account block and finds the order in /profile', async () => {
+    const order = await insertTestOrder(server.databaseUrl, { userId: customer.id });
+    const page = await openPage(browser);
+    await addSessionCookie(page, server.url, customer.cookie);
+    await page.goto(checkoutUrl(order));
+    await expect.poll(() => page.getByRole('heading', { name: 'Finaliser ma commande' }).isVisible()).toBe(true);
+    expect(await page.getByRole('navigation', { name: 'Mode de commande' }).count()).toBe(0);
+    await page.getByRole('checkbox', { name: CONSENT }).check();
+    await page.getByRole('button', { name: PAY }).click();
+    await payOnSandbox(page, order);
+    await page.goto(`${server.url}/profile`);
+    await expect.poll(() => page.getByText(order.number).first().isVisible()).toBe(true);
+  });
+});

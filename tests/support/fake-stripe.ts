@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/*
+ * A local HTTP server that answers like Stripe's API for the calls the shop makes (Checkout
+ * Sessions: create, retrieve, expire; the balance for the back office's probe), so that the real
+ * SDK can be tested offline: point the shop at it with STRIPE_API_URL (the SDK's host, port and
+ * protocol options). It also plays Stripe's webhook side: events built from its sessions, signed
+ * with the SDK's own test helper (stripe.webhooks.generateTestHeaderString).
+ *
+ * Request bodies are form-encoded with Stripe's bracket notation (line_items[0][price_data][...]);
+ * errors have Stripe's shape ({ error: { type, message, code } }) and statuses (401 for a bad key).
+ */
+
+export interface FakeStripeRequest {
+  method: string;
+  path: string;
+  params: Record<string, unknown>;
+  apiKey: string | null;
+  idempotencyKey: string | null;
+}
+
+export interface FakeSession {
+  id: string;
+  object: 'checkout.session';
+  mode: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid' | 'no_payment_required';
+  amount_total: number;
+  amount_subtotal: number;
+  currency: string;
+  client_reference_id: string | null;
+  customer_email: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  url: string | null;
+  expires_at: number;
+  created: number;
+  livemode: false;
+  payment_intent: string | null;
+  line_items: { quantity: number; unit_amount: number; name: string; description: string | null }[];
+}
+
+export interface FakeStripe {
+  url: string;
+  requests: FakeStripeRequest[];
+  sessions: Map<string, FakeSession>;
+  /** Keys the fake accepts (Bearer). */
+  apiKeys: Set<string>;
+  /** A Stripe event about one of the fake's sessions, as Stripe would send it to a webhook endpoint. */
+  event(type: string, sessionId: string, changes?: Partial<FakeSession>): Stripe.Event;
+  /** The JSON body and its Stripe-Signature header, signed by the SDK's test helper. */
+  sign(event: object, secret: string, timestamp?: number): { payload: string; header: string };
+  close(): Promise<void>;
+}
+
+/** Stripe's bracket notation back into objects and arrays: a[b][0][c]=1 -> { a: { b: [{ c: '1' }] } }. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const match = /^([^[]+)((?:\[[^\]]*\])*)$/.exec(key);
+    if (!match) continue;
+    const path = [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((m) => m[1] as string)];
+    let node: Record<string, unknown> | unknown[] = root;
+    path.forEach((part, i) => {
+      const last = i === path.length - 1;
+      const next = path[i + 1];
+      const container = node as Record<string, unknown>;
+      if (last) {
+        container[part] = value;
+        return;
+      }
+      container[part] ??= next !== undefined && /^\d+$/.test(next) ? [] : {};
+      node = container[part] as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+function stripeError(res: http.ServerResponse, status: number, type: string, message: string, code?: string) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+  res.end(JSON.stringify({ error: { type, message, ...(code ? { code } : {}) } }));
+}
+
+function send(res: http.ServerResponse, body: unknown) {
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+  res.end(JSON.stringify(body));
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+function publicSession(session: FakeSession) {
+  const { line_items: _, ...rest } = session;
+  return rest;
+}
+
+export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key'] } = {}): Promise<FakeStripe> {
+  const requests: FakeStripeRequest[] = [];
+  const sessions = new Map<string, FakeSession>();
+  const keys = new Set(apiKeys);
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake-stripe');
+      const authorization = req.headers.authorization ?? '';
+      const apiKey = authorization.startsWith('Bearer ') ? authorization.slice(7) : null;
+      const params = req.method === 'GET' ? Object.fromEntries(url.searchParams) : parseStripeForm(body);
+      requests.push({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        params,
+        apiKey,
+        idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
+      });
+      if (!apiKey || !keys.has(apiKey)) {
+        return stripeError(
+          res,
+          401,
+          'invalid_request_error',
+          `Invalid API Key provided: ${apiKey ?? ''}`,
+          'api_key_invalid',
+        );
+      }
+      const path = url.pathname;
+      if (req.method === 'GET' && path === '/v1/balance') {
+        return send(res, {
+          object: 'balance',
+          available: [{ amount: 0, currency: 'eur', source_types: { card: 0 } }],
+          pending: [],
+          livemode: false,
+        });
+      }
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        const p = params as {
+          mode?: string;
+          success_url?: string;
+          cancel_url?: string;
+          client_reference_id?: string;
+          customer_email?: string;
+          metadata?: Record<string, string>;
+          line_items?: {
+            quantity?: string;
+            price_data?: {
+              currency?: string;
+              unit_amount?: string;
+              product_data?: { name?: string; description?: string };
+            };
+          }[];
+        };
+        if (p.mode !== 'payment')
+          return stripeError(res, 400, 'invalid_request_error', 'mode must be payment', 'parameter_invalid');
+        if (!p.success_url || !p.cancel_url) {
+          return stripeError(
+            res,
+            400,
+            'invalid_request_error',
+            'Missing required param: success_url.',
+            'parameter_missing',
+          );
+        }
+        const items = (p.line_items ?? []).map((item) => ({
+          quantity: Number(item.quantity),
+          unit_amount: Number(item.price_data?.unit_amount),
+          currency: item.price_data?.currency,
+          name: item.price_data?.product_data?.name ?? '',
+          description: item.price_data?.product_data?.description ?? null,
+        }));
+        if (
+          items.length === 0 ||
+          items.some(
+            (i) =>
+              !Number.isInteger(i.quantity) || i.quantity < 1 || !Number.isInteger(i.unit_amount) || i.unit_amount < 0,
+          ) ||
+          items.some((i) => i.currency !== 'eur') ||
+          items.some((i) => i.name === '')
+        ) {
+          return stripeError(res, 400, 'invalid_request_error', 'Invalid line_items', 'parameter_invalid');
+        }
+        const total = items.reduce((sum, i) => sum + i.quantity * i.unit_amount, 0);
+        const sessionId = id('cs_test');
+        const now = Math.floor(Date.now() / 1000);
+        const session: FakeSession = {
+          id: sessionId,
+          object: 'checkout.session',
+          mode: 'payment',
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: total,
+          amount_subtotal: total,
+          currency: 'eur',
+          client_reference_id: p.client_reference_id ?? null,
+          customer_email: p.customer_email ?? null,
+          metadata: p.metadata ?? {},
+          success_url: p.success_url,
+          cancel_url: p.cancel_url,
+          url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+          expires_at: now + 24 * 3600,
+          created: now,
+          livemode: false,
+          payment_intent: null,
+          line_items: items.map(({ quantity, unit_amount, name, description }) => ({
+            quantity,
+            unit_amount,
+            name,
+            description,
+          })),
+        };
+        sessions.set(sessionId, session);
+        return send(res, publicSession(session));
+      }
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+      if (req.method === 'POST' && expire) {
+        const session = sessions.get(expire[1] as string);
+        if (!session)
+          return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+        if (session.status !== 'open') {
+          return stripeError(
+            res,
+            400,
+            'invalid_request_error',
+            'Only open sessions can be expired.',
+            'checkout_session_not_open',
+          );
+        }
+        session.status = 'expired';
+        session.url = null;
+        return send(res, publicSession(session));
+      }
+      const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && retrieve) {
+        const session = sessions.get(retrieve[1] as string);
+        if (!session)
+          return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+        return send(res, publicSession(session));
+      }
+      return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    sessions,
+    apiKeys: keys,
+    event(type, sessionId, changes = {}) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
+      Object.assign(session, changes);
+      return {
+        id: id('evt'),
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        created: Math.floor(Date.now() / 1000),
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: publicSession({ ...session }) },
+      } as unknown as Stripe.Event;
+    },
+    sign(event, secret, timestamp) {
+      const payload = JSON.stringify(event, null, 2);
+      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+      return { payload, header };
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

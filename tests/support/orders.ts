@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/*
+ * Orders written straight into a test database, for the tests of payment and invoicing (the
+ * configurator's order creation is exercised by its own tests). The default order is priced with
+ * the default price list, its fields adding up to the total as the pricing code would make them:
+ *   100 paper photos, standard, 2400 dpi, JPEG: 100 x 0,35 €        35,00 €
+ *   2 VHS tapes with denoising: 2 x 17,00 € + 2 x 5,00 €           44,00 €
+ *   delivery on a USB key                                          15,90 €
+ *                                                          total  94,90 €
+ * A guest order gets an access token; its cookie (`sv_order_<id>=<token>`) opens it.
+ */
+
+export const DEFAULT_ORDER_TOTAL_CENTS = 9490;
+
+export interface TestOrder {
+  id: string;
+  number: string;
+  totalCents: number;
+  /** Guest orders: the raw access token and the Cookie header value that carries it. */
+  accessToken: string | null;
+  cookie: string | null;
+}
+
+export interface TestOrderOptions {
+  /** The owner's user id; without it the order is a guest's. */
+  userId?: string | null;
+  guestEmail?: string | null;
+  guestFirstName?: string;
+  guestLastName?: string;
+  paymentStatus?: 'pending' | 'paid' | 'failed' | 'refunded';
+  status?: 'pending' | 'processing' | 'completed' | 'shipped' | 'canceled';
+  /** Adds this many cents to the base price (and the total), to vary amounts. */
+  extraCents?: number;
+}
+
+type Queryable = Pick<pg.Client, 'query'>;
+
+async function withClient<T>(databaseUrl: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function insertTestOrder(databaseUrl: string, options: TestOrderOptions = {}): Promise<TestOrder> {
+  return withClient(databaseUrl, (client) => insertTestOrderWith(client, options));
+}
+
+export async function insertTestOrderWith(client: Queryable, options: TestOrderOptions = {}): Promise<TestOrder> {
+  const guest = !options.userId;
+  const accessToken = guest ? randomBytes(32).toString('base64url') : null;
+  const hash = accessToken ? createHash('sha256').update(accessToken, 'utf8').digest('hex') : null;
+  const extra = options.extraCents ?? 0;
+  const photos = 3500 + extra;
+  const total = DEFAULT_ORDER_TOTAL_CENTS + extra;
+  const number = `SV-TEST-${randomBytes(5).toString('hex').toUpperCase()}`;
+  const { rows: lists } = await client.query<{ id: string }>('select id from price_lists where is_active limit 1');
+  const { rows } = await client.query<{ id: string }>(
+    `insert into orders (number, user_id, guest_email, guest_first_name, guest_last_name, guest_address,
+       guest_postal_code, guest_city, access_token_hash, status, payment_status, payment_method, delivery_method,
+       base_price, denoise_price, delivery_cost, total_price, price_list_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'card', 'usb', $12, 1000, 1590, $13, $14)
+     returning id`,
+    [
+      number,
+      options.userId ?? null,
+      guest ? (options.guestEmail === undefined ? 'invite@example.fr' : options.guestEmail) : null,
+      guest ? (options.guestFirstName ?? 'Marie') : null,
+      guest ? (options.guestLastName ?? 'Curie') : null,
+      guest ? '11 rue Pierre et Marie Curie' : null,
+      guest ? '75005' : null,
+      guest ? 'Paris' : null,
+      hash,
+      options.status ?? 'pending',
+      options.paymentStatus ?? 'pending',
+      photos + 3400,
+      total,
+      lists[0]?.id ?? null,
+    ],
+  );
+  const id = rows[0]?.id as string;
+  // With extra cents the photos' line is stated as one lot (quantity x unit no longer matches).
+  await client.query(
+    `insert into order_items (order_id, position, type, quantity, quality, resolution, format, restoration, denoise,
+       reel_size, unit_price, line_total)
+     values ($1, 0, 'photos', 100, 'standard', '2400dpi', 'jpeg', 0, false, null, 35, $2),
+            ($1, 1, 'vhs', 2, 'standard', null, null, 0, true, null, 1700, 4400)`,
+    [id, photos],
+  );
+  await client.query(
+    `insert into order_events (order_id, actor, kind, "to") values ($1, 'customer', 'created', 'pending')`,
+    [id],
+  );
+  return {
+    id,
+    number,
+    totalCents: total,
+    accessToken,
+    cookie: accessToken ? `sv_order_${id}=${accessToken}` : null,
+  };
+}
+
+export interface OrderState {
+  status: string;
+  paymentStatus: string;
+  paidAt: Date | null;
+  invoices: string[];
+  payments: { provider: string; status: string; amount: number }[];
+  events: string[];
+  notifications: number;
+  outbox: { template: string; to: string; data: Record<string, unknown> }[];
+}
+
+/** Everything a payment may change about an order, to compare before and after. */
+export async function orderState(databaseUrl: string, orderId: string): Promise<OrderState> {
+  return withClient(databaseUrl, (client) => orderStateWith(client, orderId));
+}
+
+export async function orderStateWith(client: Queryable, orderId: string): Promise<OrderState> {
+  const order = (
+    await client.query<{ status: string; payment_status: string; paid_at: Date | null }>(
+      'select status, payment_status, paid_at from orders where id = $1',
+      [orderId],
+    )
+  ).rows[0];
+  if (!order) throw new Error(`no order ${orderId}`);
+  const invoices = await client.query<{ number: string }>('select number from invoices where order_id = $1', [orderId]);
+  const payments = await client.query<{ provider: string; status: string; amount: number }>(
+    'select provider, status, amount from payments where order_id = $1 order by created_at',
+    [orderId],
+  );
+  const events = await client.query<{ kind: string }>('select kind from order_events where order_id = $1 order by id', [
+    orderId,
+  ]);
+  const notifications = await client.query<{ n: number }>(
+    'select count(*)::int as n from notifications where order_id = $1',
+    [orderId],
+  );
+  const outbox = await client.query<{ template: string; to: string; data: Record<string, unknown> }>(
+    'select template, "to", data from email_outbox where order_id = $1 order by created_at',
+    [orderId],
+  );
+  return {
+    status: order.status,
+    paymentStatus: order.payment_status,
+    paidAt: order.paid_at,
+    invoices: invoices.rows.map((r) => r.number),
+    payments: payments.rows,
+    events: events.rows.map((r) => r.kind),
+    notifications: notifications.rows[0]?.n ?? 0,
+    outbox: outbox.rows,
+  };
+}

@@ -112,6 +112,7 @@ export function PaymentValidation() {
         </Button>
       </form>
       <div className="flex flex-wrap items-center gap-2">
+        <ToneBadge tone="warning">Statut : En attente</ToneBadge>
         <span className="text-muted-foreground text-sm">{selected.size} sélectionné(s)</span>
         <Button size="sm" onClick={() => submit([...selected], 'validate')} disabled={busy || selected.size === 0}>
           <CheckIcon aria-hidden="true" />
@@ -145,12 +146,10 @@ export function PaymentValidation() {
                 />
               </TableHead>
               <TableHead>Référence</TableHead>
-              <TableHead>Commande</TableHead>
               <TableHead>Client</TableHead>
               <TableHead>Date</TableHead>
               <TableHead>Mode</TableHead>
               <TableHead className="text-right">Montant</TableHead>
-              <TableHead>Statut</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -173,8 +172,12 @@ export function PaymentValidation() {
                     }
                   />
                 </TableCell>
-                <TableCell className="font-mono text-xs">{row.reference}</TableCell>
-                <TableCell>{row.orderNumber}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  <span className="font-medium">{row.reference}</span>
+                  {row.reference !== row.orderNumber ? (
+                    <span className="block text-muted-foreground text-xs">Commande {row.orderNumber}</span>
+                  ) : null}
+                </TableCell>
                 <TableCell>
                   {row.customer}
                   {row.email ? <span className="block text-muted-foreground text-xs">{row.email}</span> : null}
@@ -185,9 +188,6 @@ export function PaymentValidation() {
                   {formatEurosFromCents(row.amountCents)}
                 </TableCell>
                 <TableCell>
-                  <ToneBadge tone="warning">En attente</ToneBadge>
-                </TableCell>
-                <TableCell>
                   <div className="flex justify-end gap-1">
                     <Button
                       size="sm"
@@ -195,9 +195,9 @@ export function PaymentValidation() {
                       onClick={() => submit([row.id], 'validate')}
                       disabled={busy}
                       aria-label={`Valider le paiement ${row.reference}`}
+                      title="Valider"
                     >
                       <CheckIcon aria-hidden="true" />
-                      Valider
                     </Button>
                     <Button
                       size="sm"
@@ -205,9 +205,9 @@ export function PaymentValidation() {
                       onClick={() => submit([row.id], 'reject')}
                       disabled={busy}
                       aria-label={`Rejeter le paiement ${row.reference}`}
+                      title="Rejeter"
                     >
                       <XIcon aria-hidden="true" />
-                      Rejeter
                     </Button>
                   </div>
                 </TableCell>

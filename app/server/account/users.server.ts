@@ -3,7 +3,7 @@ import type { ProfileInput } from '~/domain/account/schemas';
 import { auth } from '../auth/auth.server';
 import { type Role, toRole } from '../auth/session.server';
 import { db } from '../db/client.server';
-import { user } from '../db/schema';
+import { orders, user } from '../db/schema';
 
 /*
  * Account data for the sign-in pages and /profile: the owner of a password-reset token, a role by
@@ -85,20 +85,28 @@ export async function updateProfile(userId: string, input: ProfileInput): Promis
   const lastName = input.lastName ?? '';
   const [current] = await db().select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
   if (!current) return false;
-  const rows = await db()
-    .update(user)
-    .set({
-      firstName,
-      lastName,
-      // Better Auth's display name follows the names, as at registration.
-      name: `${firstName} ${lastName}`.trim() || current.email,
-      phone: input.phone || null,
-      street: input.street || null,
-      postalCode: input.postalCode || null,
-      city: input.city || null,
-      updatedAt: new Date(),
-    })
-    .where(eq(user.id, userId))
-    .returning({ id: user.id });
-  return rows.length > 0;
+  const name = `${firstName} ${lastName}`.trim() || current.email;
+  return db().transaction(async (tx) => {
+    const rows = await tx
+      .update(user)
+      .set({
+        firstName,
+        lastName,
+        // Better Auth's display name follows the names, as at registration.
+        name,
+        phone: input.phone || null,
+        street: input.street || null,
+        postalCode: input.postalCode || null,
+        city: input.city || null,
+        updatedAt: new Date(),
+      })
+      .where(eq(user.id, userId))
+      .returning({ id: user.id });
+    // The back office finds orders by the customer's current name.
+    await tx
+      .update(orders)
+      .set({ searchText: `${name} ${current.email}`.toLowerCase() })
+      .where(eq(orders.userId, userId));
+    return rows.length > 0;
+  });
 }

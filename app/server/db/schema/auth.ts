@@ -37,6 +37,8 @@ export const user = pgTable(
     index('user_created_at_idx').on(t.createdAt),
     // Back-office search by name: lower-case prefix and contains searches.
     index('user_name_lower_idx').on(sql`lower(${t.name})`),
+    // The back office's customer search (name or e-mail, any part of them).
+    index('user_search_trgm_idx').using('gin', sql`lower(${t.name} || ' ' || ${t.email}) gin_trgm_ops`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "user_search_trgm_idx" ON "user" USING gin (lower("name" || ' ' || "email") gin_trgm_ops);

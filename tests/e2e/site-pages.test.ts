@@ -102,7 +102,16 @@ describe('the public pages', () => {
   );
 
   it('keeps the accessibility on a phone, menus and forms included', async () => {
-    for (const path of ['/', '/services/photos', '/contact', '/faq', '/cgv']) {
+    for (const path of [
+      '/',
+      '/services/photos',
+      '/services/bobines',
+      '/contact',
+      '/faq',
+      '/cgv',
+      '/villes-du-loiret',
+      '/blog/resolution-ideale-numerisation',
+    ]) {
       const page = await openPage(browser, `${server.url}${path}`, PHONE);
       await expectNoSeriousA11yViolations(page);
       // Nothing wider than the screen.

@@ -109,6 +109,7 @@ export default function BoiteSoovenirs({ loaderData }: Route.ComponentProps) {
             alt="La boîte Soovenirs ouverte, avec des photos, une cassette et une clé USB"
             width={560}
             height={420}
+            loading="lazy"
             className="h-auto w-full rounded-2xl"
           />
         }

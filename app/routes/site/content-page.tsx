@@ -86,7 +86,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
       <div
         className={
           page.toc.length > 2
-            ? 'mx-auto grid w-full max-w-7xl gap-10 px-4 pb-16 sm:px-6 lg:grid-cols-[16rem_1fr] lg:px-8'
+            ? 'mx-auto grid w-full max-w-7xl grid-cols-1 gap-10 px-4 pb-16 sm:px-6 lg:grid-cols-[16rem_minmax(0,1fr)] lg:px-8'
             : 'mx-auto w-full max-w-3xl px-4 pb-16 sm:px-6'
         }
       >
@@ -113,7 +113,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
             </ol>
           </nav>
         ) : null}
-        <Prose html={page.html} lang={page.lang} className="max-w-3xl" />
+        <Prose html={page.html} lang={page.lang} className="min-w-0 max-w-3xl" />
       </div>
       {legal ? null : (
         <CallToAction

@@ -90,6 +90,7 @@ export default function EssaiGratuit({ loaderData }: Route.ComponentProps) {
             alt="Dix photos et diapositives prêtes à être numérisées, avec l’écran qui les affiche"
             width={560}
             height={420}
+            loading="lazy"
             className="h-auto w-full rounded-2xl"
           />
         }

@@ -68,7 +68,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
           </p>
         }
       />
-      <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 pb-16 sm:px-6 lg:grid-cols-[16rem_1fr] lg:px-8">
+      <div className="mx-auto grid w-full max-w-7xl grid-cols-1 gap-10 px-4 pb-16 sm:px-6 lg:grid-cols-[16rem_minmax(0,1fr)] lg:px-8">
         <nav aria-label="Thèmes" className="lg:sticky lg:top-[calc(var(--spacing-header)+1.5rem)] lg:self-start">
           <p className="mb-3 font-semibold text-sepia text-sm uppercase tracking-wider">Thèmes</p>
           <ol className="grid gap-2 border-border border-l pl-4 text-sm">
@@ -84,7 +84,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
             ))}
           </ol>
         </nav>
-        <div className="flex max-w-3xl flex-col gap-12">
+        <div className="flex min-w-0 max-w-3xl flex-col gap-12">
           {groups.map((group) => (
             <section key={group.category} aria-labelledby={slugify(group.category)}>
               <h2 id={slugify(group.category)} className="mb-5 scroll-mt-header font-heading text-2xl">

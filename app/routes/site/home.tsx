@@ -133,6 +133,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 alt=""
                 width={192}
                 height={192}
+                // Shown from 1024 px only: lazy, so that phones do not fetch them at all.
+                loading="lazy"
                 className={`w-full rounded-[17%] shadow-lg ${image.className}`}
               />
             ))}

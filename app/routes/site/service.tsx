@@ -113,12 +113,13 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
             alt=""
             width={240}
             height={240}
+            loading="lazy"
             className="mx-auto size-60 rotate-3 rounded-[17%] shadow-lg"
           />
         }
       />
 
-      <div className="mx-auto grid w-full max-w-7xl gap-12 px-4 pb-16 sm:px-6 lg:grid-cols-[1fr_22rem] lg:px-8">
+      <div className="mx-auto grid w-full max-w-7xl gap-12 px-4 pb-16 sm:px-6 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_22rem] lg:px-8">
         <div className="min-w-0">
           {service.highlights.length > 0 ? (
             <section aria-labelledby="points-forts" className="mb-10 rounded-xl border border-border bg-card p-6">

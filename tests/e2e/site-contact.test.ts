@@ -178,10 +178,17 @@ describe('the contact page', () => {
     expect(toShop?.text).toContain('Cassettes VHS');
     const acknowledgement = smtp.messages.find((m) => m.envelopeTo.includes(email));
     expect(acknowledgement?.subject).toBe('Nous avons bien reçu votre message');
-    const { rows: outbox } = await db.query(`select status from email_outbox where dedupe_key like $1`, [
-      `contact:${stored.id}:%`,
-    ]);
-    expect(outbox.map((r) => r.status)).toEqual(['sent', 'sent']);
+    // The worker marks a row sent just after the SMTP answer: wait for that write too.
+    let statuses: string[] = [];
+    while (Date.now() < deadline) {
+      const { rows: outbox } = await db.query(`select status from email_outbox where dedupe_key like $1`, [
+        `contact:${stored.id}:%`,
+      ]);
+      statuses = outbox.map((r) => r.status);
+      if (statuses.length === 2 && statuses.every((s) => s === 'sent')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(statuses).toEqual(['sent', 'sent']);
   });
 
   it('preselects a professional request with ?pro=true', async () => {

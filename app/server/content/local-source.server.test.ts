@@ -185,7 +185,9 @@ describe('Markdown', () => {
     expect(html).toContain(
       '<img src="/images/x.svg" alt="Une photo" width="640" height="360" loading="lazy" decoding="async">',
     );
-    expect(html).toContain('<div class="table-scroll"><table>');
+    expect(html).toContain(
+      '<div class="table-scroll" tabindex="0" role="region" aria-label="Tableau, défilable horizontalement"><table>',
+    );
     expect(html).toContain('<h3 id="detail">Détail</h3>');
     // Content starts at level 2: the page's title is its only h1.
     expect(html).toContain('<h2 id="titre-de-niveau-1">Titre de niveau 1</h2>');

@@ -60,8 +60,10 @@ export function renderMarkdown(source: string, { french = true }: { french?: boo
   });
 
   const rendered = marked.parse(fillCompanyPlaceholders(source), { async: false }) as string;
+  // A table wider than a phone scrolls in its own box, which keyboards must be able to reach.
+  const label = french ? 'Tableau, défilable horizontalement' : 'Table, scrolls horizontally';
   const html = rendered
-    .replace(/<table>/g, '<div class="table-scroll"><table>')
+    .replace(/<table>/g, `<div class="table-scroll" tabindex="0" role="region" aria-label="${label}"><table>`)
     .replace(/<\/table>/g, '</table></div>');
   return { html, toc, text: htmlToText(html) };
 }

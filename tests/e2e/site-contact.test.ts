@@ -6,7 +6,7 @@ import { closeDatabase } from '~/server/db/client.server';
 import { configureSmtpFor } from '~/server/email/testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { randomIp } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForHydrationOnLoad } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 /*
@@ -83,6 +83,7 @@ describe('the contact page', () => {
       ...options,
     });
     const page = await context.newPage();
+    waitForHydrationOnLoad(page);
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && !/status of (400|429|500)/.test(m.text())) errors.push(m.text());

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForHydrationOnLoad } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 const DESKTOP = { viewport: { width: 1280, height: 720 } };
@@ -240,6 +240,7 @@ describe('the site frame', () => {
     const context = await browser.newContext({ locale: 'fr-FR', ...DESKTOP });
     const errors: string[] = [];
     const page = await context.newPage();
+    waitForHydrationOnLoad(page);
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().includes('status of 404')) errors.push(m.text());
     });

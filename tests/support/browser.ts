@@ -38,8 +38,33 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
     await context.close();
     expect(errors, 'errors in the browser console').toEqual([]);
   });
+  waitForHydrationOnLoad(page);
   if (url) await page.goto(url);
   return page;
+}
+
+/**
+ * The public pages start their JavaScript after the first paint, which can come after the `load`
+ * event that page.goto waits for: goto and reload also wait until React has hydrated the page
+ * (the root marks <html data-interactive>), so that a test clicks a menu that already works.
+ */
+export function waitForHydrationOnLoad(page: Page): void {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  const hydrated = () =>
+    page.waitForFunction(
+      () => !('__reactRouterContext' in window) || document.documentElement.dataset.interactive === 'true',
+    );
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated();
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated();
+    return response;
+  };
 }
 
 /** axe-core on the current page: no serious or critical violation is allowed. */

@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
  *  - unit: pure modules (app/domain), no I/O;
  *  - integration: server modules on a real PostgreSQL, each test file in its own database cloned
  *    from a migrated template;
- *  - e2e: the built app served by the real server, driven over HTTP and in Chromium.
+ *  - e2e: the built app served by the real server, driven over HTTP and in Chromium;
+ *  - resilience: the built server under faults (SIGKILL mid-load, SMTP peer down, PostgreSQL
+ *    stopped under the app), each file bounded well under two minutes (docs/operations.md).
  */
 export default defineConfig({
   plugins: [tsconfigPaths()],
@@ -43,6 +45,19 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file starts a server and a browser: two at a time suit a 2-core machine.
           maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'resilience',
+          sequence: { groupOrder: 3 },
+          globalSetup: ['tests/support/global-build.ts'],
+          include: ['tests/resilience/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Load, outages and restarts measure time: one file at a time keeps them honest on 2 cores.
+          maxWorkers: 1,
         },
       },
     ],

@@ -37,11 +37,17 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`The server did not become healthy in time:\n${output()}`);
 }
 
-export function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+export function spawnServer(
+  env: Record<string, string>,
+  /** Variables of this process the server must not inherit (e.g. DATABASE_URL, to run its embedded cluster). */
+  unset: string[] = [],
+): { child: ChildProcess; output: () => string } {
   let text = '';
   // Vitest's own variables (Vite sets BASE_URL=/, among others) are not the server's.
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST'].includes(key)),
+    Object.entries(process.env).filter(
+      ([key]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST', ...unset].includes(key),
+    ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -100,3 +106,85 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
 }
 
 export { waitForHealth };
+
+/** A server process that a test may kill and start again on the same port, database and DATA_DIR. */
+export interface RestartableServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** The process of the current run. */
+  process(): ChildProcess;
+  /** Output of every run so far. */
+  output(): string;
+  /** Sends `signal` and waits until the process is gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** Starts the server again with the same environment and waits until /healthz answers 200. */
+  restart(): Promise<void>;
+  /** SIGTERM and wait for a clean exit (no-op when not running); returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * The production server with a given environment, restartable. Without `databaseUrl` the server
+ * runs its own embedded PostgreSQL in `dataDir`, as `npm start` does on a shop's machine.
+ */
+export async function startRestartableServer({
+  databaseUrl,
+  dataDir,
+  env = {},
+}: {
+  databaseUrl?: string;
+  dataDir: string;
+  env?: Record<string, string>;
+}): Promise<RestartableServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const fullEnv: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: url,
+    DATA_DIR: dataDir,
+    APP_SECRET: randomBytes(32).toString('hex'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  };
+  type Run = { child: ChildProcess; output: () => string };
+  let previous = '';
+  let current: Run | undefined;
+  const run = (): Run => {
+    if (!current) throw new Error('the server was never started');
+    return current;
+  };
+  const launch = async () => {
+    if (current) previous += current.output();
+    const started = spawnServer(fullEnv, databaseUrl ? [] : ['DATABASE_URL']);
+    current = started;
+    await waitForHealth(url, started.child, () => previous + started.output(), 90_000);
+  };
+  await launch();
+  const exited = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    port,
+    dataDir,
+    process: () => run().child,
+    output: () => previous + (current?.output() ?? ''),
+    async kill(signal) {
+      const { child } = run();
+      const done = exited(child);
+      child.kill(signal);
+      await done;
+    },
+    restart: launch,
+    async stop() {
+      const { child } = run();
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const done = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      return done;
+    },
+  };
+}

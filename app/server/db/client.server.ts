@@ -24,8 +24,17 @@ function state(): DbState {
   if (!g[KEY]) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error('DATABASE_URL is not set: the database was not started.');
-    const pool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10) });
-    // An idle client losing its connection (database restarted) must not crash the process.
+    const pool = new pg.Pool({
+      connectionString,
+      max: Number(process.env.DB_POOL_MAX ?? 10),
+      // A database that does not answer (host unreachable, server frozen) fails the request after
+      // this long instead of holding it, and the visitor gets the error page (docs/decisions/007).
+      connectionTimeoutMillis: Number(process.env.DB_CONNECT_TIMEOUT_MS ?? 10_000),
+      // Notices a connection silently dropped by a network device before a query is sent on it.
+      keepAlive: true,
+    });
+    // An idle client losing its connection (database restarted) must not crash the process: the
+    // pool drops it and opens a new one for the next query.
     pool.on('error', () => {});
     g[KEY] = { pool, db: drizzle(pool, { schema }) };
   }

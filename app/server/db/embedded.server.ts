@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -39,12 +40,26 @@ export class DataDirBusyError extends Error {
   }
 }
 
+/**
+ * What the server hears from the supervision of its cluster (docs/decisions/007-database-outages.md):
+ * PostgreSQL stopped without being asked to, and each attempt to bring it back.
+ */
+export interface SupervisionOptions {
+  /** Delay before the first restart (ms), doubled while restarts keep failing, at most 30 s. */
+  restartDelayMs?: number;
+  onExit?: (info: { pid: number; retryInMs: number }) => void;
+  onRestart?: (info: { pid: number; adopted: boolean }) => void;
+  onRestartFailed?: (info: { error: Error; retryInMs: number }) => void;
+}
+
 interface Options {
   dataDir: string;
   role: Holder['role'];
   /** Test clusters trade durability for speed. */
   fast?: boolean;
   onLog?: (line: string) => void;
+  /** Restart PostgreSQL when it stops under the running app (the server does; scripts do not). */
+  supervise?: SupervisionOptions;
 }
 
 async function binaries(): Promise<{ initdb: string; postgres: string }> {
@@ -61,9 +76,16 @@ async function binaries(): Promise<{ initdb: string; postgres: string }> {
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An adopted PostgreSQL is not our child: once dead it may stay a zombie (signalable) until
+  // whoever inherited it reaps it, and a container's PID 1 may never do so.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): trust the signal
   }
 }
 
@@ -143,6 +165,7 @@ export async function openEmbeddedPostgres({
   role,
   fast = false,
   onLog,
+  supervise: supervision,
 }: Options): Promise<EmbeddedCluster> {
   const dataDir = path.resolve(rawDir);
   const pgData = path.join(dataDir, 'postgres');
@@ -163,50 +186,53 @@ export async function openEmbeddedPostgres({
   const release = () => fs.rm(path.join(dataDir, 'server.json'), { force: true });
 
   try {
+    const bin = await binaries();
+    const ids = unprivilegedIds();
+    let running: Running;
+    let runPort: number;
     // A PostgreSQL left running by a server that was killed: adopt it rather than fail on its lock.
     const orphan = await readOrphan(pgData);
     if (orphan && credentials) {
-      await fs.writeFile(
-        path.join(dataDir, 'server.json'),
-        JSON.stringify({ pid: process.pid, role, port: orphan.port }),
-      );
-      return {
-        url: connectionUrl(credentials, orphan.port),
-        port: orphan.port,
-        owned: true,
-        stop: async () => {
-          process.kill(orphan.pid, 'SIGINT');
-          await waitForExit(orphan.pid, 30_000);
-          await release();
-        },
-      };
+      running = { pid: orphan.pid, child: null };
+      runPort = orphan.port;
+    } else {
+      if (ids) {
+        // The cluster's parent folders must be reachable by the unprivileged user.
+        await fs.chmod(dataDir, 0o755);
+      }
+      if (!(await exists(path.join(pgData, 'PG_VERSION')))) {
+        credentials = { user: 'postgres', password: randomBytes(24).toString('base64url') };
+        await initialise(bin.initdb, pgData, credentials, ids, onLog);
+        await fs.writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+      }
+      if (!credentials) throw new Error(`${credentialsFile} is missing: the cluster in ${pgData} cannot be opened.`);
+      const child = await startPostgres(bin.postgres, pgData, port, ids, fast, onLog);
+      running = { pid: child.pid as number, child };
+      runPort = port;
     }
+    await fs.writeFile(path.join(dataDir, 'server.json'), JSON.stringify({ pid: process.pid, role, port: runPort }));
 
-    const bin = await binaries();
-    const ids = unprivilegedIds();
-    if (ids) {
-      // The cluster's parent folders must be reachable by the unprivileged user.
-      await fs.chmod(dataDir, 0o755);
-    }
-    if (!(await exists(path.join(pgData, 'PG_VERSION')))) {
-      credentials = { user: 'postgres', password: randomBytes(24).toString('base64url') };
-      await initialise(bin.initdb, pgData, credentials, ids, onLog);
-      await fs.writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
-    }
-    if (!credentials) throw new Error(`${credentialsFile} is missing: the cluster in ${pgData} cannot be opened.`);
+    // Brings the cluster back on the same port (the pool's URL names it): adopt one that someone
+    // started by hand meanwhile, otherwise start it ourselves.
+    const restart = async (): Promise<Running & { adopted: boolean }> => {
+      const found = await readOrphan(pgData);
+      if (found) {
+        if (found.port !== runPort) {
+          throw new Error(`PostgreSQL was started on port ${found.port}; this server uses port ${runPort}.`);
+        }
+        return { pid: found.pid, child: null, adopted: true };
+      }
+      const child = await startPostgres(bin.postgres, pgData, runPort, ids, fast, onLog);
+      return { pid: child.pid as number, child, adopted: false };
+    };
+    const supervisor = supervise(running, restart, supervision);
 
-    const child = await startPostgres(bin.postgres, pgData, port, ids, fast, onLog);
-    await fs.writeFile(path.join(dataDir, 'server.json'), JSON.stringify({ pid: process.pid, role, port }));
     return {
-      url: connectionUrl(credentials, port),
-      port,
+      url: connectionUrl(credentials, runPort),
+      port: runPort,
       owned: true,
       stop: async () => {
-        if (child.exitCode === null && child.pid) {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGINT'); // "fast" shutdown: ends sessions, checkpoints, exits cleanly
-          await exited;
-        }
+        await supervisor.stop();
         await release();
       },
     };
@@ -214,6 +240,96 @@ export async function openEmbeddedPostgres({
     await release();
     throw error;
   }
+}
+
+type Running = { pid: number; child: ChildProcess | null };
+
+const MAX_RESTART_DELAY_MS = 30_000;
+/** Up this long, a cluster counts as healthy again: the next outage starts from the first delay. */
+const STABLE_MS = 60_000;
+
+/**
+ * Watches the cluster's postmaster and, when `options` is given, starts it again after it stopped
+ * without being asked to. `stop()` shuts down whichever postmaster runs at the time ("fast"
+ * shutdown: sessions ended, checkpoint, clean exit).
+ */
+function supervise(
+  first: Running,
+  restart: () => Promise<Running & { adopted: boolean }>,
+  options: SupervisionOptions | undefined,
+): { stop(): Promise<void> } {
+  const baseDelay = options?.restartDelayMs ?? 1000;
+  let current = first;
+  let startedAt = Date.now();
+  let delay = baseDelay;
+  let stopping = false;
+  let down = false;
+  let timer: NodeJS.Timeout | null = null;
+  let attempt: Promise<void> | null = null;
+
+  const nextDelay = () => {
+    if (Date.now() - startedAt > STABLE_MS) delay = baseDelay;
+    const value = delay;
+    delay = Math.min(delay * 2, MAX_RESTART_DELAY_MS);
+    return value;
+  };
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => {
+      timer = null;
+      attempt = tryRestart().finally(() => {
+        attempt = null;
+      });
+    }, ms);
+  };
+  const tryRestart = async () => {
+    if (stopping) return;
+    try {
+      const next = await restart();
+      if (stopping) {
+        await shutdown(next);
+        return;
+      }
+      current = next;
+      startedAt = Date.now();
+      down = false;
+      watch(next);
+      options?.onRestart?.({ pid: next.pid, adopted: next.adopted });
+    } catch (error) {
+      const retryInMs = nextDelay();
+      options?.onRestartFailed?.({ error: error as Error, retryInMs });
+      if (!stopping) schedule(retryInMs);
+    }
+  };
+  const gone = (running: Running) => {
+    if (stopping || down || running !== current || !options) return;
+    down = true;
+    const retryInMs = nextDelay();
+    options.onExit?.({ pid: running.pid, retryInMs });
+    schedule(retryInMs);
+  };
+  const watch = (running: Running) => running.child?.once('exit', () => gone(running));
+  watch(first);
+  // An adopted postmaster is not our child: no exit event, so look at it every second.
+  const poll = setInterval(() => {
+    if (!isAlive(current.pid)) gone(current);
+  }, 1000);
+  poll.unref();
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(poll);
+      if (timer) clearTimeout(timer);
+      await attempt;
+      await shutdown(current);
+    },
+  };
+}
+
+async function shutdown({ pid }: Running): Promise<void> {
+  if (!isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  await waitForExit(pid, 30_000);
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -1,4 +1,5 @@
-import { openEmbeddedPostgres } from './embedded.server';
+import { log } from '../log.server';
+import { openEmbeddedPostgres, type SupervisionOptions } from './embedded.server';
 import { migrateDatabase } from './migrate.server';
 
 export interface OpenedDatabase {
@@ -27,7 +28,12 @@ export async function openDatabase({
     await migrateDatabase(databaseUrl);
     return { url: databaseUrl, embedded: false, stop: async () => {} };
   }
-  const cluster = await openEmbeddedPostgres({ dataDir, role, onLog });
+  const cluster = await openEmbeddedPostgres({
+    dataDir,
+    role,
+    onLog,
+    supervise: role === 'server' ? supervision() : undefined,
+  });
   try {
     await ensureDatabase(cluster.url, 'soovenirs');
     const url = cluster.url.replace(/\/postgres$/, '/soovenirs');
@@ -50,4 +56,26 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The server keeps its embedded PostgreSQL running: if it stops under the app (crash, OOM killer,
+ * someone's `pg_ctl stop`), it is started again while the app answers 503 for what needs the
+ * database (docs/decisions/007-database-outages.md). EMBEDDED_PG_RESTART_DELAY_MS sets the first
+ * delay (1 s by default); the resilience tests lengthen it to watch the outage from outside.
+ */
+function supervision(): SupervisionOptions {
+  const configured = Number(process.env.EMBEDDED_PG_RESTART_DELAY_MS);
+  return {
+    restartDelayMs: Number.isFinite(configured) && configured >= 0 ? configured : undefined,
+    onExit: ({ pid, retryInMs }) =>
+      log.error({ pid, retryInMs }, 'the embedded PostgreSQL stopped unexpectedly: restarting it'),
+    onRestart: ({ pid, adopted }) =>
+      log.warn(
+        { pid, adopted },
+        adopted ? 'the embedded PostgreSQL is back (started elsewhere)' : 'the embedded PostgreSQL restarted',
+      ),
+    onRestartFailed: ({ error, retryInMs }) =>
+      log.error({ err: error, retryInMs }, 'the embedded PostgreSQL could not be restarted: trying again'),
+  };
 }

@@ -336,5 +336,19 @@ describe('signed-in customer', () => {
     await payOnSandbox(page, order);
     await page.goto(`${server.url}/profile`);
     await expect.poll(() => page.getByText(order.number).first().isVisible()).toBe(true);
+    // And its invoice, in the Factures tab, with its PDF.
+    const [invoice] = (await orderState(server.databaseUrl, order.id)).invoices;
+    await page.goto(`${server.url}/profile?tab=factures`);
+    await expect
+      .poll(() =>
+        page
+          .getByText(invoice as string)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    expect(
+      await page.getByRole('link', { name: `Télécharger la facture ${invoice} en PDF` }).getAttribute('href'),
+    ).toBe(`/facture/${order.id}/pdf`);
   });
 });

@@ -194,6 +194,12 @@ describe('paying by bank transfer or cheque', () => {
     expect(message?.subject).toBe(`Confirmation de votre commande ${order.number}`);
     expect(plain(message?.text ?? '')).toContain('FR76 3000 4008 2800 0123 4567 841');
     expect(message?.text).toContain(order.number);
+
+    // The customer may still change their mind and pay by card.
+    await page.getByRole('link', { name: 'Payer plutôt par carte bancaire' }).click();
+    await page.waitForURL(`${server.url}/checkout?orderId=${order.id}`);
+    await expect.poll(() => page.getByRole('radio', { name: 'Carte bancaire' }).isChecked()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Payer 94,90\u00A0€' }).isVisible()).toBe(true);
   });
 
   it('by cheque, without JavaScript: the payee and the address to send it to', async () => {

@@ -107,7 +107,6 @@ export async function loader({ request }: Route.LoaderArgs) {
         totalPriceCents: order.totalPriceCents,
       },
       consentGiven: order.earlyStartConsentAt !== null,
-      paymentMethod: isCheckoutPaymentMethod(order.paymentMethod) ? order.paymentMethod : 'card',
     },
     guestInfo: {
       email: order.customer.email ?? '',
@@ -325,7 +324,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             consentGiven={order.consentGiven}
             consentError={payResult?.consentError ?? null}
             methodError={payResult && 'methodError' in payResult ? payResult.methodError : null}
-            initialMethod={order.paymentMethod}
+            initialMethod="card"
             processing={submitting === 'pay'}
           />
         </div>

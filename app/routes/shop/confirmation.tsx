@@ -52,6 +52,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       viewer,
       payment,
+      // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
+      payable: order.status !== 'canceled' && order.withdrawnAt === null,
       instructions:
         payment.kind === 'offline'
           ? paymentInstructions(payment.method, { number: order.number, totalPriceCents: order.totalPriceCents })
@@ -91,17 +93,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash, payment, instructions } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');
-  const canPayByCard =
-    viewer !== 'admin' &&
-    payment.kind === 'unpaid' &&
-    order.status !== 'canceled' &&
-    order.paymentStatus !== 'refunded';
+  // Unpaid, or waiting for a transfer or a cheque: the customer may still pay by card instead.
+  const canPayByCard = viewer !== 'admin' && (payment.kind === 'unpaid' || payment.kind === 'offline') && payable;
 
   return (
     <section
@@ -130,10 +129,10 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       <PaymentStatusBanner state={payment} />
       {instructions ? <PaymentInstructionsBlock instructions={instructions} /> : null}
       {canPayByCard ? (
-        <Button asChild className="w-fit">
+        <Button asChild className="w-fit" variant={payment.kind === 'offline' ? 'outline' : 'default'}>
           <Link to={`/checkout?${new URLSearchParams({ orderId: order.id })}`}>
             <CreditCardIcon aria-hidden="true" />
-            Payer ma commande
+            {payment.kind === 'offline' ? 'Payer plutôt par carte bancaire' : 'Payer ma commande'}
           </Link>
         </Button>
       ) : null}

@@ -191,7 +191,9 @@ describe('paying by bank transfer or cheque', () => {
     });
 
     const [message] = await mailFor(email, 1);
-    expect(message?.subject).toBe(`Confirmation de votre commande ${order.number}`);
+    expect(plain(message?.subject ?? '')).toBe(
+      `Confirmation de votre commande ${order.number} : paiement par virement`,
+    );
     expect(plain(message?.text ?? '')).toContain('FR76 3000 4008 2800 0123 4567 841');
     expect(message?.text).toContain(order.number);
 

@@ -70,6 +70,7 @@ describe('chooseOfflinePayment', () => {
     });
     expect(email?.data.orderUrl).toBe(`https://www.soovenirs.test/confirmation?orderId=${order.id}&token=jeton`);
     const rendered = await renderEmail('order-confirmation', email?.data as never);
+    expect(rendered.subject).toBe(`Confirmation de votre commande ${order.number}\u202F: paiement par virement`);
     for (const part of [plain(rendered.html), plain(rendered.text)]) {
       expect(part).toContain('Paiement par virement bancaire');
       expect(part).toContain('FR76 3000 4008 2800 0123 4567 841');

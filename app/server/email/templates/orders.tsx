@@ -76,7 +76,12 @@ function PaymentInstructionsBlock(
 export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchema> = {
   schema: orderConfirmationSchema,
   build: (data) => ({
-    subject: `Confirmation de votre commande ${data.orderNumber}`,
+    // The second confirmation (transfer or cheque chosen) says so, to be told apart from the first.
+    subject: data.paymentMethod
+      ? frenchTypography(
+          `Confirmation de votre commande ${data.orderNumber} : paiement par ${data.paymentMethod === 'transfer' ? 'virement' : 'chèque'}`,
+        )
+      : `Confirmation de votre commande ${data.orderNumber}`,
     element: (
       <EmailLayout
         preview={`Commande ${data.orderNumber} du ${formatDateFr(data.createdAt)} : ${formatEurosFromCents(data.totalCents)}`}

@@ -113,7 +113,7 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
 
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: pay }).click();
-    await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}`);
+    await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}&paiement=retour`);
     // Whether the notification came first or not, the page shows the payment without a reload.
     await expect
       .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 15_000 })
@@ -254,7 +254,7 @@ describe('back from the gateway before its notification', () => {
         'x-forwarded-for': randomIp(),
         cookie: order.cookie as string,
       },
-      body: JSON.stringify({ orderId: order.id, returnUrl: `/confirmation?orderId=${order.id}` }),
+      body: JSON.stringify({ orderId: order.id, returnUrl: `/confirmation?orderId=${order.id}&paiement=retour` }),
     });
     expect(response.status).toBe(200);
     return ((await response.json()) as { url: string }).url;
@@ -264,7 +264,7 @@ describe('back from the gateway before its notification', () => {
     const order = await insertTestOrder(server.databaseUrl);
     const sessionUrl = await openSession(order);
     const page = await guestPage(order);
-    await page.goto(`${server.url}/confirmation?orderId=${order.id}`);
+    await page.goto(`${server.url}/confirmation?orderId=${order.id}&paiement=retour`);
     const confirming = page.getByRole('status').filter({ hasText: 'Paiement en cours de confirmation' });
     await expect.poll(() => confirming.isVisible()).toBe(true);
     expect(await confirming.textContent()).toContain('Cette page se met à jour toute seule');
@@ -279,7 +279,7 @@ describe('back from the gateway before its notification', () => {
     await gateway.goto(sessionUrl);
     await fillCard(gateway, '4242 4242 4242 4242');
     await gateway.getByRole('button', { name: 'Payer 94,90\u00A0€' }).click();
-    await gateway.waitForURL(`${server.url}/confirmation?orderId=${order.id}`);
+    await gateway.waitForURL(`${server.url}/confirmation?orderId=${order.id}&paiement=retour`);
 
     await expect
       .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 10_000 })
@@ -293,7 +293,7 @@ describe('back from the gateway before its notification', () => {
     await openSession(order);
     const page = await guestPage(order);
     await page.clock.install();
-    await page.goto(`${server.url}/confirmation?orderId=${order.id}`);
+    await page.goto(`${server.url}/confirmation?orderId=${order.id}&paiement=retour`);
     await page.locator('section[data-hydrated="true"]').waitFor();
     expect(await page.getByText('Paiement en cours de confirmation').isVisible()).toBe(true);
     await page.clock.runFor(61_000);
@@ -304,8 +304,9 @@ describe('back from the gateway before its notification', () => {
     expect((await orderState(server.databaseUrl, order.id)).paymentStatus).toBe('pending');
   });
 
-  it('an order with no payment under way is simply to pay, with the way back to the checkout', async () => {
+  it('reached from elsewhere than the gateway (an abandoned session), the order is simply to pay', async () => {
     const order = await insertTestOrder(server.databaseUrl);
+    await openSession(order);
     const page = await guestPage(order);
     await page.goto(`${server.url}/confirmation?orderId=${order.id}`);
     await expect.poll(() => page.getByText('dès réception de votre paiement').isVisible()).toBe(true);

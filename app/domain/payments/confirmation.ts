@@ -9,6 +9,23 @@ import { isOfflinePaymentMethod, type OfflinePaymentMethod } from './offline';
  * minute; after that it says the e-mail will follow.
  */
 
+/**
+ * The mark of a return from a gateway on /confirmation (the checkout's return address; Stripe adds
+ * its own `session_id`): only then is a pending attempt a payment being confirmed. Reached from the
+ * account, after a payment cancelled at Stripe or Monetico (whose attempt stays open until it
+ * expires), the order is simply unpaid.
+ */
+export const RETURN_PARAM = { name: 'paiement', value: 'retour' } as const;
+
+/** Where a gateway sends the customer back after paying. */
+export function gatewayReturnPath(orderId: string): string {
+  return `/confirmation?${new URLSearchParams({ orderId, [RETURN_PARAM.name]: RETURN_PARAM.value })}`;
+}
+
+export function arrivedFromGateway(search: URLSearchParams): boolean {
+  return search.get(RETURN_PARAM.name) === RETURN_PARAM.value || search.has('session_id');
+}
+
 /** How often the page asks again, and for how long. */
 export const CONFIRMATION_POLL_INTERVAL_MS = 3_000;
 export const CONFIRMATION_POLL_MAX_MS = 60_000;

@@ -15,6 +15,7 @@ import {
 } from '~/components/checkout/checkout-blocks';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
 import { db } from '~/server/db/client.server';
@@ -230,7 +231,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     const session = await createCheckout({
       orderId: order.id,
-      returnUrl: confirmationPath(order.id),
+      returnUrl: gatewayReturnPath(order.id),
       customerEmail: order.customer.email,
     });
     // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.

@@ -11,7 +11,7 @@ import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/chec
 import { Button } from '~/components/ui/button';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
-import { confirmationPaymentState } from '~/domain/payments/confirmation';
+import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
@@ -45,7 +45,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const payment = confirmationPaymentState({
     paymentStatus: order.paymentStatus,
     paymentMethod: order.paymentMethod,
-    openAttemptAt: order.paymentStatus === 'pending' ? await openCardAttemptAt(order.id) : null,
+    openAttemptAt:
+      order.paymentStatus === 'pending' && arrivedFromGateway(new URL(request.url).searchParams)
+        ? await openCardAttemptAt(order.id)
+        : null,
     now: new Date(),
   });
   return data(

@@ -227,7 +227,7 @@ export async function action({ request }: Route.ActionArgs) {
         actor,
         accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
       });
-      throw redirect(confirmationPath(order.id));
+      return redirect(confirmationPath(order.id));
     }
     const session = await createCheckout({
       orderId: order.id,
@@ -237,7 +237,6 @@ export async function action({ request }: Route.ActionArgs) {
     // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.
     return redirectDocument(session.url);
   } catch (error) {
-    if (error instanceof Response) throw error;
     if (error instanceof CheckoutError) {
       if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
         throw redirect(confirmationPath(order.id));

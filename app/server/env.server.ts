@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+function positiveInteger(name: string) {
+  return z.coerce
+    .number({ message: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be greater than 0`)
+    .optional();
+}
+
 // Every setting the shop reads from its environment, checked once at start with clear messages.
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -14,6 +22,27 @@ const envSchema = z.object({
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters long').optional(),
   WORDPRESS_API_URL: z.url({ message: 'WORDPRESS_API_URL must be an absolute URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Read where they are used (their modules keep their defaults); checked here so that a typo
+  // stops the start with a message instead of silently falling back to the default.
+  TRUST_PROXY: z.string().min(1).optional(),
+  APP_SECRET_PREVIOUS: z.string().min(32, 'APP_SECRET_PREVIOUS must be at least 32 characters long').optional(),
+  DB_POOL_MAX: positiveInteger('DB_POOL_MAX'),
+  POST_RATE_LIMIT: positiveInteger('POST_RATE_LIMIT'),
+  CHECKOUT_RATE_LIMIT: positiveInteger('CHECKOUT_RATE_LIMIT'),
+  CONTACT_RATE_LIMIT: positiveInteger('CONTACT_RATE_LIMIT'),
+  CONTACT_EMAIL: z.email({ message: 'CONTACT_EMAIL must be an e-mail address' }).optional(),
+  CONTENT_DIR: z.string().min(1).optional(),
+  SMTP_CONNECT_PORT: z.coerce
+    .number({ message: 'SMTP_CONNECT_PORT must be a port number' })
+    .int()
+    .min(1)
+    .max(65535, 'SMTP_CONNECT_PORT must be a port number')
+    .optional(),
+  SMTP_TLS_REJECT_UNAUTHORIZED: z
+    .enum(['true', 'false'], { message: 'SMTP_TLS_REJECT_UNAUTHORIZED must be true or false' })
+    .optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an absolute URL' }).optional(),
+  COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -60,7 +60,7 @@ async function payOnSandbox(page: Page, order: { id: string }) {
   await page.waitForURL(/\/paiement\/sandbox\//);
   await fillCard(page, '4242 4242 4242 4242');
   await page.getByRole('button', { name: PAY }).click();
-  await page.waitForURL(`${server.url}/confirmation?orderId=${order.id}`);
+  await page.waitForURL(`${server.url}/confirmation?orderId=${order.id}&paiement=retour`);
   // The notification is server to server: the page shows what the database says.
   await expect
     .poll(
@@ -216,7 +216,7 @@ describe('guest checkout without JavaScript', () => {
     await page.waitForURL(/\/paiement\/sandbox\//);
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: pay }).click();
-    await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}`);
+    await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}&paiement=retour`);
     await expect.poll(async () => (await orderState(server.databaseUrl, orderId)).paymentStatus).toBe('paid');
     const [row] = (await client.query('select guest_email, search_text from orders where id = $1', [orderId])).rows;
     expect(row).toEqual({ guest_email: 'sans-js@example.fr', search_text: 'sans-js@example.fr' });
@@ -336,5 +336,19 @@ describe('signed-in customer', () => {
     await payOnSandbox(page, order);
     await page.goto(`${server.url}/profile`);
     await expect.poll(() => page.getByText(order.number).first().isVisible()).toBe(true);
+    // And its invoice, in the Factures tab, with its PDF.
+    const [invoice] = (await orderState(server.databaseUrl, order.id)).invoices;
+    await page.goto(`${server.url}/profile?tab=factures`);
+    await expect
+      .poll(() =>
+        page
+          .getByText(invoice as string)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    expect(
+      await page.getByRole('link', { name: `Télécharger la facture ${invoice} en PDF` }).getAttribute('href'),
+    ).toBe(`/facture/${order.id}/pdf`);
   });
 });

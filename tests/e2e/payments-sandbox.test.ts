@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, randomIp, type TestUser } from '../support/auth';
+import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
@@ -10,8 +10,8 @@ import { startServer, type TestServer } from '../support/server';
  * Card payment with the sandbox gateway (the default), end to end on the built app: who may open a
  * payment session (create-checkout), the sandbox's payment page in Chromium with the test cards,
  * the signed notification that pays the order, the invoice and its PDF. The /checkout page itself
- * comes with the checkout step; here the return address is the home page and /checkout is stubbed
- * in the browser.
+ * is tested in checkout.test.ts; here the return address is the home page, and a cancel comes back
+ * to the real checkout.
  */
 
 let server: TestServer;
@@ -171,17 +171,14 @@ describe('the sandbox payment page', () => {
   it('cancels back to the checkout with canceled=true, leaving the order to pay', async () => {
     const order = await insertTestOrder(server.databaseUrl);
     const { url } = await sessionFor(order);
+    // The guest's browser, holding the order's cookie: the checkout opens for it.
     const page = await openPage(browser);
-    // The checkout page comes with the next step: stand in for it.
-    await page.route('**/checkout?**', (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><html lang="fr"><title>Paiement</title></html>',
-      }),
-    );
+    await addSessionCookie(page, server.url, order.cookie as string);
     await page.goto(url);
     await page.getByRole('button', { name: 'Annuler et revenir à la boutique' }).click();
     await page.waitForURL(`${server.url}/checkout?orderId=${order.id}&canceled=true`);
+    const banner = page.getByRole('status').filter({ hasText: 'Paiement annulé' });
+    await expect.poll(() => banner.isVisible()).toBe(true);
     expect(await orderState(server.databaseUrl, order.id)).toMatchObject({
       paymentStatus: 'pending',
       payments: [{ status: 'canceled' }],

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, randomIp, type TestUser } from '../support/auth';
+import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
+import { launchBrowser, openPage } from '../support/browser';
 import { type FakeStripe, startFakeStripe } from '../support/fake-stripe';
 import { insertTestOrder, orderState } from '../support/orders';
 import { storePaymentConfig } from '../support/payments';
@@ -10,7 +12,8 @@ import { startServer, type TestServer } from '../support/server';
  * The Stripe provider over HTTP on the built app, against a local server answering like Stripe's
  * API (tests/support/fake-stripe.ts, reached through STRIPE_API_URL), with webhooks signed by the
  * SDK's own test helper: the session at the order's amount, a bad signature refused with 400 and
- * no change, every event replayed three times in any order paying one order with one invoice.
+ * no change, every event replayed three times in any order paying one order with one invoice, and
+ * the customer back on /confirmation before the webhook, whose page waits for it.
  */
 
 const API_KEY = 'sk_test_FakeSoovenirsE2E0123456';
@@ -18,6 +21,7 @@ const WEBHOOK_SECRET = 'whsec_FakeSigningSecretE2E01234';
 
 let server: TestServer;
 let stripe: FakeStripe;
+let browser: Browser | undefined;
 let admin: TestUser;
 
 beforeAll(async () => {
@@ -30,6 +34,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await browser?.close();
   await server?.dispose();
   await stripe?.close();
 });
@@ -124,5 +129,30 @@ describe('Stripe', () => {
     expect(state.invoices).toHaveLength(1);
     expect(state.payments).toEqual([{ provider: 'stripe', status: 'paid', amount: order.totalCents }]);
     expect(state.outbox.filter((m) => m.template === 'payment-received')).toHaveLength(1);
+  });
+
+  it('back from Stripe before the webhook: “Paiement en cours de confirmation”, then paid without a reload', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const response = await createCheckout(
+      { orderId: order.id, returnUrl: `/confirmation?orderId=${order.id}` },
+      order.cookie,
+    );
+    const { sessionId } = (await response.json()) as { sessionId: string };
+    browser ??= await launchBrowser();
+    const page = await openPage(browser);
+    await addSessionCookie(page, server.url, order.cookie as string);
+    // Stripe's success URL, as the customer's browser follows it.
+    await page.goto(`${server.url}/confirmation?orderId=${order.id}&session_id=${sessionId}`);
+    const confirming = page.getByRole('status').filter({ hasText: 'Paiement en cours de confirmation' });
+    await expect.poll(() => confirming.isVisible()).toBe(true);
+    await page.locator('section[data-hydrated="true"]').waitFor();
+
+    const event = stripe.event('checkout.session.completed', sessionId, { status: 'complete', payment_status: 'paid' });
+    const signed = stripe.sign(event, WEBHOOK_SECRET);
+    expect((await webhook(signed.payload, signed.header)).status).toBe(200);
+    await expect
+      .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    expect(await confirming.count()).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { CircleAlertIcon, LockIcon, TruckIcon, UserIcon } from 'lucide-react';
-import type * as React from 'react';
+import * as React from 'react';
 import { Form, Link } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
 import { Button } from '~/components/ui/button';
@@ -9,6 +9,11 @@ import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import {
+  CHECKOUT_PAYMENT_METHOD_TEXT,
+  CHECKOUT_PAYMENT_METHODS,
+  type CheckoutPaymentMethod,
+} from '~/domain/payments/offline';
 import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } from '~/domain/pricing/labels';
 
 /*
@@ -25,7 +30,20 @@ export const CHECKOUT_TEXT = {
     'Veuillez cocher la case pour demander le début de la prestation avant la fin du délai de rétractation.',
   guestInfoRequired: 'Veuillez d’abord enregistrer vos informations (adresse e-mail obligatoire).',
   processing: 'Redirection vers le paiement…',
+  recording: 'Enregistrement de votre commande…',
 } as const;
+
+/** The submit button's words: `Payer {total}` by card, the commitment to pay otherwise. */
+export function payButtonLabel(method: CheckoutPaymentMethod, total: string): string {
+  switch (method) {
+    case 'card':
+      return `Payer ${total}`;
+    case 'transfer':
+      return `Commander et payer ${total} par virement`;
+    case 'cheque':
+      return `Commander et payer ${total} par chèque`;
+  }
+}
 
 function SectionTitle({ id, icon, children }: { id: string; icon?: React.ReactNode; children: React.ReactNode }) {
   return (
@@ -321,13 +339,19 @@ export function AccountBlock({ returnTo, children }: { returnTo: string; childre
   );
 }
 
-/** The payment: the request to start early (required), then `Payer {total}`. */
+/**
+ * The payment: the method (card, bank transfer, cheque: terms of sale, section 6), the request to
+ * start early (required), then `Payer {total}`. Radio buttons in a plain form: without JavaScript
+ * the choice is posted all the same; with it, the button says what it will do.
+ */
 export function PaymentBlock({
   total,
   canPay,
   blockedReason,
   consentGiven,
   consentError,
+  methodError,
+  initialMethod,
   processing,
 }: {
   total: string;
@@ -335,8 +359,11 @@ export function PaymentBlock({
   blockedReason: string | null;
   consentGiven: boolean;
   consentError?: string | null;
+  methodError?: string | null;
+  initialMethod: CheckoutPaymentMethod;
   processing: boolean;
 }) {
+  const [method, setMethod] = React.useState<CheckoutPaymentMethod>(initialMethod);
   const disabled = processing || !canPay;
   return (
     <Card aria-labelledby="payment-title" role="region">
@@ -345,12 +372,47 @@ export function PaymentBlock({
           Paiement
         </SectionTitle>
         <CardDescription>
-          Paiement sécurisé par carte bancaire. Vous saisirez votre carte sur la page de notre prestataire de paiement.
+          Par carte bancaire, vous saisirez votre carte sur la page sécurisée de notre prestataire de paiement. Par
+          virement ou par chèque, nous vous indiquons comment payer sur la page suivante et par e-mail.
         </CardDescription>
       </CardHeader>
       <CardContent>
         <Form method="post" className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="pay" />
+          <fieldset className="flex flex-col gap-2" aria-describedby={methodError ? 'payment-method-error' : undefined}>
+            <legend className="mb-2 font-semibold text-sm">Moyen de paiement</legend>
+            {CHECKOUT_PAYMENT_METHODS.map((value) => {
+              const id = `payment-method-${value}`;
+              return (
+                <div
+                  key={value}
+                  className="flex items-start gap-3 rounded-md border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-primary/5"
+                >
+                  <input
+                    id={id}
+                    type="radio"
+                    name="paymentMethod"
+                    value={value}
+                    checked={method === value}
+                    onChange={() => setMethod(value)}
+                    aria-describedby={`${id}-description`}
+                    className="mt-1 size-4 shrink-0 accent-primary"
+                  />
+                  <div className="flex flex-col gap-0.5">
+                    <Label htmlFor={id}>{CHECKOUT_PAYMENT_METHOD_TEXT[value].label}</Label>
+                    <p id={`${id}-description`} className="text-muted-foreground text-sm">
+                      {CHECKOUT_PAYMENT_METHOD_TEXT[value].description}
+                    </p>
+                  </div>
+                </div>
+              );
+            })}
+          </fieldset>
+          {methodError ? (
+            <p id="payment-method-error" className="text-destructive text-sm">
+              {methodError}
+            </p>
+          ) : null}
           <div className="flex items-start gap-3">
             <input
               id="early-start-consent"
@@ -380,18 +442,18 @@ export function PaymentBlock({
           <Button
             type="submit"
             size="lg"
-            className="w-full"
+            className="h-auto min-h-12 w-full whitespace-normal"
             disabled={disabled}
             aria-describedby={blockedReason ? 'pay-blocked-reason' : undefined}
           >
             {processing ? (
               <Spinner
-                label={CHECKOUT_TEXT.processing}
+                label={method === 'card' ? CHECKOUT_TEXT.processing : CHECKOUT_TEXT.recording}
                 showLabel
                 className="text-primary-foreground [&_svg]:text-primary-foreground"
               />
             ) : (
-              `Payer ${total}`
+              payButtonLabel(method, total)
             )}
           </Button>
         </Form>

@@ -15,14 +15,18 @@ import {
 } from '~/components/checkout/checkout-blocks';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
 import { db } from '~/server/db/client.server';
 import { orderEvents, orders } from '~/server/db/schema';
 import { log } from '~/server/log.server';
-import { getOrderForViewer, type ViewableOrder } from '~/server/orders/access.server';
+import { getOrderForViewer, orderAccessCookieName, type ViewableOrder } from '~/server/orders/access.server';
 import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
+import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
+import { chooseOfflinePayment } from '~/server/payments/offline.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -125,7 +129,7 @@ type ActionResult =
       fieldErrors: GuestInfoFieldErrors;
       values: GuestInfoValues;
     }
-  | { intent: 'pay'; consentError: string | null; paymentError: string | null };
+  | { intent: 'pay'; consentError: string | null; paymentError: string | null; methodError?: string | null };
 
 function text(formData: FormData, name: string): string {
   const value = formData.get(name);
@@ -190,6 +194,16 @@ export async function action({ request }: Route.ActionArgs) {
   if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
     throw redirect(confirmationPath(order.id));
   }
+  // Card unless the form says otherwise (the create-checkout API and older forms send no method).
+  const method = formData.has('paymentMethod') ? text(formData, 'paymentMethod') : 'card';
+  if (!isCheckoutPaymentMethod(method)) {
+    return {
+      intent: 'pay',
+      consentError: null,
+      paymentError: null,
+      methodError: PAYMENT_METHOD_MESSAGES.invalid,
+    } satisfies ActionResult;
+  }
   if (viewer === 'guest' && !order.customer.email) {
     return { intent: 'pay', consentError: null, paymentError: CHECKOUT_TEXT.guestInfoRequired } satisfies ActionResult;
   }
@@ -202,11 +216,22 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 429, headers: { 'Retry-After': '60' } },
     );
   }
+  const actor = viewer === 'owner' && user ? user.id : 'customer';
   try {
-    await recordEarlyStartConsent(order.id, viewer === 'owner' && user ? user.id : 'customer');
+    await recordEarlyStartConsent(order.id, actor);
+    if (method !== 'card') {
+      // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
+      await chooseOfflinePayment({
+        orderId: order.id,
+        method,
+        actor,
+        accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
+      });
+      return redirect(confirmationPath(order.id));
+    }
     const session = await createCheckout({
       orderId: order.id,
-      returnUrl: confirmationPath(order.id),
+      returnUrl: gatewayReturnPath(order.id),
       customerEmail: order.customer.email,
     });
     // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.
@@ -298,6 +323,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             blockedReason={blockedReason}
             consentGiven={order.consentGiven}
             consentError={payResult?.consentError ?? null}
+            methodError={payResult && 'methodError' in payResult ? payResult.methodError : null}
+            initialMethod="card"
             processing={submitting === 'pay'}
           />
         </div>

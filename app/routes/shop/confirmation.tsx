@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, CircleCheckIcon, ClockIcon, FileTextIcon } from 'lucide-react';
+import { ArrowLeftIcon, CreditCardIcon, FileTextIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
 import { OrderTimeline } from '~/components/account/order-timeline';
@@ -7,18 +7,24 @@ import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { useHydrated } from '~/components/auth/use-hydrated';
+import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
 import { Button } from '~/components/ui/button';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
+import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
+import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
+import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import type { Route } from './+types/confirmation';
 
 /*
  * /confirmation?orderId= (specification 000, sections 2, 4): the order's summary, lines, price
  * breakdown, statuses and history. Only for the order's owner, a guest holding the order's access
- * token, or an administrator; anyone else gets the 404 an unknown order gets.
+ * token, or an administrator; anyone else gets the 404 an unknown order gets. The payment's state:
+ * paid; being confirmed by the gateway (the page refreshes itself); to pay by transfer or cheque,
+ * with the instructions; or unpaid, with the way back to the checkout.
  */
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
@@ -36,9 +42,25 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!found) throw data(null, { status: 404 });
   const { order, viewer } = found;
   const { flash, setCookie } = consumeFlash(request, '/confirmation');
+  const payment = confirmationPaymentState({
+    paymentStatus: order.paymentStatus,
+    paymentMethod: order.paymentMethod,
+    openAttemptAt:
+      order.paymentStatus === 'pending' && arrivedFromGateway(new URL(request.url).searchParams)
+        ? await openCardAttemptAt(order.id)
+        : null,
+    now: new Date(),
+  });
   return data(
     {
       viewer,
+      payment,
+      // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
+      payable: order.status !== 'canceled' && order.withdrawnAt === null,
+      instructions:
+        payment.kind === 'offline'
+          ? paymentInstructions(payment.method, { number: order.number, totalPriceCents: order.totalPriceCents })
+          : null,
       order: {
         id: order.id,
         number: order.number,
@@ -74,13 +96,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions } = loaderData;
   useServerToast(flash);
-  const paid = order.paymentStatus === 'paid';
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');
+  // Unpaid, or waiting for a transfer or a cheque: the customer may still pay by card instead.
+  const canPayByCard = viewer !== 'admin' && (payment.kind === 'unpaid' || payment.kind === 'offline') && payable;
 
   return (
     <section
@@ -106,21 +129,16 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <p className="text-muted-foreground">Passée le {formatDateTimeFr(order.createdAt)}</p>
       </div>
 
-      <div
-        role="status"
-        className={`flex items-start gap-3 rounded-lg border p-4 ${paid ? 'border-[#b7dfc5] bg-[#dcf0e3] text-[#14532d]' : 'border-[#f3c77a] bg-[#fdf0d5] text-[#7a4308]'}`}
-      >
-        {paid ? (
-          <CircleCheckIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-        ) : (
-          <ClockIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-        )}
-        <p>
-          {paid
-            ? 'Merci pour votre commande ! Votre paiement a bien été reçu.'
-            : 'Votre commande est enregistrée. Elle sera traitée dès réception de votre paiement.'}
-        </p>
-      </div>
+      <PaymentStatusBanner state={payment} />
+      {instructions ? <PaymentInstructionsBlock instructions={instructions} /> : null}
+      {canPayByCard ? (
+        <Button asChild className="w-fit" variant={payment.kind === 'offline' ? 'outline' : 'default'}>
+          <Link to={`/checkout?${new URLSearchParams({ orderId: order.id })}`}>
+            <CreditCardIcon aria-hidden="true" />
+            {payment.kind === 'offline' ? 'Payer plutôt par carte bancaire' : 'Payer ma commande'}
+          </Link>
+        </Button>
+      ) : null}
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">

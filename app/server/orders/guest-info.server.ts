@@ -3,15 +3,17 @@ import { z } from 'zod';
 import { db } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
 import { log } from '../log.server';
-import { isOrderId } from './access.server';
-import { requestHoldsOrderToken } from './order-response.server';
+import { isOrderId, orderAccessCookieName } from './access.server';
+import { enqueueOrderConfirmation } from './confirmation-email.server';
+import { readCookie, requestHoldsOrderToken } from './order-response.server';
 
 /*
  * The specification's `update-guest-order` (000, section 7: body orderId, guestInfo): a guest saves
  * the e-mail address (required), phone, street address, city and postal code of an order they hold
  * the access cookie `sv_order_<id>` of. Nobody else may write them: a signed-in owner's details are
  * the account's, anyone else gets the answer of an unknown order. A paid order's details are frozen
- * in its invoice and are not changed any more.
+ * in its invoice and are not changed any more. The first save also queues the order confirmation
+ * e-mail, which had no address to go to when a guest ordered from the configurator.
  */
 
 export const GUEST_INFO_MESSAGES = {
@@ -157,6 +159,11 @@ export async function updateGuestOrder(
             .filter(([, value]) => value !== null)
             .map(([key]) => key),
         },
+      });
+      // The order confirmation waited for an address (once per order: the outbox's dedupe key).
+      await enqueueOrderConfirmation(tx, {
+        orderId,
+        accessToken: readCookie(request, orderAccessCookieName(orderId)),
       });
       return { ok: true, guestInfo: { ...info, firstName, lastName } } as const;
     });

@@ -2,6 +2,7 @@ import { Column, Row, Section, Text } from '@react-email/components';
 import { z } from 'zod';
 import { orderStatusEmailWording } from '~/domain/email/order-status-email';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/format';
+import { OFFLINE_PAYMENT_METHODS, paymentInstructions } from '~/domain/payments/offline';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -48,12 +49,39 @@ const orderConfirmationSchema = z.object({
   extras: z.array(z.object({ label: z.string().min(1), totalCents: cents })).default([]),
   totalCents: cents,
   orderUrl: linkSchema,
+  /** Transfer or cheque chosen at checkout: the e-mail says how to pay (app/domain/payments/offline.ts). */
+  paymentMethod: z.enum(OFFLINE_PAYMENT_METHODS).optional(),
 });
+
+/** How to pay by transfer or cheque: the same words as the confirmation page. */
+function PaymentInstructionsBlock(
+  props: Parameters<typeof paymentInstructions>[1] & { method: 'transfer' | 'cheque' },
+) {
+  const instructions = paymentInstructions(props.method, props);
+  return (
+    <Section style={{ margin: '0 0 16px' }}>
+      <Text style={{ ...emailStyles.paragraph, fontWeight: 700, margin: '0 0 8px' }}>{instructions.title}</Text>
+      <P>{instructions.intro}</P>
+      <Lines
+        lines={instructions.details.map((detail) => ({
+          label: frenchTypography(`${detail.label} :`),
+          amount: detail.value,
+        }))}
+      />
+      <P>{instructions.outro}</P>
+    </Section>
+  );
+}
 
 export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchema> = {
   schema: orderConfirmationSchema,
   build: (data) => ({
-    subject: `Confirmation de votre commande ${data.orderNumber}`,
+    // The second confirmation (transfer or cheque chosen) says so, to be told apart from the first.
+    subject: data.paymentMethod
+      ? frenchTypography(
+          `Confirmation de votre commande ${data.orderNumber} : paiement par ${data.paymentMethod === 'transfer' ? 'virement' : 'chèque'}`,
+        )
+      : `Confirmation de votre commande ${data.orderNumber}`,
     element: (
       <EmailLayout
         preview={`Commande ${data.orderNumber} du ${formatDateFr(data.createdAt)} : ${formatEurosFromCents(data.totalCents)}`}
@@ -72,6 +100,13 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
           ]}
           total={formatEurosFromCents(data.totalCents)}
         />
+        {data.paymentMethod ? (
+          <PaymentInstructionsBlock
+            method={data.paymentMethod}
+            number={data.orderNumber}
+            totalPriceCents={data.totalCents}
+          />
+        ) : null}
         <P>Nous vous tiendrons informé par email de chaque étape du traitement de votre commande.</P>
         <Action href={data.orderUrl} label="Suivre ma commande" />
       </EmailLayout>

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env.server';
+
+// The settings read where they are used are checked at start too: a typo stops the server.
+describe('parseEnv', () => {
+  it('accepts the settings the tests and operators use', () => {
+    const env = parseEnv({
+      CHECKOUT_RATE_LIMIT: '30',
+      CONTACT_RATE_LIMIT: '5',
+      POST_RATE_LIMIT: '300',
+      SMTP_CONNECT_PORT: '2525',
+      SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      COLISSIMO_API_URL: 'http://127.0.0.1:4010/sls-ws',
+      APP_SECRET_PREVIOUS: 'x'.repeat(32),
+    });
+    expect(env).toMatchObject({
+      CHECKOUT_RATE_LIMIT: 30,
+      SMTP_CONNECT_PORT: 2525,
+      SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
+    });
+  });
+
+  it.each([
+    [{ CHECKOUT_RATE_LIMIT: 'trente' }, 'CHECKOUT_RATE_LIMIT must be a whole number'],
+    [{ CONTACT_RATE_LIMIT: '0' }, 'CONTACT_RATE_LIMIT must be greater than 0'],
+    [{ POST_RATE_LIMIT: '2.5' }, 'POST_RATE_LIMIT must be a whole number'],
+    [{ SMTP_CONNECT_PORT: '70000' }, 'SMTP_CONNECT_PORT must be a port number'],
+    [{ SMTP_TLS_REJECT_UNAUTHORIZED: 'no' }, 'SMTP_TLS_REJECT_UNAUTHORIZED must be true or false'],
+    [{ STRIPE_API_URL: 'localhost:12111' }, 'STRIPE_API_URL must be an absolute URL'],
+    [{ COLISSIMO_API_URL: 'colissimo' }, 'COLISSIMO_API_URL must be an absolute URL'],
+    [{ APP_SECRET_PREVIOUS: 'short' }, 'APP_SECRET_PREVIOUS must be at least 32 characters long'],
+  ])('refuses %o', (source, message) => {
+    expect(() => parseEnv(source)).toThrow(message);
+  });
+
+  it('treats an empty variable as not set', () => {
+    expect(parseEnv({ CHECKOUT_RATE_LIMIT: '', STRIPE_API_URL: '' }).CHECKOUT_RATE_LIMIT).toBeUndefined();
+  });
+});

@@ -1,0 +1,116 @@
+import { asc, eq } from 'drizzle-orm';
+import type { OfflinePaymentMethod } from '~/domain/payments/offline';
+import {
+  DEFAULT_PRICE_LIST,
+  type DeliveryMethod,
+  type PriceListDocument,
+  type SendMethod,
+} from '~/domain/pricing/default-price-list';
+import { emailItems, extraLines } from '~/domain/pricing/labels';
+import type { LineChoice, PricedLine } from '~/domain/pricing/pricing';
+import type { Tx } from '../db/client.server';
+import { orderItems, orders, priceLists, user } from '../db/schema';
+import { enqueueEmail } from '../email/outbox.server';
+import { orderFollowUrl } from './create-order.server';
+
+/*
+ * The order confirmation e-mail of an order that already exists: a guest who gave no e-mail
+ * address when ordering gets it once they save their information at checkout, and a customer who
+ * chooses a bank transfer or a cheque gets it again with the instructions to pay. createOrder
+ * queues the first one itself, with the same dedupe key, so nobody gets the plain one twice.
+ */
+
+export function orderConfirmationDedupeKey(orderId: string, method?: OfflinePaymentMethod): string {
+  return method ? `order-confirmation:${orderId}:${method}` : `order-confirmation:${orderId}`;
+}
+
+/**
+ * Queues the order confirmation in the caller's transaction. `accessToken` is the guest's token
+ * (from their cookie) so that the e-mail's link opens the order in any browser. Returns false when
+ * the order has no e-mail address (nothing queued).
+ */
+export async function enqueueOrderConfirmation(
+  tx: Tx,
+  input: { orderId: string; accessToken: string | null; paymentMethod?: OfflinePaymentMethod },
+): Promise<boolean> {
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      createdAt: orders.createdAt,
+      userId: orders.userId,
+      guestEmail: orders.guestEmail,
+      guestFirstName: orders.guestFirstName,
+      deliveryMethod: orders.deliveryMethod,
+      sendMethod: orders.sendMethod,
+      returnOriginals: orders.returnOriginals,
+      deliveryCostCents: orders.deliveryCostCents,
+      sendShippingCostCents: orders.sendShippingCostCents,
+      returnShippingCostCents: orders.returnShippingCostCents,
+      totalPriceCents: orders.totalPriceCents,
+      priceListId: orders.priceListId,
+    })
+    .from(orders)
+    .where(eq(orders.id, input.orderId))
+    .limit(1);
+  if (!order) return false;
+  const [owner] = order.userId
+    ? await tx.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, order.userId))
+    : [];
+  const email = (owner ? owner.email : order.guestEmail)?.trim();
+  if (!email) return false;
+  const firstName = (owner ? owner.firstName : order.guestFirstName)?.trim();
+
+  const [items, [list]] = await Promise.all([
+    tx
+      .select()
+      .from(orderItems)
+      .where(eq(orderItems.orderId, order.id))
+      .orderBy(asc(orderItems.position), asc(orderItems.id)),
+    order.priceListId
+      ? tx.select({ data: priceLists.data }).from(priceLists).where(eq(priceLists.id, order.priceListId))
+      : Promise.resolve([]),
+  ]);
+  if (items.length === 0) return false;
+  // The words of the lines (titles, options) come from the order's price list; the amounts are the
+  // stored ones. An order without a price list (imported, demo) reads the default words.
+  const words = (list?.data as PriceListDocument | undefined) ?? DEFAULT_PRICE_LIST;
+  // The stored items carry every choice a line's words need (lineTitle, lineOptions).
+  const lines = items.map((item) => ({ ...(item as unknown as LineChoice), lineTotalCents: item.lineTotalCents }));
+
+  await enqueueEmail(tx, {
+    to: email,
+    template: 'order-confirmation',
+    data: {
+      orderNumber: order.number,
+      createdAt: order.createdAt.toISOString(),
+      ...(firstName ? { customerName: firstName } : {}),
+      items: emailItems(words, lines as PricedLine[]),
+      extras: extraLines(
+        {
+          basePriceCents: 0,
+          qualityPriceCents: 0,
+          resolutionPriceCents: 0,
+          formatPriceCents: 0,
+          restorationPriceCents: 0,
+          denoisePriceCents: 0,
+          deliveryCostCents: order.deliveryCostCents,
+          sendShippingCostCents: order.sendShippingCostCents,
+          returnShippingCostCents: order.returnShippingCostCents,
+          totalPriceCents: order.totalPriceCents,
+        },
+        {
+          deliveryMethod: order.deliveryMethod as DeliveryMethod,
+          sendMethod: order.sendMethod as SendMethod,
+          returnOriginals: order.returnOriginals,
+        },
+      ),
+      totalCents: order.totalPriceCents,
+      orderUrl: orderFollowUrl(order.id, order.userId ? null : input.accessToken),
+      ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
+    },
+    dedupeKey: orderConfirmationDedupeKey(order.id, input.paymentMethod),
+    orderId: order.id,
+  });
+  return true;
+}

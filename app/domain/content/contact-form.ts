@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
 // Zod compiles object parsers with `new Function` unless told not to: under our Content-Security-
 // Policy (no 'unsafe-eval') the attempt is refused and reported by the browser. Parse without it.
@@ -44,7 +45,8 @@ const required = (message: string, max: number) =>
     .string({ error: message })
     .trim()
     .min(1, { error: message, abort: true })
-    .max(max, { error: CONTACT_MESSAGES.tooLong(max) });
+    .max(max, { error: CONTACT_MESSAGES.tooLong(max) })
+    .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE });
 
 export const contactMessageSchema = z.object({
   name: required(CONTACT_MESSAGES.name, 120),

@@ -18,6 +18,7 @@ import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { db } from '~/server/db/client.server';
 import { orderEvents, orders } from '~/server/db/schema';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { getOrderForViewer, type ViewableOrder } from '~/server/orders/access.server';
 import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
@@ -154,7 +155,7 @@ export async function action({ request }: Route.ActionArgs) {
   const found = orderId ? await payableOrder(request, orderId) : null;
   if (!found) throw data(MESSAGES.notFound, { status: 404 });
   const { order, viewer, user } = found;
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = text(formData, 'intent');
 
   if (intent === 'guest-info') {

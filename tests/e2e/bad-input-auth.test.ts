@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { setRoleInDatabase, TEST_PASSWORD, uniqueEmail } from '../support/auth';
 import {
   type Answer,
@@ -29,6 +29,14 @@ let db: Database;
 beforeAll(async () => {
   server = await startFuzzServer();
   db = await Database.open(server.databaseUrl);
+});
+
+// A failure's cause is often in the server's own log (a stack trace, an exit): show its end.
+beforeEach(() => {
+  onTestFailed(() => {
+    const { exitCode, signalCode } = server.process;
+    console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${server.output().slice(-4000)}`);
+  });
 });
 
 afterAll(async () => {

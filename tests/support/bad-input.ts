@@ -98,16 +98,21 @@ const plainString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
 
-/** One hostile text value, of any of the kinds above, sometimes two glued together. */
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+/** One hostile text value of reasonable size, sometimes two glued together. */
+export const smallHostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 3, arbitrary: plainString },
   { weight: 2, arbitrary: numberText },
-  { weight: 1, arbitrary: hugeString },
   {
     weight: 2,
     arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_STRINGS), plainString).map(([a, b]) => `${a}${b}${a}`),
   },
+);
+
+/** One hostile text value, of any of the kinds above, huge ones included. */
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 12, arbitrary: smallHostileString },
+  { weight: 1, arbitrary: hugeString },
 );
 
 /** A JSON value with hostile leaves: wrong types wherever a caller expects a string or a number. */
@@ -176,6 +181,15 @@ export function jsonBody(fields: readonly string[]): fc.Arbitrary<string> {
 
 export type FormEntries = Array<[string, string]>;
 
+export interface FormOptions {
+  /**
+   * No huge values. For posts that the server refuses before reading their body (an unknown
+   * order, a page without a form): Node then leaves a large body unread and the connection stalls
+   * until its keep-alive timeout (a server-level defect reported with issue 9; see the report).
+   */
+  small?: boolean;
+}
+
 /**
  * Form fields as a browser would post them, and as a forger would: each named field missing,
  * present once, or repeated (an array for a scalar), with hostile values; some unknown fields too.
@@ -183,9 +197,11 @@ export type FormEntries = Array<[string, string]>;
 export function formFields(
   fields: readonly string[],
   fixed: Record<string, fc.Arbitrary<string>> = {},
+  { small = false }: FormOptions = {},
 ): fc.Arbitrary<FormEntries> {
+  const any = small ? smallHostileString : hostileString;
   const field = (name: string) => {
-    const value = fixed[name] ?? hostileString;
+    const value = fixed[name] ?? any;
     return fc.oneof(
       { weight: 1, arbitrary: fc.constant([] as FormEntries) },
       { weight: 5, arbitrary: value.map((v) => [[name, v]] as FormEntries) },
@@ -198,7 +214,7 @@ export function formFields(
   return fc
     .tuple(
       fc.tuple(...fields.map(field)),
-      fc.array(fc.tuple(fc.oneof(hostileString, fc.constantFrom('a.b.c', '__proto__.x', 'x[]')), hostileString), {
+      fc.array(fc.tuple(fc.oneof(smallHostileString, fc.constantFrom('a.b.c', '__proto__.x', 'x[]')), any), {
         maxLength: 2,
       }),
     )
@@ -263,9 +279,14 @@ export const JSON_CONTENT_TYPES: readonly (string | null)[] = [
 export function formPost(
   fields: readonly string[],
   fixed: Record<string, fc.Arbitrary<string>> = {},
+  options: FormOptions = {},
 ): fc.Arbitrary<{ body: string; contentType: string | null }> {
   return fc
-    .tuple(formFields(fields, fixed), fc.constantFrom(...RAW_FORM_TAILS), fc.constantFrom(...FORM_CONTENT_TYPES))
+    .tuple(
+      formFields(fields, fixed, options),
+      fc.constantFrom(...RAW_FORM_TAILS),
+      fc.constantFrom(...FORM_CONTENT_TYPES),
+    )
     .map(([entries, tail, contentType]) => ({ body: encodeForm(entries, tail), contentType }));
 }
 
@@ -275,11 +296,29 @@ export function jsonPost(fields: readonly string[]): fc.Arbitrary<{ body: string
     .map(([body, contentType]) => ({ body, contentType }));
 }
 
-/** A path segment or query value of garbage, percent-encoded so that it reaches the router. */
+/**
+ * A path segment of garbage, percent-encoded so that it reaches the router. Kept under 6 KB once
+ * encoded: beyond Node's 16 KB of headers its HTTP parser answers 431 with an empty body before
+ * any code of ours runs (reported with issue 9).
+ */
 export const garbageSegment: fc.Arbitrary<string> = fc.oneof(
-  hostileString.filter((s) => s.length < 3000).map((s) => percentEncode(s)),
-  fc.constantFrom('%E0%A4%A', '%FF', '%', '%%', '%C0%AF', '00000000-0000-0000-0000-000000000000', '..%2F..%2F'),
+  fc
+    .oneof(
+      smallHostileString,
+      hugeString.map((s) => s.slice(0, 1500)),
+    )
+    .map((s) => percentEncode(s)),
+  fc.constantFrom('%C3%A9t%C3%A9', '%EF%BF%BD', '00000000-0000-0000-0000-000000000000', '..%2F..%2F', '%2E%2E'),
 );
+
+/**
+ * Escapes that do not decode: in a query string the page must cope; in a path, Express refuses them
+ * itself with its English "Bad Request" page (a server/app.ts fix, reported with issue 9).
+ */
+export const BROKEN_ESCAPES: readonly string[] = ['%E0%A4%A', '%FF', '%', '%%', '%C0%AF', '%ED%A0%80', '%zz'];
+
+/** A query value of garbage: any garbage segment, or escapes that do not decode. */
+export const garbageQueryValue: fc.Arbitrary<string> = fc.oneof(garbageSegment, fc.constantFrom(...BROKEN_ESCAPES));
 
 // ---------------------------------------------------------------------------------------------
 // Requests

@@ -297,17 +297,21 @@ export function jsonPost(fields: readonly string[]): fc.Arbitrary<{ body: string
 }
 
 /**
- * A path segment of garbage, percent-encoded so that it reaches the router. Kept under 6 KB once
- * encoded: beyond Node's 16 KB of headers its HTTP parser answers 431 with an empty body before
+ * A path segment of garbage, percent-encoded so that it reaches the router. Kept under 1.5 KB once
+ * encoded (an address may repeat it): beyond Node's 16 KB of headers its HTTP parser answers 431 with an empty body before
  * any code of ours runs (reported with issue 9).
  */
 export const garbageSegment: fc.Arbitrary<string> = fc.oneof(
   fc
     .oneof(
       smallHostileString,
-      hugeString.map((s) => s.slice(0, 1500)),
+      hugeString.map((s) => [...s].slice(0, 120).join('')),
     )
-    .map((s) => percentEncode(s)),
+    .map((s) =>
+      percentEncode(s)
+        .slice(0, 1500)
+        .replace(/%[0-9A-F]?$/, ''),
+    ),
   fc.constantFrom('%C3%A9t%C3%A9', '%EF%BF%BD', '00000000-0000-0000-0000-000000000000', '..%2F..%2F', '%2E%2E'),
 );
 

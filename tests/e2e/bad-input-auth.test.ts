@@ -277,6 +277,17 @@ describe('regressions found by these properties', () => {
     }
   });
 
+  it('answers a forged list or checkbox value in French (zod used to say "Invalid input")', async () => {
+    const body = `name=Jeanne&email=${uniqueEmail()}&subject=S&message=M&phone=0612345678&phone=0612345678&pro=oui`;
+    const answer = await readAnswer(
+      await send(server, '/contact', { body, contentType: 'application/x-www-form-urlencoded' }),
+      'POST /contact with a list',
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('Entrée invalide');
+    expect(answer.text).not.toMatch(/Invalid input/);
+  });
+
   it('answers an unknown Better Auth endpoint with a French JSON 404 (it used to be an empty body)', async () => {
     const response = await send(server, '/api/auth/forget-password', {
       body: JSON.stringify({ email: uniqueEmail() }),

@@ -120,7 +120,7 @@ describe('/configurateur', () => {
   };
 
   it('saves or orders only valid selections; anything else is refused in French and stores nothing', async () => {
-    await property(formPost(['support', 'intent', ...FIELDS], fixed), 300, async ({ body, contentType }) => {
+    await property(formPost(['support', 'intent', ...FIELDS], fixed), 250, async ({ body, contentType }) => {
       const before = await db.counts();
       const answer = await readAnswer(
         await send(server, '/configurateur', { body, contentType }),
@@ -146,7 +146,7 @@ describe('quotes', () => {
     );
     await property(
       fc.tuple(target, formPost(['intent', ...FIELDS], intent)),
-      200,
+      150,
       async ([to, { body, contentType }]) => {
         const before = await db.counts();
         const path = to.path();
@@ -169,7 +169,7 @@ describe('quotes', () => {
     );
     await property(
       fc.tuple(path, formPost(['intent', ...FIELDS], intent, { small: true })),
-      150,
+      100,
       async ([to, { body, contentType }]) => {
         const before = await db.counts();
         const answer = await readAnswer(
@@ -215,7 +215,7 @@ describe('/checkout', () => {
     const orderId = fc.oneof(fc.constant(customerOrder.id), fc.constant(guestOrder.id), fc.uuid(), garbageQueryValue);
     await property(
       fc.tuple(orderId, formPost(['intent', ...FIELDS], fixed, { small: true })),
-      150,
+      80,
       async ([id, { body, contentType }]) => {
         const before = await db.counts();
         const orderBefore = await orderRow(guestOrder.id);

@@ -312,7 +312,7 @@ export const garbageSegment: fc.Arbitrary<string> = fc.oneof(
         .slice(0, 1500)
         .replace(/%[0-9A-F]?$/, ''),
     ),
-  fc.constantFrom('%C3%A9t%C3%A9', '%EF%BF%BD', '00000000-0000-0000-0000-000000000000', '..%2F..%2F', '%2E%2E'),
+  fc.constantFrom('%C3%A9t%C3%A9', '%EF%BF%BD', '00000000-0000-0000-0000-000000000000', '..%2F..%2F', '%2E%2E%2Fadmin'),
 );
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AUTH_MESSAGES } from '../auth-errors';
 import { isCommonPassword } from '../common-passwords';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
+import '../zod-config';
 
 /*
  * The forms of the sign-in pages, the account and the first-administrator page: one zod schema

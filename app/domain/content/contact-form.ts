@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
-
-// Zod compiles object parsers with `new Function` unless told not to: under our Content-Security-
-// Policy (no 'unsafe-eval') the attempt is refused and reported by the browser. Parse without it.
-z.config({ jitless: true });
+// jitless parsing (CSP without 'unsafe-eval') and zod's own messages in French.
+import '../zod-config';
 
 /*
  * The contact form (specification 000, sections 3, 4, 5 and 8): one schema for the browser and the

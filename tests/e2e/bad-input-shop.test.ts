@@ -120,7 +120,7 @@ describe('/configurateur', () => {
   };
 
   it('saves or orders only valid selections; anything else is refused in French and stores nothing', async () => {
-    await property(formPost(['support', 'intent', ...FIELDS], fixed), 250, async ({ body, contentType }) => {
+    await property(formPost(['support', 'intent', ...FIELDS], fixed), 200, async ({ body, contentType }) => {
       const before = await db.counts();
       const answer = await readAnswer(
         await send(server, '/configurateur', { body, contentType }),
@@ -146,7 +146,7 @@ describe('quotes', () => {
     );
     await property(
       fc.tuple(target, formPost(['intent', ...FIELDS], intent)),
-      150,
+      120,
       async ([to, { body, contentType }]) => {
         const before = await db.counts();
         const path = to.path();
@@ -193,7 +193,7 @@ describe('/checkout', () => {
   };
 
   it('the guest’s intents: no 5xx, French refusals, nothing recorded by a refused post', async () => {
-    await property(formPost(['intent', ...FIELDS], fixed), 250, async ({ body, contentType }) => {
+    await property(formPost(['intent', ...FIELDS], fixed), 180, async ({ body, contentType }) => {
       const before = await db.counts();
       const orderBefore = await orderRow(guestOrder.id);
       const path = `/checkout?orderId=${guestOrder.id}`;
@@ -245,7 +245,7 @@ describe('/paiement/sandbox/<session>', () => {
     const sandboxSession = await openSandboxSession();
     const [session] = await db.query(`select count(*)::int as n from orders where id = $1`, [guestOrder.id]);
     expect(session?.n).toBe(1);
-    await property(formPost(['intent', ...FIELDS], { ...fixed, ...intent }), 200, async ({ body, contentType }) => {
+    await property(formPost(['intent', ...FIELDS], { ...fixed, ...intent }), 150, async ({ body, contentType }) => {
       const before = await db.counts();
       const orderBefore = await orderRow(guestOrder.id);
       const path = `/paiement/sandbox/${sandboxSession}`;
@@ -270,7 +270,7 @@ describe('/paiement/sandbox/<session>', () => {
       { intent: fc.oneof(fc.constant('cancel'), hostileString) },
       { small: true },
     );
-    await property(fc.tuple(path, body, fc.boolean()), 150, async ([to, post, get]) => {
+    await property(fc.tuple(path, body, fc.boolean()), 100, async ([to, post, get]) => {
       const before = await db.counts();
       const answer = await readAnswer(
         await send(server, to, get ? {} : { body: post.body, contentType: post.contentType }),
@@ -289,7 +289,7 @@ describe('/retractation/<order>', () => {
   it('an unknown, malformed or someone else’s order: 404 in French, no withdrawal recorded', async () => {
     const orderId = fc.oneof(fc.constant(guestOrder.id), fc.constant(customerOrder.id), fc.uuid(), garbageSegment);
     const posts = formPost(['intent', 'confirm'], {}, { small: true });
-    await property(fc.tuple(orderId, posts, fc.boolean()), 150, async ([id, post, get]) => {
+    await property(fc.tuple(orderId, posts, fc.boolean()), 100, async ([id, post, get]) => {
       const before = await db.counts();
       const orders = [await orderRow(guestOrder.id), await orderRow(customerOrder.id)];
       // No cookie: neither the guest's access nor the customer's session.
@@ -317,7 +317,7 @@ describe('/profile', () => {
 
   it('any update is saved only when valid; a refusal is in French and changes nothing', async () => {
     const fixed = { intent: fc.oneof(fc.constant('update-profile'), hostileString) };
-    await property(formPost(['intent', ...FIELDS], fixed), 200, async ({ body, contentType }) => {
+    await property(formPost(['intent', ...FIELDS], fixed), 150, async ({ body, contentType }) => {
       const before = await db.counts();
       const mine = await profile();
       const answer = await readAnswer(

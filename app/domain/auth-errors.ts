@@ -1,4 +1,5 @@
 import { COMMON_PASSWORD_CODE } from './common-passwords';
+import { FORBIDDEN_CHARACTER_MESSAGE } from './text-input';
 
 /*
  * The one place where an authentication failure becomes French text (specification, section 8).
@@ -60,7 +61,13 @@ export const AUTH_MESSAGES = {
   cannotBanSelf: 'Vous ne pouvez pas suspendre votre propre compte.',
   cannotRemoveSelf: 'Vous ne pouvez pas supprimer votre propre compte.',
   cannotImpersonateAdmins: "Vous ne pouvez pas prendre l'identité d'un administrateur.",
+  forbiddenCharacter: FORBIDDEN_CHARACTER_MESSAGE,
+  endpointNotFound: "Cette adresse ne correspond à aucune action d'authentification.",
+  methodNotAllowed: 'Méthode non autorisée',
 } as const;
+
+/** Our code for a text field holding the NUL character (see domain/text-input.ts). */
+export const FORBIDDEN_CHARACTER_CODE = 'FORBIDDEN_CHARACTER';
 
 const M = AUTH_MESSAGES;
 
@@ -152,6 +159,9 @@ const RULES: Record<string, Rule> = {
   YOU_CANNOT_BAN_YOURSELF: M.cannotBanSelf,
   YOU_CANNOT_REMOVE_YOURSELF: M.cannotRemoveSelf,
   YOU_CANNOT_IMPERSONATE_ADMINS: M.cannotImpersonateAdmins,
+  [FORBIDDEN_CHARACTER_CODE]: M.forbiddenCharacter,
+  NOT_FOUND: M.endpointNotFound,
+  METHOD_NOT_ALLOWED: M.methodNotAllowed,
 };
 
 export interface AuthErrorLike {

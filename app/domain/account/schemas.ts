@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AUTH_MESSAGES } from '../auth-errors';
 import { isCommonPassword } from '../common-passwords';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
+import '../zod-config';
 
 /*
  * The forms of the sign-in pages, the account and the first-administrator page: one zod schema
@@ -22,7 +24,13 @@ export const PROFILE_MESSAGES = {
   postalCode: 'Le code postal doit contenir 5 chiffres',
 } as const;
 
-const optionalText = (max: number) => z.string().trim().max(max, PROFILE_MESSAGES.tooLong(max)).optional();
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, PROFILE_MESSAGES.tooLong(max))
+    .refine(hasNoForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE)
+    .optional();
 
 const email = (requiredMessage: string) =>
   z

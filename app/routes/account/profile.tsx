@@ -29,6 +29,7 @@ import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
 import { listCustomerInvoices, listCustomerOrders, pageNumber } from '~/server/account/orders.server';
 import { getProfile, updateProfile } from '~/server/account/users.server';
 import { loginRedirectPath, requireUser } from '~/server/auth/session.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/profile';
 
@@ -103,7 +104,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get('intent') !== 'update-profile') throw data(null, { status: 400 });
   const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== 'success') {

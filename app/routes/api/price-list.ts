@@ -15,3 +15,8 @@ export async function loader({ request }: { request: Request }) {
     { headers },
   );
 }
+
+/** Any other method: a French 405 (without an action, React Router would answer in English). */
+export function action() {
+  return Response.json({ error: 'Méthode non autorisée' }, { status: 405, headers: { Allow: 'GET, HEAD' } });
+}

@@ -32,6 +32,7 @@ import {
 } from '~/server/account/cookies.server';
 import { resetTokenOwner } from '~/server/account/users.server';
 import { getUser, toRole } from '~/server/auth/session.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/login';
 
 /*
@@ -146,7 +147,7 @@ function invalid(intent: LoginMode, submission: SubmissionResult<string[]>) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = modeOf(String(formData.get('intent') ?? ''));
   const redirectTo = originPath(formData.get('redirectTo'));
 

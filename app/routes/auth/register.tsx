@@ -20,6 +20,7 @@ import { registerSchema } from '~/domain/account/schemas';
 import { authErrorTitle } from '~/domain/auth-errors';
 import { callAuth, cookieHeaders } from '~/server/account/auth-calls.server';
 import { getUser } from '~/server/auth/session.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/register';
 
 /*
@@ -52,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const redirectTo = originPath(formData.get('redirectTo'));
   const submission = parseWithZod(formData, { schema: registerSchema });
   if (submission.status !== 'success') {

@@ -12,6 +12,7 @@ import { ADMIN_PASSWORD_MIN_LENGTH, SETUP_MESSAGES, setupAdminSchema } from '~/d
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { flashCookie } from '~/server/account/cookies.server';
 import { isSetupOpen, setupFirstAdmin } from '~/server/account/setup.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/setup-super-admin';
 
@@ -35,7 +36,7 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: setupAdminSchema });
   if (submission.status !== 'success') {
     return { open: true, submission: submission.reply({ hideFields: PASSWORD_FIELDS }), toast: null };

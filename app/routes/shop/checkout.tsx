@@ -20,6 +20,7 @@ import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
 import { db } from '~/server/db/client.server';
 import { orderEvents, orders } from '~/server/db/schema';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { getOrderForViewer, orderAccessCookieName, type ViewableOrder } from '~/server/orders/access.server';
 import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
@@ -158,7 +159,7 @@ export async function action({ request }: Route.ActionArgs) {
   const found = orderId ? await payableOrder(request, orderId) : null;
   if (!found) throw data(MESSAGES.notFound, { status: 404 });
   const { order, viewer, user } = found;
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = text(formData, 'intent');
 
   if (intent === 'guest-info') {

@@ -5,6 +5,7 @@ import { ConfiguratorForm } from '~/components/configurator/configurator-form';
 import { useLivePriceList } from '~/components/configurator/use-live-price-list';
 import { EMPTY_SELECTION, resolveSelectionPayload, selectionToPayload } from '~/domain/pricing/selection';
 import { getUser } from '~/server/auth/session.server';
+import { readFormData } from '~/server/form-data.server';
 import { createOrder, InvalidSelectionError, PriceListChangedError } from '~/server/orders/create-order.server';
 import { redirectToCheckout } from '~/server/orders/order-response.server';
 import { getActivePriceList } from '~/server/pricing/price-lists.server';
@@ -48,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const [user, priceList] = await Promise.all([getUser(request), getActivePriceList()]);
   const submission = parse(formData, {
     resolve: (values) => resolveSelectionPayload(values, { requireSupport: true, priceList: priceList.data }),

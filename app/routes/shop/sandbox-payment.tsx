@@ -12,6 +12,7 @@ import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { cardFormSchema, formatCardNumber } from '~/domain/payments/card';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_TEST_CARDS } from '~/domain/payments/sandbox-cards';
+import { readFormData } from '~/server/form-data.server';
 import { cancelSandboxSession, getSandboxSession, paySandboxSession } from '~/server/payments/sandbox.server';
 import type { Route } from './+types/sandbox-payment';
 
@@ -44,7 +45,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 type ActionResult = { submission: SubmissionResult<string[]>; paymentError: string | null };
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   // Leaving the gateway for the shop loads a new document, as from a real gateway's page.
   if (formData.get('intent') === 'cancel') {
     const cancelled = await cancelSandboxSession(params.sessionId);

@@ -14,6 +14,7 @@ import { frenchProse as fr } from '~/domain/content/typography';
 import { NBSP } from '~/domain/format';
 import { contactRateLimiter, submitContactMessage } from '~/server/contact/contact.server';
 import { siteOrigin } from '~/server/content/site.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/contact';
 
@@ -53,7 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const noStore = { 'Cache-Control': NO_STORE };
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: contactMessageSchema });
 
   // A robot filled the hidden field: it is told "sent", and nothing is stored or e-mailed.

@@ -5,8 +5,9 @@ import { admin, magicLink } from 'better-auth/plugins';
 import { adminAc, userAc } from 'better-auth/plugins/admin/access';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { AUTH_MESSAGES, authErrorMessage, authFlowFromPath } from '~/domain/auth-errors';
+import { AUTH_MESSAGES, authErrorMessage, authFlowFromPath, FORBIDDEN_CHARACTER_CODE } from '~/domain/auth-errors';
 import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-passwords';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { db } from '../db/client.server';
 import { account, rateLimit, session, user, verification } from '../db/schema';
 import { queueEmail } from '../email/outbox.server';
@@ -50,7 +51,7 @@ const PASSWORD_FIELDS: Record<string, string> = {
   '/admin/set-user-password': 'newPassword',
 };
 
-const nameField = z.string().trim().max(100);
+const nameField = z.string().trim().max(100).refine(hasNoForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE);
 
 function appSecret(): string {
   const secret = process.env.APP_SECRET;
@@ -180,6 +181,10 @@ function createAuth() {
       before: createAuthMiddleware(async (ctx) => {
         const body = ctx.body as Record<string, unknown> | undefined;
         if (!body || typeof body !== 'object') return;
+        // PostgreSQL text cannot hold NUL: refused here rather than failing in the insert (a 500).
+        if (Object.values(body).some((value) => typeof value === 'string' && !hasNoForbiddenCharacter(value))) {
+          throw new APIError('BAD_REQUEST', { code: FORBIDDEN_CHARACTER_CODE, message: FORBIDDEN_CHARACTER_MESSAGE });
+        }
         const field = PASSWORD_FIELDS[ctx.path];
         const password = field ? body[field] : undefined;
         // Too short is reported by Better Auth itself, with its own message.
@@ -239,7 +244,8 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 
 async function inFrench(request: Request, response: Response): Promise<Response> {
   if (response.status < 400) return response;
-  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  if (!(response.headers.get('content-type') ?? '').includes('application/json'))
+    return withFrenchBody(request, response);
   let body: unknown;
   try {
     body = await response.clone().json();
@@ -256,6 +262,24 @@ async function inFrench(request: Request, response: Response): Promise<Response>
   const retryAfter = headers.get('x-retry-after');
   if (retryAfter && !headers.has('retry-after')) headers.set('retry-after', retryAfter);
   return new Response(JSON.stringify({ ...record, ...(code ? { code } : {}), message }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/**
+ * An error Better Auth answers without a JSON body (an unknown endpoint's 404, a wrong method's
+ * 405): the same JSON `{ code, message }` as its other errors, in French.
+ */
+function withFrenchBody(request: Request, response: Response): Response {
+  const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
+  const code = response.status === 404 ? 'NOT_FOUND' : response.status === 405 ? 'METHOD_NOT_ALLOWED' : undefined;
+  const message = authErrorMessage({ code, status: response.status }, authFlowFromPath(path));
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify({ ...(code ? { code } : {}), message }), {
     status: response.status,
     statusText: response.statusText,
     headers,

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect } from 'react-router';
 import { quoteEmailSchema } from '~/domain/pricing/quote-email';
 import type { SessionUser } from '../auth/session.server';
+import { readFormData } from '../form-data.server';
 import { InvalidSelectionError, PriceListChangedError } from '../orders/create-order.server';
 import { redirectToCheckout, requestHoldsOrderToken } from '../orders/order-response.server';
 import { emailQuote, orderQuote, type QuoteView } from './quotes.server';
@@ -27,7 +28,7 @@ export async function handleQuoteAction(
   quote: QuoteView,
   options: { user: SessionUser | null; quoteUrl: string },
 ) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get('intent');
 
   if (intent === 'order') {

@@ -57,3 +57,13 @@ export function orderStatusLabel(status: string): string {
 export function paymentStatusLabel(status: string): string {
   return isPaymentStatus(status) ? PAYMENT_STATUS_LABELS[status] : status;
 }
+
+export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
+  card: 'Carte bancaire',
+  transfer: 'Virement bancaire',
+  cheque: 'Chèque',
+};
+
+export function paymentMethodLabel(method: string): string {
+  return PAYMENT_METHOD_LABELS[method] ?? method;
+}

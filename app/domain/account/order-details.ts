@@ -57,11 +57,7 @@ export function itemOptions(item: OrderItemView): string {
 /** The configurator's wording (domain/pricing/labels.ts), for any stored value. */
 export const DELIVERY_LABELS: Readonly<Record<string, string>> = PRICING_DELIVERY_LABELS;
 
-export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
-  card: 'Carte bancaire',
-  transfer: 'Virement bancaire',
-  cheque: 'Chèque',
-};
+export { PAYMENT_METHOD_LABELS } from '../order-status';
 
 export interface OrderPrices {
   basePriceCents: number;
@@ -123,6 +119,7 @@ function timelineLabel(event: OrderEventView): string | null {
     case 'status_changed':
       return event.to ? `Statut : ${orderStatusLabel(event.to)}` : null;
     case 'payment_paid':
+    case 'payment_validated':
       return 'Paiement reçu';
     case 'payment_failed':
       return 'Échec du paiement';

@@ -1,4 +1,4 @@
-import { orderStatusLabel, paymentStatusLabel } from '../order-status';
+import { orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from '../order-status';
 
 /*
  * An order's history as the staff read it in the order details dialog: every order_events row,
@@ -61,6 +61,8 @@ export function eventLabel(event: Pick<AdminEventView, 'kind' | 'from' | 'to'>):
       return 'Échec du paiement';
     case 'payment_refunded':
       return 'Paiement remboursé';
+    case 'payment_method_chosen':
+      return `Moyen de paiement choisi : ${paymentMethodLabel(event.to ?? '')}`;
     case 'payment_status_changed':
       return `Paiement : ${paymentStatusLabel(event.to ?? '')}`;
     case 'invoice_issued':

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { company } from '../company';
+import { paymentMethodLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type PriceListDocument, TAPE_OR_REEL_SUPPORTS } from '../pricing/default-price-list';
 import { DOCUMENT_TITLES, type DocumentKind, parisDay } from './number';
 import { linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
@@ -113,12 +114,6 @@ export function sellerFromCompany(source: typeof company = company): SellerIdent
     phone: source.phone,
   };
 }
-
-export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
-  card: 'Carte bancaire',
-  transfer: 'Virement bancaire',
-  cheque: 'Chèque',
-};
 
 const DELIVERY_LABELS: Readonly<Record<string, string>> = {
   digital: 'Téléchargement numérique',
@@ -281,7 +276,7 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
   const payment = input.payment
     ? {
         method: input.payment.method,
-        methodLabel: PAYMENT_METHOD_LABELS[input.payment.method] ?? input.payment.method,
+        methodLabel: paymentMethodLabel(input.payment.method),
         paidAt: input.payment.paidAt ? input.payment.paidAt.toISOString() : null,
         provider: input.payment.provider ?? null,
       }

@@ -8,6 +8,7 @@ import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
 import { isOrderStatus, orderStatusLabel } from '~/domain/order-status';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/orders';
 
@@ -36,7 +37,7 @@ const reply = (body: StatusActionData, status = 200) => data(body, { status });
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get('intent');
   const orderId = String(form.get('orderId') ?? '');
   if (!UUID.test(orderId)) {

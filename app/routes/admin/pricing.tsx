@@ -5,6 +5,7 @@ import { TabError } from '~/components/admin/tab-error';
 import { applyPriceForm } from '~/domain/admin/price-form';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { requireAdminUser } from '~/server/admin/access.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { getActivePriceList, InvalidPriceListError, publishPriceList } from '~/server/pricing/price-lists.server';
 import type { Route } from './+types/pricing';
@@ -30,7 +31,7 @@ const reply = (body: PricingActionData, status = 200) => data(body, { status });
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get('intent');
   try {
     if (intent === 'reset') {

@@ -3,6 +3,7 @@ import { PlatformTest, ProductionChecklist } from '~/components/admin/production
 import { TabError } from '~/components/admin/tab-error';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { computeChecklist, runPlatformTests } from '~/server/admin/checklist.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/tests';
 
 /*
@@ -17,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get('intent') !== 'platform-test') return data({ error: 'Action inconnue' }, { status: 400 });
   return { results: await runPlatformTests(request, admin) };
 }

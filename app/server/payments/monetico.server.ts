@@ -68,9 +68,9 @@ export function createMoneticoProvider(config: PaymentConfig): PaymentProvider {
 
     async verifyNotification({ body }): Promise<NotificationCheck> {
       const fields = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
-      if (!config.secretKey || !config.merchantId) return { ok: false, status: 503, reason: 'not configured' };
-      if (!verifyMoneticoMac(fields, config.secretKey)) return { ok: false, status: 400, reason: 'invalid MAC' };
-      if (fields.TPE !== config.merchantId) return { ok: false, status: 400, reason: 'another terminal' };
+      if (!config.secretKey || !config.merchantId) return { ok: false, status: 503, reason: 'Monetico non configuré' };
+      if (!verifyMoneticoMac(fields, config.secretKey)) return { ok: false, status: 400, reason: 'Sceau MAC invalide' };
+      if (fields.TPE !== config.merchantId) return { ok: false, status: 400, reason: 'Autre terminal (TPE)' };
       const reference = fields.reference ?? '';
       const outcome = moneticoOutcome(fields['code-retour'] ?? '', config.testMode);
       if (outcome === 'ignored' || reference === '') return { ok: true, notification: null };

@@ -99,13 +99,13 @@ export const sandboxProvider: PaymentProvider = {
 
   async verifyNotification({ body, headers }): Promise<NotificationCheck> {
     if (!verifySandboxSignature(body, headers.get(SANDBOX_SIGNATURE_HEADER))) {
-      return { ok: false, status: 400, reason: 'invalid signature' };
+      return { ok: false, status: 400, reason: 'Signature invalide' };
     }
     let parsed: SandboxEvent;
     try {
       parsed = sandboxEventSchema.parse(JSON.parse(body.toString('utf8')));
     } catch {
-      return { ok: false, status: 400, reason: 'invalid payload' };
+      return { ok: false, status: 400, reason: 'Notification illisible' };
     }
     const outcome =
       parsed.type === 'payment.succeeded' ? 'paid' : parsed.type === 'payment.failed' ? 'failed' : 'canceled';

@@ -177,13 +177,13 @@ export function createStripeProvider(config: PaymentConfig): PaymentProvider {
 
     async verifyNotification({ body, headers }): Promise<NotificationCheck> {
       const signature = headers.get('stripe-signature');
-      if (!signature) return { ok: false, status: 400, reason: 'missing signature' };
-      if (!config.webhookSecret) return { ok: false, status: 503, reason: 'webhook secret not configured' };
+      if (!signature) return { ok: false, status: 400, reason: 'Signature absente' };
+      if (!config.webhookSecret) return { ok: false, status: 503, reason: 'Secret de webhook non configuré' };
       let event: Stripe.Event;
       try {
         event = Stripe.webhooks.constructEvent(body, signature, config.webhookSecret);
       } catch {
-        return { ok: false, status: 400, reason: 'invalid signature' };
+        return { ok: false, status: 400, reason: 'Signature invalide' };
       }
       if (!HANDLED_EVENTS.has(event.type)) return { ok: true, notification: null };
       const session = event.data.object as Stripe.Checkout.Session;

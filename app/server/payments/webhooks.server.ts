@@ -35,7 +35,7 @@ export async function handlePaymentWebhook(name: PaymentProviderName, request: R
   }
   const body = Buffer.from(await request.arrayBuffer());
   if (body.length > MAX_BODY_BYTES) {
-    return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR) : json({ error: 'payload too large' }, 413);
+    return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR) : json({ error: 'Notification trop volumineuse' }, 413);
   }
   try {
     const config = await loadPaymentConfig();
@@ -49,6 +49,8 @@ export async function handlePaymentWebhook(name: PaymentProviderName, request: R
     return monetico ? moneticoReceipt(MONETICO_RECEIPT_OK) : json({ received: true, result: result.status });
   } catch (error) {
     log.error({ err: error, provider: name }, 'payment notification could not be applied');
-    return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR, 500) : json({ error: 'internal error' }, 500);
+    return monetico
+      ? moneticoReceipt(MONETICO_RECEIPT_ERROR, 500)
+      : json({ error: 'Erreur interne, la notification sera rejouée' }, 500);
   }
 }

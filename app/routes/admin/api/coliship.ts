@@ -1,6 +1,7 @@
 import { data } from 'react-router';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { getPublicColishipCredentials, saveAndCheckColishipCredentials } from '~/server/admin/coliship.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/coliship';
 
 /*
@@ -16,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const result = await saveAndCheckColishipCredentials({
     username: form.get('username') ?? '',
     password: form.get('password') ?? '',

@@ -2,6 +2,7 @@ import { data } from 'react-router';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { getPublicEmailConfig, saveEmailConfig } from '~/server/email/email-config.server';
 import { sendTestEmail } from '~/server/email/test-email.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/email-config';
 
 /*
@@ -29,7 +30,7 @@ function configFrom(form: FormData) {
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get('intent');
   if (intent === 'test') {
     const to = String(form.get('to') ?? '');

@@ -4,6 +4,7 @@ import { isOutboxStatus } from '~/domain/admin/views';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { outboxStatus } from '~/server/admin/orders.server';
 import { listOutbox, outboxCounts, resendEmail } from '~/server/admin/outbox.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/emails';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const id = String(form.get('id') ?? '');
   if (form.get('intent') !== 'resend' || !UUID.test(id)) return data({ ok: false, reason: 'invalid' }, { status: 400 });
   const result = await resendEmail(id);

@@ -1,6 +1,7 @@
 import { data } from 'react-router';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { getNotificationFeed, markNotificationsRead } from '~/server/admin/notifications.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/notifications';
 
 /*
@@ -15,7 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get('intent');
   if (intent === 'read-all') return { marked: await markNotificationsRead(admin.id, 'all') };
   if (intent === 'read') {

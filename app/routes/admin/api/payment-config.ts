@@ -1,5 +1,6 @@
 import { data } from 'react-router';
 import { requireAdminUser } from '~/server/admin/access.server';
+import { readFormData } from '~/server/form-data.server';
 import { getPublicPaymentConfig, savePaymentConfig } from '~/server/payments/config.server';
 import type { Route } from './+types/payment-config';
 
@@ -17,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const result = await savePaymentConfig({
     type: form.get('type'),
     testMode: form.get('testMode') ?? undefined,

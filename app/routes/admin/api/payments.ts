@@ -2,6 +2,7 @@ import { data } from 'react-router';
 import { parsePage, parseSearch } from '~/domain/admin/list-params';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { decidePayments, listPendingPayments } from '~/server/admin/payments.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/payments';
 
 /** `p:<payment id>` (a gateway attempt) or `o:<order id>` (a transfer or cheque awaited). */
@@ -26,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const decision = form.get('decision');
   const ids = form
     .getAll('id')

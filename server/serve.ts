@@ -14,6 +14,7 @@ import { ensureAppSecret } from '~/server/secrets.server';
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { countAdmins } from '~/server/users.server';
 import { createApp } from './app';
+import { answerClientErrorsInFrench } from './client-errors';
 
 /*
  * `npm start`: validate the environment, open (or start) the database and migrate it, build the
@@ -70,6 +71,7 @@ const server: Server = app.listen(env.PORT, env.HOST, async () => {
     );
   }
 });
+answerClientErrorsInFrench(server);
 server.on('error', (error) => fail(`The server could not listen on ${env.HOST}:${env.PORT}: ${error.message}`));
 
 let stopping = false;

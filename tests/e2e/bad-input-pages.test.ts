@@ -140,4 +140,10 @@ describe('pages and GET endpoints', () => {
       expect(answer.status).toBe(400);
     });
   });
+
+  it('answer an address longer than Node accepts with a French 431, not an empty page', async () => {
+    const res = await fetch(`${server.url}/services?q=${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.text()).toContain('Requête refusée');
+  });
 });

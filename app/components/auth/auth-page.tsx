@@ -1,6 +1,6 @@
 import type * as React from 'react';
 import { cn } from '~/components/ui/cn';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '../use-hydrated';
 
 interface AuthPageProps {
   title: string;

@@ -32,6 +32,7 @@ import {
 import { serviceImage } from '~/domain/site-navigation';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
+import { useHydrated } from '../use-hydrated';
 import { type FormDefaults, formDefaults } from './form-defaults';
 import { PriceDetails } from './price-details';
 
@@ -76,12 +77,6 @@ const percent = new Intl.NumberFormat('fr-FR', {
 function supplement(multiplier: number): string {
   const delta = Math.round((multiplier - 1) * 10_000) / 10_000;
   return delta === 0 ? '' : percent.format(delta);
-}
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function isSubmitIntent(payload: Record<string, unknown>): boolean {

@@ -17,7 +17,7 @@ import { Pagination } from '~/components/account/pagination';
 import { ProfileForm } from '~/components/account/profile-form';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
-import { useHydrated } from '~/components/auth/use-hydrated';
+import { useHydrated } from '~/components/use-hydrated';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { FormAlert } from '~/components/auth/form-alert';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
-import { useHydrated } from '~/components/auth/use-hydrated';
+import { useHydrated } from '~/components/use-hydrated';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { itemsSummary } from '~/domain/account/order-details';

@@ -2,7 +2,7 @@ import { Form } from 'react-router';
 import { CreditNotesTable, InvoicesTable } from '~/components/admin/invoices-table';
 import { PaymentConfigPanel } from '~/components/admin/payment-config-form';
 import { TabError } from '~/components/admin/tab-error';
-import { useHydrated } from '~/components/admin/use-hydrated';
+import { useHydrated } from '~/components/use-hydrated';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { parseInvoiceListParams, parsePage } from '~/domain/admin/list-params';

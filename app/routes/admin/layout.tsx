@@ -6,7 +6,7 @@ import { AdminTabs } from '~/components/admin/admin-tabs';
 import { GlobalSearch } from '~/components/admin/global-search';
 import { SettingsDialogs } from '~/components/admin/settings-dialogs';
 import { StatsCards } from '~/components/admin/stats-cards';
-import { useHydrated } from '~/components/admin/use-hydrated';
+import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { requireAdminUser } from '~/server/admin/access.server';

@@ -2,7 +2,7 @@ import { DownloadIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { TabError } from '~/components/admin/tab-error';
-import { useHydrated } from '~/components/admin/use-hydrated';
+import { useHydrated } from '~/components/use-hydrated';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';

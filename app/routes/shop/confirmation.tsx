@@ -6,9 +6,9 @@ import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/statu
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
-import { useHydrated } from '~/components/use-hydrated';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
 import { Button } from '~/components/ui/button';
+import { useHydrated } from '~/components/use-hydrated';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';

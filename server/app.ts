@@ -7,6 +7,7 @@ import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { baseUrl } from '~/server/env.server';
+import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
 export const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
@@ -72,6 +73,11 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     );
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
+
+  // Anonymous public pages from memory (server/html-cache.ts); not in development, where the code
+  // changes under the cache. HTML_CACHE_MAX_ENTRIES=0 turns it off (to measure without it).
+  const cacheEntries = Number(process.env.HTML_CACHE_MAX_ENTRIES ?? 500);
+  if (!vite && cacheEntries > 0) app.use(htmlCache({ maxEntries: cacheEntries }));
 
   const getBuild = vite
     ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>

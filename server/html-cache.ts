@@ -31,12 +31,21 @@ export interface HtmlCacheOptions {
 }
 
 interface Entry {
-  /** The HTML split on the nonce it was rendered with: joining with a new nonce gives that response's page. */
-  parts: string[];
-  bytes: number;
+  /** The page as rendered; the nonce it was rendered with sits at `nonceOffsets`. */
+  body: Buffer;
+  /** A nonce is base64 of 16 bytes, always 24 ASCII bytes: a hit overwrites them in a copy. */
+  nonceOffsets: number[];
   etag: string;
   headers: Record<string, string>;
   storedAt: number;
+}
+
+/** Where `needle` occurs in `haystack`. */
+function offsetsOf(haystack: Buffer, needle: string): number[] {
+  const offsets: number[] = [];
+  if (!needle) return offsets;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) offsets.push(at);
+  return offsets;
 }
 
 /** The response headers a hit repeats; the security headers are set afresh for every response. */
@@ -87,13 +96,13 @@ export function htmlCache({
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
-    totalBytes -= entry.bytes;
+    totalBytes -= entry.body.length;
   }
 
   function store(key: string, entry: Entry) {
     remove(key);
     entries.set(key, entry);
-    totalBytes += entry.bytes;
+    totalBytes += entry.body.length;
     while (entries.size > maxEntries || totalBytes > maxBytes) {
       const oldest = entries.keys().next().value;
       if (oldest === undefined) break;
@@ -125,11 +134,17 @@ export function htmlCache({
       res.status(304).end();
       return;
     }
-    const html = entry.parts.join(res.locals.cspNonce as string);
     res.status(200);
-    res.setHeader('Content-Length', String(Buffer.byteLength(html)));
+    res.setHeader('Content-Length', String(entry.body.length));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const nonce = Buffer.from(res.locals.cspNonce as string, 'latin1');
+    const page = Buffer.from(entry.body);
+    for (const offset of entry.nonceOffsets) nonce.copy(page, offset);
     // Through res.end, so that compression (installed before) still applies.
-    res.end(req.method === 'HEAD' ? undefined : html);
+    res.end(page);
   }
 
   /** Records what the renderer writes and stores it at the end if the response qualifies. */
@@ -167,16 +182,15 @@ export function htmlCache({
         !res.hasHeader('set-cookie')
       ) {
         const body = Buffer.concat(chunks);
-        const html = body.toString('utf8');
-        const nonce = res.locals.cspNonce as string | undefined;
+        const nonce = (res.locals.cspNonce as string | undefined) ?? '';
         const headers: Record<string, string> = {};
         for (const name of REPLAYED_HEADERS) {
           const value = res.getHeader(name);
           if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
         }
         store(key, {
-          parts: nonce ? html.split(nonce) : [html],
-          bytes: body.length,
+          body,
+          nonceOffsets: offsetsOf(body, nonce),
           // Strong: the hash of the page as rendered, the same for every hit whatever their nonce.
           etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
           headers,
@@ -187,19 +201,33 @@ export function htmlCache({
     }) as Response['end'];
   }
 
-  return function htmlCacheMiddleware(req: Request, res: Response, next: NextFunction) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (!isAnonymous(req)) {
-      res.setHeader('X-Cache', 'BYPASS');
-      return next();
-    }
-    // The version is read when the request arrives: a page rendered while a price list is being
-    // published is stored under the old version, where no later request looks.
-    const key = `${req.originalUrl}\n${versionKey()}`;
-    const entry = lookup(key);
-    if (entry) return serve(req, res, entry);
-    res.setHeader('X-Cache', 'MISS');
-    capture(req, res, key);
-    next();
+  return {
+    /**
+     * Serves hits. Installed early (after compression and the security headers, before static
+     * files and rate limits): a stored page is one the renderer produced, never a static file.
+     */
+    serveFromCache(req: Request, res: Response, next: NextFunction) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      if (!isAnonymous(req)) {
+        res.setHeader('X-Cache', 'BYPASS');
+        return next();
+      }
+      // The version is read when the request arrives: a page rendered while a price list is being
+      // published is stored under the old version, where no later request looks.
+      const key = `${req.originalUrl}\n${versionKey()}`;
+      res.locals.htmlCacheKey = key;
+      const entry = lookup(key);
+      if (entry) return serve(req, res, entry);
+      next();
+    },
+    /** Records pages on their way out. Installed right before the renderer, so only pages pass here. */
+    storeInCache(req: Request, res: Response, next: NextFunction) {
+      const key = res.locals.htmlCacheKey as string | undefined;
+      if (key !== undefined) {
+        res.setHeader('X-Cache', 'MISS');
+        capture(req, res, key);
+      }
+      next();
+    },
   };
 }

@@ -1,0 +1,76 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { root } from './server';
+
+/*
+ * docs/performance.md: a fixed introduction, then one section per part between markers, so that
+ * `npm run bench -- --only pages` replaces the pages' figures and keeps the others' last run.
+ * Each section says when and on what it was measured.
+ */
+
+export const REPORT = path.join(root, 'docs/performance.md');
+
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'checkout';
+
+const TITLES: Record<PartId, string> = {
+  pages: 'Public pages under load',
+  lighthouse: 'Lighthouse (mobile)',
+  admin: 'Back office at scale',
+  checkout: 'Checkout under load',
+};
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'checkout'];
+
+const INTRO = `# Performance
+
+Figures written by \`npm run bench\` (scripts/bench/). Each part starts the real production server
+(the built app, \`server/start.ts\`) on its own temporary DATA_DIR with the embedded PostgreSQL, and
+can run alone:
+
+\`\`\`sh
+npm run build            # the bench measures the build in build/ (built when missing)
+npm run bench            # every part, about 12 minutes
+npm run bench -- --only pages        # or lighthouse, admin, checkout; several: --only pages,checkout
+npm run bench -- --only pages --duration 5 --no-baseline
+npm run bench -- --only admin --large 20000   # a smaller "large" shop for a quick look
+\`\`\`
+
+The machine these figures come from is shared: other test suites often run on its two cores at
+the same time, so absolute figures move from one run to the next (by tens of percent). Ratios
+measured within one run (page vs bare server, 200 000 vs 1 000 orders) are the meaningful ones.
+`;
+
+export function machine(): string {
+  const cpus = os.cpus();
+  const gib = (os.totalmem() / 1024 ** 3).toFixed(1);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${gib} GiB, Node ${process.version}, ${os.type()} ${os.release()}; load average at the end ${load}`;
+}
+
+function markers(id: PartId) {
+  return { start: `<!-- bench:${id} -->`, end: `<!-- /bench:${id} -->` };
+}
+
+export async function writeSection(id: PartId, body: string): Promise<void> {
+  let current = '';
+  try {
+    current = await fs.readFile(REPORT, 'utf8');
+  } catch {
+    // first run
+  }
+  const sections = new Map<PartId, string>();
+  for (const part of ORDER) {
+    const { start, end } = markers(part);
+    const from = current.indexOf(start);
+    const to = current.indexOf(end);
+    if (from >= 0 && to > from) sections.set(part, current.slice(from, to + end.length));
+  }
+  const { start, end } = markers(id);
+  const stamp = `Measured ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on ${machine()}.`;
+  sections.set(id, `${start}\n## ${TITLES[id]}\n\n${stamp}\n\n${body.trim()}\n${end}`);
+  const text = [INTRO, ...ORDER.map((part) => sections.get(part)).filter(Boolean)].join('\n');
+  await fs.writeFile(REPORT, `${text.trimEnd()}\n`);
+}

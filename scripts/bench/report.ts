@@ -35,6 +35,17 @@ npm run bench -- --only pages --duration 5 --no-baseline
 npm run bench -- --only admin --large 20000   # a smaller "large" shop for a quick look
 \`\`\`
 
+**HTML cache.** Anonymous public pages (those whose loader sends \`Cache-Control: public\`) are
+rendered once and then served from memory by \`server/html-cache.ts\`: keyed by path and query and by
+the versions of the price list and of the content (publishing prices in the back office, or
+\`POST /api/content/invalidate\`, makes the next request render afresh), 60 s at most, 500 pages and
+64 MiB at most (least recently used evicted). A visitor with a session or another shop cookie is
+never served from it nor stored into it; responses that set a cookie are not stored. A hit carries
+the request's own CSP nonce, a strong \`ETag\` (304 on \`If-None-Match\`, without a CSP header so the
+browser keeps the one matching its copy), an \`Age\`, and \`X-Cache: HIT\` (\`MISS\`, \`BYPASS\`
+otherwise). \`HTML_CACHE_MAX_ENTRIES=0\` turns it off. Each process has its own: a price published
+through another process shows here after the 60 s TTL at most.
+
 The machine these figures come from is shared: other test suites often run on its two cores at
 the same time, so absolute figures move from one run to the next (by tens of percent). Ratios
 measured within one run (page vs bare server, 200 000 vs 1 000 orders) are the meaningful ones.

@@ -9,8 +9,8 @@ import { pageVersionKey } from '~/server/page-versions.server';
  * without a session) is rendered once and then served from memory, until the price list or the
  * content changes (their versions are part of the key), the TTL runs out, or the LRU evicts it.
  *
- * What is never cached: other methods than GET/HEAD, requests carrying a session or another
- * shop cookie (they may render differently), responses other than a 200 HTML page with
+ * What is never cached: other methods than GET/HEAD, requests carrying a session (the page
+ * shows the account), responses other than a 200 HTML page with
  * `Cache-Control: public`, and responses that set a cookie.
  *
  * The CSP nonce is per response (server/security.ts): the stored HTML remembers the nonce it was
@@ -53,13 +53,18 @@ const REPLAYED_HEADERS = ['content-type', 'cache-control', 'vary', 'content-lang
 /** A page larger than this is not worth keeping (and is not one of ours). */
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
-/** Cookies of this shop that change what a page shows: Better Auth's (soovenirs.*) and ours (sv_*). */
-const SHOP_COOKIE = /(?:^|;\s*)(?:__Secure-|__Host-)?(?:soovenirs\.|sv_)/;
+/*
+ * Cookies that change what a public page shows: Better Auth's (`soovenirs.session_token` and its
+ * companions; the header shows the account). The shop's own `sv_order_<id>`, `sv_flash` and
+ * `sv_recovery` are read only by the order, account and sign-in pages, which are never public:
+ * a guest who ordered keeps getting cached pages.
+ */
+const AUTH_COOKIE = /(?:^|;\s*)(?:__Secure-|__Host-)?soovenirs\./;
 
 export function isAnonymous(req: Request): boolean {
   const cookie = req.headers.cookie ?? null;
   if (req.headers.authorization) return false;
-  return cookie === null || (!hasSessionCookie(cookie) && !SHOP_COOKIE.test(cookie));
+  return cookie === null || (!hasSessionCookie(cookie) && !AUTH_COOKIE.test(cookie));
 }
 
 function isPublic(cacheControl: unknown): boolean {

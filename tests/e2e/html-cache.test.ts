@@ -121,6 +121,12 @@ describe('cache of anonymous public pages', () => {
     expect(await anonymous.text()).not.toContain('Honorine');
   });
 
+  it('serves a guest who ordered (order cookie) from the cache: that cookie changes no public page', async () => {
+    await visit('/services/slides');
+    const guest = await get('/services/slides', { cookie: 'sv_order_00000000-0000-4000-8000-000000000000=jeton' });
+    expect(guest.headers.get('x-cache')).toBe('HIT');
+  });
+
   it('does not keep pages that are not public (sign-in page, unknown address)', async () => {
     await visit('/login');
     expect((await visit('/login')).headers.get('x-cache')).toBe('MISS');

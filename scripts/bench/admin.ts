@@ -11,7 +11,7 @@ import { makeDataDir, runScript, startBenchServer } from './server';
 
 const ADMIN_EMAIL = 'bench-admin@example.fr';
 const ADMIN_PASSWORD = 'Banc-Essai-Admin-2026';
-const WARM_REQUESTS = 7;
+const WARM_REQUESTS = 15;
 export const ADMIN_GOAL_FACTOR = 2;
 
 /** What the back office is made of: the dashboard (Commandes), each tab's first page, searches. */
@@ -77,8 +77,14 @@ async function settle(databaseUrl: string) {
   }
 }
 
-/** Seeds a fresh shop with `orders` demo orders and an administrator, then times the pages. */
-export async function timeAdmin(orders: number): Promise<AdminTiming[]> {
+interface Shop {
+  url: string;
+  cookie: string;
+  stop: () => Promise<void>;
+}
+
+/** A fresh shop seeded with `orders` demo orders and an administrator, served and signed in. */
+async function openShop(orders: number): Promise<Shop> {
   const dataDir = await makeDataDir(`admin-${orders}`);
   console.log(`  ${orders.toLocaleString('fr-FR')} commandes : génération…`);
   const seeding = performance.now();
@@ -88,20 +94,46 @@ export async function timeAdmin(orders: number): Promise<AdminTiming[]> {
   const server = await startBenchServer({ dataDir });
   try {
     await settle(await server.databaseUrl());
-    const cookie = await signIn(server.url);
-    const timings: AdminTiming[] = [];
+    return { url: server.url, cookie: await signIn(server.url), stop: () => server.stop() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/**
+ * Times the pages on a small and a large shop, both running, alternating requests between them
+ * so that a burst of load from elsewhere on the machine weighs on both figures alike.
+ */
+export async function timeAdmin(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
+  const shops = [await openShop(small)];
+  try {
+    shops.push(await openShop(large));
+    const timings: [AdminTiming[], AdminTiming[]] = [[], []];
     for (const page of ADMIN_PAGES) {
-      const coldMs = await timed(`${server.url}${page.path}`, cookie);
-      const warm: number[] = [];
-      for (let i = 0; i < WARM_REQUESTS; i++) warm.push(await timed(`${server.url}${page.path}`, cookie));
-      warm.sort((a, b) => a - b);
-      const medianMs = warm[Math.floor(warm.length / 2)] as number;
-      timings.push({ path: page.path, coldMs, medianMs });
-      console.log(`    ${page.path}: ${Math.round(medianMs)} ms (premier ${Math.round(coldMs)} ms)`);
+      const samples: number[][] = [[], []];
+      const cold = [0, 0];
+      for (let i = 0; i <= WARM_REQUESTS; i++) {
+        for (const [k, shop] of shops.entries()) {
+          const ms = await timed(`${shop.url}${page.path}`, shop.cookie);
+          if (i === 0) cold[k] = ms;
+          else samples[k]?.push(ms);
+        }
+      }
+      for (const k of [0, 1] as const) {
+        const sorted = (samples[k] ?? []).sort((a, b) => a - b);
+        timings[k].push({
+          path: page.path,
+          coldMs: cold[k] ?? 0,
+          medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
+        });
+      }
+      const [a, b] = [timings[0].at(-1), timings[1].at(-1)];
+      console.log(`    ${page.path}: ${Math.round(a?.medianMs ?? 0)} ms / ${Math.round(b?.medianMs ?? 0)} ms`);
     }
     return timings;
   } finally {
-    await server.stop();
+    for (const shop of shops) await shop.stop();
   }
 }
 
@@ -117,7 +149,9 @@ export function adminSection(small: number, large: number, a: AdminTiming[], b: 
   return `Shops seeded by \`npm run seed -- --demo --orders N\` (customers, payments, invoices and history
 in proportion), then \`VACUUM ANALYZE\` (what autovacuum does shortly after a bulk load: without it
 the planner has no statistics for the new rows), an administrator signed in; each page is the full server-rendered document. Figures
-in milliseconds: median of ${WARM_REQUESTS} sequential requests, the first (cold) request in brackets.
+in milliseconds: median of ${WARM_REQUESTS} requests, the first (cold) request in brackets. Both shops run
+at once and the requests alternate between them (one at a time), so that the machine's other load
+weighs on both columns alike.
 The dashboard's statistics and the reports are cached by the server for a short while, which the
 median includes.
 

@@ -50,8 +50,7 @@ async function runLighthouse(runs: number) {
 
 async function runAdmin(small: number, large: number) {
   console.log('\nBack-office');
-  const a = await timeAdmin(small);
-  const b = await timeAdmin(large);
+  const [a, b] = await timeAdmin(small, large);
   await writeSection('admin', adminSection(small, large, a, b));
 }
 

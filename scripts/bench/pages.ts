@@ -155,6 +155,14 @@ export function pagesSection(figures: PageFigures[], durationS: number): string 
   });
   const errors = figures.reduce((sum, f) => sum + f.shop.errors + f.shop.non2xx, 0);
   const misses = figures.filter((f) => f.shop.rps / f.bare.rps < PAGE_GOAL_RATIO).map((f) => `\`${f.path}\``);
+  const uncacheable = figures.filter((f) => f.cache !== 'HIT').map((f) => `\`${f.path}\``);
+  const why =
+    uncacheable.length === 0
+      ? ''
+      : `\n\n${uncacheable.join(', ')}: not served from the HTML cache, because the response does not say
+\`Cache-Control: public\` (the route has no \`headers\` export choosing the public pages' caching,
+app/domain/content/cache-control.ts). Every request renders the page, hence the gap; the
+\`without HTML cache\` column shows the cost of rendering for the other pages.`;
   return `autocannon, 100 connections, ${durationS} s per server and page in alternating rounds of ${ROUND_S} s
 (shop, shop without HTML cache, bare server, again), anonymous requests without compression:
 requests per second averaged over the rounds, latencies the median round's. The reference is a
@@ -166,5 +174,5 @@ ${rows.join('\n')}
 
 Goal: at least ${PAGE_GOAL_RATIO * 100} % of the bare server. ${
     misses.length === 0 ? 'Held on every page.' : `Not held on ${misses.join(', ')}.`
-  } Errors and non-2xx answers from the shop: ${errors}.`;
+  } Errors and non-2xx answers from the shop: ${errors}.${why}`;
 }

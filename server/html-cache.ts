@@ -33,8 +33,10 @@ export interface HtmlCacheOptions {
 interface Entry {
   /** The page as rendered; the nonce it was rendered with sits at `nonceOffsets`. */
   body: Buffer;
-  /** A nonce is base64 of 16 bytes, always 24 ASCII bytes: a hit overwrites them in a copy. */
+  /** A hit overwrites these bytes with its own nonce, in a copy of the page. */
   nonceOffsets: number[];
+  /** server/security.ts makes every nonce the same length (base64 of 16 bytes). */
+  nonceLength: number;
   etag: string;
   headers: Record<string, string>;
   storedAt: number;
@@ -196,6 +198,7 @@ export function htmlCache({
         store(key, {
           body,
           nonceOffsets: offsetsOf(body, nonce),
+          nonceLength: Buffer.byteLength(nonce),
           // Strong: the hash of the page as rendered, the same for every hit whatever their nonce.
           etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
           headers,
@@ -222,7 +225,10 @@ export function htmlCache({
       const key = `${req.originalUrl}\n${versionKey()}`;
       res.locals.htmlCacheKey = key;
       const entry = lookup(key);
-      if (entry) return serve(req, res, entry);
+      // A nonce of another length could not replace the stored one in place: render instead.
+      if (entry && Buffer.byteLength(String(res.locals.cspNonce ?? '')) === entry.nonceLength) {
+        return serve(req, res, entry);
+      }
       next();
     },
     /** Records pages on their way out. Installed right before the renderer, so only pages pass here. */

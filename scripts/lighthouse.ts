@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -17,9 +18,10 @@ import { freePort } from '../app/server/db/embedded.server';
  * Power, simulated slow 4G and 4× CPU slowdown) on the public pages, prints the four scores, LCP,
  * TBT, CLS and the JavaScript transferred, and writes them to docs/lighthouse.md. With --runs N
  * each page is measured N times and the run with the median performance score is kept.
+ * `npm run bench` imports runLighthouse for its own report (docs/performance.md).
  */
 
-const DEFAULT_PAGES = ['/', '/services', '/services/photos', '/blog', '/contact'];
+export const DEFAULT_PAGES = ['/', '/services', '/services/photos', '/blog', '/contact'];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless=new',
@@ -46,7 +48,7 @@ const usage = `Usage : npm run lighthouse [-- --runs N] [--rebuild] [--url http:
   --pages P    liste de chemins séparés par des virgules (défaut ${DEFAULT_PAGES.join(',')})
   --out F      fichier du rapport (défaut docs/lighthouse.md)`;
 
-interface PageResult {
+export interface PageResult {
   path: string;
   scores: Record<(typeof CATEGORIES)[number], number>;
   lcpMs: number;
@@ -179,10 +181,35 @@ async function measure(url: string, pagePath: string, runs: number): Promise<Pag
   return results[Math.floor(results.length / 2)] as PageResult;
 }
 
+export function lighthouseVersion(): string {
+  return JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version as string;
+}
+
+/** Measures `pages` of the server at `url` (npm run lighthouse, npm run bench). */
+export async function runLighthouse({
+  url,
+  pages = DEFAULT_PAGES,
+  runs = 1,
+  onPage,
+}: {
+  url: string;
+  pages?: string[];
+  runs?: number;
+  onPage?: (result: PageResult) => void;
+}): Promise<PageResult[]> {
+  const results: PageResult[] = [];
+  for (const pagePath of pages) {
+    const result = await measure(url.replace(/\/$/, ''), pagePath, runs);
+    onPage?.(result);
+    results.push(result);
+  }
+  return results;
+}
+
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-function table(results: PageResult[]): string {
+export function table(results: PageResult[]): string {
   const lines = [
     '| page | performance | accessibilité | bonnes pratiques | SEO | LCP | TBT | CLS | JS transféré |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -246,19 +273,18 @@ async function main() {
   }
   const url = (values.url ?? server?.url ?? '').replace(/\/$/, '');
   try {
-    const results: PageResult[] = [];
-    for (const pagePath of pages) {
-      process.stdout.write(`Mesure de ${pagePath}… `);
-      const result = await measure(url, pagePath, runs);
-      results.push(result);
-      console.log(
-        `performance ${result.scores.performance}, accessibilité ${result.scores.accessibility}, bonnes pratiques ${result.scores['best-practices']}, SEO ${result.scores.seo}`,
-      );
-    }
+    const results = await runLighthouse({
+      url,
+      pages,
+      runs,
+      onPage: (result) =>
+        console.log(
+          `${result.path} : performance ${result.scores.performance}, accessibilité ${result.scores.accessibility}, bonnes pratiques ${result.scores['best-practices']}, SEO ${result.scores.seo}`,
+        ),
+    });
     console.log(`\n${table(results)}\n`);
     for (const r of results) for (const f of r.failing) console.log(`  ${r.path} ${f}`);
-    const version = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8'))
-      .version as string;
+    const version = lighthouseVersion();
     const out = path.resolve(root, values.out ?? 'docs/lighthouse.md');
     await fsp.writeFile(out, report(results, runs, version));
     console.log(`Rapport écrit dans ${path.relative(root, out)}`);
@@ -267,7 +293,10 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// A command when run (npm run lighthouse), a library when imported (scripts/bench).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -7,6 +7,7 @@ import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { baseUrl } from '~/server/env.server';
+import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
 export const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
@@ -37,6 +38,11 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
+  // Anonymous public pages from memory (server/html-cache.ts), served before any other work; not in
+  // development, where the code changes under the cache. HTML_CACHE_MAX_ENTRIES=0 turns it off.
+  const cacheEntries = Number(process.env.HTML_CACHE_MAX_ENTRIES ?? 500);
+  const pageCache = !vite && cacheEntries > 0 ? htmlCache({ maxEntries: cacheEntries }) : null;
+  if (pageCache) app.use(pageCache.serveFromCache);
   app.use(sameOriginOnly(() => [new URL(baseUrl()).origin]));
 
   // A wide net against floods of form posts; tighter limits sit on sign-in, contact and checkout.
@@ -73,6 +79,7 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 
+  if (pageCache) app.use(pageCache.storeInCache);
   const getBuild = vite
     ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : (build as ServerBuild);

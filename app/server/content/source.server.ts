@@ -1,6 +1,7 @@
 import type { ContentPage, ContentSource, FaqItem } from '~/domain/content/types';
 import { env } from '../env.server';
 import { log } from '../log.server';
+import { bumpPageVersion } from '../page-versions.server';
 import { ContentUnavailableError } from './errors.server';
 import { createLocalSource } from './local-source.server';
 import { createWordPressSource, type WordPressSource } from './wordpress-source.server';
@@ -35,6 +36,8 @@ export function localContentSource(): ContentSource {
 /** Empties the WordPress cache (all of it, or the paths under `prefix`); 0 with the local source. */
 export function invalidateContentCache(prefix?: string): number {
   const active = sources().active;
+  // Cached public pages (server/html-cache.ts) are rendered afresh too, even with the local source.
+  bumpPageVersion('content');
   return active.kind === 'wordpress' ? (active as WordPressSource).invalidate(prefix) : 0;
 }
 

@@ -4,6 +4,7 @@ import { type PriceListIssue, parsePriceListDocument } from '~/domain/pricing/pr
 import type { Executor } from '../config/config-options.server';
 import { type Database, db } from '../db/client.server';
 import { priceLists } from '../db/schema';
+import { bumpPageVersion } from '../page-versions.server';
 
 /*
  * The shop's price lists (docs/pricing.md): versioned documents, exactly one active. Orders and
@@ -114,7 +115,7 @@ export async function publishPriceList(
   );
   if (!parsed.ok) throw new InvalidPriceListError(parsed.issues);
 
-  return database.transaction(async (tx) => {
+  const published = await database.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${PUBLISH_LOCK_KEY})`);
     const [latest] = await tx
       .select({ version: priceLists.version })
@@ -134,4 +135,7 @@ export async function publishPriceList(
     if (!row) throw new Error('price_lists: the insert returned no row');
     return { id: row.id, version, previousVersion: active?.version ?? null, document: parsed.document };
   });
+  // After the commit: cached public pages showing the previous prices are no longer served.
+  bumpPageVersion('priceList');
+  return published;
 }

@@ -1,0 +1,103 @@
+import { parseArgs } from 'node:util';
+import { adminSection, timeAdmin } from './admin';
+import { benchCheckout, checkoutSection } from './checkout';
+import { benchLighthouse } from './lighthouse';
+import { benchPages, pagesSection } from './pages';
+import { type PartId, REPORT, writeSection } from './report';
+import { ensureBuild, startBenchServer } from './server';
+
+/*
+ * npm run bench [-- --only pages,lighthouse,admin,checkout] [--duration S] [--no-baseline]
+ *                  [--large N] [--orders N] [--runs N] [--rebuild]
+ * Runs the parts, prints their figures and writes each into its section of docs/performance.md.
+ */
+
+const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'checkout'];
+const SMALL_SHOP = 1000;
+
+const usage = `Usage : npm run bench [-- --only ${PARTS.join(',')}] [--duration S] [--no-baseline] [--large N] [--orders N] [--rebuild]
+
+  --only P       parties à mesurer, séparées par des virgules (défaut : toutes)
+  --duration S   secondes de charge par page et par serveur (défaut 10)
+  --no-baseline  ne mesure pas les pages avec le cache HTML coupé
+  --large N      commandes de la grande boutique du back-office (défaut 200000)
+  --orders N     commandes créées et payées en parallèle (défaut 500)
+  --runs N       mesures Lighthouse par page, la médiane est retenue (défaut 1)
+  --rebuild      reconstruit l'application avant de mesurer`;
+
+async function runPages(durationS: number, baseline: boolean) {
+  console.log('\nPages publiques sous charge');
+  const server = await startBenchServer();
+  const uncached = baseline ? await startBenchServer({ env: { HTML_CACHE_MAX_ENTRIES: '0' } }) : undefined;
+  try {
+    const figures = await benchPages({ url: server.url, uncachedUrl: uncached?.url, durationS });
+    await writeSection('pages', pagesSection(figures, durationS));
+  } finally {
+    await uncached?.stop();
+    await server.stop();
+  }
+}
+
+async function runLighthouse(runs: number) {
+  console.log('\nLighthouse (mobile)');
+  const server = await startBenchServer();
+  try {
+    await writeSection('lighthouse', await benchLighthouse(server.url, runs));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function runAdmin(small: number, large: number) {
+  console.log('\nBack-office');
+  const [a, b] = await timeAdmin(small, large);
+  await writeSection('admin', adminSection(small, large, a, b));
+}
+
+async function runCheckout(orders: number) {
+  console.log(`\nPaiement sous charge : ${orders} commandes`);
+  const server = await startBenchServer();
+  try {
+    const figures = await benchCheckout(server, orders);
+    console.log(checkoutSection(figures));
+    await writeSection('checkout', checkoutSection(figures));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string', default: '10' },
+      'no-baseline': { type: 'boolean', default: false },
+      large: { type: 'string', default: '200000' },
+      orders: { type: 'string', default: '500' },
+      runs: { type: 'string', default: '1' },
+      rebuild: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const only = values.only ? values.only.split(',').map((p) => p.trim()) : PARTS;
+  const unknown = only.filter((p) => !PARTS.includes(p as PartId));
+  if (unknown.length > 0) throw new Error(`Parties inconnues : ${unknown.join(', ')}\n\n${usage}`);
+  const durationS = Math.max(1, Number(values.duration) || 10);
+
+  ensureBuild(values.rebuild);
+  if (only.includes('pages')) await runPages(durationS, !values['no-baseline']);
+  if (only.includes('lighthouse')) await runLighthouse(Math.max(1, Number(values.runs) || 1));
+  if (only.includes('admin')) await runAdmin(SMALL_SHOP, Math.max(SMALL_SHOP, Number(values.large) || 200_000));
+  if (only.includes('checkout')) await runCheckout(Math.max(1, Number(values.orders) || 500));
+  console.log(`\nRésultats écrits dans ${REPORT}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

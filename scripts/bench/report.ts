@@ -1,0 +1,117 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { root } from './server';
+
+/*
+ * docs/performance.md: a fixed introduction, then one section per part between markers, so that
+ * `npm run bench -- --only pages` replaces the pages' figures and keeps the others' last run.
+ * Each section says when and on what it was measured.
+ */
+
+export const REPORT = path.join(root, 'docs/performance.md');
+
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'checkout';
+
+const TITLES: Record<PartId, string> = {
+  pages: 'Public pages under load',
+  lighthouse: 'Lighthouse (mobile)',
+  admin: 'Back office at scale',
+  checkout: 'Checkout under load',
+};
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'checkout'];
+
+const INTRO = `# Performance
+
+Figures written by \`npm run bench\` (scripts/bench/). Each part starts the real production server
+(the built app, \`server/start.ts\`) on its own temporary DATA_DIR with the embedded PostgreSQL, and
+can run alone:
+
+\`\`\`sh
+npm run build            # the bench measures the build in build/ (built when missing)
+npm run bench            # every part, about 10 minutes (seeding 200 000 orders is most of it)
+npm run bench -- --only pages        # or lighthouse, admin, checkout; several: --only pages,checkout
+npm run bench -- --only pages --duration 5 --no-baseline
+npm run bench -- --only admin --large 20000   # a smaller "large" shop for a quick look
+\`\`\`
+
+**HTML cache.** Anonymous public pages (those whose loader sends \`Cache-Control: public\`) are
+rendered once and then served from memory by \`server/html-cache.ts\`: keyed by path and query and by
+the versions of the price list and of the content (publishing prices in the back office, or
+\`POST /api/content/invalidate\`, makes the next request render afresh), 60 s at most, 500 pages and
+64 MiB at most (least recently used evicted). A visitor with a session (Better Auth's cookies) is
+never served from it nor stored into it; responses that set a cookie are not stored. A hit carries
+the request's own CSP nonce, a strong \`ETag\` (304 on \`If-None-Match\`, without a CSP header so the
+browser keeps the one matching its copy), an \`Age\`, and \`X-Cache: HIT\` (\`MISS\`, \`BYPASS\`
+otherwise). \`HTML_CACHE_MAX_ENTRIES=0\` turns it off. Each process has its own: a price published
+through another process shows here after the 60 s TTL at most.
+
+The machine these figures come from is shared: other test suites often run on its two cores at
+the same time, so absolute figures move from one run to the next (by tens of percent). Ratios
+measured within one run (page vs bare server, 200 000 vs 1 000 orders) are the meaningful ones.
+`;
+
+/** What the figures say, and what is left; kept qualitative: the figures above change with each run. */
+const OUTRO = `
+## Reading the figures, and what is left
+
+- **Pages.** Pages served from the HTML cache run at roughly 50 to 100 % of the bare server,
+  depending on the run: on two shared cores, autocannon, the server and the other suites compete,
+  and a hit still goes through Express (compression, CSP nonce and security headers), which the
+  bare server does not. Rendering costs 10 to 20 times more (the "without HTML cache" column).
+  \`/configurateur\` is far below the goal: its route sends no \`Cache-Control: public\`, so it is
+  never cached and every request renders the whole configurator. Giving it the public pages'
+  \`headers\` (pageCacheHeaders / publicPageHeaders of app/domain/content/cache-control.ts) would
+  let the cache keep it per URL (its selection is in the query string) and per price-list version.
+- **Lighthouse.** The performance score is under 95 on most pages for the reason given in
+  docs/lighthouse.md (the stylesheet waits behind ~30 module preloads on simulated slow 4G);
+  accessibility, best practices and SEO stay at 100.
+- **Back office.** Every tab's first page and the list searches stay within 2× from 1 000 to
+  200 000 orders once the database has its statistics. The search box (\`/admin/api/recherche\`)
+  does not: its six queries read every matching customer and walk invoices by date checking each
+  one's order, so its cost grows with the number of matches (919 customers and 2 796 orders match
+  "lefebvre" at 200 000 orders). A few milliseconds of SQL, but 3× a figure of ~15 ms.
+  \`npm run seed\` leaves the new rows without planner statistics until autovacuum passes (about a
+  minute); the bench runs \`VACUUM ANALYZE\` itself, and the seed could end with it.
+- **Checkout.** Notifications delivered three times and out of order never pay twice nor skip an
+  invoice number; creating the orders and their payment sessions takes a little over half of the
+  run, the 1 500 deliveries the rest.
+`;
+
+export function machine(): string {
+  const cpus = os.cpus();
+  const gib = (os.totalmem() / 1024 ** 3).toFixed(1);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${gib} GiB, Node ${process.version}, ${os.type()} ${os.release()}; load average at the end ${load}`;
+}
+
+function markers(id: PartId) {
+  return { start: `<!-- bench:${id} -->`, end: `<!-- /bench:${id} -->` };
+}
+
+/** Writes the report with section `id` replaced (or, without one, only the fixed text refreshed). */
+export async function writeSection(id: PartId | null, body = ''): Promise<void> {
+  let current = '';
+  try {
+    current = await fs.readFile(REPORT, 'utf8');
+  } catch {
+    // first run
+  }
+  const sections = new Map<PartId, string>();
+  for (const part of ORDER) {
+    const { start, end } = markers(part);
+    const from = current.indexOf(start);
+    const to = current.indexOf(end);
+    if (from >= 0 && to > from) sections.set(part, current.slice(from, to + end.length));
+  }
+  if (id) {
+    const { start, end } = markers(id);
+    const stamp = `Measured ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on ${machine()}.`;
+    sections.set(id, `${start}\n## ${TITLES[id]}\n\n${stamp}\n\n${body.trim()}\n${end}`);
+  }
+  const text = [INTRO, ...ORDER.map((part) => sections.get(part)).filter(Boolean), OUTRO].join('\n');
+  await fs.writeFile(REPORT, `${text.trimEnd()}\n`);
+}

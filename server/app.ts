@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { baseUrl } from '~/server/env.server';
+import { log } from '~/server/log.server';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
@@ -35,6 +36,7 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
       .json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
   });
 
+  app.use(closeWhenBodyUnread);
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
@@ -92,5 +94,41 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
     }),
   );
+  app.use(answerErrorsInFrench);
   return app;
+}
+
+/*
+ * An answer sent before the request's body has arrived (a 404, a refusal, a rate limit) closes the
+ * connection: otherwise Node keeps it to read the rest of a large body, and the client waits
+ * seconds for an answer it already has before the connection is reset.
+ */
+function closeWhenBodyUnread(req: Request, res: Response, next: NextFunction): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete) this.setHeader('Connection', 'close');
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+}
+
+/**
+ * Errors raised before any page runs (an address whose escapes do not decode, a missing asset):
+ * a short French text instead of Express's English page.
+ */
+function answerErrorsInFrench(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
+  const declared = (error as { status?: unknown } | null)?.status;
+  const status = typeof declared === 'number' && declared >= 400 && declared < 600 ? declared : 500;
+  if (status >= 500) log.error({ err: error }, 'request failed before reaching the app');
+  const message =
+    status === 404
+      ? 'Fichier introuvable.'
+      : status < 500
+        ? 'Requête invalide : son adresse n’a pas pu être lue.'
+        : 'Une erreur est survenue. Veuillez réessayer.';
+  res.status(status).set('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(message);
 }

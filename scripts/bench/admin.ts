@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import pg from 'pg';
 import { makeDataDir, runScript, startBenchServer } from './server';
 
 /*
@@ -61,22 +60,6 @@ async function timed(url: string, cookie: string): Promise<number> {
   return elapsed;
 }
 
-/**
- * What autovacuum does within a minute or two of a bulk load: the planner's statistics (without
- * them it guesses 150 customers among 66 000 and picks poor plans) and the visibility map (without
- * it index-only counts visit every row). A shop that grew to 200 000 orders has both; a database
- * seeded a second ago has neither, and would be measured in a state production never stays in.
- */
-async function settle(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('vacuum analyze');
-  } finally {
-    await client.end();
-  }
-}
-
 interface Shop {
   url: string;
   cookie: string;
@@ -93,7 +76,6 @@ async function openShop(orders: number): Promise<Shop> {
   runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
   const server = await startBenchServer({ dataDir });
   try {
-    await settle(await server.databaseUrl());
     return { url: server.url, cookie: await signIn(server.url), stop: () => server.stop() };
   } catch (error) {
     await server.stop();

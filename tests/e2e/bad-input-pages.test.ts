@@ -125,8 +125,7 @@ describe('pages and GET endpoints', () => {
   });
 
   it('answer a path whose escapes do not decode with a 400, never a 5xx nor the raw text', async () => {
-    // Express itself refuses these before any page runs; its page is English ("Bad Request"): the
-    // fix belongs in server/app.ts (reported with issue 9), so only the status is asserted here.
+    // Express itself refuses these before any page runs; server/app.ts answers in French.
     const path = fc.tuple(
       fc.constantFrom('/devis/', '/facture/', '/retractation/', '/paiement/sandbox/', '/blog/', '/'),
       fc.constantFrom(...BROKEN_ESCAPES),
@@ -138,6 +137,7 @@ describe('pages and GET endpoints', () => {
         `GET ${prefix}${broken}${suffix}`,
       );
       expect(answer.status).toBe(400);
+      expectFrenchRefusal(answer, `GET ${prefix}${broken}${suffix}`);
     });
   });
 

@@ -320,11 +320,12 @@ describe('the contact page', () => {
     expect(thirdParty).toEqual([]);
     expect(await page.locator('iframe').count()).toBe(0);
 
+    const mapServed = page.waitForResponse((response) => response.url().startsWith('https://www.openstreetmap.org/'));
     await page.getByRole('link', { name: 'Afficher la carte interactive' }).click();
     const frame = page.locator('iframe[title^="Carte OpenStreetMap"]');
     await frame.waitFor();
     expect(await frame.getAttribute('src')).toMatch(/^https:\/\/www\.openstreetmap\.org\/export\/embed\.html\?/);
-    await page.waitForLoadState('networkidle');
+    await mapServed;
     expect(thirdParty.every((url) => url.startsWith('https://www.openstreetmap.org/'))).toBe(true);
     expect(thirdParty.length).toBeGreaterThan(0);
   });

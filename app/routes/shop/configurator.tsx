@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { data, redirect, type ShouldRevalidateFunctionArgs, useLocation } from 'react-router';
 import { ConfiguratorForm } from '~/components/configurator/configurator-form';
 import { useLivePriceList } from '~/components/configurator/use-live-price-list';
+import { pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-control';
 import { EMPTY_SELECTION, resolveSelectionPayload, selectionToPayload } from '~/domain/pricing/selection';
 import { getUser } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
@@ -40,13 +41,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const submission = hasSelection
     ? parse(url.searchParams, { resolve: (values) => resolveSelectionPayload(values, { priceList: priceList.data }) })
     : null;
-  return {
-    priceList: { version: priceList.version, data: priceList.data },
-    payload: submission ? submission.payload : selectionToPayload(EMPTY_SELECTION),
-    // Messages for a URL that does not describe a valid selection (a link typed by hand).
-    result: submission && submission.status !== 'success' ? (submission.reply() as SubmissionResult<string[]>) : null,
-  };
+  return data(
+    {
+      priceList: { version: priceList.version, data: priceList.data },
+      payload: submission ? submission.payload : selectionToPayload(EMPTY_SELECTION),
+      // Messages for a URL that does not describe a valid selection (a link typed by hand).
+      result: submission && submission.status !== 'success' ? (submission.reply() as SubmissionResult<string[]>) : null,
+    },
+    // The same page for every visitor (prices of the live list, the selection in the URL): public.
+    { headers: pageCacheHeaders(request) },
+  );
 }
+
+export const headers = publicPageHeaders;
 
 export async function action({ request }: Route.ActionArgs) {
   const formData = await readFormData(request);

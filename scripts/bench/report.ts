@@ -59,20 +59,18 @@ const OUTRO = `
   depending on the run: on two shared cores, autocannon, the server and the other suites compete,
   and a hit still goes through Express (compression, CSP nonce and security headers), which the
   bare server does not. Rendering costs 10 to 20 times more (the "without HTML cache" column).
-  \`/configurateur\` is far below the goal: its route sends no \`Cache-Control: public\`, so it is
-  never cached and every request renders the whole configurator. Giving it the public pages'
-  \`headers\` (pageCacheHeaders / publicPageHeaders of app/domain/content/cache-control.ts) would
-  let the cache keep it per URL (its selection is in the query string) and per price-list version.
-- **Lighthouse.** The performance score is under 95 on most pages for the reason given in
-  docs/lighthouse.md (the stylesheet waits behind ~30 module preloads on simulated slow 4G);
-  accessibility, best practices and SEO stay at 100.
-- **Back office.** Every tab's first page and the list searches stay within 2× from 1 000 to
-  200 000 orders once the database has its statistics. The search box (\`/admin/api/recherche\`)
-  does not: its six queries read every matching customer and walk invoices by date checking each
-  one's order, so its cost grows with the number of matches (919 customers and 2 796 orders match
-  "lefebvre" at 200 000 orders). A few milliseconds of SQL, but 3× a figure of ~15 ms.
-  \`npm run seed\` ends with \`VACUUM ANALYZE\`: without planner statistics the search was 23× slower
-  at 200 000 orders until autovacuum passed.
+  \`/configurateur\` is cached like the other public pages since its loader says
+  \`Cache-Control: public\` (per URL, its selection being in the query string, and per price-list
+  version); the live price check in the browser keeps an open configurator current.
+- **Lighthouse.** docs/lighthouse.md says what keeps the first paint fast (stylesheet first, shared
+  chunks, scripts after the first paint on the public site); what is left is mostly Total Blocking
+  Time, which follows the machine's own load. Accessibility, best practices and SEO stay at 100.
+- **Back office.** Every tab's first page and the searches stay within 2× from 1 000 to 200 000
+  orders. The search box (\`/admin/api/recherche\`) is the one whose cost grows with the number of
+  matches (919 customers and 2 796 orders match "lefebvre" at 200 000 orders): 1.2× on a quiet
+  machine, 3× in a run on a loaded one; a few milliseconds either way. \`npm run seed\` ends with
+  \`VACUUM ANALYZE\`: without planner statistics that search was 23× slower on a freshly seeded
+  200 000-order shop until autovacuum passed.
 - **Checkout.** Notifications delivered three times and out of order never pay twice nor skip an
   invoice number; creating the orders and their payment sessions takes a little over half of the
   run, the 1 500 deliveries the rest.

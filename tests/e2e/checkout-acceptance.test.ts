@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDatabase } from '~/server/db/client.server';
-import { configureSmtpFor } from '~/server/email/testing/fixtures';
-import {
-  type ReceivedMessage,
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '~/server/email/testing/smtp-test-server';
+import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
-import { startServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Issue 7's acceptance in Chromium, on the built app with a real SMTP peer: a guest orders in the
@@ -31,34 +26,16 @@ let browser: Browser;
 let smtp: TestSmtpServer;
 let db: pg.Client;
 
+let shop: ServerWithSmtp;
+
 beforeAll(async () => {
-  const appSecret = randomBytes(32).toString('hex');
-  smtp = await startTestSmtpServer({ mode: 'starttls' });
-  [server, browser] = await Promise.all([
-    startServer({
-      env: {
-        APP_SECRET: appSecret,
-        // The saved configuration says port 587; the test peer listens elsewhere, self-signed.
-        SMTP_CONNECT_PORT: String(smtp.port),
-        SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
-      },
-    }),
-    launchBrowser(),
-  ]);
-  // The e-mail configuration, saved in the server's database with the server's secret.
-  process.env.DATABASE_URL = server.databaseUrl;
-  process.env.APP_SECRET = appSecret;
-  await configureSmtpFor(smtp, 'starttls');
-  db = new pg.Client({ connectionString: server.databaseUrl });
-  await db.connect();
+  [shop, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  ({ server, smtp, db } = shop);
 });
 
 afterAll(async () => {
-  await db?.end();
-  await closeDatabase();
   await browser?.close();
-  await server?.dispose();
-  await smtp?.stop();
+  await shop?.dispose();
 });
 
 /** The messages the SMTP peer received for an address, once there are `count` of them. */

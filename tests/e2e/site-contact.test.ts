@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { closeDatabase } from '~/server/db/client.server';
-import { configureSmtpFor } from '~/server/email/testing/fixtures';
-import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
+import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForHydrationOnLoad } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * The contact form in Chromium against the real server: validation, success (stored, e-mailed to
@@ -32,34 +31,16 @@ describe('the contact page', () => {
   let smtp: TestSmtpServer;
   let db: pg.Client;
 
+  let shop: ServerWithSmtp;
+
   beforeAll(async () => {
-    const appSecret = randomBytes(32).toString('hex');
-    smtp = await startTestSmtpServer({ mode: 'starttls' });
-    [server, browser] = await Promise.all([
-      startServer({
-        env: {
-          APP_SECRET: appSecret,
-          // The shop's saved configuration says port 587; the test peer listens elsewhere, self-signed.
-          SMTP_CONNECT_PORT: String(smtp.port),
-          SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
-        },
-      }),
-      launchBrowser(),
-    ]);
-    // Save the e-mail configuration in the server's database, encrypted with the server's secret.
-    process.env.DATABASE_URL = server.databaseUrl;
-    process.env.APP_SECRET = appSecret;
-    await configureSmtpFor(smtp, 'starttls');
-    db = new pg.Client({ connectionString: server.databaseUrl });
-    await db.connect();
+    [shop, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+    ({ server, smtp, db } = shop);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await closeDatabase();
     await browser?.close();
-    await server?.dispose();
-    await smtp?.stop();
+    await shop?.dispose();
   });
 
   /** A visitor of their own (a client address of their own, for the rate limit). */

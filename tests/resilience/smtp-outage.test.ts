@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDatabase } from '~/server/db/client.server';
-import { configureSmtpFor } from '~/server/email/testing/fixtures';
-import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
-import { startServer, type TestServer } from '../support/server';
+import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
+import type { TestServer } from '../support/server';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * The shop's SMTP server down for 20 seconds, then back, while visitors use the contact form (each
@@ -20,31 +18,16 @@ describe('the SMTP peer down for 20 s, then back', () => {
   let smtp: TestSmtpServer;
   let db: pg.Client;
 
+  let shop: ServerWithSmtp;
+
   beforeAll(async () => {
-    const appSecret = randomBytes(32).toString('hex');
-    smtp = await startTestSmtpServer({ mode: 'starttls' });
-    server = await startServer({
-      env: {
-        APP_SECRET: appSecret,
-        // The saved configuration says port 587; the test peer listens elsewhere, self-signed.
-        SMTP_CONNECT_PORT: String(smtp.port),
-        SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
-        // One address sends every message of this test.
-        CONTACT_RATE_LIMIT: '1000',
-      },
-    });
-    process.env.DATABASE_URL = server.databaseUrl;
-    process.env.APP_SECRET = appSecret;
-    await configureSmtpFor(smtp, 'starttls');
-    db = new pg.Client({ connectionString: server.databaseUrl });
-    await db.connect();
+    // One address sends every message of this test.
+    shop = await startServerWithSmtp({ CONTACT_RATE_LIMIT: '1000' });
+    ({ server, smtp, db } = shop);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await closeDatabase();
-    await server?.dispose();
-    await smtp?.stop();
+    await shop?.dispose();
   });
 
   /** A visitor sends the contact form (a plain form post, as without JavaScript). */

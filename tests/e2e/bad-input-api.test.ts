@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/auth';
 import {
   type Answer,
@@ -16,6 +16,7 @@ import {
   type RowCounts,
   readAnswer,
   send,
+  showServerLogOnFailure,
   smallHostileString,
   startFuzzServer,
 } from '../support/bad-input';
@@ -67,12 +68,7 @@ beforeAll(async () => {
   guestOrder = await insertTestOrder(server.databaseUrl);
 });
 
-beforeEach(() => {
-  onTestFailed(() => {
-    const { exitCode, signalCode } = server.process;
-    console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${server.output().slice(-4000)}`);
-  });
-});
+showServerLogOnFailure(() => server);
 
 afterAll(async () => {
   await db?.close();

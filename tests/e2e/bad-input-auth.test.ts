@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRoleInDatabase, TEST_PASSWORD, uniqueEmail } from '../support/auth';
 import {
   type Answer,
@@ -12,6 +12,7 @@ import {
   type RowCounts,
   readAnswer,
   send,
+  showServerLogOnFailure,
   startFuzzServer,
 } from '../support/bad-input';
 import type { TestServer } from '../support/server';
@@ -31,13 +32,7 @@ beforeAll(async () => {
   db = await Database.open(server.databaseUrl);
 });
 
-// A failure's cause is often in the server's own log (a stack trace, an exit): show its end.
-beforeEach(() => {
-  onTestFailed(() => {
-    const { exitCode, signalCode } = server.process;
-    console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${server.output().slice(-4000)}`);
-  });
-});
+showServerLogOnFailure(() => server);
 
 afterAll(async () => {
   await db?.close();

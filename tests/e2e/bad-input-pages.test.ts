@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/auth';
 import {
   BROKEN_ESCAPES,
@@ -10,6 +10,7 @@ import {
   property,
   readAnswer,
   send,
+  showServerLogOnFailure,
   startFuzzServer,
 } from '../support/bad-input';
 import type { TestServer } from '../support/server';
@@ -31,12 +32,7 @@ beforeAll(async () => {
   customer = await createUser({ url: server.url });
 });
 
-beforeEach(() => {
-  onTestFailed(() => {
-    const { exitCode, signalCode } = server.process;
-    console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${server.output().slice(-4000)}`);
-  });
-});
+showServerLogOnFailure(() => server);
 
 afterAll(async () => {
   await db?.close();

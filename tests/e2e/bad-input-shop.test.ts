@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/auth';
 import {
   type Answer,
@@ -13,6 +13,7 @@ import {
   type RowCounts,
   readAnswer,
   send,
+  showServerLogOnFailure,
   startFuzzServer,
 } from '../support/bad-input';
 import { insertTestOrder, type TestOrder } from '../support/orders';
@@ -82,13 +83,7 @@ async function openSandboxSession(): Promise<string> {
   return ((await checkout.json()) as { sessionId: string }).sessionId;
 }
 
-// A failure's cause is often in the server's own log (a stack trace, an exit): show its end.
-beforeEach(() => {
-  onTestFailed(() => {
-    const { exitCode, signalCode } = server.process;
-    console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${server.output().slice(-4000)}`);
-  });
-});
+showServerLogOnFailure(() => server);
 
 afterAll(async () => {
   await db?.close();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { expect } from 'vitest';
+import { beforeEach, expect, onTestFailed } from 'vitest';
 import { randomIp } from './auth';
 import { startServer, type TestServer } from './server';
 
@@ -537,4 +537,16 @@ export async function property<T>(arbitrary: fc.Arbitrary<T>, numRuns: number, c
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
+/** A failure's cause is often in the server's own log (a stack trace, an exit): shows its end. */
+export function showServerLogOnFailure(server: () => TestServer | undefined): void {
+  beforeEach(() => {
+    onTestFailed(() => {
+      const running = server();
+      if (!running) return;
+      const { exitCode, signalCode } = running.process;
+      console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${running.output().slice(-4000)}`);
+    });
+  });
 }

@@ -1,13 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { freePort } from '../app/server/db/embedded.server';
+import { ensureBuild, root, startBenchServer } from './bench/server';
 
 /*
  * npm run lighthouse [-- --runs N] [--rebuild] [--url http://…] [--pages /,/contact]
@@ -57,72 +55,6 @@ export interface PageResult {
   jsBytes: number;
   /** Audits that cost points in a category below 100. */
   failing: string[];
-}
-
-const root = path.resolve(import.meta.dirname, '..');
-
-function ensureBuild(rebuild: boolean) {
-  if (!rebuild && fs.existsSync(path.join(root, 'build/server/index.js'))) return;
-  console.log('Construction de l’application (react-router build)…');
-  const result = spawnSync(path.join(root, 'node_modules/.bin/react-router'), ['build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error('La construction a échoué.');
-}
-
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Le serveur s’est arrêté (${child.exitCode}) :\n${output()}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`Le serveur n’a pas répondu à temps :\n${output()}`);
-}
-
-async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'soovenirs-lighthouse-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let text = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  await waitForHealth(url, child, () => text);
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await fsp.rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
@@ -296,7 +228,8 @@ async function main() {
   if (!values.url) {
     ensureBuild(values.rebuild ?? false);
     console.log('Démarrage du serveur (base de données temporaire)…');
-    server = await startServer();
+    // The bench's server: the built app on its own DATA_DIR, as `npm start` runs it.
+    server = await startBenchServer();
   }
   const url = (values.url ?? server?.url ?? '').replace(/\/$/, '');
   try {

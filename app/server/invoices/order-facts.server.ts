@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
-import type { DocumentParty, SnapshotItem, SnapshotOrder } from '~/domain/invoices/snapshot';
+import { eq } from 'drizzle-orm';
+import type { DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
 import { partyName } from '~/domain/invoices/snapshot';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import type { Executor } from '../config/config-options.server';
-import { orderItems, orders, priceLists, user } from '../db/schema';
+import { orders, priceLists, user } from '../db/schema';
+import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '../orders/order-parts.server';
 
 /*
  * What the payment and invoicing code reads about an order: its amounts, items, the price list it
@@ -19,15 +20,7 @@ export interface OrderFacts extends SnapshotOrder {
   paymentMethod: string;
   paidAt: Date | null;
   withdrawnAt: Date | null;
-  customer: {
-    email: string | null;
-    firstName: string;
-    lastName: string;
-    phone: string | null;
-    street: string | null;
-    postalCode: string | null;
-    city: string | null;
-  };
+  customer: OrderCustomer;
   priceList: PriceListDocument | null;
 }
 
@@ -41,22 +34,10 @@ export async function loadOrderFacts(
   const [order] = lock ? await query.for('update') : await query;
   if (!order) return null;
   const [items, owner, list] = await Promise.all([
-    executor
-      .select()
-      .from(orderItems)
-      .where(eq(orderItems.orderId, orderId))
-      .orderBy(asc(orderItems.position), asc(orderItems.id)),
+    loadOrderLines(executor, orderId),
     order.userId
       ? executor
-          .select({
-            email: user.email,
-            firstName: user.firstName,
-            lastName: user.lastName,
-            phone: user.phone,
-            street: user.street,
-            postalCode: user.postalCode,
-            city: user.city,
-          })
+          .select(OWNER_COLUMNS)
           .from(user)
           .where(eq(user.id, order.userId))
           .then((rows) => rows[0] ?? null)
@@ -84,31 +65,8 @@ export async function loadOrderFacts(
     sendShippingCostCents: order.sendShippingCostCents,
     returnShippingCostCents: order.returnShippingCostCents,
     totalPriceCents: order.totalPriceCents,
-    items: items.map(
-      (item): SnapshotItem => ({
-        type: item.type,
-        quantity: item.quantity,
-        quality: item.quality,
-        resolution: item.resolution,
-        format: item.format,
-        restoration: item.restoration,
-        denoise: item.denoise,
-        reelSize: item.reelSize,
-        unitPriceCents: item.unitPriceCents,
-        lineTotalCents: item.lineTotalCents,
-      }),
-    ),
-    customer: owner
-      ? { ...owner }
-      : {
-          email: order.guestEmail,
-          firstName: order.guestFirstName ?? '',
-          lastName: order.guestLastName ?? '',
-          phone: order.guestPhone,
-          street: order.guestAddress,
-          postalCode: order.guestPostalCode,
-          city: order.guestCity,
-        },
+    items,
+    customer: customerOf(order, owner),
     priceList: list,
   };
 }

@@ -2,8 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { getUser, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
-import { invoices, orderEvents, orderItems, orders, user } from '../db/schema';
+import { invoices, orderEvents, orders, user } from '../db/schema';
 import { baseUrl } from '../env.server';
+import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from './order-parts.server';
 
 /*
  * Who may see an order (DESIGN.md, security rules): its owner (orders.user_id), a guest holding the
@@ -96,15 +97,7 @@ export interface OrderDetails {
   earlyStartConsentAt: Date | null;
   withdrawnAt: Date | null;
   paidAt: Date | null;
-  customer: {
-    email: string | null;
-    firstName: string;
-    lastName: string;
-    phone: string | null;
-    street: string | null;
-    postalCode: string | null;
-    city: string | null;
-  };
+  customer: OrderCustomer;
   items: Array<{
     type: string;
     quantity: number;
@@ -141,15 +134,7 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
   const [row] = await database
     .select({
       order: orders,
-      owner: {
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        phone: user.phone,
-        street: user.street,
-        postalCode: user.postalCode,
-        city: user.city,
-      },
+      owner: OWNER_COLUMNS,
     })
     .from(orders)
     .leftJoin(user, eq(user.id, orders.userId))
@@ -157,11 +142,7 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     .limit(1);
   if (!row) return null;
   const [items, events, [invoice]] = await Promise.all([
-    database
-      .select()
-      .from(orderItems)
-      .where(eq(orderItems.orderId, orderId))
-      .orderBy(asc(orderItems.position), asc(orderItems.id)),
+    loadOrderLines(database, orderId),
     database
       .select({ at: orderEvents.at, kind: orderEvents.kind, from: orderEvents.from, to: orderEvents.to })
       .from(orderEvents)
@@ -170,7 +151,6 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     database.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
   ]);
   const o = row.order;
-  const owner = row.owner;
   return {
     id: o.id,
     number: o.number,
@@ -195,29 +175,8 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     earlyStartConsentAt: o.earlyStartConsentAt,
     withdrawnAt: o.withdrawnAt,
     paidAt: o.paidAt,
-    customer: owner
-      ? { ...owner }
-      : {
-          email: o.guestEmail,
-          firstName: o.guestFirstName ?? '',
-          lastName: o.guestLastName ?? '',
-          phone: o.guestPhone,
-          street: o.guestAddress,
-          postalCode: o.guestPostalCode,
-          city: o.guestCity,
-        },
-    items: items.map((item) => ({
-      type: item.type,
-      quantity: item.quantity,
-      quality: item.quality,
-      resolution: item.resolution,
-      format: item.format,
-      restoration: item.restoration,
-      denoise: item.denoise,
-      reelSize: item.reelSize,
-      unitPriceCents: item.unitPriceCents,
-      lineTotalCents: item.lineTotalCents,
-    })),
+    customer: customerOf(o, row.owner),
+    items,
     events,
     invoice: invoice
       ? {

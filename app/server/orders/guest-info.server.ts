@@ -1,5 +1,6 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { db } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
 import { log } from '../log.server';
@@ -34,6 +35,8 @@ const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max, GUEST_INFO_MESSAGES.tooLong)
+    // PostgreSQL's text cannot hold NUL: refused here with a French message, not a 500 at insert.
+    .refine(hasNoForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE)
     .optional()
     .transform((value) => (value ? value : null));
 

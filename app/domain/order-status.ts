@@ -6,7 +6,7 @@
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'shipped', 'canceled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export type StatusTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
@@ -31,6 +31,7 @@ export const PAYMENT_STATUS_LABELS: Readonly<Record<PaymentStatus, string>> = {
   pending: 'En attente',
   paid: 'Payée',
   failed: 'Échec',
+  partially_refunded: 'Partiellement remboursée',
   refunded: 'Remboursée',
 };
 
@@ -38,6 +39,7 @@ export const PAYMENT_STATUS_TONES: Readonly<Record<PaymentStatus, StatusTone>> =
   pending: 'warning',
   paid: 'success',
   failed: 'danger',
+  partially_refunded: 'neutral',
   refunded: 'neutral',
 };
 

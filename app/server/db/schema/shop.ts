@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -60,7 +61,9 @@ export const orders = pgTable(
     status: text('status', { enum: ['pending', 'processing', 'completed', 'shipped', 'canceled'] })
       .notNull()
       .default('pending'),
-    paymentStatus: text('payment_status', { enum: ['pending', 'paid', 'failed', 'refunded'] })
+    paymentStatus: text('payment_status', {
+      enum: ['pending', 'paid', 'failed', 'partially_refunded', 'refunded'],
+    })
       .notNull()
       .default('pending'),
     paymentMethod: text('payment_method', { enum: ['card', 'transfer', 'cheque'] })
@@ -86,6 +89,8 @@ export const orders = pgTable(
     earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** When the customer confirmed the order at checkout; null for a draft (« Commander » not confirmed). */
+    placedAt: timestamp('placed_at', { withTimezone: true }),
     /** Lower-cased "first last email" of the customer, for the back office's search. */
     searchText: text('search_text').notNull().default(''),
   },
@@ -98,6 +103,15 @@ export const orders = pgTable(
     index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`),
     index('orders_price_list_id_idx').on(t.priceListId),
     index('orders_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // Drafts are hidden by default and swept after 30 days: both read this partial index.
+    index('orders_drafts_created_at_idx').on(t.createdAt).where(sql`${t.placedAt} is null`),
+    // The order lifecycle (domain/orders/lifecycle.ts) is the only writer; the database refuses the rest.
+    check('orders_status_check', sql`${t.status} in ('pending', 'processing', 'completed', 'shipped', 'canceled')`),
+    check(
+      'orders_payment_status_check',
+      sql`${t.paymentStatus} in ('pending', 'paid', 'failed', 'partially_refunded', 'refunded')`,
+    ),
+    check('orders_payment_method_check', sql`${t.paymentMethod} in ('card', 'transfer', 'cheque')`),
   ],
 );
 
@@ -157,6 +171,12 @@ export const payments = pgTable(
       .default('pending'),
     method: text('method').notNull().default('card'),
     rawEvent: jsonb('raw_event'),
+    /**
+     * This payment is the one that paid the order. Money received for an order that could not be
+     * paid (cancelled, withdrawn, already paid, another amount) stays `false`: it is never invoiced
+     * and is refunded (domain/orders/lifecycle.ts, money rules).
+     */
+    settlesOrder: boolean('settles_order').notNull().default(false),
     createdAt,
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -164,6 +184,46 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
     index('payments_order_id_idx').on(t.orderId),
     index('payments_status_created_at_idx').on(t.status, t.createdAt.desc()),
+    check('payments_status_check', sql`${t.status} in ('pending', 'paid', 'failed', 'canceled', 'refunded')`),
+  ],
+);
+
+/**
+ * Money given back to a customer, fully or partly: through the gateway that took it (`payment_id`
+ * names the attempt, `gateway_ref` the gateway's refund), or by hand (transfer, cheque). Each refund
+ * has its own credit note for its amount.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
+    /** `gateway` (the gateway of payment_id), `transfer` or `cheque` (made by hand by the staff). */
+    method: text('method', { enum: ['gateway', 'transfer', 'cheque'] }).notNull(),
+    amountCents: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    /** `pending` while the gateway has not confirmed it, `succeeded`, or `failed`. */
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    gatewayRef: text('gateway_ref'),
+    /** The staff member (user id) or system name (`system`, `customer`) that asked for it. */
+    actor: text('actor').notNull(),
+    creditNoteId: uuid('credit_note_id').references(() => creditNotes.id, { onDelete: 'restrict' }),
+    createdAt,
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('refunds_order_id_idx').on(t.orderId),
+    index('refunds_payment_id_idx').on(t.paymentId),
+    index('refunds_credit_note_id_idx').on(t.creditNoteId),
+    index('refunds_created_at_idx').on(t.createdAt.desc()),
+    check('refunds_amount_check', sql`${t.amountCents} > 0`),
+    check('refunds_method_check', sql`${t.method} in ('gateway', 'transfer', 'cheque')`),
+    check('refunds_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );
 
@@ -183,7 +243,7 @@ export const paymentEvents = pgTable(
 export const invoiceCounters = pgTable(
   'invoice_counters',
   {
-    kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
+    kind: text('kind', { enum: ['invoice', 'credit_note', 'demo_invoice', 'demo_credit_note'] }).notNull(),
     year: integer('year').notNull(),
     last: integer('last').notNull().default(0),
   },
@@ -203,6 +263,11 @@ const documentColumns = () => ({
   vatCents: integer('vat').notNull(),
   /** Seller, buyer and lines as they were at issue: an invoice never changes afterwards. */
   snapshot: jsonb('snapshot').notNull(),
+  /**
+   * A demonstration document (money through the built-in sandbox: no real payment): its own number
+   * series (TEST-FA-…, TEST-AV-…), « sans valeur », never counted in revenue.
+   */
+  isDemo: boolean('is_demo').notNull().default(false),
 });
 
 export const invoices = pgTable(

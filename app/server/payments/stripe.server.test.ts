@@ -263,6 +263,8 @@ describe('Stripe refunds (Refunds API, through the payment intent of the paid se
       params: { payment_intent: intent, amount: '1250' },
     });
     expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(1250);
+    // The stored notification named the payment intent: no need to ask Stripe for the session.
+    expect(stripe.requests.some((r) => r.method === 'GET' && r.path.startsWith('/v1/checkout/sessions/'))).toBe(false);
 
     // The same call again (a retry) is the same refund: nothing more is given back.
     const retried = await refundAtGateway({

@@ -142,11 +142,16 @@ export const STRIPE_REFUND_MESSAGES = {
   unreachable: 'Stripe ne répond pas : le remboursement n’a pas été fait, réessayez plus tard.',
 } as const;
 
-/** The payment intent named by a stored checkout.session notification (payments.raw_event), if any. */
+/**
+ * The payment intent named in payments.raw_event: the checkout.session notification that paid it is
+ * kept under `event` (notifications.server.ts), beside the session as created; either may name it.
+ */
 export function paymentIntentOf(raw: unknown): string | null {
-  const session = (raw as { session?: { payment_intent?: unknown } } | null)?.session;
-  const value = session?.payment_intent;
-  return typeof value === 'string' && value.startsWith('pi_') ? value : null;
+  const stored = raw as { event?: { session?: { payment_intent?: unknown } }; session?: { payment_intent?: unknown } };
+  for (const value of [stored?.event?.session?.payment_intent, stored?.session?.payment_intent]) {
+    if (typeof value === 'string' && value.startsWith('pi_')) return value;
+  }
+  return null;
 }
 
 async function refundAtStripe(config: PaymentConfig, request: RefundRequest): Promise<RefundResult> {

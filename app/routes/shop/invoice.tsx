@@ -8,6 +8,7 @@ import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, Table
 import { itemOptions, supportLabel } from '~/domain/account/order-details';
 import { company } from '~/domain/company';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { creditNotePdfHref } from '~/domain/invoices/links';
 import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
 import { getOrderForViewer } from '~/server/orders/access.server';
@@ -21,15 +22,6 @@ import type { Route } from './+types/invoice';
  * note's id) shows one of the order's credit notes instead, with its PDF at /pdf?avoir=….
  * A demonstration document (money taken by the sandbox) says so above everything.
  */
-
-/** The page of one of the order's credit notes. */
-export function creditNoteHref(orderId: string, creditNote: string): string {
-  return `/facture/${orderId}?avoir=${encodeURIComponent(creditNote)}`;
-}
-
-export function creditNotePdfHref(orderId: string, creditNote: string): string {
-  return `/facture/${orderId}/pdf?avoir=${encodeURIComponent(creditNote)}`;
-}
 
 const cents = z.number().int();
 const snapshotSchema = z

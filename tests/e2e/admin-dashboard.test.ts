@@ -75,6 +75,22 @@ async function insertOrder(input: {
     id,
     input.userId,
   ]);
+  if (input.paymentStatus === 'paid') {
+    // A paid order has its invoice, and revenue is counted from invoices (net of credit notes).
+    // Numbered from the counter, as the shop does, so that the numbering stays gapless.
+    await query(
+      `with n as (
+         insert into invoice_counters (kind, year, last)
+         values ('invoice', extract(year from (now() at time zone 'Europe/Paris'))::int, 1)
+         on conflict (kind, year) do update set last = invoice_counters.last + 1
+         returning year, last)
+       insert into invoices (number, order_id, amount, vat, snapshot, is_paid)
+       select 'FA-' || n.year || '-' || lpad(n.last::text, 6, '0'), $1, $2::int,
+              ($2::int - round($2::int / 1.2))::int, '{}'::jsonb, true
+       from n`,
+      [id, input.totalCents],
+    );
+  }
   return id;
 }
 
@@ -216,7 +232,9 @@ describe('the dashboard', () => {
     const page = await adminPage();
     await page.getByRole('searchbox', { name: /Rechercher une commande/ }).fill('martin');
     const results = page.getByRole('region', { name: 'Résultats de la recherche' });
-    await results.getByText(orders.shipped.number).waitFor();
+    // The order, and the invoice of that paid order.
+    await results.getByText(orders.shipped.number).first().waitFor();
+    expect(await results.getByText(orders.shipped.number).count()).toBe(2);
     expect(await results.getByText(customer.email).count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Rechercher', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('q') === 'martin');

@@ -95,10 +95,11 @@ async function expectConsistentBooks(client: pg.Client, record: LoadRecord) {
   for (const invoice of invoices) expect(invoice.amount).toBe(byId.get(invoice.order_id)?.total_price);
   for (const payment of paidPayments) expect(payment.amount).toBe(byId.get(payment.order_id)?.total_price);
 
-  // Gapless numbering: FA-<year>-000001 up to the counter, nothing skipped, nothing twice.
+  // Gapless numbering: TEST-FA-<year>-000001 (the sandbox took the payments: the demonstration
+  // series) up to the counter, nothing skipped, nothing twice.
   const year = new Date().getFullYear();
   expect(invoices.map((i) => i.number)).toEqual(
-    Array.from({ length: invoices.length }, (_, i) => `FA-${year}-${String(i + 1).padStart(6, '0')}`),
+    Array.from({ length: invoices.length }, (_, i) => `TEST-FA-${year}-${String(i + 1).padStart(6, '0')}`),
   );
   expect(counters).toEqual(invoices.length ? [{ year, last: invoices.length }] : []);
   return { orders: orders.length, paid: paid.length };

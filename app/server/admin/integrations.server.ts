@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.server';
-import { issueCreditNote } from '../invoices/invoices.server';
+import { creditableCents, issueCreditNote } from '../invoices/invoices.server';
 
 /*
  * Where the back office calls the invoicing of issue 7 for a status change. Kept apart so that
@@ -19,9 +18,9 @@ export async function issueCreditNoteForCanceledOrder(
   tx: Tx,
   input: { orderId: string; actorId: string },
 ): Promise<CreditNoteOutcome> {
-  // Already credited (cancelled before, then reopened): an invoice is cancelled once.
-  const existing = await tx.execute(sql`select 1 from credit_notes where order_id = ${input.orderId} limit 1`);
-  if (existing.rows.length > 0) return { kind: 'none' };
+  // Already credited in full (cancelled before, then reopened): an invoice is cancelled once. After
+  // partial refunds, what remains is credited.
+  if ((await creditableCents(input.orderId, tx)) <= 0) return { kind: 'none' };
   const note = await issueCreditNote(tx, { orderId: input.orderId, actor: input.actorId, reason: CANCELLATION_REASON });
   return note ? { kind: 'issued', number: note.number } : { kind: 'none' };
 }

@@ -1,10 +1,18 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
+import { documentNumberMatch } from '~/domain/admin/search';
 import { type CreditNoteListRow, type InvoiceListRow, invoiceState } from '~/domain/admin/views';
 import { db } from '../db/client.server';
 import { CUSTOMER_NAME } from './orders.server';
-import { anyOf, isoTimestamp, numberConditions, orderSearchCondition, whereAll } from './search-sql.server';
+import {
+  anyOf,
+  isoTimestamp,
+  numberConditions,
+  orderSearchCondition,
+  searchYears,
+  whereAll,
+} from './search-sql.server';
 
 /*
  * The Comptabilité tab: invoices and credit notes, newest first, searched by their number, the
@@ -12,10 +20,23 @@ import { anyOf, isoTimestamp, numberConditions, orderSearchCondition, whereAll }
  * index). Demonstration documents (TEST-…, money taken by the sandbox) are listed, marked as such.
  */
 
+/** `TEST-FA-2026-42`…: a demonstration number, searched like a real one with the TEST- prefix. */
+function demoNumberConditions(column: SQL, q: string, prefix: 'FA' | 'AV'): SQL[] {
+  const demo = /^\s*TEST-?/i.exec(q);
+  if (!demo) return [];
+  const match = documentNumberMatch(q.slice(demo[0].length), prefix, searchYears());
+  const conditions: SQL[] = match.exact.map((n) => sql`${column} = ${`TEST-${n}`}`);
+  if (match.range) {
+    conditions.push(sql`(${column} >= ${`TEST-${match.range[0]}`} and ${column} < ${`TEST-${match.range[1]}`})`);
+  }
+  return conditions;
+}
+
 function documentSearch(alias: 'i' | 'c', prefix: 'FA' | 'AV', q: string): SQL {
   const table = sql.raw(alias);
   return anyOf([
     ...numberConditions(sql`${table}.number`, q, prefix),
+    ...demoNumberConditions(sql`${table}.number`, q, prefix),
     sql`${table}.order_id in (select o.id from orders o where ${orderSearchCondition(q)})`,
   ]);
 }

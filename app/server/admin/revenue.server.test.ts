@@ -7,6 +7,7 @@ import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import type { PaymentNotification } from '../payments/types';
 import { exportStream } from './exports.server';
+import { listCreditNotes, listInvoices } from './invoices.server';
 import { computeReports } from './reports.server';
 import { countStats } from './stats.server';
 
@@ -39,6 +40,26 @@ function parisDay(date: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(date);
 }
 
+describe('the Comptabilité lists', () => {
+  it('list demonstration documents marked as such, found by their TEST- number, and partial credits', async () => {
+    const real = await insertTestOrder(databaseUrl());
+    await pay(real, 'monetico');
+    await db().transaction((tx) =>
+      issueCreditNote(tx, { orderId: real.id, actor: 'admin', reason: 'Geste commercial', amountCents: 100 }),
+    );
+    const demo = await insertTestOrder(databaseUrl());
+    await pay(demo, 'sandbox');
+    await db().transaction((tx) => issueCreditNote(tx, { orderId: demo.id, actor: 'admin', reason: 'Essai' }));
+
+    const found = await listInvoices({ q: 'TEST-FA', page: 1 });
+    expect(found.rows.map((r) => [r.orderNumber, r.isDemo, r.state])).toEqual([[demo.number, true, 'credited']]);
+    const realRow = (await listInvoices({ q: '', page: 1 })).rows.find((r) => r.orderNumber === real.number);
+    expect(realRow).toMatchObject({ isDemo: false, state: 'partially_credited' });
+    const notes = await listCreditNotes({ q: 'test-av', page: 1 });
+    expect(notes.rows.map((r) => [r.orderNumber, r.isDemo])).toEqual([[demo.number, true]]);
+  });
+});
+
 describe('revenue', () => {
   it('is net of refunds and never counts a demonstration document, on the cards, the reports and the export', async () => {
     await db().execute(sql`delete from config_options`);
@@ -66,7 +87,7 @@ describe('revenue', () => {
     const monthRevenue = (data: typeof reportsBefore) => data.months[data.months.length - 1]?.revenueCents ?? 0;
     expect(monthRevenue(await computeReports()) - monthRevenue(reportsBefore)).toBe(net);
 
-    // This file's database holds only these documents: a period around today holds them all.
+    // This file's documents are all of today: a period around today holds them all.
     const day = 86_400_000;
     const from = parisDay(new Date(Date.now() - day));
     const to = parisDay(new Date(Date.now() + day));
@@ -82,6 +103,6 @@ describe('revenue', () => {
     const ttc = lines
       .slice(1)
       .map((line) => Math.round(Number((line.split(';')[8] as string).replace(',', '.')) * 100));
-    expect(ttc.reduce((a, b) => a + b, 0)).toBe(net);
+    expect(ttc.reduce((a, b) => a + b, 0)).toBe(after.totalRevenueCents);
   });
 });

@@ -186,8 +186,12 @@ describe('the customers, invoices and global search', () => {
     const names = page.rows.map((c) => c.name.toLowerCase());
     expect(names).toEqual([...names].sort());
     const busy = await one<{ user_id: string; n: string; spent: string }>(
-      `select user_id, count(*) as n, coalesce(sum(total_price) filter (where payment_status = 'paid'), 0) as spent
-       from orders where user_id is not null group by user_id order by count(*) desc limit 1`,
+      // What they spent is what the accounts say: invoices minus credit notes (refunds).
+      `select o.user_id, count(*) as n,
+         coalesce(sum((select coalesce(sum(i.amount), 0) from invoices i where i.order_id = o.id and not i.is_demo)
+           - (select coalesce(sum(c.amount), 0) from credit_notes c where c.order_id = o.id and not c.is_demo)), 0)
+           as spent
+       from orders o where o.user_id is not null group by o.user_id order by count(*) desc limit 1`,
     );
     const details = await getCustomerDetails(busy.user_id);
     expect(details).toMatchObject({ ordersCount: Number(busy.n), spentCents: Number(busy.spent) });

@@ -25,6 +25,18 @@ const ORDER_BY: Record<string, SQL> = {
 
 const DISPLAY_NAME = sql`coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.name)`;
 
+/**
+ * What a customer spent: their orders' real invoices minus the credit notes (refunds), like the
+ * revenue (stats.server.ts); demonstration documents count nothing.
+ */
+function spentBy(userId: SQL): SQL {
+  return sql`(
+    (select coalesce(sum(i.amount), 0) from invoices i join orders o on o.id = i.order_id
+      where o.user_id = ${userId} and not i.is_demo)
+    - (select coalesce(sum(c.amount), 0) from credit_notes c join orders o on o.id = c.order_id
+      where o.user_id = ${userId} and not c.is_demo))::bigint`;
+}
+
 export async function listCustomers(
   params: CustomerListParams,
   pageSize = PAGE_SIZE,
@@ -38,8 +50,7 @@ export async function listCustomers(
     db().execute(sql`
       select u.id, ${DISPLAY_NAME} as name, u.email, u.created_at,
         (select count(*) from orders o where o.user_id = u.id)::int as orders,
-        (select coalesce(sum(o.total_price), 0) from orders o
-          where o.user_id = u.id and o.payment_status = 'paid')::bigint as spent
+        ${spentBy(sql`u.id`)} as spent
       from (select * from "user" u ${where} order by ${orderBy} limit ${pageSize} offset ${offset}) u
       order by ${orderBy}`),
     db().execute<{ n: number }>(sql`
@@ -65,7 +76,7 @@ export async function getCustomerDetails(userId: string): Promise<CustomerDetail
       select u.id, ${DISPLAY_NAME} as name, u.email, u.phone, u.street, u.postal_code, u.city, u.created_at
       from "user" u where u.id = ${userId}`),
     db().execute(sql`
-      select count(*)::int as n, coalesce(sum(total_price) filter (where payment_status = 'paid'), 0)::bigint as spent
+      select count(*)::int as n, ${spentBy(sql`${userId}`)} as spent
       from orders where user_id = ${userId}`),
     db().execute(sql`
       select id, number, created_at, status, payment_status, total_price

@@ -33,7 +33,17 @@ export type PricingActionData =
   | { ok: true; intent: 'update' | 'reset'; version: number }
   | { ok: false; error: string; errors: Record<string, string> };
 
-function PriceInput({ field, initial, error }: { field: PriceField; initial: string; error: string | undefined }) {
+function PriceInput({
+  field,
+  initial,
+  error,
+  onEdit,
+}: {
+  field: PriceField;
+  initial: string;
+  error: string | undefined;
+  onEdit: (name: string) => void;
+}) {
   const [value, setValue] = useState(initial);
   useEffect(() => setValue(initial), [initial]);
   const id = priceInputId(field.name);
@@ -51,7 +61,10 @@ function PriceInput({ field, initial, error }: { field: PriceField; initial: str
           autoComplete="off"
           spellCheck={false}
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          onChange={(e) => {
+            setValue(e.target.value);
+            onEdit(field.name);
+          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-unit${error ? ` ${id}-error` : ''}`}
           className="max-w-36 text-right tabular-nums"
@@ -133,6 +146,15 @@ export function PriceEditor({
   // Read by the dialog's close handler, which runs after the state changed.
   const reviewing = useRef(false);
   reviewing.current = review !== null;
+
+  /** A field being corrected no longer shows the refusal of its previous entry. */
+  function forgetError(name: string) {
+    setClientErrors((previous) => {
+      if (!(name in previous)) return previous;
+      const { [name]: _, ...rest } = previous;
+      return rest;
+    });
+  }
 
   /** Shows the sub-tab of the first refused field and puts the focus in it. */
   function showFirstError(fieldErrors: Record<string, string>) {
@@ -263,6 +285,7 @@ export function PriceEditor({
                     field={field}
                     initial={fieldValue(list, field)}
                     error={errors[field.name]}
+                    onEdit={forgetError}
                   />
                 ))}
               </div>
@@ -327,8 +350,7 @@ export function PriceEditor({
                 <DialogHeader>
                   <DialogTitle>Publier les nouveaux tarifs{NBSP}?</DialogTitle>
                   <DialogDescription>
-                    {plural(review.changes.length, 'tarif modifié', 'tarifs modifiés')}, appliqués immédiatement sur le
-                    site après confirmation.
+                    {`${plural(review.changes.length, 'tarif modifié', 'tarifs modifiés')}${NBSP}; la nouvelle grille s’applique immédiatement sur le site une fois publiée.`}
                   </DialogDescription>
                 </DialogHeader>
                 <ChangeList changes={review.changes} />

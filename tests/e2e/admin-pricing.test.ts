@@ -152,6 +152,11 @@ describe('the Tarifs tab', () => {
     expect(await field('Photos papier').evaluate((e) => e.getAttribute('aria-describedby'))).toMatch(/-error$/);
     expect(await summaryDialog(page).count()).toBe(0);
     expect(await publicPrices()).toEqual(before);
+
+    // A field being corrected drops its message; the others keep theirs.
+    await field('Photos papier').fill('0,36');
+    expect(await field('Photos papier').getAttribute('aria-invalid')).toBeNull();
+    expect(await field('Diapositives').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('asks a second time for « 39 » (×100), and publishes only once confirmed twice', async () => {

@@ -98,7 +98,8 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     const { invoices, paymentStatus } = await orderState(server.databaseUrl, orderId);
     expect(paymentStatus).toBe('paid');
     const invoiceNumber = invoices[0] as string;
-    expect(invoiceNumber).toMatch(/^FA-\d{4}-\d{6}$/);
+    // Paid through the sandbox: a demonstration invoice, in its own series.
+    expect(invoiceNumber).toMatch(/^TEST-FA-\d{4}-\d{6}$/);
     await expectNoSeriousA11yViolations(page);
 
     // The invoice, then its PDF: a real download.
@@ -107,6 +108,7 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     await expect
       .poll(() => page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).isVisible())
       .toBe(true);
+    expect(await page.getByText('Document de démonstration — sans valeur').isVisible()).toBe(true);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Télécharger le PDF' }).click(),

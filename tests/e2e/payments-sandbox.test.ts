@@ -149,7 +149,8 @@ describe('the sandbox payment page', () => {
 
     const state = await orderState(server.databaseUrl, order.id);
     expect(state).toMatchObject({ paymentStatus: 'paid', payments: [{ provider: 'sandbox', status: 'paid' }] });
-    expect(state.invoices).toEqual([expect.stringMatching(/^FA-\d{4}-\d{6}$/)]);
+    // The sandbox took no money: a demonstration invoice, in its own series.
+    expect(state.invoices).toEqual([expect.stringMatching(/^TEST-FA-\d{4}-\d{6}$/)]);
     expect(state.outbox).toMatchObject([
       { template: 'payment-received', to: 'invite@example.fr', data: { invoiceNumber: state.invoices[0] } },
     ]);
@@ -162,6 +163,7 @@ describe('the sandbox payment page', () => {
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(isPdf(bytes)).toBe(true);
     expect(pdfText(bytes)).toContain(`Facture ${state.invoices[0]}`);
+    expect(pdfText(bytes)).toContain('Document de démonstration — sans valeur');
     expect((await fetch(`${server.url}/facture/${order.id}/pdf`)).status).toBe(404);
     expect((await fetch(`${server.url}/facture/${order.id}/pdf`, { headers: { cookie: other.cookie } })).status).toBe(
       404,

@@ -5,7 +5,8 @@ import Stripe from 'stripe';
 
 /*
  * A local HTTP server that answers like Stripe's API for the calls the shop makes (Checkout
- * Sessions: create, retrieve, expire; the balance for the back office's probe), so that the real
+ * Sessions: create, retrieve, expire; refunds of a paid session's payment intent; the balance for
+ * the back office's probe), so that the real
  * SDK can be tested offline: point the shop at it with STRIPE_API_URL (the SDK's host, port and
  * protocol options). It also plays Stripe's webhook side: events built from its sessions, signed
  * with the SDK's own test helper (stripe.webhooks.generateTestHeaderString).
@@ -44,10 +45,35 @@ export interface FakeSession {
   line_items: { quantity: number; unit_amount: number; name: string; description: string | null }[];
 }
 
+/** The payment intent of a paid session: what it took and what was refunded of it. */
+export interface FakePaymentIntent {
+  id: string;
+  amount: number;
+  amount_refunded: number;
+  latest_charge: string;
+  currency: string;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  balance_transaction: string;
+  charge: string;
+  created: number;
+  currency: string;
+  metadata: Record<string, string>;
+  payment_intent: string;
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
+}
+
 export interface FakeStripe {
   url: string;
   requests: FakeStripeRequest[];
   sessions: Map<string, FakeSession>;
+  paymentIntents: Map<string, FakePaymentIntent>;
+  refunds: Map<string, FakeRefund>;
   /** Keys the fake accepts (Bearer). */
   apiKeys: Set<string>;
   /** A Stripe event about one of the fake's sessions, as Stripe would send it to a webhook endpoint. */
@@ -100,7 +126,25 @@ function publicSession(session: FakeSession) {
 export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key'] } = {}): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
   const sessions = new Map<string, FakeSession>();
+  const paymentIntents = new Map<string, FakePaymentIntent>();
+  const refunds = new Map<string, FakeRefund>();
+  /** Stripe replays the first answer to a request made again with the same Idempotency-Key. */
+  const idempotent = new Map<string, { status: number; body: string }>();
   const keys = new Set(apiKeys);
+
+  /** A session that became paid gets its payment intent, as on Stripe. */
+  function settle(session: FakeSession) {
+    if (session.payment_status !== 'paid' || session.payment_intent) return;
+    const intent: FakePaymentIntent = {
+      id: id('pi'),
+      amount: session.amount_total,
+      amount_refunded: 0,
+      latest_charge: id('ch'),
+      currency: session.currency,
+    };
+    paymentIntents.set(intent.id, intent);
+    session.payment_intent = intent.id;
+  }
 
   const server = http.createServer((req, res) => {
     let body = '';
@@ -129,6 +173,107 @@ export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key']
         );
       }
       const path = url.pathname;
+      if (req.method === 'POST' && path === '/v1/refunds') {
+        const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
+        const replay = key ? idempotent.get(`${apiKey}:${key}`) : undefined;
+        if (replay) {
+          res.writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+          return res.end(replay.body);
+        }
+        const answer = (status: number, body: unknown) => {
+          const text = JSON.stringify(body);
+          if (key) idempotent.set(`${apiKey}:${key}`, { status, body: text });
+          res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+          res.end(text);
+        };
+        const p = params as {
+          payment_intent?: string;
+          charge?: string;
+          amount?: string;
+          reason?: string;
+          metadata?: Record<string, string>;
+        };
+        const intent = p.payment_intent
+          ? paymentIntents.get(p.payment_intent)
+          : [...paymentIntents.values()].find((pi) => pi.latest_charge === p.charge);
+        if (!p.payment_intent && !p.charge) {
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: 'One of the following params should be provided for this request: payment_intent or charge.',
+              code: 'parameter_missing',
+            },
+          });
+        }
+        if (!intent) {
+          return answer(404, {
+            error: {
+              type: 'invalid_request_error',
+              message: `No such payment_intent: '${p.payment_intent ?? p.charge}'`,
+              code: 'resource_missing',
+              param: 'payment_intent',
+            },
+          });
+        }
+        const remaining = intent.amount - intent.amount_refunded;
+        if (remaining === 0) {
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: `Charge ${intent.latest_charge} has already been refunded.`,
+              code: 'charge_already_refunded',
+            },
+          });
+        }
+        const amount = p.amount === undefined ? remaining : Number(p.amount);
+        if (!Number.isInteger(amount) || amount < 1) {
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: 'Invalid positive integer',
+              code: 'parameter_invalid_integer',
+              param: 'amount',
+            },
+          });
+        }
+        if (amount > remaining) {
+          const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: `Refund amount (${euros(amount)}) is greater than unrefunded amount on charge (${euros(remaining)})`,
+              code: 'amount_too_large',
+              param: 'amount',
+            },
+          });
+        }
+        if (p.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(p.reason)) {
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: 'Invalid reason',
+              code: 'parameter_invalid_empty',
+              param: 'reason',
+            },
+          });
+        }
+        intent.amount_refunded += amount;
+        const refund: FakeRefund = {
+          id: id('re'),
+          object: 'refund',
+          amount,
+          balance_transaction: id('txn'),
+          charge: intent.latest_charge,
+          created: Math.floor(Date.now() / 1000),
+          currency: intent.currency,
+          metadata: p.metadata ?? {},
+          payment_intent: intent.id,
+          reason: p.reason ?? null,
+          status: 'succeeded',
+        };
+        refunds.set(refund.id, refund);
+        return answer(200, refund);
+      }
       if (req.method === 'GET' && path === '/v1/balance') {
         return send(res, {
           object: 'balance',
@@ -238,6 +383,7 @@ export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key']
         const session = sessions.get(retrieve[1] as string);
         if (!session)
           return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+        settle(session);
         return send(res, publicSession(session));
       }
       return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
@@ -250,11 +396,14 @@ export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key']
     url: `http://127.0.0.1:${port}`,
     requests,
     sessions,
+    paymentIntents,
+    refunds,
     apiKeys: keys,
     event(type, sessionId, changes = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
       Object.assign(session, changes);
+      settle(session);
       return {
         id: id('evt'),
         object: 'event',

@@ -2,12 +2,23 @@ import { ExternalLinkIcon, FileDownIcon } from 'lucide-react';
 import { Button } from '~/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
-import { type CreditNoteListRow, INVOICE_STATE_LABELS, type InvoiceListRow } from '~/domain/admin/views';
+import {
+  type CreditNoteListRow,
+  DEMO_DOCUMENT_LABEL,
+  INVOICE_STATE_LABELS,
+  type InvoiceListRow,
+} from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { creditNoteHref, creditNotePdfHref } from '~/domain/invoices/links';
 import { Pagination } from './pagination';
 import { ToneBadge } from './status-badge';
 
-const STATE_TONES = { paid: 'success', unpaid: 'warning', credited: 'neutral' } as const;
+const STATE_TONES = { paid: 'success', unpaid: 'warning', partially_credited: 'info', credited: 'neutral' } as const;
+
+/** Marks a demonstration document (TEST-…): it has no accounting value. */
+function DemoBadge({ demo }: { demo: boolean }) {
+  return demo ? <ToneBadge tone="warning">{DEMO_DOCUMENT_LABEL}</ToneBadge> : null;
+}
 
 /** Invoices: number, order number, customer, date, amount, status, Voir (/facture/{orderId}) and PDF. */
 export function InvoicesTable({ page, q }: { page: ListPage<InvoiceListRow>; q: string }) {
@@ -47,7 +58,12 @@ export function InvoicesTable({ page, q }: { page: ListPage<InvoiceListRow>; q: 
             ) : (
               page.rows.map((invoice) => (
                 <TableRow key={invoice.id}>
-                  <TableCell className="whitespace-nowrap font-medium">{invoice.number}</TableCell>
+                  <TableCell className="whitespace-nowrap font-medium">
+                    <div className="flex flex-col items-start gap-1">
+                      {invoice.number}
+                      <DemoBadge demo={invoice.isDemo} />
+                    </div>
+                  </TableCell>
                   <TableCell className="whitespace-nowrap">{invoice.orderNumber}</TableCell>
                   <TableCell>{invoice.customer || '—'}</TableCell>
                   <TableCell className="whitespace-nowrap">{formatDateFr(invoice.issuedAt)}</TableCell>
@@ -105,7 +121,7 @@ export function CreditNotesTable({ page }: { page: ListPage<CreditNoteListRow> }
             <TableHeader>
               <TableRow>
                 <TableHead>N° avoir</TableHead>
-                <TableHead>Facture annulée</TableHead>
+                <TableHead>Facture</TableHead>
                 <TableHead>N° commande</TableHead>
                 <TableHead>Client</TableHead>
                 <TableHead>Date</TableHead>
@@ -118,7 +134,12 @@ export function CreditNotesTable({ page }: { page: ListPage<CreditNoteListRow> }
             <TableBody>
               {page.rows.map((note) => (
                 <TableRow key={note.id}>
-                  <TableCell className="whitespace-nowrap font-medium">{note.number}</TableCell>
+                  <TableCell className="whitespace-nowrap font-medium">
+                    <div className="flex flex-col items-start gap-1">
+                      {note.number}
+                      <DemoBadge demo={note.isDemo} />
+                    </div>
+                  </TableCell>
                   <TableCell className="whitespace-nowrap">{note.invoiceNumber}</TableCell>
                   <TableCell className="whitespace-nowrap">{note.orderNumber}</TableCell>
                   <TableCell>{note.customer || '—'}</TableCell>
@@ -126,12 +147,25 @@ export function CreditNotesTable({ page }: { page: ListPage<CreditNoteListRow> }
                   <TableCell className="whitespace-nowrap text-right tabular-nums">
                     −{formatEurosFromCents(note.amountCents)}
                   </TableCell>
-                  <TableCell className="text-right">
-                    <Button asChild size="sm" variant="outline">
-                      <a href={`/facture/${note.orderId}`}>
-                        Voir<span className="sr-only"> l’avoir {note.number}</span>
-                      </a>
-                    </Button>
+                  <TableCell>
+                    <div className="flex justify-end gap-1">
+                      <Button asChild size="sm" variant="outline">
+                        <a href={creditNoteHref(note.orderId, note.number)}>
+                          <ExternalLinkIcon aria-hidden="true" />
+                          <span>
+                            Voir<span className="sr-only"> l’avoir {note.number}</span>
+                          </span>
+                        </a>
+                      </Button>
+                      <Button asChild size="sm" variant="outline">
+                        <a href={creditNotePdfHref(note.orderId, note.number)} download>
+                          <FileDownIcon aria-hidden="true" />
+                          <span>
+                            PDF<span className="sr-only"> de l’avoir {note.number}</span>
+                          </span>
+                        </a>
+                      </Button>
+                    </div>
                   </TableCell>
                 </TableRow>
               ))}

@@ -7,6 +7,10 @@ import { parseDay } from './list-params';
  * UTF-8 with a byte-order mark, `;` between fields, decimal comma, dates `21/11/2026`) or as an
  * Excel workbook (real numbers and dates, formatted). The columns, headers and cell formatting are
  * defined here once for both formats.
+ *
+ * The « factures » export is the sales journal: every real invoice, and every real credit note as a
+ * negative amount, on its issue date, so that its total is the revenue net of refunds (the
+ * dashboard's figure). Demonstration documents (TEST-…, money taken by the sandbox) are left out.
  */
 
 export const EXPORT_DATASETS = ['commandes', 'factures'] as const;
@@ -52,16 +56,22 @@ export interface OrderExportRow {
 }
 
 export interface InvoiceExportRow {
+  /** FA-… or AV-… */
   number: string;
+  kind: 'invoice' | 'credit_note';
   issuedAt: string;
   orderNumber: string;
   customer: string;
   email: string | null;
+  /** As on the document (positive): a credit note's amounts are exported negative. */
   amountCents: number;
   vatCents: number;
   state: string;
-  creditNoteNumber: string | null;
+  /** An invoice's credit notes; a credit note's invoice. */
+  related: string | null;
 }
+
+const sign = (r: InvoiceExportRow) => (r.kind === 'credit_note' ? -1 : 1);
 
 const PAYMENT_METHODS: Record<string, string> = { card: 'Carte bancaire', transfer: 'Virement', cheque: 'Chèque' };
 const DELIVERY_METHODS: Record<string, string> = { digital: 'Téléchargement', usb: 'Clé USB', disc: 'DVD' };
@@ -95,16 +105,17 @@ export const ORDER_EXPORT_COLUMNS: ReadonlyArray<ExportColumn<OrderExportRow>> =
 ];
 
 export const INVOICE_EXPORT_COLUMNS: ReadonlyArray<ExportColumn<InvoiceExportRow>> = [
-  { header: 'N° facture', kind: 'text', width: 18, value: (r) => r.number },
+  { header: 'N° pièce', kind: 'text', width: 18, value: (r) => r.number },
+  { header: 'Type', kind: 'text', width: 10, value: (r) => (r.kind === 'credit_note' ? 'Avoir' : 'Facture') },
   { header: 'Date', kind: 'date', width: 12, value: (r) => r.issuedAt },
   { header: 'N° commande', kind: 'text', width: 18, value: (r) => r.orderNumber },
   { header: 'Client', kind: 'text', width: 26, value: (r) => r.customer },
   { header: 'Email', kind: 'text', width: 32, value: (r) => r.email },
-  { header: 'Montant HT', kind: 'money', width: 14, value: (r) => r.amountCents - r.vatCents },
-  { header: 'TVA', kind: 'money', width: 12, value: (r) => r.vatCents },
-  { header: 'Montant TTC', kind: 'money', width: 14, value: (r) => r.amountCents },
+  { header: 'Montant HT', kind: 'money', width: 14, value: (r) => sign(r) * (r.amountCents - r.vatCents) },
+  { header: 'TVA', kind: 'money', width: 12, value: (r) => sign(r) * r.vatCents },
+  { header: 'Montant TTC', kind: 'money', width: 14, value: (r) => sign(r) * r.amountCents },
   { header: 'Statut', kind: 'text', width: 16, value: (r) => r.state },
-  { header: 'N° avoir', kind: 'text', width: 18, value: (r) => r.creditNoteNumber },
+  { header: 'Pièce liée', kind: 'text', width: 24, value: (r) => r.related },
 ];
 
 /** `3500` -> `35,00` (no currency sign and no thousands separator: spreadsheets read it as a number). */

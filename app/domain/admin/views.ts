@@ -111,7 +111,14 @@ export interface CustomerDetails {
   }>;
 }
 
-export type InvoiceState = 'paid' | 'unpaid' | 'credited';
+/** `credited`: credit notes for its whole amount; `partially_credited`: for part of it (partial refunds). */
+export type InvoiceState = 'paid' | 'unpaid' | 'partially_credited' | 'credited';
+
+/** How an invoice stands once its credit notes are counted (amounts in cents). */
+export function invoiceState(amountCents: number, creditedCents: number, isPaid: boolean): InvoiceState {
+  if (creditedCents > 0) return creditedCents >= amountCents ? 'credited' : 'partially_credited';
+  return isPaid ? 'paid' : 'unpaid';
+}
 
 export interface InvoiceListRow {
   id: string;
@@ -122,6 +129,8 @@ export interface InvoiceListRow {
   issuedAt: string;
   amountCents: number;
   state: InvoiceState;
+  /** A demonstration document (money taken by the sandbox, TEST-FA-…): no accounting value. */
+  isDemo: boolean;
 }
 
 export interface CreditNoteListRow {
@@ -134,6 +143,8 @@ export interface CreditNoteListRow {
   issuedAt: string;
   amountCents: number;
   reason: string | null;
+  /** A demonstration document (TEST-AV-…): no accounting value. */
+  isDemo: boolean;
 }
 
 export interface SearchResults {
@@ -175,8 +186,12 @@ export interface ReportsData {
 export const INVOICE_STATE_LABELS: Readonly<Record<InvoiceState, string>> = {
   paid: 'Payée',
   unpaid: 'En attente',
+  partially_credited: 'Avoir partiel',
   credited: 'Annulée (avoir)',
 };
+
+/** The badge of a demonstration document in the back office's lists. */
+export const DEMO_DOCUMENT_LABEL = 'Démonstration';
 
 export const OUTBOX_STATUSES = ['sent', 'queued', 'held', 'failed'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];

@@ -13,6 +13,18 @@ describe('document numbers', () => {
     expect(parseDocumentNumber(expected)).toEqual({ kind, year, sequence });
   });
 
+  it('numbers demonstration documents in their own TEST- series', () => {
+    expect(formatDocumentNumber('invoice', 2026, 3, true)).toBe('TEST-FA-2026-000003');
+    expect(formatDocumentNumber('credit_note', 2026, 1, true)).toBe('TEST-AV-2026-000001');
+    expect(parseDocumentNumber('TEST-AV-2026-000001')).toEqual({
+      kind: 'credit_note',
+      year: 2026,
+      sequence: 1,
+      demo: true,
+    });
+    expect(parseDocumentNumber('TEST-XX-2026-000001')).toBeNull();
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('refuses sequence %s', (sequence) => {
     expect(() => formatDocumentNumber('invoice', 2026, sequence)).toThrow(RangeError);
   });

@@ -11,7 +11,8 @@ import { listCreditNotes, listInvoices } from '~/server/admin/invoices.server';
 import type { Route } from './+types/accounting';
 
 /*
- * The Comptabilité tab: invoice search and table (Voir: /facture/{orderId}; PDF), credit notes,
+ * The Comptabilité tab: invoice search and table (Voir: /facture/{orderId}; PDF), credit notes (Voir:
+ * /facture/{orderId}?avoir={number}; PDF), demonstration documents marked « Démonstration »,
  * and the online-payment configuration section (the same form as the Configuration Paiement dialog).
  */
 

@@ -6,7 +6,8 @@ import type { Route } from './+types/invoice-pdf';
 
 /*
  * GET /facture/{orderId}/pdf: the invoice as a PDF download, drawn from the same frozen snapshot as
- * the /facture page. `?avoir=AV-2026-000001` gives one of the order's credit notes instead. For the
+ * the /facture page. `?avoir=AV-2026-000001` gives one of the order's credit notes instead
+ * (its number, or its id). For the
  * order's owner, the guest holding its access cookie and administrators; others get 404.
  */
 
@@ -16,7 +17,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const documents = await getOrderDocuments(viewable.order.id);
   const creditNote = new URL(request.url).searchParams.get('avoir');
   const document = creditNote
-    ? documents.creditNotes.find((note) => note.number === creditNote)
+    ? documents.creditNotes.find((note) => note.number === creditNote || note.id === creditNote)
     : (documents.invoice ?? undefined);
   if (!document) throw data('Facture introuvable', { status: 404 });
   const pdf = await renderDocumentPdf(document.snapshot);

@@ -8,6 +8,9 @@ import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, Table
 import { itemOptions, supportLabel } from '~/domain/account/order-details';
 import { company } from '~/domain/company';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { creditNotePdfHref } from '~/domain/invoices/links';
+import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
+import { getOrderDocuments } from '~/server/invoices/invoices.server';
 import { getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice';
 
@@ -15,7 +18,9 @@ import type { Route } from './+types/invoice';
  * /facture/:orderId: the invoice of an order, for its owner, the guest holding the order's access
  * token, or an administrator (the back office opens it by order id); 404 for anyone else and while
  * the order has no invoice. A minimal HTML view of the frozen snapshot; the invoices module (issue 7)
- * extends it and serves the PDF at /facture/:orderId/pdf.
+ * extends it and serves the PDF at /facture/:orderId/pdf. `?avoir=AV-2026-000001` (or the credit
+ * note's id) shows one of the order's credit notes instead, with its PDF at /pdf?avoir=….
+ * A demonstration document (money taken by the sandbox) says so above everything.
  */
 
 const cents = z.number().int();
@@ -49,11 +54,12 @@ const snapshotSchema = z
       .catch(undefined),
     vatRate: z.number().optional().catch(undefined),
     totalExcludingVatCents: cents.optional().catch(undefined),
+    demo: z.boolean().optional().catch(undefined),
   })
   .catch({});
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  { title: loaded ? `Facture ${loaded.invoice.number} | Soovenirs` : 'Facture | Soovenirs' },
+  { title: loaded ? `${loaded.invoice.title} ${loaded.invoice.number} | Soovenirs` : 'Facture | Soovenirs' },
   { name: 'robots', content: 'noindex' },
 ];
 
@@ -64,6 +70,45 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const invoice = found?.order.invoice;
   if (!found || !invoice) throw data(null, { status: 404 });
   const { order } = found;
+  const avoir = new URL(request.url).searchParams.get('avoir');
+  if (avoir !== null) {
+    const { creditNotes } = await getOrderDocuments(order.id);
+    const note = creditNotes.find((n) => n.number === avoir || n.id === avoir);
+    if (!note) throw data(null, { status: 404 });
+    const s = note.snapshot;
+    return {
+      viewer: found.viewer,
+      invoice: {
+        title: 'Avoir' as const,
+        number: note.number,
+        issuedAt: note.issuedAt,
+        isPaid: true,
+        amountCents: note.amountCents,
+        vatCents: note.vatCents,
+        excludingVatCents: s.totalExcludingVatCents,
+        vatRate: s.vatRate,
+        serviceDate: s.serviceDate,
+        demo: Boolean(s.demo),
+        invoiceNumber: s.invoiceNumber ?? invoice.number,
+        reason: s.reason ?? null,
+        pdfHref: creditNotePdfHref(order.id, note.number),
+      },
+      order: { id: order.id, number: order.number, createdAt: order.createdAt },
+      buyer: {
+        name: s.buyer?.name ?? '',
+        email: s.buyer?.email ?? '',
+        address: s.buyer?.street ?? '',
+        postalCode: s.buyer?.postalCode ?? '',
+        city: s.buyer?.city ?? '',
+      },
+      lines: s.lines.map(({ label, quantity, unitPriceCents, totalCents }) => ({
+        label,
+        quantity,
+        unitPriceCents,
+        totalCents,
+      })),
+    };
+  }
   const snapshot = snapshotSchema.parse(invoice.snapshot ?? {});
   const lines =
     snapshot.lines ??
@@ -77,6 +122,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     viewer: found.viewer,
     invoice: {
+      title: 'Facture' as const,
       number: invoice.number,
       issuedAt: invoice.issuedAt,
       isPaid: invoice.isPaid,
@@ -85,6 +131,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       excludingVatCents: snapshot.totalExcludingVatCents ?? invoice.amountCents - invoice.vatCents,
       vatRate: snapshot.vatRate ?? 0.2,
       serviceDate: snapshot.serviceDate ?? null,
+      demo: Boolean(snapshot.demo),
+      invoiceNumber: null,
+      reason: null,
+      pdfHref: invoicePdfHref(order.id),
     },
     order: { id: order.id, number: order.number, createdAt: order.createdAt },
     buyer: {
@@ -105,22 +155,38 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
       aria-labelledby="invoice-title"
       className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
     >
+      {invoice.demo ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-center font-medium text-amber-900">
+          {DEMO_DOCUMENT_NOTICE}
+        </p>
+      ) : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="flex flex-col gap-1">
-          <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Facture</p>
+          <p className="font-semibold text-sepia text-sm uppercase tracking-wider">{invoice.title}</p>
           <h1 id="invoice-title" className="text-title">
-            Facture {invoice.number}
+            {invoice.title} {invoice.number}
           </h1>
           <p className="text-muted-foreground">
-            Émise le {formatDateFr(invoice.issuedAt)} · commande {order.number}
+            Émis{invoice.title === 'Facture' ? 'e' : ''} le {formatDateFr(invoice.issuedAt)} · commande {order.number}
           </p>
+          {invoice.invoiceNumber ? (
+            <p className="text-muted-foreground">
+              Sur la facture{' '}
+              <Link to={`/facture/${order.id}`} className="text-primary underline-offset-4 hover:underline">
+                {invoice.invoiceNumber}
+              </Link>
+              {invoice.reason ? ` · motif\u00A0: ${invoice.reason}` : ''}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <Badge variant={invoice.isPaid ? 'success' : 'warning'}>
-            {invoice.isPaid ? 'Payée' : 'En attente de paiement'}
-          </Badge>
+          {invoice.title === 'Facture' ? (
+            <Badge variant={invoice.isPaid ? 'success' : 'warning'}>
+              {invoice.isPaid ? 'Payée' : 'En attente de paiement'}
+            </Badge>
+          ) : null}
           <Button asChild variant="outline" size="sm">
-            <a href={invoicePdfHref(order.id)} download>
+            <a href={invoice.pdfHref} download>
               <DownloadIcon aria-hidden="true" />
               Télécharger le PDF
             </a>
@@ -150,7 +216,9 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
       </div>
 
       <Table>
-        <caption className="sr-only">Lignes de la facture</caption>
+        <caption className="sr-only">
+          {invoice.title === 'Facture' ? 'Lignes de la facture' : 'Lignes de l’avoir'}
+        </caption>
         <TableHeader>
           <TableRow>
             <TableHead>Désignation</TableHead>

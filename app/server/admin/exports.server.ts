@@ -13,7 +13,7 @@ import {
   ORDER_EXPORT_COLUMNS,
   type OrderExportRow,
 } from '~/domain/admin/exports';
-import { INVOICE_STATE_LABELS, type InvoiceState } from '~/domain/admin/views';
+import { INVOICE_STATE_LABELS, invoiceState } from '~/domain/admin/views';
 import { SHOP_TIME_ZONE } from '~/domain/format';
 import { includedVatCents } from '~/domain/pricing/pricing';
 import { db } from '../db/client.server';
@@ -88,31 +88,52 @@ async function invoiceBatch(
   request: ExportRequest,
   after: Cursor | null,
 ): Promise<{ rows: InvoiceExportRow[]; cursor: Cursor | null }> {
-  const keyset = after
-    ? sql`and i.issued_at >= ${after.at}::timestamptz and (i.issued_at, i.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
-    : sql``;
+  // Both tables are read in the order of their issue-date index, each up to one batch, and merged.
+  const keyset = (alias: 'i' | 'c') => {
+    const t = sql.raw(alias);
+    return after
+      ? sql`and ${t}.issued_at >= ${after.at}::timestamptz and (${t}.issued_at, ${t}.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql``;
+  };
   const result = await db().execute(sql`
-    select i.id, i.issued_at::text as at_key, i.number, i.issued_at, i.amount, i.vat, i.is_paid,
-      o.number as order_number, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
-      (select c.number from credit_notes c where c.invoice_id = i.id order by c.issued_at limit 1) as credit_note
-    from (select * from invoices i
-          where i.issued_at >= ${periodStart(request.from)} and i.issued_at < ${periodEnd(request.to)} ${keyset}
-          order by i.issued_at asc nulls first, i.id asc limit ${EXPORT_BATCH}) i
-    join orders o on o.id = i.order_id
+    select d.*, o.number as order_number, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email
+    from (
+      (select i.id, 'invoice' as kind, i.issued_at::text as at_key, i.number, i.order_id, i.issued_at, i.amount,
+         i.vat, i.is_paid,
+         coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id), 0)::int as credited,
+         (select string_agg(c.number, ', ' order by c.issued_at) from credit_notes c where c.invoice_id = i.id)
+           as related
+       from invoices i
+       where not i.is_demo and i.issued_at >= ${periodStart(request.from)} and i.issued_at < ${periodEnd(request.to)}
+         ${keyset('i')}
+       order by i.issued_at asc, i.id asc limit ${EXPORT_BATCH})
+      union all
+      (select c.id, 'credit_note' as kind, c.issued_at::text as at_key, c.number, c.order_id, c.issued_at, c.amount,
+         c.vat, true as is_paid, 0 as credited, (select inv.number from invoices inv where inv.id = c.invoice_id)
+       from credit_notes c
+       where not c.is_demo and c.issued_at >= ${periodStart(request.from)} and c.issued_at < ${periodEnd(request.to)}
+         ${keyset('c')}
+       order by c.issued_at asc, c.id asc limit ${EXPORT_BATCH})
+      order by issued_at asc, id asc limit ${EXPORT_BATCH}
+    ) d
+    join orders o on o.id = d.order_id
     left join "user" u on u.id = o.user_id
-    order by i.issued_at asc nulls first, i.id asc`);
+    order by d.issued_at asc, d.id asc`);
   const rows = result.rows.map((r): InvoiceExportRow => {
-    const state: InvoiceState = r.credit_note ? 'credited' : r.is_paid ? 'paid' : 'unpaid';
+    const creditNote = r.kind === 'credit_note';
     return {
       number: String(r.number),
+      kind: creditNote ? 'credit_note' : 'invoice',
       issuedAt: isoTimestamp(r.issued_at),
       orderNumber: String(r.order_number),
       customer: String(r.customer ?? ''),
       email: (r.email as string | null) ?? null,
       amountCents: Number(r.amount),
       vatCents: Number(r.vat),
-      state: INVOICE_STATE_LABELS[state],
-      creditNoteNumber: (r.credit_note as string | null) ?? null,
+      state: creditNote
+        ? 'Avoir'
+        : INVOICE_STATE_LABELS[invoiceState(Number(r.amount), Number(r.credited), Boolean(r.is_paid))],
+      related: (r.related as string | null) ?? null,
     };
   });
   const last = result.rows[result.rows.length - 1];

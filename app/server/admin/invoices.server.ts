@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
-import type { CreditNoteListRow, InvoiceListRow } from '~/domain/admin/views';
+import { type CreditNoteListRow, type InvoiceListRow, invoiceState } from '~/domain/admin/views';
 import { db } from '../db/client.server';
 import { CUSTOMER_NAME } from './orders.server';
 import { anyOf, isoTimestamp, numberConditions, orderSearchCondition, whereAll } from './search-sql.server';
@@ -9,7 +9,7 @@ import { anyOf, isoTimestamp, numberConditions, orderSearchCondition, whereAll }
 /*
  * The Comptabilité tab: invoices and credit notes, newest first, searched by their number, the
  * order's number, or the customer's name or e-mail (through orders.search_text and its trigram
- * index).
+ * index). Demonstration documents (TEST-…, money taken by the sandbox) are listed, marked as such.
  */
 
 function documentSearch(alias: 'i' | 'c', prefix: 'FA' | 'AV', q: string): SQL {
@@ -30,7 +30,7 @@ export async function listInvoices(
     db().execute(sql`
       select i.id, i.number, i.order_id, i.issued_at, i.amount, i.is_paid, o.number as order_number,
         ${CUSTOMER_NAME} as customer,
-        exists (select 1 from credit_notes c where c.invoice_id = i.id) as credited
+        i.is_demo, coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id), 0)::int as credited
       from (select * from invoices i ${where} order by i.issued_at desc nulls last limit ${pageSize} offset ${offset}) i
       join orders o on o.id = i.order_id
       left join "user" u on u.id = o.user_id
@@ -47,7 +47,8 @@ export async function listInvoices(
       customer: String(r.customer ?? ''),
       issuedAt: isoTimestamp(r.issued_at),
       amountCents: Number(r.amount),
-      state: r.credited ? 'credited' : r.is_paid ? 'paid' : 'unpaid',
+      state: invoiceState(Number(r.amount), Number(r.credited), Boolean(r.is_paid)),
+      isDemo: Boolean(r.is_demo),
     }),
   );
   return pageOf(rows, params.page, Number(countResult.rows[0]?.n ?? 0), pageSize, countCap(params.q));
@@ -61,7 +62,7 @@ export async function listCreditNotes(
   const offset = (params.page - 1) * pageSize;
   const [rowsResult, countResult] = await Promise.all([
     db().execute(sql`
-      select c.id, c.number, c.order_id, c.issued_at, c.amount, c.reason, o.number as order_number,
+      select c.id, c.number, c.order_id, c.issued_at, c.amount, c.reason, c.is_demo, o.number as order_number,
         inv.number as invoice_number, ${CUSTOMER_NAME} as customer
       from (select * from credit_notes c ${where} order by c.issued_at desc nulls last limit ${pageSize} offset ${offset}) c
       join orders o on o.id = c.order_id
@@ -82,6 +83,7 @@ export async function listCreditNotes(
       issuedAt: isoTimestamp(r.issued_at),
       amountCents: Number(r.amount),
       reason: (r.reason as string | null) ?? null,
+      isDemo: Boolean(r.is_demo),
     }),
   );
   return pageOf(rows, params.page, Number(countResult.rows[0]?.n ?? 0), pageSize, countCap(params.q));

@@ -3,9 +3,11 @@ import type { ReportsData } from '~/domain/admin/views';
 import { ORDER_STATUSES } from '~/domain/order-status';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { REVENUE_DOCUMENTS } from './stats.server';
 
 /*
- * The Rapports tab's charts: revenue and orders per month (the last REPORT_MONTHS months, in the
+ * The Rapports tab's charts: revenue (net of refunds, without demonstration documents, by issue
+ * date of the invoices and credit notes: stats.server.ts) and orders per month (the last REPORT_MONTHS months, in the
  * shop's time zone), orders per support type and the distribution of statuses. These read most of
  * the orders (a quarter of a second with 200 000): they are fetched by the browser once the tab is
  * shown, and kept REPORTS_TTL_MS in this process (served stale while a fresh copy is computed).
@@ -49,12 +51,17 @@ export async function computeReports(now: Date = new Date()): Promise<ReportsDat
     (month) => sql`(${`${month}-01`}::date)::timestamp at time zone 'Europe/Paris'`,
   );
   const ranges = months.map((month, i) => sql`(${month}::text, ${bounds[i] as SQL}, ${bounds[i + 1] as SQL})`);
-  const [perMonth, perSupport, perStatus] = await Promise.all([
+  const [perMonth, revenuePerMonth, perSupport, perStatus] = await Promise.all([
     db().execute(sql`
-      select b.month, count(o.id)::int as orders,
-        coalesce(sum(o.total_price) filter (where o.payment_status = 'paid'), 0)::bigint as revenue
+      select b.month, count(o.id)::int as orders
       from (values ${sql.join(ranges, sql`, `)}) as b(month, start_at, end_at)
       left join orders o on o.created_at >= b.start_at and o.created_at < b.end_at
+      group by b.month`),
+    db().execute(sql`
+      select b.month, coalesce(sum(revenue_documents.amount), 0)::bigint as revenue
+      from (values ${sql.join(ranges, sql`, `)}) as b(month, start_at, end_at)
+      left join ${REVENUE_DOCUMENTS}
+        on revenue_documents.issued_at >= b.start_at and revenue_documents.issued_at < b.end_at
       group by b.month`),
     db().execute(sql`
       select i.type, count(distinct i.order_id)::int as orders, sum(i.quantity)::bigint as quantity
@@ -64,11 +71,12 @@ export async function computeReports(now: Date = new Date()): Promise<ReportsDat
     db().execute(sql`select status, count(*)::int as orders from orders group by status`),
   ]);
   const byMonth = new Map(perMonth.rows.map((r) => [String(r.month), r]));
+  const revenueByMonth = new Map(revenuePerMonth.rows.map((r) => [String(r.month), Number(r.revenue ?? 0)]));
   const byStatus = new Map(perStatus.rows.map((r) => [String(r.status), Number(r.orders)]));
   return {
     months: months.map((month) => {
       const row = byMonth.get(month);
-      return { month, revenueCents: Number(row?.revenue ?? 0), orders: Number(row?.orders ?? 0) };
+      return { month, revenueCents: revenueByMonth.get(month) ?? 0, orders: Number(row?.orders ?? 0) };
     }),
     supports: perSupport.rows.map((r) => ({
       type: String(r.type),

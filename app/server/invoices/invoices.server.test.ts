@@ -7,7 +7,7 @@ import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import type { PaymentNotification } from '../payments/types';
-import { getOrderDocuments, issueCreditNote, takeDocumentNumber } from './invoices.server';
+import { getOrderDocuments, InvoiceError, issueCreditNote, takeDocumentNumber } from './invoices.server';
 import { documentFileName, renderDocumentPdf } from './pdf.server';
 
 process.env.BASE_URL = 'https://www.soovenirs.test';
@@ -16,9 +16,14 @@ log.level = 'silent';
 const YEAR = documentYear(new Date());
 const databaseUrl = () => process.env.DATABASE_URL as string;
 
-function paidNotification(order: TestOrder, ref = `sbx_${order.id}`): PaymentNotification {
+/** A gateway's notification that `order` is paid: real money (Monetico) unless the sandbox is named. */
+function paidNotification(
+  order: TestOrder,
+  provider: PaymentNotification['provider'] = 'monetico',
+  ref = `${provider}_${order.id}`,
+): PaymentNotification {
   return {
-    provider: 'sandbox',
+    provider,
     eventId: `evt_${ref}_succeeded`,
     providerRef: ref,
     orderId: order.id,
@@ -89,6 +94,38 @@ describe('invoice numbering', () => {
   });
 });
 
+describe('demonstration documents', () => {
+  it('number what the sandbox took in the TEST- series, apart from the real one, and say they are worth nothing', async () => {
+    const [before] = await rows<{ last: number }>(
+      sql`select last from invoice_counters where kind = 'invoice' and year = ${YEAR}`,
+    );
+    const demoOrder = await insertTestOrder(databaseUrl());
+    const demo = await applyPaymentNotification(paidNotification(demoOrder, 'sandbox'));
+    expect(demo).toMatchObject({ invoiceNumber: expect.stringMatching(new RegExp(`^TEST-FA-${YEAR}-\\d{6}$`)) });
+    const realOrder = await insertTestOrder(databaseUrl());
+    const real = await applyPaymentNotification(paidNotification(realOrder));
+    // The real series goes on where it was: the demonstration invoice took no number from it.
+    expect(real).toMatchObject({
+      invoiceNumber: `FA-${YEAR}-${String((before?.last ?? 0) + 1).padStart(6, '0')}`,
+    });
+
+    const { invoice } = await getOrderDocuments(demoOrder.id);
+    expect(invoice).toMatchObject({ isDemo: true, snapshot: { demo: true } });
+    const pdf = await renderDocumentPdf(invoice?.snapshot as NonNullable<typeof invoice>['snapshot']);
+    expect(pdfPageText(pdf)).toContain('Document de démonstration — sans valeur');
+    expect((await getOrderDocuments(realOrder.id)).invoice).toMatchObject({ isDemo: false });
+
+    const note = await db().transaction((tx) =>
+      issueCreditNote(tx, { orderId: demoOrder.id, actor: 'admin', reason: 'Commande annulée', amountCents: 500 }),
+    );
+    expect(note).toMatchObject({ isDemo: true, number: expect.stringMatching(new RegExp(`^TEST-AV-${YEAR}-\\d{6}$`)) });
+    const [{ count } = { count: -1 }] = await rows<{ count: number }>(
+      sql`select count(*)::int as count from credit_notes where is_demo = false`,
+    );
+    expect(count).toBe(0);
+  });
+});
+
 describe('an invoice', () => {
   it('is a frozen snapshot: later changes to the order or customer do not alter it', async () => {
     const order = await insertTestOrder(databaseUrl(), { guestFirstName: 'Irène', guestLastName: 'Joliot' });
@@ -154,9 +191,74 @@ describe('credit notes', () => {
       issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'Commande annulée' }),
     );
     expect(again).toMatchObject({ number: first?.number, created: false });
+    await expect(
+      db().transaction((tx) => issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'x', amountCents: 1 })),
+    ).rejects.toBeInstanceOf(InvoiceError);
 
     const pdf = await renderDocumentPdf(creditNotes[0]?.snapshot as NonNullable<typeof invoice>['snapshot']);
     expect(pdfPageText(pdf)).toContain(`Avoir AV-${YEAR}-000001`);
+  });
+
+  it('credit any part of an invoice, several times, never more than it, each with its own number', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    await applyPaymentNotification(paidNotification(order));
+    const partial = await db().transaction((tx) =>
+      issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'Geste commercial', amountCents: 1250 }),
+    );
+    expect(partial).toMatchObject({ created: true, amountCents: 1250, vatCents: 208 });
+    expect(partial?.snapshot).toMatchObject({
+      lines: [
+        {
+          label: `Remboursement partiel — commande ${order.number}`,
+          detail: 'Geste commercial',
+          quantity: 1,
+          unitPriceCents: 1250,
+          totalCents: 1250,
+          totalExcludingVatCents: 1042,
+        },
+      ],
+      totalExcludingVatCents: 1042,
+      vatCents: 208,
+      totalCents: 1250,
+    });
+    expect(partial?.snapshot.notes[0]).toMatch(/^Avoir partiel sur la facture FA-/);
+    const pdf = await renderDocumentPdf(partial?.snapshot as NonNullable<typeof partial>['snapshot']);
+    const text = pdfPageText(pdf);
+    // The PDF wraps the line's label: its words, then the order's number.
+    expect(text.replace(/\s+/g, ' ')).toContain(`Remboursement partiel — commande ${order.number}`);
+    expect(text).toContain('Total TTC à rembourser\n12,50\u00A0€');
+
+    // More than what remains is refused, and nothing is issued.
+    await expect(
+      db().transaction((tx) =>
+        issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'x', amountCents: order.totalCents }),
+      ),
+    ).rejects.toBeInstanceOf(InvoiceError);
+    // By default: what remains.
+    const rest = await db().transaction((tx) =>
+      issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'Commande annulée' }),
+    );
+    expect(rest).toMatchObject({ created: true, amountCents: order.totalCents - 1250 });
+    expect(rest?.number).not.toBe(partial?.number);
+    const { creditNotes } = await getOrderDocuments(order.id);
+    expect(creditNotes.map((n) => n.amountCents).reduce((a, b) => a + b, 0)).toBe(order.totalCents);
+    const numbers = creditNotes.map((n) => Number(n.number.slice(-6))).sort((a, b) => a - b);
+    expect(numbers[1]).toBe((numbers[0] as number) + 1);
+  });
+
+  it('are issued one after the other for one order: concurrent refunds never credit more than the invoice', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    await applyPaymentNotification(paidNotification(order));
+    const half = Math.ceil(order.totalCents / 2) + 1;
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() =>
+        db().transaction((tx) =>
+          issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'x', amountCents: half }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await getOrderDocuments(order.id)).creditNotes).toHaveLength(1);
   });
 
   it('are not issued for an order without invoice', async () => {

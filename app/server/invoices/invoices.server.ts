@@ -1,7 +1,12 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
-import { buildDocumentSnapshot, type DocumentSnapshot, parseDocumentSnapshot } from '~/domain/invoices/snapshot';
-import { includedVatCents } from '~/domain/invoices/vat';
+import { desc, eq, sql } from 'drizzle-orm';
+import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
+import {
+  buildDocumentSnapshot,
+  type DocumentSnapshot,
+  parseDocumentSnapshot,
+  partialCreditLines,
+} from '~/domain/invoices/snapshot';
+import { includedVatCents, splitVat } from '~/domain/invoices/vat';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderEvents } from '../db/schema';
@@ -18,7 +23,12 @@ import { buyerOf, loadOrderFacts } from './order-facts.server';
  *
  * Documents are never updated or deleted: nothing in the code does, and the foreign keys refuse
  * the deletion of an invoiced order (onDelete restrict). Cancelling a paid order issues a credit
- * note (AV-...) that names the invoice it cancels.
+ * note (AV-...) that names the invoice it cancels; every refund, full or partial, issues one for its
+ * amount, as many as needed until the invoice is credited in full.
+ *
+ * Money taken by the built-in sandbox is no money: its invoice, and the credit notes of that
+ * invoice, are demonstration documents (is_demo, TEST-FA-… / TEST-AV-…, their own counters), so
+ * the real series stays gapless and revenue never counts them.
  */
 
 export class InvoiceError extends Error {
@@ -35,6 +45,8 @@ export interface IssuedDocument {
   amountCents: number;
   vatCents: number;
   snapshot: DocumentSnapshot;
+  /** A demonstration document (TEST-…): money taken by the sandbox. */
+  isDemo: boolean;
   /** False when the document already existed (nothing was issued). */
   created: boolean;
 }
@@ -44,21 +56,29 @@ export interface IssuedDocument {
  * the counter row until the caller's transaction ends. Call it last in a transaction: every other
  * transaction issuing the same kind waits for this one to commit.
  */
-export async function takeDocumentNumber(tx: Tx, kind: DocumentKind): Promise<{ number: string; issuedAt: Date }> {
+export async function takeDocumentNumber(
+  tx: Tx,
+  kind: DocumentKind,
+  { demo = false }: { demo?: boolean } = {},
+): Promise<{ number: string; issuedAt: Date }> {
   const result = await tx.execute<{ year: number; last: number; issued_at: Date | string }>(sql`
     insert into invoice_counters (kind, year, last)
-    values (${kind}, extract(year from (clock_timestamp() at time zone 'Europe/Paris'))::int, 1)
+    values (${counterKind(kind, demo)}, extract(year from (clock_timestamp() at time zone 'Europe/Paris'))::int, 1)
     on conflict (kind, year) do update set last = invoice_counters.last + 1
     returning year, last, clock_timestamp() as issued_at`);
   const row = result.rows[0];
   if (!row) throw new InvoiceError('invoice_counters: the upsert returned no row');
-  return { number: formatDocumentNumber(kind, Number(row.year), Number(row.last)), issuedAt: new Date(row.issued_at) };
+  return {
+    number: formatDocumentNumber(kind, Number(row.year), Number(row.last), demo),
+    issuedAt: new Date(row.issued_at),
+  };
 }
 
 export interface IssueInvoiceInput {
   orderId: string;
   /** Who caused it, for the order's history (a gateway name, `system`, an admin's id). */
   actor: string;
+  /** `provider: 'sandbox'`: no money was taken, the invoice is a demonstration one (TEST-FA-…). */
   payment: { method: string; paidAt: Date; provider?: string | null };
 }
 
@@ -73,7 +93,8 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
   if (facts.totalPriceCents < 0) throw new InvoiceError(`order ${facts.number} has a negative total`);
 
-  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice');
+  const demo = input.payment.provider === 'sandbox';
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
   const snapshot = buildDocumentSnapshot({
     kind: 'invoice',
     number,
@@ -82,6 +103,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
     priceList: facts.priceList,
     buyer: buyerOf(facts),
     payment: input.payment,
+    demo,
   });
   const [row] = await tx
     .insert(invoices)
@@ -93,6 +115,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
       vatCents: snapshot.vatCents,
       snapshot,
       isPaid: true,
+      isDemo: demo,
     })
     .returning();
   if (!row) throw new InvoiceError('the invoice was not inserted');
@@ -108,60 +131,82 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
 export interface IssueCreditNoteInput {
   orderId: string;
   actor: string;
+  /** Why (« Commande annulée », « Geste commercial »…): printed on the credit note. */
   reason: string;
+  /**
+   * What to credit, in cents including VAT; by default what remains to be credited on the invoice.
+   * The whole invoice (nothing credited before) repeats its lines; any other amount is one line
+   * « Remboursement partiel — commande SV-… ».
+   */
+  amountCents?: number;
 }
 
 /**
- * Issues the credit note cancelling the order's invoice, inside the caller's transaction: for the
- * code that cancels or refunds a paid order (back office). Idempotent: an invoice is cancelled
- * once, the existing credit note is returned. Returns null when the order has no invoice (nothing
- * to cancel). The order row is locked here.
+ * Issues a credit note on the order's invoice, inside the caller's transaction: for a cancellation
+ * or a refund (full or partial), several per invoice until it is credited in full. More than what
+ * remains is refused (InvoiceError). Without `amountCents` once nothing remains, the last credit
+ * note is returned (`created: false`): cancelling twice credits once. Returns null when the order
+ * has no invoice (nothing to credit). The order row is locked here, so two credit notes of one
+ * order are issued one after the other and never credit more than the invoice.
  */
 export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Promise<IssuedDocument | null> {
   const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
   if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
   if (!invoice) return null;
-  const [existing] = await tx
+  const previous = await tx
     .select()
     .from(creditNotes)
-    .where(and(eq(creditNotes.orderId, input.orderId), eq(creditNotes.invoiceId, invoice.id)))
-    .limit(1);
-  if (existing) return documentOf(existing, false);
+    .where(eq(creditNotes.invoiceId, invoice.id))
+    .orderBy(desc(creditNotes.issuedAt));
+  const credited = previous.reduce((sum, note) => sum + note.amountCents, 0);
+  const remaining = invoice.amountCents - credited;
+  const last = previous[0];
+  if (input.amountCents === undefined && remaining <= 0 && last) return documentOf(last, false);
+  const amount = input.amountCents ?? remaining;
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new InvoiceError(`credit note of ${amount} cents on ${invoice.number}: the amount must be positive`);
+  }
+  if (amount > remaining) {
+    throw new InvoiceError(
+      `credit note of ${amount} cents on ${invoice.number}: only ${remaining} cents remain to be credited`,
+    );
+  }
+  const full = amount === invoice.amountCents;
 
+  const demo = invoice.isDemo;
   const invoiceSnapshot = parseDocumentSnapshot(invoice.snapshot);
-  const { number, issuedAt } = await takeDocumentNumber(tx, 'credit_note');
-  // The credit note repeats the invoice's lines, buyer and seller as they were invoiced.
-  const snapshot: DocumentSnapshot = invoiceSnapshot
-    ? {
-        ...buildDocumentSnapshot({
-          kind: 'credit_note',
-          number,
-          issuedAt,
-          order: facts,
-          priceList: facts.priceList,
-          buyer: invoiceSnapshot.buyer,
-          seller: invoiceSnapshot.seller,
-          payment: null,
-          invoiceNumber: invoice.number,
-          reason: input.reason,
-        }),
-        lines: invoiceSnapshot.lines,
-        totalExcludingVatCents: invoiceSnapshot.totalExcludingVatCents,
-        vatCents: invoiceSnapshot.vatCents,
-        totalCents: invoiceSnapshot.totalCents,
-      }
-    : buildDocumentSnapshot({
-        kind: 'credit_note',
-        number,
-        issuedAt,
-        order: { ...facts, totalPriceCents: invoice.amountCents },
-        priceList: facts.priceList,
-        buyer: buyerOf(facts),
-        payment: null,
-        invoiceNumber: invoice.number,
-        reason: input.reason,
-      });
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'credit_note', { demo });
+  const base = buildDocumentSnapshot({
+    kind: 'credit_note',
+    number,
+    issuedAt,
+    order: full ? { ...facts, totalPriceCents: invoice.amountCents } : facts,
+    priceList: facts.priceList,
+    buyer: invoiceSnapshot ? invoiceSnapshot.buyer : buyerOf(facts),
+    ...(invoiceSnapshot ? { seller: invoiceSnapshot.seller } : {}),
+    payment: null,
+    invoiceNumber: invoice.number,
+    reason: input.reason,
+    partial: !full,
+    demo,
+  });
+  let snapshot: DocumentSnapshot;
+  if (!full) {
+    snapshot = { ...base, lines: partialCreditLines(facts.number, amount, input.reason), ...splitVat(amount) };
+  } else if (invoiceSnapshot) {
+    // The credit note repeats the invoice's lines, buyer and seller as they were invoiced.
+    snapshot = {
+      ...base,
+      lines: invoiceSnapshot.lines,
+      totalExcludingVatCents: invoiceSnapshot.totalExcludingVatCents,
+      vatCents: invoiceSnapshot.vatCents,
+      totalCents: invoiceSnapshot.totalCents,
+    };
+  } else {
+    snapshot = base;
+  }
+  const vatCents = full ? (invoice.vatCents ?? includedVatCents(amount)) : snapshot.vatCents;
   const [row] = await tx
     .insert(creditNotes)
     .values({
@@ -169,10 +214,11 @@ export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Prom
       orderId: facts.id,
       invoiceId: invoice.id,
       issuedAt,
-      amountCents: invoice.amountCents,
-      vatCents: invoice.vatCents ?? includedVatCents(invoice.amountCents),
+      amountCents: amount,
+      vatCents,
       snapshot,
       reason: input.reason,
+      isDemo: demo,
     })
     .returning();
   if (!row) throw new InvoiceError('the credit note was not inserted');
@@ -180,9 +226,23 @@ export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Prom
     orderId: facts.id,
     actor: input.actor,
     kind: 'credit_note_issued',
-    data: { creditNoteId: row.id, number, invoiceNumber: invoice.number, amountCents: row.amountCents },
+    data: {
+      creditNoteId: row.id,
+      number,
+      invoiceNumber: invoice.number,
+      amountCents: row.amountCents,
+      ...(full ? {} : { partial: true }),
+    },
   });
   return documentOf(row, true);
+}
+
+/** What remains to be credited on the order's invoice, in cents (0 without an invoice). */
+export async function creditableCents(orderId: string, executor: Executor | Database = db()): Promise<number> {
+  const result = await executor.execute<{ remaining: number | string | null }>(sql`
+    select i.amount - coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id), 0) as remaining
+    from invoices i where i.order_id = ${orderId}`);
+  return Number(result.rows[0]?.remaining ?? 0);
 }
 
 interface DocumentRow {
@@ -192,6 +252,7 @@ interface DocumentRow {
   amountCents: number;
   vatCents: number;
   snapshot: unknown;
+  isDemo: boolean;
 }
 
 function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
@@ -204,6 +265,7 @@ function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
     amountCents: row.amountCents,
     vatCents: row.vatCents,
     snapshot,
+    isDemo: row.isDemo,
     created,
   };
 }
@@ -235,6 +297,7 @@ export async function getOrderDocuments(
           amountCents: row.amountCents,
           vatCents: row.vatCents,
           snapshot,
+          isDemo: row.isDemo,
         }
       : null;
   };

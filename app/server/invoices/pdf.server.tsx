@@ -6,7 +6,7 @@ import {
   formatEurosFromCents,
   sellerLegalLine,
 } from '~/domain/invoices/format';
-import type { DocumentSnapshot } from '~/domain/invoices/snapshot';
+import { DEMO_DOCUMENT_NOTICE, type DocumentSnapshot } from '~/domain/invoices/snapshot';
 
 /*
  * The PDF of an invoice or credit note, drawn from its frozen snapshot only: the same content as
@@ -127,7 +127,7 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
       language="fr"
     >
       <Page size="A4" style={styles.page}>
-        {s.demo ? <T style={styles.demo}>Document de démonstration, sans valeur comptable</T> : null}
+        {s.demo ? <T style={styles.demo}>{DEMO_DOCUMENT_NOTICE}</T> : null}
         <View style={styles.header}>
           <View>
             <T style={styles.brand}>{s.seller.name}</T>

@@ -8,6 +8,7 @@ import { type ServedHandler, serveHandler } from '../../../tests/support/serve-h
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { createCheckout } from './checkout.server';
+import { refundAtGateway } from './refunds.server';
 import {
   cancelSandboxSession,
   getSandboxSession,
@@ -178,5 +179,34 @@ describe('the sandbox webhook', () => {
     const accepted = await post(body, signSandboxPayload(body));
     expect(accepted.status).toBe(200);
     expect((await orderState(databaseUrl(), order.id)).paymentStatus).toBe('paid');
+  });
+});
+
+describe('sandbox refunds', () => {
+  it('succeed at once with a sandbox reference, the same one for a retried call', async () => {
+    const first = await refundAtGateway({
+      provider: 'sandbox',
+      providerRef: 'sbx_AbCdEfGhIjKlMnOp',
+      raw: null,
+      amountCents: 1250,
+      idempotencyKey: 'refund-a',
+    });
+    expect(first).toEqual({ status: 'succeeded', gatewayRef: expect.stringMatching(/^sandbox_re_[\w-]{24}$/) });
+    const again = await refundAtGateway({
+      provider: 'sandbox',
+      providerRef: 'sbx_AbCdEfGhIjKlMnOp',
+      raw: null,
+      amountCents: 1250,
+      idempotencyKey: 'refund-a',
+    });
+    expect(again).toEqual(first);
+    const other = await refundAtGateway({
+      provider: 'sandbox',
+      providerRef: 'sbx_AbCdEfGhIjKlMnOp',
+      raw: null,
+      amountCents: 100,
+      idempotencyKey: 'refund-b',
+    });
+    expect(other).not.toEqual(first);
   });
 });

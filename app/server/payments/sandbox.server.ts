@@ -129,6 +129,13 @@ export const sandboxProvider: PaymentProvider = {
   async probe() {
     return { configured: true, message: 'Bac à sable : paiements de test, aucun montant n’est encaissé.' };
   },
+
+  // No money was taken, so none goes back: the refund succeeds at once. The reference is derived
+  // from the idempotency key, so that a retried call names the same refund, as a gateway would.
+  async refund(request) {
+    const digest = createHmac('sha256', 'soovenirs/sandbox-refund').update(request.idempotencyKey).digest('base64url');
+    return { status: 'succeeded', gatewayRef: `sandbox_re_${digest.slice(0, 24)}` };
+  },
 };
 
 export type SandboxSessionState = 'open' | 'paid' | 'closed' | 'expired';

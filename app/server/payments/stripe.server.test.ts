@@ -6,6 +6,8 @@ import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { CheckoutError, createCheckout, probePayments } from './checkout.server';
 import { savePaymentConfig } from './config.server';
+import { refundAtGateway, supportsRefund } from './refunds.server';
+import { PaymentProviderError } from './types';
 import { handlePaymentWebhook } from './webhooks.server';
 
 process.env.BASE_URL = 'https://www.soovenirs.test';
@@ -223,5 +225,125 @@ describe('the payment probe (create-checkout with test: true)', () => {
       configured: false,
       message: 'Les clés de paiement ne sont pas configurées',
     });
+  });
+});
+
+describe('Stripe refunds (Refunds API, through the payment intent of the paid session)', () => {
+  async function paidAtStripe() {
+    const order = await insertTestOrder(databaseUrl());
+    const session = await checkout(order);
+    const paid = stripe.sign(
+      stripe.event('checkout.session.completed', session.sessionId, { status: 'complete', payment_status: 'paid' }),
+      WEBHOOK_SECRET,
+    );
+    expect((await webhook(paid.payload, paid.header)).status).toBe(200);
+    const { rows } = await db().execute<{ raw_event: unknown }>(
+      sql`select raw_event from payments where provider = 'stripe' and provider_ref = ${session.sessionId}`,
+    );
+    const intent = stripe.sessions.get(session.sessionId)?.payment_intent as string;
+    expect(intent).toMatch(/^pi_/);
+    return { order, sessionId: session.sessionId, raw: rows[0]?.raw_event, intent };
+  }
+
+  it('give back part of a payment, then the rest, and refuse anything beyond it in French', async () => {
+    const { order, sessionId, raw, intent } = await paidAtStripe();
+    const partial = await refundAtGateway({
+      provider: 'stripe',
+      providerRef: sessionId,
+      raw,
+      amountCents: 1250,
+      idempotencyKey: 'refund-1',
+      reason: 'Geste commercial',
+    });
+    expect(partial).toEqual({ status: 'succeeded', gatewayRef: expect.stringMatching(/^re_/) });
+    const request = stripe.requests.find((r) => r.path === '/v1/refunds');
+    expect(request).toMatchObject({
+      apiKey: API_KEY,
+      idempotencyKey: 'refund-1',
+      params: { payment_intent: intent, amount: '1250' },
+    });
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(1250);
+    // The stored notification named the payment intent: no need to ask Stripe for the session.
+    expect(stripe.requests.some((r) => r.method === 'GET' && r.path.startsWith('/v1/checkout/sessions/'))).toBe(false);
+
+    // The same call again (a retry) is the same refund: nothing more is given back.
+    const retried = await refundAtGateway({
+      provider: 'stripe',
+      providerRef: sessionId,
+      raw,
+      amountCents: 1250,
+      idempotencyKey: 'refund-1',
+    });
+    expect(retried).toEqual(partial);
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(1250);
+
+    const tooMuch = refundAtGateway({
+      provider: 'stripe',
+      providerRef: sessionId,
+      raw,
+      amountCents: order.totalCents,
+      idempotencyKey: 'refund-2',
+    });
+    await expect(tooMuch).rejects.toBeInstanceOf(PaymentProviderError);
+    await expect(tooMuch).rejects.toMatchObject({
+      publicMessage: 'Stripe refuse le remboursement : le montant dépasse ce qui reste à rembourser sur ce paiement.',
+    });
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(1250);
+
+    const rest = await refundAtGateway({
+      provider: 'stripe',
+      providerRef: sessionId,
+      raw,
+      amountCents: order.totalCents - 1250,
+      idempotencyKey: 'refund-3',
+    });
+    expect(rest).toMatchObject({ status: 'succeeded' });
+    expect(rest).not.toEqual(partial);
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(order.totalCents);
+
+    await expect(
+      refundAtGateway({ provider: 'stripe', providerRef: sessionId, raw, amountCents: 1, idempotencyKey: 'refund-4' }),
+    ).rejects.toMatchObject({
+      publicMessage: 'Stripe refuse le remboursement : ce paiement a déjà été entièrement remboursé.',
+    });
+  });
+
+  it('reach Stripe after the shop switched to Monetico, and find the payment intent from the session when the notification lacks it', async () => {
+    const { sessionId, intent } = await paidAtStripe();
+    const switched = await savePaymentConfig({
+      type: 'monetico',
+      testMode: true,
+      merchantId: '1234567',
+      companyCode: 'soovenirs',
+      secretKey: '0123456789abcdef0123456789abcdef01234567',
+    });
+    expect(switched.success).toBe(true);
+    const refund = await refundAtGateway({
+      provider: 'stripe',
+      providerRef: sessionId,
+      raw: { test: true },
+      amountCents: 500,
+      idempotencyKey: 'after-switch',
+    });
+    expect(refund).toMatchObject({ status: 'succeeded' });
+    expect(stripe.requests.some((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${sessionId}`)).toBe(
+      true,
+    );
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(500);
+  });
+
+  it('are not asked of Monetico: the refund is made by hand', async () => {
+    expect(supportsRefund('stripe')).toBe(true);
+    expect(supportsRefund('sandbox')).toBe(true);
+    expect(supportsRefund('monetico')).toBe(false);
+    expect(
+      await refundAtGateway({
+        provider: 'monetico',
+        providerRef: 'ABCDEFGHJKLM',
+        raw: null,
+        amountCents: 500,
+        idempotencyKey: 'monetico',
+      }),
+    ).toEqual({ status: 'unsupported' });
   });
 });

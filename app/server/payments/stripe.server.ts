@@ -10,6 +10,8 @@ import {
   type PaymentNotification,
   type PaymentProvider,
   PaymentProviderError,
+  type RefundRequest,
+  type RefundResult,
   type SessionRequest,
 } from './types';
 
@@ -20,6 +22,10 @@ import {
  * endpoint's signing secret (stripe.webhooks.constructEvent). The order is paid on
  * checkout.session.completed when the session is paid, or on
  * checkout.session.async_payment_succeeded for the payment methods that settle later.
+ *
+ * Refunds go through the Refunds API against the session's payment intent (a partial refund, then
+ * others, up to what the payment intent took), with an idempotency key so that a retried call
+ * never gives the money back twice.
  *
  * STRIPE_API_URL (e.g. http://127.0.0.1:12111) points the SDK at another server speaking Stripe's
  * API: the tests' fake Stripe (tests/support/fake-stripe.ts), or stripe-mock. Never set in
@@ -127,6 +133,75 @@ function sessionNotification(event: Stripe.Event, session: Stripe.Checkout.Sessi
   };
 }
 
+/** Why Stripe refused a refund, in French for the back office (Stripe's codes, not its English messages). */
+export const STRIPE_REFUND_MESSAGES = {
+  alreadyRefunded: 'Stripe refuse le remboursement : ce paiement a déjà été entièrement remboursé.',
+  amountTooLarge: 'Stripe refuse le remboursement : le montant dépasse ce qui reste à rembourser sur ce paiement.',
+  noPaymentIntent: 'Stripe ne trouve pas le paiement de cette session : remboursez depuis le tableau de bord Stripe.',
+  failed: 'Stripe a refusé le remboursement.',
+  unreachable: 'Stripe ne répond pas : le remboursement n’a pas été fait, réessayez plus tard.',
+} as const;
+
+/**
+ * The payment intent named in payments.raw_event: the checkout.session notification that paid it is
+ * kept under `event` (notifications.server.ts), beside the session as created; either may name it.
+ */
+export function paymentIntentOf(raw: unknown): string | null {
+  const stored = raw as { event?: { session?: { payment_intent?: unknown } }; session?: { payment_intent?: unknown } };
+  for (const value of [stored?.event?.session?.payment_intent, stored?.session?.payment_intent]) {
+    if (typeof value === 'string' && value.startsWith('pi_')) return value;
+  }
+  return null;
+}
+
+async function refundAtStripe(config: PaymentConfig, request: RefundRequest): Promise<RefundResult> {
+  if (!config.apiKey) throw new PaymentProviderError('no Stripe key', PAYMENT_MESSAGES.notConfigured);
+  const stripe = stripeClient(config.apiKey);
+  try {
+    let paymentIntent = paymentIntentOf(request.raw);
+    if (!paymentIntent) {
+      // Older notifications did not keep it: the session knows it.
+      const session = await stripe.checkout.sessions.retrieve(request.providerRef);
+      paymentIntent =
+        typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+    }
+    if (!paymentIntent) {
+      throw new PaymentProviderError(
+        `Stripe session ${request.providerRef} has no payment intent`,
+        STRIPE_REFUND_MESSAGES.noPaymentIntent,
+      );
+    }
+    const refund = await stripe.refunds.create(
+      {
+        payment_intent: paymentIntent,
+        amount: request.amountCents,
+        metadata: {
+          providerRef: request.providerRef,
+          ...(request.reason ? { reason: request.reason.slice(0, 500) } : {}),
+        },
+      },
+      { idempotencyKey: request.idempotencyKey },
+    );
+    if (refund.status === 'failed' || refund.status === 'canceled') {
+      log.error({ refund: refund.id, status: refund.status, reason: refund.failure_reason }, 'Stripe refund failed');
+      throw new PaymentProviderError(`Stripe refund ${refund.id} ${refund.status}`, STRIPE_REFUND_MESSAGES.failed);
+    }
+    return { status: refund.status === 'succeeded' ? 'succeeded' : 'pending', gatewayRef: refund.id };
+  } catch (error) {
+    if (error instanceof PaymentProviderError) throw error;
+    log.error({ err: error, providerRef: request.providerRef }, 'Stripe refused a refund');
+    let message: string = STRIPE_REFUND_MESSAGES.failed;
+    if (error instanceof Stripe.errors.StripeConnectionError) message = STRIPE_REFUND_MESSAGES.unreachable;
+    else if (error instanceof Stripe.errors.StripeAuthenticationError) message = PAYMENT_MESSAGES.notConfigured;
+    else if (error instanceof Stripe.errors.StripeError) {
+      if (error.code === 'charge_already_refunded') message = STRIPE_REFUND_MESSAGES.alreadyRefunded;
+      else if (error.code === 'amount_too_large') message = STRIPE_REFUND_MESSAGES.amountTooLarge;
+      else if (error.code === 'resource_missing') message = STRIPE_REFUND_MESSAGES.noPaymentIntent;
+    }
+    throw new PaymentProviderError(String((error as Error).message), message);
+  }
+}
+
 export function createStripeProvider(config: PaymentConfig): PaymentProvider {
   return {
     name: 'stripe',
@@ -190,6 +265,8 @@ export function createStripeProvider(config: PaymentConfig): PaymentProvider {
       if (session.object !== 'checkout.session' || session.mode !== 'payment') return { ok: true, notification: null };
       return { ok: true, notification: sessionNotification(event, session) };
     },
+
+    refund: (request) => refundAtStripe(config, request),
 
     async probe() {
       if (!config.apiKey || !config.webhookSecret) {

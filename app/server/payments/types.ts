@@ -57,6 +57,25 @@ export interface ProbeResult {
   message: string;
 }
 
+export interface RefundRequest {
+  /** The paid attempt: payments.provider_ref (a Checkout Session for Stripe). */
+  providerRef: string;
+  /** payments.raw_event of that attempt (the notification that paid it), where the gateway's own ids are. */
+  raw: unknown;
+  /** What to give back, in cents: at most what the attempt took and was not refunded yet. */
+  amountCents: number;
+  /** Same key, same refund: a retried call never refunds twice (the refunds row's id suits). */
+  idempotencyKey: string;
+  reason?: string;
+}
+
+export interface RefundResult {
+  /** `pending`: the gateway accepted it and will settle it later (Stripe's pending refunds). */
+  status: 'succeeded' | 'pending';
+  /** The gateway's reference of the refund (re_… for Stripe): refunds.gateway_ref. */
+  gatewayRef: string;
+}
+
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   createSession(request: SessionRequest): Promise<CreatedSession>;
@@ -67,9 +86,18 @@ export interface PaymentProvider {
   verifyNotification(input: { body: Buffer; headers: Headers }): Promise<NotificationCheck>;
   /** Whether the keys are there (and, where the gateway allows, accepted). */
   probe(): Promise<ProbeResult>;
+  /**
+   * Gives money back through the gateway. Absent for a gateway the shop cannot ask (Monetico: its
+   * refunds go through the merchant's back office, see payments/refunds.server.ts). Throws
+   * PaymentProviderError, with a French publicMessage, when the gateway refuses or cannot be reached.
+   */
+  refund?(request: RefundRequest): Promise<RefundResult>;
 }
 
-/** A gateway refused or failed to create a session: shown as "Échec de création de la session de paiement: ...". */
+/**
+ * A gateway refused or failed: for a session, shown as "Échec de création de la session de
+ * paiement: ..."; for a refund, publicMessage is the whole French sentence for the back office.
+ */
 export class PaymentProviderError extends Error {
   constructor(
     message: string,

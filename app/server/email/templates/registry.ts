@@ -4,6 +4,7 @@ import { frenchTypography } from '~/domain/format';
 import { magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
+import { refundIssued } from './refunds';
 import { custom, testEmail } from './system';
 import type { TemplateDefinition } from './types';
 
@@ -19,6 +20,7 @@ export const EMAIL_TEMPLATES = {
   'contact-to-shop': contactToShop,
   'contact-acknowledgement': contactAcknowledgement,
   'withdrawal-acknowledgement': withdrawalAcknowledgement,
+  'refund-issued': refundIssued,
   'test-email': testEmail,
   custom,
 } satisfies Record<string, TemplateDefinition>;

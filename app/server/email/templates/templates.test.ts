@@ -30,6 +30,16 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     invoiceNumber: 'FA-2026-000007',
     invoiceUrl: '/facture/0b6c',
   },
+  'refund-issued': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 1250,
+    method: 'gateway',
+    creditNoteNumber: 'AV-2026-000003',
+    creditNoteUrl: '/facture/0b6c?avoir=AV-2026-000003',
+    partial: true,
+    reason: 'Trois photos manquaient à la réception',
+    customerName: 'Marie Curie',
+  },
   'order-status': {
     orderNumber: 'SV-2026-000042',
     status: 'shipped',
@@ -90,6 +100,7 @@ describe('e-mail templates', () => {
         'password-reset',
         'payment-received',
         'quote-saved',
+        'refund-issued',
         'test-email',
         'welcome',
         'withdrawal-acknowledgement',
@@ -139,6 +150,34 @@ describe('e-mail templates', () => {
     expect(email.text).toContain(`Nous avons bien reçu votre paiement de 84,90${B}€ le 21/11/2026`);
     expect(email.text).toContain('FA-2026-000007');
     expect(email.html).toContain(`href="${TEST_BASE_URL}/facture/0b6c"`);
+  });
+
+  it('refund issued: the amount, how it comes back and the credit note’s link', async () => {
+    const email = await renderEmail('refund-issued', samples['refund-issued']);
+    expect(email.subject).toBe('Remboursement de votre commande SV-2026-000042');
+    expect(email.text).toContain(`Nous vous remboursons 12,50${B}€ sur votre commande SV-2026-000042.`);
+    expect(email.text).toContain('sur la carte utilisée, sous 5 à 10 jours ouvrés');
+    expect(email.text).toContain(`Motif${N}: Trois photos manquaient à la réception`);
+    expect(email.text).toContain('AV-2026-000003');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/facture/0b6c?avoir=AV-2026-000003"`);
+
+    const cheque = await renderEmail('refund-issued', {
+      ...samples['refund-issued'],
+      method: 'cheque',
+      partial: false,
+      amountCents: 8490,
+    });
+    expect(cheque.text).toContain(`Nous vous remboursons votre commande SV-2026-000042${N}: 84,90${B}€.`);
+    expect(cheque.text).toContain('par chèque');
+    expect(cheque.text).not.toContain('carte');
+    const transfer = await renderEmail('refund-issued', { ...samples['refund-issued'], method: 'transfer' });
+    expect(transfer.text).toContain('par virement bancaire');
+    const demo = await renderEmail('refund-issued', { ...samples['refund-issued'], demo: true });
+    expect(demo.text).toContain('aucun montant ne vous est versé');
+    expect(demo.text).not.toContain('sur la carte utilisée');
+    await expect(renderEmail('refund-issued', { ...samples['refund-issued'], amountCents: 0 })).rejects.toThrow(
+      /amountCents/,
+    );
   });
 
   it('order status: the specification wording', async () => {

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { formatEurosFromCents } from '~/domain/format';
+import { Action, EmailLayout, linkSchema, P } from './layout';
+import type { TemplateDefinition } from './types';
+
+/*
+ * The refund e-mail: sent when money goes back to the customer (a cancellation, a withdrawal, a
+ * partial refund after reception), with the credit note issued for its amount (DESIGN.md, money
+ * rules: every refund has its credit note). It says how the money comes back, because a card
+ * refund takes days to show on a statement and customers ask.
+ */
+
+export const REFUND_METHODS = ['gateway', 'transfer', 'cheque'] as const;
+
+/** How the money comes back, in the customer's words. */
+export const REFUND_METHOD_WORDING: Readonly<Record<(typeof REFUND_METHODS)[number], string>> = {
+  gateway: 'Le montant est recrédité sur la carte utilisée, sous 5 à 10 jours ouvrés selon votre banque.',
+  transfer: 'Le montant vous est versé par virement bancaire, sous quelques jours ouvrés.',
+  cheque: 'Le montant vous est adressé par chèque, par courrier, à l’adresse de votre commande.',
+};
+
+const refundIssuedSchema = z.object({
+  orderNumber: z.string().trim().min(1),
+  /** What is refunded, in cents including VAT. */
+  amountCents: z.number().int().positive(),
+  /** `gateway`: back on the card through the payment gateway; `transfer`, `cheque`: made by the staff. */
+  method: z.enum(REFUND_METHODS),
+  /** The credit note issued for this refund (AV-2026-000012). */
+  creditNoteNumber: z.string().trim().min(1),
+  /** Its page: `${baseUrl}/facture/${orderId}?avoir=${creditNoteNumber}`. */
+  creditNoteUrl: linkSchema,
+  /** Part of the order only (the rest stays due or delivered). */
+  partial: z.boolean().default(false),
+  /** Paid through the demonstration sandbox: no real money comes back. */
+  demo: z.boolean().default(false),
+  reason: z.string().trim().min(1).optional(),
+  customerName: z.string().trim().optional(),
+});
+
+export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
+  schema: refundIssuedSchema,
+  build: (data) => {
+    const amount = formatEurosFromCents(data.amountCents);
+    return {
+      subject: `Remboursement de votre commande ${data.orderNumber}`,
+      element: (
+        <EmailLayout preview={`Nous vous remboursons ${amount}.`} heading="Remboursement">
+          <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
+          <P>
+            {data.partial
+              ? `Nous vous remboursons ${amount} sur votre commande ${data.orderNumber}.`
+              : `Nous vous remboursons votre commande ${data.orderNumber} : ${amount}.`}
+          </P>
+          {data.reason ? <P>{`Motif : ${data.reason}`}</P> : null}
+          <P>
+            {data.demo
+              ? 'Boutique de démonstration : aucun paiement réel n’a eu lieu, aucun montant ne vous est versé.'
+              : REFUND_METHOD_WORDING[data.method]}
+          </P>
+          <P>{`L’avoir ${data.creditNoteNumber} correspondant est disponible dans votre espace client :`}</P>
+          <Action href={data.creditNoteUrl} label="Voir mon avoir" />
+          <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
+        </EmailLayout>
+      ),
+    };
+  },
+};

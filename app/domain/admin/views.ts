@@ -79,6 +79,25 @@ export interface OrderDetails {
     lineTotalCents: number;
   }>;
   events: AdminEventView[];
+  /** What the order dialog's money actions need (refund, cancellation with refund, withdrawal). */
+  money: {
+    /** Confirmed by the customer at checkout (false: a draft). */
+    placed: boolean;
+    refundedCents: number;
+    /** Paid minus refunded: the most a refund may give back. */
+    refundableCents: number;
+    /** The gateway that took the money, when it can refund it (its French name), else null. */
+    gateway: string | null;
+    refunds: Array<{
+      id: string;
+      createdAt: string;
+      amountCents: number;
+      method: string;
+      status: string;
+      reason: string;
+      creditNoteId: string | null;
+    }>;
+  };
 }
 
 export interface CustomerListRow {

@@ -1,5 +1,6 @@
 import { formatEurosFromCents } from '../format';
 import { ORDER_STATUS_LABELS, type OrderStatus, type PaymentStatus } from '../order-status';
+import type { CheckoutPaymentMethod } from '../payments/offline';
 
 /*
  * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
@@ -15,7 +16,7 @@ import { ORDER_STATUS_LABELS, type OrderStatus, type PaymentStatus } from '../or
  * what was paid minus what was refunded, and has its credit note.
  */
 
-export type CheckoutMethod = 'card' | 'transfer' | 'cheque';
+export type CheckoutMethod = CheckoutPaymentMethod;
 
 export interface OrderState {
   status: OrderStatus;

@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? await openCardAttemptAt(order.id)
         : null,
     now: new Date(),
+    closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
   return data(
     {

@@ -8,8 +8,10 @@ import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
 import { isOrderStatus, orderStatusLabel } from '~/domain/order-status';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
+import { db } from '~/server/db/client.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
+import { loadOrderHistory } from '~/server/orders/history.server';
 import type { Route } from './+types/orders';
 
 /*
@@ -25,11 +27,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const params = parseOrderListParams(url.searchParams);
   const orderId = url.searchParams.get('commande');
-  const [page, details] = await Promise.all([
+  const wanted = orderId && UUID.test(orderId) ? orderId : null;
+  const [page, details, history] = await Promise.all([
     listOrders(params),
-    orderId && UUID.test(orderId) ? getOrderDetails(orderId) : Promise.resolve(null),
+    wanted ? getOrderDetails(wanted) : Promise.resolve(null),
+    // The history in French with actors by name (never a user id nor a code).
+    wanted ? loadOrderHistory(db(), wanted, { audience: 'staff' }) : Promise.resolve([]),
   ]);
-  return { params, page, details, missingOrder: Boolean(orderId) && !details };
+  return { params, page, details, history, missingOrder: Boolean(orderId) && !details };
 }
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
@@ -93,7 +98,9 @@ export default function OrdersTab({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-col gap-4">
       <OrderFilters params={loaderData.params} />
       <OrdersTable page={loaderData.page} params={loaderData.params} />
-      {loaderData.details ? <OrderDetailsDialog order={loaderData.details} onClose={close} /> : null}
+      {loaderData.details ? (
+        <OrderDetailsDialog order={loaderData.details} history={loaderData.history} onClose={close} />
+      ) : null}
       {loaderData.missingOrder ? (
         <p role="alert" className="text-destructive text-sm">
           Cette commande est introuvable.

@@ -371,7 +371,7 @@ export const ORDER_EVENTS = {
   }),
   payment_expired: kind({
     schema: z.object({ provider: provider.optional(), amountCents: cents.optional() }).passthrough(),
-    label: () => 'Paiement par carte non abouti sous 24 h',
+    label: () => `Paiement par carte non abouti sous 24${NBSP}h`,
     detail: (data) => joined(amount(data.amountCents), providerName(data.provider)),
   }),
   payment_unapplied: kind({

@@ -306,6 +306,12 @@ describe('the registry of order history events', () => {
     expect(description.detail).toBe(`Motif${S}: carte refusée`);
   });
 
+  it('reads the method of a placed order from its `to`, as the lifecycle records it', () => {
+    expect(describeOrderEvent({ kind: 'placed', from: null, to: 'cheque', data: null }).detail).toBe(
+      `Paiement${S}: Chèque`,
+    );
+  });
+
   it('words each order status for the customer', () => {
     const wording = ['pending', 'processing', 'completed', 'shipped', 'canceled'].map(
       (to) => describeOrderEvent({ kind: 'status_changed', from: null, to, data: null }).customerLabel,

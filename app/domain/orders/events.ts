@@ -354,7 +354,11 @@ export const ORDER_EVENTS = {
   placed: kind({
     schema: z.object({ method: z.enum(['card', 'transfer', 'cheque']).optional() }).passthrough(),
     label: () => 'Commande confirmée',
-    detail: (data) => (data.method ? nbsp('Paiement', paymentMethodLabel(data.method)) : null),
+    // The lifecycle's rule book (lifecycle.ts) records the chosen method as the event's `to` too.
+    detail: (data, event) => {
+      const method = data.method ?? event.to;
+      return method ? nbsp('Paiement', paymentMethodLabel(method)) : null;
+    },
     customer: () => 'Commande confirmée',
   }),
   payment_session_closed: kind({

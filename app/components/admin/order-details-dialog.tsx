@@ -9,7 +9,7 @@ import { Textarea } from '~/components/ui/textarea';
 import { toast } from '~/components/ui/toaster';
 import { DELIVERY_LABELS, itemOptions, PAYMENT_METHOD_LABELS, supportLabel } from '~/domain/account/order-details';
 import { fill, STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
-import { adminTimeline, MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
+import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
@@ -188,9 +188,13 @@ function Info({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout. */
+/**
+ * The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout.
+ * `order.history` is the staff's view of the order's events, already in French with actors by name
+ * (server/orders/history.server.ts).
+ */
 export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; onClose: () => void }) {
-  const timeline = adminTimeline(order.events);
+  const timeline = order.history;
   const notes = timeline.filter((entry) => entry.isNote);
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>

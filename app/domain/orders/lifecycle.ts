@@ -1,6 +1,7 @@
 import { formatEurosFromCents } from '../format';
 import { ORDER_STATUS_LABELS, type OrderStatus, type PaymentStatus } from '../order-status';
 import type { CheckoutPaymentMethod } from '../payments/offline';
+import type { OrderEventKind } from './events';
 
 /*
  * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
@@ -71,17 +72,19 @@ export type EmailEffect =
   | 'withdrawal-acknowledgement'
   | 'refund-issued';
 
-export type EventKind =
+/** The history events the transitions write: kinds of the registry (events.ts), so each has its French label. */
+export type EventKind = Extract<
+  OrderEventKind,
   | 'placed'
   | 'payment_method_chosen'
   | 'payment_paid'
   | 'payment_validated'
   | 'payment_failed'
   | 'status_changed'
-  | 'order_canceled'
   | 'withdrawal_requested'
   | 'withdrawal_settled'
-  | 'refund_issued';
+  | 'refund_issued'
+>;
 
 export type RefusalCode =
   | 'draft'

@@ -173,7 +173,7 @@ describe('the orders list', () => {
     expect(details?.customer.email).toMatch(/@example\.fr$/);
     expect(details?.items.length).toBeGreaterThan(0);
     expect(details?.invoice?.number).toMatch(/^FA-\d{4}-\d{6}$/);
-    expect(details?.events.map((e) => e.kind)).toContain('created');
+    expect(details?.history.map((e) => e.kind)).toContain('created');
     const sum = details?.items.reduce((total, item) => total + item.lineTotalCents, 0) ?? 0;
     expect(sum).toBeLessThanOrEqual(details?.prices.totalPriceCents ?? 0);
     expect(await getOrderDetails(randomUUID())).toBeNull();
@@ -341,10 +341,10 @@ describe('the status change', () => {
       reason: 'empty',
     });
     const details = await getOrderDetails(order.id);
-    expect(details?.events.filter((e) => e.kind === 'note').map((e) => e.data)).toEqual([
-      { text: 'Client rappelé, bobines reçues.' },
+    expect(details?.history.filter((e) => e.kind === 'note').map((e) => e.detail)).toEqual([
+      'Client rappelé, bobines reçues.',
     ]);
-    expect(details?.events.find((e) => e.kind === 'note')?.actorName).toBe('Ada Admin');
+    expect(details?.history.find((e) => e.kind === 'note')?.actorName).toBe('Ada Admin');
   });
 });
 

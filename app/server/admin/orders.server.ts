@@ -9,6 +9,7 @@ import type { Transition } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
+import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, type StatusEmailOutcome } from '../orders/lifecycle.server';
 import type { RefundMethod } from '../orders/refunds.server';
 import { supportsRefund } from '../payments/refunds.server';
@@ -101,15 +102,11 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     where o.id = ${orderId}`);
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
-  const [items, events, invoice, creditNotes, payments, refundRows] = await Promise.all([
+  const [items, history, invoice, creditNotes, payments, refundRows] = await Promise.all([
     db().execute(sql`
       select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
       from order_items where order_id = ${orderId} order by position, id`),
-    db().execute(sql`
-      select e.at, e.kind, e."from", e."to", e.data, e.actor,
-        nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') as actor_name
-      from order_events e left join "user" u on u.id = e.actor
-      where e.order_id = ${orderId} order by e.at, e.id`),
+    loadOrderHistory(db(), orderId, { audience: 'staff' }),
     db().execute(sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId}`),
     db().execute(
       sql`select id, number, issued_at, amount from credit_notes where order_id = ${orderId} order by issued_at`,
@@ -196,14 +193,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       lineTotalCents: Number(r.line_total),
     })),
     money: moneyOf(o, payments.rows, refundRows.rows),
-    events: events.rows.map((r) => ({
-      at: isoTimestamp(r.at),
-      kind: String(r.kind),
-      from: (r.from as string | null) ?? null,
-      to: (r.to as string | null) ?? null,
-      actorName: (r.actor_name as string | null) ?? (r.actor as string | null) ?? null,
-      data: (r.data as Record<string, unknown> | null) ?? null,
-    })),
+    history,
   };
 }
 

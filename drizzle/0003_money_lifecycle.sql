@@ -18,7 +18,7 @@ CREATE TABLE "refunds" (
 --> statement-breakpoint
 ALTER TABLE "credit_notes" ADD COLUMN "is_demo" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "invoices" ADD COLUMN "is_demo" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "orders" ADD COLUMN "placed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "placed_at" timestamp with time zone DEFAULT now();--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "settles_order" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 -- Orders taken before drafts existed were all confirmed by their customers.
 UPDATE "orders" SET "placed_at" = "created_at";--> statement-breakpoint

@@ -8,6 +8,7 @@ const { openDatabase } = await import('~/server/db/open.server');
 const { ensureAppSecret } = await import('~/server/secrets.server');
 const { createApp } = await import('./app');
 const { startEmailWorker, stopEmailWorker } = await import('~/server/email/worker.server');
+const { startOrderHousekeeping, stopOrderHousekeeping } = await import('~/server/orders/housekeeping.server');
 const { ensureDefaultPriceList } = await import('~/server/seed/price-list.server');
 
 const env = parseEnv();
@@ -15,6 +16,7 @@ await ensureAppSecret(env.DATA_DIR);
 const database = await openDatabase({ role: 'server', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 await ensureDefaultPriceList();
 startEmailWorker();
+startOrderHousekeeping();
 const vite = await createServer({ server: { middlewareMode: true } });
 const app = createApp({ mode: 'development', vite });
 const server = app.listen(env.PORT, env.HOST, () =>
@@ -23,6 +25,7 @@ const server = app.listen(env.PORT, env.HOST, () =>
 
 async function shutdown() {
   server.close();
+  stopOrderHousekeeping();
   await stopEmailWorker();
   await vite.close();
   await database.stop();

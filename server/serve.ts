@@ -10,6 +10,7 @@ import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
 import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
 import { log } from '~/server/log.server';
+import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
 import { ensureAppSecret } from '~/server/secrets.server';
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { countAdmins } from '~/server/users.server';
@@ -53,6 +54,7 @@ try {
 // A shop always has a price list: the specification's defaults until the back office publishes one.
 await ensureDefaultPriceList();
 startEmailWorker();
+startOrderHousekeeping();
 
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
 const app = createApp({ mode: 'production', build });
@@ -85,6 +87,7 @@ async function shutdown(signal: string) {
   const forced = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
   clearTimeout(forced);
+  stopOrderHousekeeping();
   await stopEmailWorker();
   await closeDatabase();
   await database.stop();

@@ -207,7 +207,7 @@ describe('/profile', () => {
     expect(steps.map((s) => s.split('\n')[0])).toEqual([
       'Commande enregistrée',
       'Paiement reçu',
-      'Statut : En traitement',
+      'Votre commande est en traitement',
     ]);
     await expectNoSeriousA11yViolations(page);
 

@@ -297,9 +297,14 @@ describe('prices', () => {
     const page = await adminPage('/admin/tarifs');
     await page.getByRole('tab', { name: 'Supports' }).click();
     const photos = page.getByLabel('Photos papier');
-    expect(await photos.inputValue()).toBe('0.35');
+    expect(await photos.inputValue()).toBe('0,35');
     await photos.fill('0.42');
     await page.getByRole('button', { name: 'Mettre à jour' }).click();
+    const summary = page.getByRole('dialog', { name: 'Publier les nouveaux tarifs ?' });
+    expect(await textOf(summary.getByRole('listitem').filter({ hasText: 'Photos papier' }))).toContain(
+      '0,35 € → 0,42 € (+20 %)',
+    );
+    await summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }).click();
     await toast(page, 'Tarifs mis à jour');
     const [active] = await query<{ version: number; price: number }>(
       `select version, (data->'supports'->'photos'->>'basePrice')::int as price from price_lists where is_active`,

@@ -99,12 +99,11 @@ describe('the configurator over HTTP', () => {
     const token = setCookie.split(';')[0]!.split('=')[1]!;
     expect(createHash('sha256').update(token).digest('hex')).toBe(order?.access_token_hash);
     expect(await query('select kind from order_events where order_id = $1', [orderId])).toEqual([{ kind: 'created' }]);
-    expect(await query('select kind, status from notifications where order_id = $1', [orderId])).toEqual([
-      { kind: 'order', status: 'pending' },
-    ]);
+    // A draft until the customer confirms it at checkout: the back office is not told yet.
+    expect(await query('select kind, status from notifications where order_id = $1', [orderId])).toEqual([]);
   });
 
-  it('sends the confirmation e-mail through the outbox when the customer is signed in', async () => {
+  it('sends the confirmation e-mail through the outbox once the signed-in customer confirms at checkout', async () => {
     const customer = await createUser({ url: server.url, firstName: 'Hélène' });
     const response = await post(
       '/configurateur',
@@ -114,6 +113,15 @@ describe('the configurator over HTTP', () => {
     expect(response.status).toBe(302);
     expect(response.headers.getSetCookie().some((c) => c.startsWith('sv_order_'))).toBe(false);
     const orderId = new URL(response.headers.get('location')!, server.url).searchParams.get('orderId');
+    const mailsOf = () => query('select id from email_outbox where order_id = $1', [orderId]);
+    // « Commander » makes a draft: nothing is sent before the customer confirms it.
+    expect(await mailsOf()).toEqual([]);
+    const confirmed = await post(
+      `/checkout?orderId=${orderId}`,
+      { intent: 'pay', paymentMethod: 'transfer', earlyStartConsent: 'on' },
+      customer.cookie,
+    );
+    expect(confirmed.status).toBe(302);
     const mails = await query<{ to: string; template: string; data: { totalCents: number } }>(
       'select "to", template, data from email_outbox where order_id = $1',
       [orderId],
@@ -241,7 +249,14 @@ describe('the configurator over HTTP', () => {
     expect(await query('select total_price, guest_email from orders where id = $1', [orderId])).toEqual([
       { total_price: 5175, guest_email: 'visiteur@example.fr' },
     ]);
-    // The guest's confirmation e-mail carries the order's token in its link.
+    // Confirmed at checkout, the guest's confirmation e-mail carries the order's token in its link.
+    const guestCookie = ordered.headers.getSetCookie()[0]!.split(';')[0]!;
+    const confirmed = await post(
+      `/checkout?orderId=${orderId}`,
+      { intent: 'pay', paymentMethod: 'cheque', earlyStartConsent: 'on' },
+      guestCookie,
+    );
+    expect(confirmed.status).toBe(302);
     const [confirmation] = await query<{ data: { orderUrl: string } }>(
       `select data from email_outbox where template = 'order-confirmation' and order_id = $1`,
       [orderId],
@@ -251,8 +266,7 @@ describe('the configurator over HTTP', () => {
     );
 
     // Ordering again with the order's cookie finds the same order (a double click); without it, a new one.
-    const cookie = ordered.headers.getSetCookie()[0]!.split(';')[0]!;
-    const again = await post(`/devis/${token}`, { intent: 'order', priceListVersion: '1' }, cookie);
+    const again = await post(`/devis/${token}`, { intent: 'order', priceListVersion: '1' }, guestCookie);
     expect(new URL(again.headers.get('location')!, server.url).searchParams.get('orderId')).toBe(orderId);
   });
 

@@ -142,7 +142,7 @@ describe('cache of anonymous public pages', () => {
     expect(before.headers.get('x-cache')).toBe('HIT');
     expect(await before.text()).toContain('À partir de 0,35\u00A0€ par photo');
 
-    // The Tarifs tab's form, posted as the browser does without JavaScript.
+    // The Tarifs tab's form, posted as the browser does once the summary is confirmed.
     const published = await fetch(`${server.url}/admin/tarifs`, {
       method: 'POST',
       redirect: 'manual',
@@ -151,7 +151,7 @@ describe('cache of anonymous public pages', () => {
         origin: server.url,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ intent: 'update', 'supports.photos.basePrice': '0.47' }),
+      body: new URLSearchParams({ intent: 'update', 'supports.photos.basePrice': '0,47', confirmed: '1' }),
     });
     expect(published.status).toBe(200);
 

@@ -1,15 +1,18 @@
-import { customerTimeline, type OrderEventView } from '~/domain/account/order-details';
 import { formatDateTimeFr } from '~/domain/format';
+import type { OrderHistoryEntry } from '~/domain/orders/events';
 
-/** The order's history (status changes, payment, withdrawal) with dates, oldest first. */
+/**
+ * The order's history as the customer reads it (confirmed, paid, status changes, refunds,
+ * withdrawal), oldest first. The entries come ready from the server (orders/history.server.ts),
+ * so that the staff's events never reach the customer's browser.
+ */
 export function OrderTimeline({
-  events,
+  entries,
   title = 'Suivi de la commande',
 }: {
-  events: OrderEventView[];
+  entries: ReadonlyArray<Pick<OrderHistoryEntry, 'at' | 'label'>>;
   title?: string;
 }) {
-  const entries = customerTimeline(events);
   return (
     <section aria-labelledby="order-timeline-title" className="flex flex-col gap-3">
       <h2 id="order-timeline-title" className="font-semibold text-lg">

@@ -1,7 +1,7 @@
 import { Undo2Icon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
-import { WITHDRAWAL_PERIOD_DAYS } from '~/domain/account/withdrawal';
+import { WITHDRAWAL_MESSAGES, WITHDRAWAL_PERIOD_DAYS } from '~/domain/account/withdrawal';
 import { formatDateFr, formatDateTimeFr } from '~/domain/format';
 import { WITHDRAW_LINK_LABEL } from './orders-list';
 import type { WithdrawalView } from './withdrawal-view';
@@ -40,6 +40,9 @@ export function WithdrawalNotice({ orderId, withdrawal }: { orderId: string; wit
         <p className="text-muted-foreground text-sm">
           Le délai de rétractation a pris fin le {formatDateFr(withdrawal.lastDay)}.
         </p>
+      ) : null}
+      {withdrawal.kind === 'performed' ? (
+        <p className="text-muted-foreground text-sm">{WITHDRAWAL_MESSAGES.performed}</p>
       ) : null}
       {withdrawal.kind === 'canceled' ? (
         <p className="text-muted-foreground text-sm">Cette commande est annulée.</p>

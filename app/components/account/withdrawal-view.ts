@@ -5,7 +5,8 @@ export type WithdrawalView =
   | { kind: 'open'; lastDay: Date }
   | { kind: 'expired'; lastDay: Date }
   | { kind: 'withdrawn'; withdrawnAt: Date }
-  | { kind: 'canceled' };
+  | { kind: 'canceled' }
+  | { kind: 'performed' };
 
 export function toWithdrawalView(state: WithdrawalState): WithdrawalView {
   switch (state.kind) {
@@ -14,6 +15,8 @@ export function toWithdrawalView(state: WithdrawalState): WithdrawalView {
       return { kind: state.kind, lastDay: state.lastDay };
     case 'withdrawn':
       return { kind: 'withdrawn', withdrawnAt: state.withdrawnAt };
+    case 'performed':
+      return { kind: 'performed' };
     default:
       return { kind: 'canceled' };
   }

@@ -9,10 +9,11 @@ import { Textarea } from '~/components/ui/textarea';
 import { toast } from '~/components/ui/toaster';
 import { DELIVERY_LABELS, itemOptions, PAYMENT_METHOD_LABELS, supportLabel } from '~/domain/account/order-details';
 import { fill, STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
-import { adminTimeline, MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
+import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
+import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
@@ -27,6 +28,7 @@ export type StatusActionData =
         | { kind: 'skipped'; reason: string }
         | { kind: 'failed'; error: string };
       creditNote: { kind: 'none' } | { kind: 'issued'; number: string };
+      refund: { ok: true; amountCents: number } | { ok: false; message: string } | null;
     }
   | { intent: 'status' | 'note'; ok: false; error: string }
   | { intent: 'note'; ok: true };
@@ -106,6 +108,7 @@ function StatusForm({ order }: { order: OrderDetails }) {
     toast.success(STATUS_CHANGE_MESSAGES.updated, {
       description: `Commande ${result.orderNumber} : ${result.statusLabel}`,
     });
+    if (result.refund && !result.refund.ok) toast.error(result.refund.message);
     if (result.creditNote.kind === 'issued') {
       toast.info(fill(STATUS_CHANGE_MESSAGES.creditNoteIssued, { number: result.creditNote.number }));
     }
@@ -118,28 +121,31 @@ function StatusForm({ order }: { order: OrderDetails }) {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <fetcher.Form method="post" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+    <fetcher.Form method="post" className="flex flex-col gap-3">
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
-      <div className="flex flex-1 flex-col gap-1.5">
-        <Label htmlFor="nouveau-statut">Nouveau statut</Label>
-        <select
-          id="nouveau-statut"
-          name="status"
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-          className="h-10 w-full rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-1 md:text-sm"
-        >
-          {ORDER_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {ORDER_STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="flex flex-1 flex-col gap-1.5">
+          <Label htmlFor="nouveau-statut">Nouveau statut</Label>
+          <select
+            id="nouveau-statut"
+            name="status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            className="h-10 w-full rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-1 md:text-sm"
+          >
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {ORDER_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" disabled={fetcher.state !== 'idle' || status === order.status}>
+          {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
+        </Button>
       </div>
-      <Button type="submit" disabled={fetcher.state !== 'idle' || status === order.status}>
-        {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
-      </Button>
+      {status === 'canceled' && order.money.refundableCents > 0 ? <CancelRefundFields order={order} /> : null}
     </fetcher.Form>
   );
 }
@@ -182,9 +188,13 @@ function Info({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout. */
+/**
+ * The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout.
+ * `order.history` is the staff's view of the order's events, already in French with actors by name
+ * (server/orders/history.server.ts).
+ */
 export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; onClose: () => void }) {
-  const timeline = adminTimeline(order.events);
+  const timeline = order.history;
   const notes = timeline.filter((entry) => entry.isNote);
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
@@ -307,6 +317,8 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
           </h3>
           <StatusForm order={order} />
         </section>
+
+        <OrderMoneyActions order={order} />
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
           <h3 id="commande-historique" className="font-semibold">

@@ -16,7 +16,7 @@ import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
 export function OrderFilters({ params }: { params: OrderListParams }) {
-  const active = Boolean(params.status || params.payment || params.from || params.to || params.q);
+  const active = Boolean(params.status || params.payment || params.drafts || params.from || params.to || params.q);
   return (
     <Form method="get" className="rounded-lg border border-border bg-card p-4" aria-label="Filtrer les commandes">
       <h2 className="mb-3 flex items-center gap-2 font-semibold text-base">
@@ -26,7 +26,17 @@ export function OrderFilters({ params }: { params: OrderListParams }) {
       {params.q ? <input type="hidden" name="q" value={params.q} /> : null}
       <input type="hidden" name="sort" value={params.sort} />
       <input type="hidden" name="dir" value={params.dir} />
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_auto_auto_auto]">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_1fr_auto_auto_auto]">
+        <NativeSelect
+          className="col-span-2 sm:col-span-1"
+          label="Commandes"
+          name="vue"
+          defaultValue={params.drafts ? 'brouillons' : ''}
+          options={[
+            { value: '', label: 'Confirmées par le client' },
+            { value: 'brouillons', label: 'Brouillons non confirmés' },
+          ]}
+        />
         <NativeSelect
           className="col-span-2 sm:col-span-1"
           label="Statut"

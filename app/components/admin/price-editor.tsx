@@ -1,49 +1,73 @@
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { Button } from '~/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '~/components/ui/dialog';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
 import { toast } from '~/components/ui/toaster';
 import {
+  applyPriceForm,
+  CONFIRMATION_FIELDS,
   fieldValue,
-  MIN_EUROS,
-  MIN_MULTIPLIER,
-  PRICE_STEP,
+  largeChangeSentence,
+  PRICE_FORM_MESSAGES,
+  type PriceChange,
   type PriceField,
+  priceChanges,
   priceTabs,
-  sanitiseEntry,
 } from '~/domain/admin/price-form';
-import { formatDateTimeFr } from '~/domain/format';
-import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import { formatDateTimeFr, NBSP } from '~/domain/format';
+import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/default-price-list';
 
 export type PricingActionData =
-  | { ok: true; intent: 'update' | 'reset'; version: number; ignored: string[] }
+  | { ok: true; intent: 'update' | 'reset'; version: number }
   | { ok: false; error: string; errors: Record<string, string> };
 
-function PriceInput({ field, initial, error }: { field: PriceField; initial: string; error: string | undefined }) {
+function PriceInput({
+  field,
+  initial,
+  error,
+  onEdit,
+}: {
+  field: PriceField;
+  initial: string;
+  error: string | undefined;
+  onEdit: (name: string) => void;
+}) {
   const [value, setValue] = useState(initial);
   useEffect(() => setValue(initial), [initial]);
-  const id = `tarif-${field.name.replace(/\./g, '-')}`;
+  const id = priceInputId(field.name);
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={id}>{field.label}</Label>
       <div className="flex items-center gap-2">
+        {/* A text field, not type="number": Chromium's number field drops a decimal comma (« 0,39 »
+            became 39). Every entry is read by parsePriceEntry, here and on the server. */}
         <Input
           id={id}
           name={field.name}
-          type="number"
+          type="text"
           inputMode="decimal"
-          min={field.kind === 'euros' ? MIN_EUROS : MIN_MULTIPLIER}
-          step={PRICE_STEP}
+          autoComplete="off"
+          spellCheck={false}
           value={value}
-          // The specification: non-numeric entries are ignored (the field keeps its value).
-          onChange={(e) => setValue((previous) => sanitiseEntry(previous, e.target.value))}
+          onChange={(e) => {
+            setValue(e.target.value);
+            onEdit(field.name);
+          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-unit${error ? ` ${id}-error` : ''}`}
           className="max-w-36 text-right tabular-nums"
-          required
         />
         <span id={`${id}-unit`} className="text-muted-foreground text-sm">
           {field.kind === 'euros' ? `€ ${field.suffix}` : field.suffix}
@@ -58,9 +82,43 @@ function PriceInput({ field, initial, error }: { field: PriceField; initial: str
   );
 }
 
+function priceInputId(name: string): string {
+  return `tarif-${name.replace(/\./g, '-')}`;
+}
+
+/** The changes, one line each: `Supports — Photos papier   0,35 € → 0,39 €   +11,4 %`. */
+function ChangeList({ changes }: { changes: PriceChange[] }) {
+  return (
+    <ul className="flex max-h-72 flex-col divide-y divide-border overflow-y-auto rounded-md border border-border text-sm">
+      {changes.map((change) => (
+        <li key={change.name} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2">
+          <span>
+            <span className="text-muted-foreground">{change.section} — </span>
+            <span className="font-medium">{change.label}</span>
+          </span>
+          <span className="tabular-nums">
+            {change.beforeText} → <strong>{change.afterText}</strong>{' '}
+            <span className={change.large ? 'font-semibold text-destructive' : 'text-muted-foreground'}>
+              ({change.changeText})
+            </span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type Review =
+  | { kind: 'update'; step: 'summary' | 'large'; entries: Record<string, string>; changes: PriceChange[] }
+  | { kind: 'reset'; changes: PriceChange[] };
+
+const plural = (n: number, one: string, many: string) => `${n}${NBSP}${n > 1 ? many : one}`;
+
 /**
- * The Tarifs tab: every price of the active price list in sub-tabs; "Mettre à jour" publishes a new
- * version (used at once by the site), "Réinitialiser" publishes the defaults again.
+ * The Tarifs tab: every price of the active price list in sub-tabs. « Mettre à jour » checks the
+ * entries, shows the summary of the changes and publishes a new version (used at once by the
+ * site) only once confirmed — twice when an entry changes beyond ×3 or ÷3, which is most likely a
+ * typo. « Réinitialiser » publishes the defaults again, after a confirmation too.
  */
 export function PriceEditor({
   list,
@@ -73,10 +131,47 @@ export function PriceEditor({
 }) {
   const fetcher = useFetcher<PricingActionData>();
   const handled = useRef<unknown>(null);
+  const updateButton = useRef<HTMLButtonElement>(null);
+  const resetButton = useRef<HTMLButtonElement>(null);
+  /** Where the focus goes back when the dialog closes: the button that opened it. */
+  const opener = useRef<HTMLButtonElement | null>(null);
   const tabs = priceTabs(list);
   const [tab, setTab] = useState<string>('supports');
+  const [review, setReview] = useState<Review | null>(null);
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const [focusField, setFocusField] = useState<string | null>(null);
   const result = fetcher.data;
-  const errors = result && !result.ok ? result.errors : {};
+  const errors = { ...(result && !result.ok ? result.errors : {}), ...clientErrors };
+  const busy = fetcher.state !== 'idle';
+  // Read by the dialog's close handler, which runs after the state changed.
+  const reviewing = useRef(false);
+  reviewing.current = review !== null;
+
+  /** A field being corrected no longer shows the refusal of its previous entry. */
+  function forgetError(name: string) {
+    setClientErrors((previous) => {
+      if (!(name in previous)) return previous;
+      const { [name]: _, ...rest } = previous;
+      return rest;
+    });
+  }
+
+  /** Shows the sub-tab of the first refused field and puts the focus in it. */
+  function showFirstError(fieldErrors: Record<string, string>) {
+    const first = tabs
+      .flatMap((t) => t.fields.map((f) => [t.id, f.name] as const))
+      .find(([, name]) => fieldErrors[name]);
+    if (!first) return;
+    setTab(first[0]);
+    setFocusField(first[1]);
+  }
+
+  useEffect(() => {
+    // The field is visible once its sub-tab rendered: focus it then.
+    if (!focusField) return;
+    document.getElementById(priceInputId(focusField))?.focus();
+    setFocusField(null);
+  }, [focusField]);
 
   useEffect(() => {
     if (fetcher.state !== 'idle' || !result || handled.current === result) return;
@@ -85,71 +180,222 @@ export function PriceEditor({
       toast.success(result.intent === 'reset' ? 'Tarifs réinitialisés' : 'Tarifs mis à jour', {
         description: `Grille tarifaire version ${result.version}, appliquée immédiatement sur le site.`,
       });
-      if (result.ignored.length > 0) toast.info(`${result.ignored.length} valeur(s) non numérique(s) ignorée(s)`);
     } else {
       toast.error(result.error);
-      const first = tabs.find((t) => t.fields.some((f) => result.errors[f.name]));
-      if (first) setTab(first.id);
     }
-  }, [fetcher.state, result, tabs]);
+    // The opener was disabled while publishing: the focus comes back to it now, or to a refused field.
+    if (!result.ok && Object.keys(result.errors).length > 0) showFirstError(result.errors);
+    else opener.current?.focus();
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // The server would refuse an unconfirmed post anyway: the summary comes first.
+    event.preventDefault();
+    const entries: Record<string, string> = {};
+    for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string') entries[name] = value;
+    const applied = applyPriceForm(list, entries);
+    setClientErrors(applied.errors);
+    if (Object.keys(applied.errors).length > 0) {
+      toast.error(PRICE_FORM_MESSAGES.invalid);
+      showFirstError(applied.errors);
+      return;
+    }
+    const changes = priceChanges(list, applied.document);
+    if (changes.length === 0) {
+      toast.info(PRICE_FORM_MESSAGES.unchanged);
+      return;
+    }
+    opener.current = updateButton.current;
+    setReview({ kind: 'update', step: 'summary', entries, changes });
+  }
+
+  function publish(fields: Record<string, string>) {
+    setReview(null);
+    fetcher.submit({ ...fields, baseVersion: String(version) }, { method: 'post' });
+  }
+
+  function confirmUpdate() {
+    if (review?.kind !== 'update') return;
+    if (review.step === 'summary' && review.changes.some((c) => c.large)) {
+      setReview({ ...review, step: 'large' });
+      return;
+    }
+    publish({
+      ...review.entries,
+      intent: 'update',
+      [CONFIRMATION_FIELDS.confirmed]: '1',
+      ...(review.step === 'large' ? { [CONFIRMATION_FIELDS.confirmedLargeChange]: '1' } : {}),
+    });
+  }
+
+  const large = review?.kind === 'update' ? review.changes.filter((c) => c.large) : [];
 
   return (
-    <fetcher.Form method="post" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <div>
-          <h2 className="font-heading font-semibold text-xl">Tarifs</h2>
-          <p className="text-muted-foreground text-sm">
-            Grille tarifaire en vigueur : version {version}, mise à jour le {formatDateTimeFr(updatedAt)}
-          </p>
+    <>
+      <fetcher.Form method="post" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+        <input type="hidden" name="baseVersion" value={version} />
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div>
+            <h2 className="font-heading font-semibold text-xl">Tarifs</h2>
+            <p className="text-muted-foreground text-sm">
+              Grille tarifaire en vigueur{NBSP}: version {version}, mise à jour le {formatDateTimeFr(updatedAt)}
+            </p>
+          </div>
+          <div className="flex gap-2">
+            <Button
+              ref={resetButton}
+              type="button"
+              variant="outline"
+              disabled={busy}
+              onClick={() => {
+                opener.current = resetButton.current;
+                setReview({ kind: 'reset', changes: priceChanges(list, DEFAULT_PRICE_LIST) });
+              }}
+            >
+              <RotateCcwIcon aria-hidden="true" />
+              Réinitialiser
+            </Button>
+            <Button ref={updateButton} type="submit" name="intent" value="update" disabled={busy}>
+              <SaveIcon aria-hidden="true" />
+              {busy ? 'Publication…' : 'Mettre à jour'}
+            </Button>
+          </div>
         </div>
-        <div className="flex gap-2">
-          <Button
-            type="submit"
-            name="intent"
-            value="reset"
-            variant="outline"
-            formNoValidate
-            disabled={fetcher.state !== 'idle'}
-          >
-            <RotateCcwIcon aria-hidden="true" />
-            Réinitialiser
-          </Button>
-          <Button type="submit" name="intent" value="update" disabled={fetcher.state !== 'idle'}>
-            <SaveIcon aria-hidden="true" />
-            {fetcher.state !== 'idle' ? 'Publication…' : 'Mettre à jour'}
-          </Button>
-        </div>
-      </div>
-      <Tabs value={tab} onValueChange={setTab}>
-        <TabsList aria-label="Catégories de tarifs">
+        <Tabs value={tab} onValueChange={setTab}>
+          <TabsList aria-label="Catégories de tarifs">
+            {tabs.map((t) => (
+              <TabsTrigger key={t.id} value={t.id}>
+                {t.label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
           {tabs.map((t) => (
-            <TabsTrigger key={t.id} value={t.id}>
-              {t.label}
-            </TabsTrigger>
+            // Every sub-tab stays in the form (hidden when inactive), so that one submit sends all the prices.
+            <TabsContent
+              key={t.id}
+              value={t.id}
+              forceMount
+              className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
+            >
+              <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
+              <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {t.fields.map((field) => (
+                  <PriceInput
+                    key={`${version}-${field.name}`}
+                    field={field}
+                    initial={fieldValue(list, field)}
+                    error={errors[field.name]}
+                    onEdit={forgetError}
+                  />
+                ))}
+              </div>
+            </TabsContent>
           ))}
-        </TabsList>
-        {tabs.map((t) => (
-          // Every sub-tab stays in the form (hidden when inactive), so that one submit sends all the prices.
-          <TabsContent
-            key={t.id}
-            value={t.id}
-            forceMount
-            className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
+        </Tabs>
+      </fetcher.Form>
+
+      {/* Outside the form: its buttons are no part of what the form posts. */}
+      <Dialog open={review !== null} onOpenChange={(open) => (open ? undefined : setReview(null))}>
+        {review ? (
+          <DialogContent
+            // One content per step: the second confirmation is a new dialog content, announced and
+            // focused as such (its first button, « Annuler », the safe choice).
+            key={review.kind === 'update' ? review.step : 'reset'}
+            hideClose
+            onCloseAutoFocus={(event) => {
+              // No Dialog.Trigger here (the buttons check the form first): the focus goes back to the
+              // button that opened the dialog, but not while moving from one step to the next (the
+              // next step's content takes it).
+              event.preventDefault();
+              if (!reviewing.current) opener.current?.focus();
+            }}
           >
-            <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {t.fields.map((field) => (
-                <PriceInput
-                  key={`${version}-${field.name}`}
-                  field={field}
-                  initial={fieldValue(list, field)}
-                  error={errors[field.name]}
-                />
-              ))}
-            </div>
-          </TabsContent>
-        ))}
-      </Tabs>
-    </fetcher.Form>
+            {review.kind === 'reset' ? (
+              <>
+                <DialogHeader>
+                  <DialogTitle>Réinitialiser les tarifs{NBSP}?</DialogTitle>
+                  <DialogDescription>
+                    Tous les prix reviennent aux tarifs par défaut de la boutique, appliqués immédiatement sur le site.
+                    Les commandes déjà passées gardent leurs prix.
+                  </DialogDescription>
+                </DialogHeader>
+                {review.changes.length > 0 ? (
+                  <>
+                    <p className="text-sm">
+                      {plural(review.changes.length, 'tarif change', 'tarifs changent')}
+                      {NBSP}:
+                    </p>
+                    <ChangeList changes={review.changes} />
+                  </>
+                ) : (
+                  <p className="text-sm">Les prix en vigueur sont déjà ceux par défaut.</p>
+                )}
+                <DialogFooter>
+                  <DialogClose asChild>
+                    <Button type="button" variant="outline">
+                      Annuler
+                    </Button>
+                  </DialogClose>
+                  <Button
+                    type="button"
+                    variant="destructive"
+                    onClick={() => publish({ intent: 'reset', [CONFIRMATION_FIELDS.confirmed]: '1' })}
+                  >
+                    Réinitialiser les tarifs
+                  </Button>
+                </DialogFooter>
+              </>
+            ) : review.step === 'summary' ? (
+              <>
+                <DialogHeader>
+                  <DialogTitle>Publier les nouveaux tarifs{NBSP}?</DialogTitle>
+                  <DialogDescription>
+                    {`${plural(review.changes.length, 'tarif modifié', 'tarifs modifiés')}${NBSP}; la nouvelle grille s’applique immédiatement sur le site une fois publiée.`}
+                  </DialogDescription>
+                </DialogHeader>
+                <ChangeList changes={review.changes} />
+                <DialogFooter>
+                  <DialogClose asChild>
+                    <Button type="button" variant="outline">
+                      Annuler
+                    </Button>
+                  </DialogClose>
+                  <Button type="button" onClick={confirmUpdate}>
+                    Publier les nouveaux tarifs
+                  </Button>
+                </DialogFooter>
+              </>
+            ) : (
+              <>
+                <DialogHeader>
+                  <DialogTitle>Changement important</DialogTitle>
+                  <DialogDescription>
+                    {large.length > 1
+                      ? `${large.length}${NBSP}tarifs changent de plus de ×3 ou ÷3, ce qui ressemble à une erreur de saisie.`
+                      : 'Ce tarif change de plus de ×3 ou ÷3, ce qui ressemble à une erreur de saisie.'}
+                  </DialogDescription>
+                </DialogHeader>
+                <ul className="flex flex-col gap-2 text-sm">
+                  {large.map((change) => (
+                    <li key={change.name}>{largeChangeSentence(change)}</li>
+                  ))}
+                </ul>
+                <p className="font-medium text-sm">Confirmer quand même{NBSP}?</p>
+                <DialogFooter>
+                  <DialogClose asChild>
+                    <Button type="button" variant="outline">
+                      Annuler
+                    </Button>
+                  </DialogClose>
+                  <Button type="button" variant="destructive" onClick={confirmUpdate}>
+                    Confirmer et publier
+                  </Button>
+                </DialogFooter>
+              </>
+            )}
+          </DialogContent>
+        ) : null}
+      </Dialog>
+    </>
   );
 }

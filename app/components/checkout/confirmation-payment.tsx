@@ -85,7 +85,9 @@ export function PaymentStatusBanner({ state }: { state: ConfirmationPaymentState
           ? CONFIRMATION_TEXT.paid
           : state.kind === 'offline'
             ? CONFIRMATION_TEXT.offline
-            : CONFIRMATION_TEXT.unpaid}
+            : state.kind === 'closed'
+              ? CONFIRMATION_TEXT.closed
+              : CONFIRMATION_TEXT.unpaid}
       </p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerTimeline, itemOptions, itemsSummary, priceBreakdown, supportLabel } from './order-details';
+import { itemOptions, itemsSummary, priceBreakdown, supportLabel } from './order-details';
 
 const item = {
   type: 'photos',
@@ -51,24 +51,5 @@ describe('order wording', () => {
       totalPriceCents: 9050,
     });
     expect(lines.map((line) => line.cents)).toEqual([4200, 1260, 2000, 1590]);
-  });
-});
-
-describe('customerTimeline', () => {
-  it('shows the status history in order and hides staff bookkeeping', () => {
-    const entries = customerTimeline([
-      { at: '2026-03-05T10:00:00Z', kind: 'status_changed', from: 'pending', to: 'processing' },
-      { at: '2026-03-01T10:00:00Z', kind: 'created', from: null, to: 'pending' },
-      { at: '2026-03-01T10:05:00Z', kind: 'payment_paid', from: 'pending', to: 'paid' },
-      { at: '2026-03-01T10:06:00Z', kind: 'email_sent', from: null, to: null },
-      { at: '2026-03-02T10:06:00Z', kind: 'note', from: null, to: null },
-      { at: '2026-03-06T10:00:00Z', kind: 'withdrawal_requested', from: null, to: null },
-    ]);
-    expect(entries.map((entry) => entry.label)).toEqual([
-      'Commande enregistrée',
-      'Paiement reçu',
-      'Statut : En traitement',
-      'Rétractation demandée',
-    ]);
   });
 });

@@ -1,11 +1,9 @@
-import { orderStatusLabel, paymentStatusLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
 
 /*
- * What a customer reads about an order: the supports in words, the options of a line, the price
- * breakdown and the history (order_events) in French. Events meant for the staff (notes, e-mail
- * bookkeeping) are left out.
+ * What a customer reads about an order: the supports in words, the options of a line and the price
+ * breakdown. The history's wording lives with every other event's in domain/orders/events.ts.
  */
 
 export interface OrderItemView {
@@ -88,53 +86,4 @@ export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cent
   return keys
     .filter((key) => key === 'basePriceCents' || prices[key] !== 0)
     .map((key) => ({ label: BREAKDOWN_LABELS[key], cents: prices[key] }));
-}
-
-export interface OrderEventView {
-  at: Date | string;
-  kind: string;
-  from: string | null;
-  to: string | null;
-}
-
-export interface TimelineEntry {
-  at: Date | string;
-  label: string;
-}
-
-/** The order's history as the customer sees it, oldest first. */
-export function customerTimeline(events: ReadonlyArray<OrderEventView>): TimelineEntry[] {
-  const entries: TimelineEntry[] = [];
-  for (const event of events) {
-    const label = timelineLabel(event);
-    if (label) entries.push({ at: event.at, label });
-  }
-  return entries.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
-}
-
-function timelineLabel(event: OrderEventView): string | null {
-  switch (event.kind) {
-    case 'created':
-      return 'Commande enregistrée';
-    case 'status_changed':
-      return event.to ? `Statut : ${orderStatusLabel(event.to)}` : null;
-    case 'payment_paid':
-    case 'payment_validated':
-      return 'Paiement reçu';
-    case 'payment_failed':
-      return 'Échec du paiement';
-    case 'payment_refunded':
-      return 'Paiement remboursé';
-    case 'payment_status_changed':
-      return event.to ? `Paiement : ${paymentStatusLabel(event.to)}` : null;
-    case 'invoice_issued':
-      return 'Facture émise';
-    case 'credit_note_issued':
-      return 'Avoir émis';
-    case 'withdrawal_requested':
-      return 'Rétractation demandée';
-    default:
-      // Notes, e-mail bookkeeping and anything new stay in the back office.
-      return null;
-  }
 }

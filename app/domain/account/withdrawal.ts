@@ -15,12 +15,16 @@ export type WithdrawalState =
   | { kind: 'open'; deadline: Date; lastDay: Date }
   | { kind: 'expired'; deadline: Date; lastDay: Date }
   | { kind: 'withdrawn'; withdrawnAt: Date }
-  | { kind: 'canceled' };
+  | { kind: 'canceled' }
+  /** The service was fully performed (Traité, Expédié): the right of withdrawal ends (L221-28). */
+  | { kind: 'performed' };
 
 export const WITHDRAWAL_MESSAGES = {
   expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
   withdrawn: 'Votre rétractation a déjà été enregistrée pour cette commande.',
   canceled: 'Cette commande est annulée : aucune rétractation n’est nécessaire.',
+  performed:
+    'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
   notFound: 'Commande introuvable',
   failed: 'Votre rétractation n’a pas pu être enregistrée. Veuillez réessayer.',
 } as const;
@@ -149,6 +153,7 @@ export interface WithdrawableOrder {
 export function withdrawalState(order: WithdrawableOrder, now: Date = new Date()): WithdrawalState {
   if (order.withdrawnAt) return { kind: 'withdrawn', withdrawnAt: order.withdrawnAt };
   if (order.status === 'canceled') return { kind: 'canceled' };
+  if (order.status === 'completed' || order.status === 'shipped') return { kind: 'performed' };
   const { lastDay, deadline } = withdrawalPeriod(order.createdAt);
   return now.getTime() < deadline.getTime()
     ? { kind: 'open', deadline, lastDay }

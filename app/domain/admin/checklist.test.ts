@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKLIST_ITEMS, checklistPercent, isReadyForProduction } from './checklist';
 import { fill, PAYMENT_VALIDATION_MESSAGES, STATUS_CHANGE_MESSAGES } from './messages';
-import { adminTimeline } from './timeline';
 
 const items = (states: string[]) => states.map((state) => ({ state: state as 'complete' | 'warning' | 'incomplete' }));
 
@@ -31,35 +30,5 @@ describe('the notices', () => {
     );
     expect(fill(STATUS_CHANGE_MESSAGES.sentDescription, { status: 'Expédié' })).toBe('Statut de commande: Expédié');
     expect(fill('{unknown}', {})).toBe('{unknown}');
-  });
-});
-
-describe('the order history', () => {
-  it('reads every event, notes included, oldest first', () => {
-    const timeline = adminTimeline([
-      {
-        at: '2026-11-21T10:00:00Z',
-        kind: 'note',
-        from: null,
-        to: null,
-        actorName: 'Ada Admin',
-        data: { text: 'Rappeler' },
-      },
-      { at: '2026-11-20T10:00:00Z', kind: 'created', from: null, to: 'pending', actorName: null, data: null },
-      {
-        at: '2026-11-20T12:00:00Z',
-        kind: 'status_changed',
-        from: 'pending',
-        to: 'shipped',
-        actorName: 'Ada Admin',
-        data: null,
-      },
-    ]);
-    expect(timeline.map((e) => e.label)).toEqual([
-      'Commande enregistrée',
-      'Statut : En attente → Expédié',
-      'Note interne',
-    ]);
-    expect(timeline[2]).toMatchObject({ isNote: true, detail: 'Rappeler' });
   });
 });

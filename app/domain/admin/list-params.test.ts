@@ -46,6 +46,7 @@ describe('list parameters', () => {
         page: 2,
         status: 'shipped',
         payment: 'paid',
+        drafts: false,
         from: null,
         to: null,
         sort: 'amount',
@@ -55,6 +56,8 @@ describe('list parameters', () => {
     expect(
       parseOrderListParams(new URLSearchParams('status=lost&sort=evil&dir=up&from=2026-11-30&to=2026-11-01')),
     ).toMatchObject({ status: null, sort: 'date', dir: 'desc', from: '2026-11-01', to: '2026-11-30' });
+    // Drafts are listed only when asked for.
+    expect(parseOrderListParams(new URLSearchParams('vue=brouillons'))).toMatchObject({ drafts: true });
     expect(parseCustomerListParams(new URLSearchParams('sort=name'))).toMatchObject({ sort: 'name', dir: 'asc' });
     expect(parseCustomerListParams(new URLSearchParams(''))).toMatchObject({ sort: 'date', dir: 'desc' });
   });

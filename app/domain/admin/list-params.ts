@@ -27,6 +27,8 @@ export interface OrderListParams {
   page: number;
   status: OrderStatus | null;
   payment: PaymentStatus | null;
+  /** Drafts (« Commander » never confirmed at checkout) instead of orders: hidden unless asked. */
+  drafts: boolean;
   /** Inclusive days, `YYYY-MM-DD`, in the shop's time zone. */
   from: string | null;
   to: string | null;
@@ -86,6 +88,7 @@ export function parseOrderListParams(search: URLSearchParams): OrderListParams {
     page: parsePage(search.get('page')),
     status: isOrderStatus(status) ? status : null,
     payment: isPaymentStatus(payment) ? payment : null,
+    drafts: search.get('vue') === 'brouillons',
     from,
     to,
     sort: oneOf(ORDER_SORTS, search.get('sort'), 'date'),

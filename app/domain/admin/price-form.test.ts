@@ -1,6 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE_LIST } from '../pricing/default-price-list';
-import { applyPriceForm, fieldValue, parseDecimal, priceTabs, sanitiseEntry } from './price-form';
+import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
+import {
+  applyPriceForm,
+  decidePriceUpdate,
+  fieldValue,
+  largeChangeSentence,
+  PRICE_FORM_MESSAGES as M,
+  type PriceFieldKind,
+  parsePriceEntry,
+  priceChanges,
+  priceTabs,
+} from './price-form';
+
+const NBSP = '\u00A0';
+const NNBSP = '\u202F';
+
+function withPrices(edit: (list: PriceListDocument) => void): PriceListDocument {
+  const list = structuredClone(DEFAULT_PRICE_LIST);
+  edit(list);
+  return list;
+}
 
 describe('the Tarifs form', () => {
   it('has the specification’s sub-tabs and ours, covering every price of the list', () => {
@@ -16,28 +35,76 @@ describe('the Tarifs form', () => {
     expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6);
   });
 
-  it('shows euros with two decimals and coefficients as they are', () => {
+  it('shows euros with two decimals and coefficients as they are, with a decimal comma', () => {
     const [supports, , resolution] = priceTabs(DEFAULT_PRICE_LIST);
-    expect(fieldValue(DEFAULT_PRICE_LIST, supports!.fields[0]!)).toBe('0.35');
-    expect(fieldValue(DEFAULT_PRICE_LIST, resolution!.fields[2]!)).toBe('1.45');
+    expect(fieldValue(DEFAULT_PRICE_LIST, supports!.fields[0]!)).toBe('0,35');
+    expect(fieldValue(DEFAULT_PRICE_LIST, resolution!.fields[2]!)).toBe('1,45');
+  });
+});
+
+describe('reading a typed price', () => {
+  it.each<[string, PriceFieldKind, number | string]>([
+    // A comma and a point mean the same: « 0,39 » is 39 cents, never 39 €.
+    ['0,39', 'euros', 39],
+    ['0.39', 'euros', 39],
+    [' 0,39 ', 'euros', 39],
+    ['0,39 €', 'euros', 39],
+    ['0,39€', 'euros', 39],
+    ['39', 'euros', 3900],
+    ['12,5', 'euros', 1250],
+    ['12,', 'euros', 1200],
+    [',5', 'euros', 50],
+    ['1 234,50', 'euros', 123_450],
+    [`1${NNBSP}234,50`, 'euros', 123_450],
+    [`1${NBSP}234.50`, 'euros', 123_450],
+    ['0', 'euros', 0],
+    ['+2', 'euros', 200],
+    ['100000', 'euros', 10_000_000],
+    ['1,5', 'multiplier', 1.5],
+    ['1.5', 'multiplier', 1.5],
+    ['1,4567', 'multiplier', 1.4567],
+    ['10', 'multiplier', 10],
+    ['', 'euros', M.eurosEmpty],
+    ['   ', 'euros', M.eurosEmpty],
+    ['', 'multiplier', M.multiplierEmpty],
+    ['abc', 'euros', M.eurosNotANumber],
+    ['dix-sept', 'euros', M.eurosNotANumber],
+    ['1,2,3', 'euros', M.eurosNotANumber],
+    ['1.234,50', 'euros', M.eurosNotANumber],
+    ['12.5.1', 'euros', M.eurosNotANumber],
+    ['1e3', 'euros', M.eurosNotANumber],
+    ['Infinity', 'euros', M.eurosNotANumber],
+    ['0x10', 'euros', M.eurosNotANumber],
+    [',', 'euros', M.eurosNotANumber],
+    ['€', 'euros', M.eurosEmpty],
+    ['1,5 €', 'multiplier', M.multiplierNotANumber],
+    ['abc', 'multiplier', M.multiplierNotANumber],
+    ['-1', 'euros', M.eurosMin],
+    ['−0,39', 'euros', M.eurosMin],
+    ['0,9', 'multiplier', M.multiplierMin],
+    ['-2', 'multiplier', M.multiplierMin],
+    ['0,395', 'euros', M.eurosDecimals],
+    ['1,23456', 'multiplier', M.multiplierDecimals],
+    ['100000,01', 'euros', M.eurosMax],
+    ['10,5', 'multiplier', M.multiplierMax],
+  ])('reads %j (%s) as %j', (text, kind, expected) => {
+    expect(parsePriceEntry(text, kind)).toEqual(
+      typeof expected === 'number' ? { ok: true, value: expected } : { ok: false, error: expected },
+    );
   });
 
-  it.each([
-    ['12,5', 12.5],
-    [' 12.50 ', 12.5],
-    ['0', 0],
-    ['abc', null],
-    ['1e3', null],
-    ['', null],
-    ['12.5.1', null],
-  ])('reads %j as %s', (text, value) => {
-    expect(parseDecimal(text)).toBe(value);
+  it('writes its refusals in French, with no-break spaces in amounts', () => {
+    expect(M.eurosMax).toBe(`Un montant vaut au plus 100${NNBSP}000,00${NBSP}€`);
+    expect(M.unchanged).toMatch(new RegExp(`^Aucun changement${NBSP}:`));
   });
+});
 
-  it('applies the entries: euros to cents, non-numeric ignored, minimums enforced', () => {
+describe('applying the form', () => {
+  it('converts euros to cents and keeps a field the form did not send; refused entries change nothing', () => {
     const result = applyPriceForm(DEFAULT_PRICE_LIST, {
       'supports.photos.basePrice': '0,42',
       'supports.vhs.basePrice': 'dix-sept',
+      'supports.slides.basePrice': '',
       'filmReelPricing.large.price': '-1',
       'resolutionMultipliers.4800dpi': '1.5',
       'formatOptions.tif.multiplier': '0.9',
@@ -45,11 +112,13 @@ describe('the Tarifs form', () => {
       restorationPrice: '12',
     });
     expect(result.document.supports.photos.basePrice).toBe(42);
-    expect(result.document.supports.vhs.basePrice).toBe(1700);
-    expect(result.ignored).toEqual(['supports.vhs.basePrice']);
+    expect(result.document.supports.vhs.basePrice).toBe(DEFAULT_PRICE_LIST.supports.vhs.basePrice);
+    expect(result.document.supports.negatives.basePrice).toBe(DEFAULT_PRICE_LIST.supports.negatives.basePrice);
     expect(result.errors).toEqual({
-      'filmReelPricing.large.price': 'Un montant ne peut pas être négatif',
-      'formatOptions.tif.multiplier': 'Un coefficient vaut au moins 1',
+      'supports.vhs.basePrice': M.eurosNotANumber,
+      'supports.slides.basePrice': M.eurosEmpty,
+      'filmReelPricing.large.price': M.eurosMin,
+      'formatOptions.tif.multiplier': M.multiplierMin,
     });
     expect(result.document.resolutionMultipliers['4800dpi']).toBe(1.5);
     expect(result.document.deliveryCosts.usb).toBe(1999);
@@ -57,10 +126,119 @@ describe('the Tarifs form', () => {
     // The current list is not changed.
     expect(DEFAULT_PRICE_LIST.supports.photos.basePrice).toBe(35);
   });
+});
 
-  it('keeps the previous value when a typed entry is not a number', () => {
-    expect(sanitiseEntry('12', '12,5')).toBe('12,5');
-    expect(sanitiseEntry('12', '12a')).toBe('12');
-    expect(sanitiseEntry('12', '')).toBe('');
+describe('the summary of the changes', () => {
+  const photos = (cents: number) =>
+    withPrices((l) => {
+      l.supports.photos.basePrice = cents;
+    });
+
+  it.each<[string, PriceListDocument, Partial<ReturnType<typeof priceChanges>[number]>]>([
+    [
+      '0,35 € → 0,39 €',
+      photos(39),
+      { beforeText: `0,35${NBSP}€`, afterText: `0,39${NBSP}€`, changeText: `+11,4${NBSP}%`, large: false },
+    ],
+    ['a decrease', photos(28), { afterText: `0,28${NBSP}€`, changeText: `−20${NBSP}%`, large: false }],
+    ['×3 exactly', photos(105), { changeText: `+200${NBSP}%`, large: false }],
+    ['just beyond ×3', photos(106), { large: true }],
+    [
+      'just within ÷3',
+      withPrices((l) => {
+        l.supports.vhs.basePrice = 567;
+      }),
+      { large: false },
+    ],
+    [
+      'just beyond ÷3',
+      withPrices((l) => {
+        l.supports.vhs.basePrice = 566;
+      }),
+      { large: true },
+    ],
+    [
+      '0,35 € → 39,00 €',
+      photos(3900),
+      { afterText: `39,00${NBSP}€`, changeText: `+11${NNBSP}042,9${NBSP}%`, large: true },
+    ],
+    ['down to zero', photos(0), { afterText: `0,00${NBSP}€`, changeText: 'désormais gratuit', large: true }],
+    [
+      'a coefficient',
+      withPrices((l) => {
+        l.resolutionMultipliers['4800dpi'] = 1.6;
+      }),
+      {
+        section: 'Résolution',
+        label: `4800${NBSP}dpi`,
+        beforeText: '1,45',
+        afterText: '1,6',
+        changeText: `+10,3${NBSP}%`,
+      },
+    ],
+  ])('%s', (_what, next, expected) => {
+    const changes = priceChanges(DEFAULT_PRICE_LIST, next);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject(expected);
+  });
+
+  it('lists every changed entry, in the form’s order, with its sub-tab and label', () => {
+    const next = withPrices((l) => {
+      l.deliveryCosts.digital = 500;
+      l.supports.photos.basePrice = 39;
+    });
+    const changes = priceChanges(DEFAULT_PRICE_LIST, next);
+    expect(changes.map((c) => [c.section, c.label])).toEqual([
+      ['Supports', 'Photos papier'],
+      ['Livraison', 'Téléchargement sécurisé'],
+    ]);
+    // Free delivery becoming paid is a large change too.
+    expect(changes[1]).toMatchObject({ changeText: 'auparavant gratuit', large: true });
+    expect(priceChanges(DEFAULT_PRICE_LIST, structuredClone(DEFAULT_PRICE_LIST))).toEqual([]);
+  });
+
+  it.each<[string, PriceListDocument, string]>([
+    [
+      'up',
+      photos(3900),
+      `Le prix «${NNBSP}Photos papier${NNBSP}» (Supports) passe de 0,35${NBSP}€ à 39,00${NBSP}€ (×111).`,
+    ],
+    [
+      'down',
+      photos(7),
+      `Le prix «${NNBSP}Photos papier${NNBSP}» (Supports) passe de 0,35${NBSP}€ à 0,07${NBSP}€ (÷5).`,
+    ],
+    [
+      'a coefficient',
+      withPrices((l) => {
+        l.resolutionMultipliers['2400dpi'] = 3.5;
+      }),
+      `Le coefficient «${NNBSP}2400${NBSP}dpi${NNBSP}» (Résolution) passe de 1 à 3,5 (×3,5).`,
+    ],
+  ])('names a large change (%s) in the second confirmation', (_what, next, sentence) => {
+    const [change] = priceChanges(DEFAULT_PRICE_LIST, next);
+    expect(largeChangeSentence(change!)).toBe(sentence);
+  });
+});
+
+describe('deciding on a posted update', () => {
+  const photos = 'supports.photos.basePrice';
+
+  it.each<[string, Record<string, string>, string]>([
+    ['a refused entry', { [photos]: '0,3,9', confirmed: '1' }, 'invalid'],
+    ['the same prices', { [photos]: '0,35', confirmed: '1' }, 'unchanged'],
+    ['a change without confirmation', { [photos]: '0,39' }, 'unconfirmed'],
+    ['a change with a wrong confirmation', { [photos]: '0,39', confirmed: 'true' }, 'unconfirmed'],
+    ['a confirmed change', { [photos]: '0,39', confirmed: '1' }, 'publish'],
+    ['a ×111 change confirmed once', { [photos]: '39', confirmed: '1' }, 'large-unconfirmed'],
+    ['a ×111 change confirmed only as large', { [photos]: '39', confirmedLargeChange: '1' }, 'unconfirmed'],
+    ['a ×111 change confirmed twice', { [photos]: '39', confirmed: '1', confirmedLargeChange: '1' }, 'publish'],
+  ])('%s', (_what, entries, kind) => {
+    expect(decidePriceUpdate(DEFAULT_PRICE_LIST, entries).kind).toBe(kind);
+  });
+
+  it('publishes the parsed document: « 0,39 » is 39 cents', () => {
+    const decision = decidePriceUpdate(DEFAULT_PRICE_LIST, { [photos]: '0,39', confirmed: '1' });
+    expect(decision.kind === 'publish' && decision.document.supports.photos.basePrice).toBe(39);
   });
 });

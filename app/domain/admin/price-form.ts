@@ -1,3 +1,4 @@
+import { formatEurosFromCents, NBSP, NNBSP } from '../format';
 import {
   DELIVERY_METHODS,
   FORMATS,
@@ -7,13 +8,19 @@ import {
   RESOLUTIONS,
   SUPPORT_TYPES,
 } from '../pricing/default-price-list';
+import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE } from '../pricing/price-list-schema';
 
 /*
  * The Tarifs tab's form (specification 001, section 2): sub-tabs Supports, Bobines, Résolution,
  * Format, Livraison, plus ours for the entries DESIGN.md adds (quality, restoration, denoising,
- * shipping of the originals). Amounts are typed in euros (min 0, step 0.01), multipliers as
- * coefficients (min 1, step 0.01). A non-numeric entry is ignored: the field keeps its value.
+ * shipping of the originals). Amounts are typed in euros (min 0, to the cent), multipliers as
+ * coefficients (min 1, four decimals at most), with a decimal comma or a point: « 0,39 » and
+ * « 0.39 » are the same price. Anything else is refused with a French message on its field, and
+ * nothing is published: a price typed wrong must never reach the site (« 0,39 » once became 39 €).
  * The price list stores cents; conversion happens here, both ways.
+ *
+ * Publishing goes through a summary of the changes and a confirmation, a second one when an entry
+ * changes beyond ×3 or ÷3 (decidePriceUpdate): the browser shows them, the server checks them.
  */
 
 export type PriceFieldKind = 'euros' | 'multiplier';
@@ -36,7 +43,6 @@ export interface PriceTab {
 
 export const MIN_EUROS = 0;
 export const MIN_MULTIPLIER = 1;
-export const PRICE_STEP = 0.01;
 
 /** The sub-tabs and their fields, titled from the current document (support titles, reel descriptions). */
 export function priceTabs(list: PriceListDocument): PriceTab[] {
@@ -134,71 +140,196 @@ function setPath(document: Record<string, unknown>, path: string, next: number):
   target[keys[keys.length - 1] as string] = next;
 }
 
-/** `"12,50"`, `"12.5"`, `" 12 "` -> 12.5; anything else (empty, letters, `1e3`, `Infinity`) -> null. */
-export function parseDecimal(text: string): number | null {
-  const normalised = text.trim().replace(/\s/g, '').replace(',', '.');
-  if (!/^-?\d+(\.\d+)?$|^-?\.\d+$/.test(normalised)) return null;
-  const value = Number(normalised);
-  return Number.isFinite(value) ? value : null;
-}
-
-/** The field's value as the form shows it: euros with 2 decimals (`12.50`), a coefficient as it is. */
+/** The field's value as the form shows it, the French way: euros with 2 decimals (`12,50`), a coefficient as it is (`1,45`). */
 export function fieldValue(list: PriceListDocument, field: PriceField): string {
   const value = Number(getPath(list, field.name));
   if (!Number.isFinite(value)) return '';
-  return field.kind === 'euros' ? (value / 100).toFixed(2) : String(value);
+  return (field.kind === 'euros' ? (value / 100).toFixed(2) : String(value)).replace('.', ',');
+}
+
+export const PRICE_FORM_MESSAGES = {
+  eurosEmpty: 'Indiquez un montant',
+  multiplierEmpty: 'Indiquez un coefficient',
+  eurosNotANumber: 'Saisissez un montant en euros, par exemple 0,39',
+  multiplierNotANumber: 'Saisissez un coefficient, par exemple 1,5',
+  eurosMin: 'Un montant ne peut pas être négatif',
+  multiplierMin: 'Un coefficient vaut au moins 1',
+  eurosDecimals: 'Un montant a au plus deux décimales (les centimes)',
+  multiplierDecimals: 'Un coefficient a au plus quatre décimales',
+  eurosMax: `Un montant vaut au plus ${formatEurosFromCents(MAX_AMOUNT_CENTS)}`,
+  multiplierMax: `Un coefficient vaut au plus ${MAX_MULTIPLIER_VALUE}`,
+  invalid: 'Veuillez corriger les prix signalés',
+  unchanged: `Aucun changement${NBSP}: les tarifs saisis sont ceux en vigueur, il n’y a rien à publier.`,
+  unconfirmed: `Publication non confirmée${NBSP}: vérifiez le récapitulatif des changements puis confirmez.`,
+  largeUnconfirmed: `Changement important non confirmé${NBSP}: confirmez une seconde fois pour publier.`,
+  resetUnconfirmed: `Réinitialisation non confirmée${NBSP}: confirmez pour revenir aux tarifs par défaut.`,
+  stale: `Les tarifs ont été modifiés entre-temps${NBSP}: rechargez la page et vérifiez-les avant de publier.`,
+} as const;
+
+export type PriceEntry = { ok: true; value: number } | { ok: false; error: string };
+
+/**
+ * One typed price, read the French way or the English way: `"0,39"`, `"0.39"`, `" 1 234,50 €"`.
+ * Spaces (also no-break ones, as in `1 234`) are ignored, and a euro sign after an amount. The
+ * value is in the document's unit: cents for euros, the coefficient for a multiplier. Anything
+ * else — letters, `1,2,3`, `1e3`, negative, empty, too many decimals, beyond the list's maximum —
+ * is refused with the French message the field shows.
+ */
+export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
+  const euros = kind === 'euros';
+  let normalised = text.replace(/\s/g, '');
+  if (euros) normalised = normalised.replace(/€$/, '');
+  if (normalised === '')
+    return { ok: false, error: euros ? PRICE_FORM_MESSAGES.eurosEmpty : PRICE_FORM_MESSAGES.multiplierEmpty };
+  const match = /^([+\-−]?)(\d*)(?:[.,](\d*))?$/.exec(normalised);
+  const [, sign = '', whole = '', decimals = ''] = match ?? [];
+  if (!match || (whole === '' && decimals === ''))
+    return {
+      ok: false,
+      error: euros ? PRICE_FORM_MESSAGES.eurosNotANumber : PRICE_FORM_MESSAGES.multiplierNotANumber,
+    };
+  const value = Number(`${sign === '-' || sign === '−' ? '-' : ''}${whole || '0'}.${decimals || '0'}`);
+  if (euros) {
+    if (value < MIN_EUROS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMin };
+    if (decimals.length > 2) return { ok: false, error: PRICE_FORM_MESSAGES.eurosDecimals };
+    const cents = Math.round(value * 100);
+    if (cents > MAX_AMOUNT_CENTS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMax };
+    return { ok: true, value: cents };
+  }
+  if (value < MIN_MULTIPLIER) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMin };
+  if (decimals.length > 4) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierDecimals };
+  if (value > MAX_MULTIPLIER_VALUE) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMax };
+  return { ok: true, value: Math.round(value * 10_000) / 10_000 };
 }
 
 export interface PriceFormResult {
   document: PriceListDocument;
-  /** Fields whose entry was not a number: they kept their value. */
-  ignored: string[];
-  /** Fields below their minimum, with the message. */
+  /** Fields whose entry was refused, with the French message; the document keeps their value. */
   errors: Record<string, string>;
 }
 
-export const PRICE_FORM_MESSAGES = {
-  eurosMin: 'Un montant ne peut pas être négatif',
-  multiplierMin: 'Un coefficient vaut au moins 1',
-} as const;
-
 /**
- * A copy of `current` with the form's values: euros to cents (rounded to the cent), coefficients
- * to 4 decimals; non-numeric entries ignored; values below the minimum reported.
+ * A copy of `current` with the form's entries (parsePriceEntry). A field the form does not send
+ * keeps its value; a field sent empty or wrong is an error.
  */
 export function applyPriceForm(current: PriceListDocument, entries: Record<string, string>): PriceFormResult {
   const document = structuredClone(current) as unknown as Record<string, unknown>;
-  const ignored: string[] = [];
   const errors: Record<string, string> = {};
-  for (const tab of priceTabs(current)) {
-    for (const field of tab.fields) {
-      const raw = entries[field.name];
-      if (raw === undefined) continue;
-      const value = parseDecimal(raw);
-      if (value === null) {
-        if (raw.trim() !== '') ignored.push(field.name);
-        continue;
-      }
-      if (field.kind === 'euros') {
-        if (value < MIN_EUROS) {
-          errors[field.name] = PRICE_FORM_MESSAGES.eurosMin;
-          continue;
-        }
-        setPath(document, field.name, Math.round(value * 100));
-      } else {
-        if (value < MIN_MULTIPLIER) {
-          errors[field.name] = PRICE_FORM_MESSAGES.multiplierMin;
-          continue;
-        }
-        setPath(document, field.name, Math.round(value * 10_000) / 10_000);
-      }
-    }
+  for (const field of priceTabs(current).flatMap((tab) => tab.fields)) {
+    const raw = entries[field.name];
+    if (raw === undefined) continue;
+    const entry = parsePriceEntry(raw, field.kind);
+    if (entry.ok) setPath(document, field.name, entry.value);
+    else errors[field.name] = entry.error;
   }
-  return { document: document as unknown as PriceListDocument, ignored, errors };
+  return { document: document as unknown as PriceListDocument, errors };
 }
 
-/** What the browser keeps of a typed entry: digits and one decimal separator; anything else is ignored. */
-export function sanitiseEntry(previous: string, next: string): string {
-  if (next === '') return next;
-  return /^\d*([.,]\d{0,4})?$/.test(next) ? next : previous;
+/** Beyond this factor, up or down, a change asks for a second confirmation (a typo, most likely). */
+export const LARGE_CHANGE_FACTOR = 3;
+
+export interface PriceChange {
+  name: string;
+  /** The sub-tab's label (`Supports`). */
+  section: string;
+  /** The entry's French label (`Photos papier`). */
+  label: string;
+  kind: PriceFieldKind;
+  /** In the document's unit: cents, or the coefficient. */
+  before: number;
+  after: number;
+  /** `0,35 €`, `1,45`. */
+  beforeText: string;
+  afterText: string;
+  /** `+11,4 %`, `−50 %`; from or to zero: `auparavant gratuit`, `désormais gratuit`. */
+  changeText: string;
+  /** Beyond ×3 or ÷3 (or from or to zero): asks for a second confirmation. */
+  large: boolean;
+}
+
+const frenchNumber = (maximumFractionDigits: number) =>
+  new Intl.NumberFormat('fr-FR', { maximumFractionDigits, minimumFractionDigits: 0 });
+const coefficientFormat = frenchNumber(4);
+const percentFormat = frenchNumber(1);
+const ratioFormat = { small: frenchNumber(1), large: frenchNumber(0) };
+
+function valueText(kind: PriceFieldKind, value: number): string {
+  return kind === 'euros' ? formatEurosFromCents(value) : coefficientFormat.format(value);
+}
+
+/** `+11,4 %` (U+00A0 before %, a true minus sign U+2212 when it goes down). */
+function percentText(before: number, after: number): string {
+  if (before === 0) return 'auparavant gratuit';
+  if (after === 0) return 'désormais gratuit';
+  const percent = ((after - before) / before) * 100;
+  return `${percent >= 0 ? '+' : '−'}${percentFormat.format(Math.abs(percent))}${NBSP}%`;
+}
+
+/** `×111`, `×3,4`, `÷5`. */
+function ratioText(before: number, after: number): string {
+  const ratio = after >= before ? after / before : before / after;
+  return `${after >= before ? '×' : '÷'}${(ratio >= 10 ? ratioFormat.large : ratioFormat.small).format(ratio)}`;
+}
+
+/** Every form entry whose value differs between the two lists, in the form's order. */
+export function priceChanges(current: PriceListDocument, next: PriceListDocument): PriceChange[] {
+  const changes: PriceChange[] = [];
+  for (const tab of priceTabs(current)) {
+    for (const field of tab.fields) {
+      const before = Number(getPath(current, field.name));
+      const after = Number(getPath(next, field.name));
+      if (before === after) continue;
+      const large =
+        before === 0 || after === 0
+          ? true
+          : after > before * LARGE_CHANGE_FACTOR || after * LARGE_CHANGE_FACTOR < before;
+      changes.push({
+        name: field.name,
+        section: tab.label,
+        label: field.label,
+        kind: field.kind,
+        before,
+        after,
+        beforeText: valueText(field.kind, before),
+        afterText: valueText(field.kind, after),
+        changeText: percentText(before, after),
+        large,
+      });
+    }
+  }
+  return changes;
+}
+
+/** `Le prix « Photos papier » passe de 0,35 € à 39,00 € (×111).`: what the second confirmation names. */
+export function largeChangeSentence(change: PriceChange): string {
+  const what = change.kind === 'euros' ? 'Le prix' : 'Le coefficient';
+  const factor = change.before === 0 || change.after === 0 ? change.changeText : ratioText(change.before, change.after);
+  return `${what} «${NNBSP}${change.label}${NNBSP}» (${change.section}) passe de ${change.beforeText} à ${change.afterText} (${factor}).`;
+}
+
+export type PriceUpdateDecision =
+  | { kind: 'invalid'; errors: Record<string, string> }
+  | { kind: 'unchanged' }
+  | { kind: 'unconfirmed'; changes: PriceChange[] }
+  | { kind: 'large-unconfirmed'; changes: PriceChange[] }
+  | { kind: 'publish'; document: PriceListDocument; changes: PriceChange[] };
+
+/** The names of the form's confirmation fields, posted once the person confirmed in the dialog. */
+export const CONFIRMATION_FIELDS = { confirmed: 'confirmed', confirmedLargeChange: 'confirmedLargeChange' } as const;
+
+/**
+ * What a posted « Mettre à jour » leads to, on the server as in the browser: wrong entries are
+ * refused, no change publishes nothing, and a publication needs `confirmed=1` — plus
+ * `confirmedLargeChange=1` when an entry changes beyond ×3 or ÷3. The browser shows the summary
+ * before it sets them; the server checks them, so a forged or replayed post cannot skip them.
+ */
+export function decidePriceUpdate(current: PriceListDocument, entries: Record<string, string>): PriceUpdateDecision {
+  const applied = applyPriceForm(current, entries);
+  if (Object.keys(applied.errors).length > 0) return { kind: 'invalid', errors: applied.errors };
+  const changes = priceChanges(current, applied.document);
+  if (changes.length === 0) return { kind: 'unchanged' };
+  if (entries[CONFIRMATION_FIELDS.confirmed] !== '1') return { kind: 'unconfirmed', changes };
+  if (changes.some((c) => c.large) && entries[CONFIRMATION_FIELDS.confirmedLargeChange] !== '1')
+    return { kind: 'large-unconfirmed', changes };
+  return { kind: 'publish', document: applied.document, changes };
 }

@@ -1,5 +1,5 @@
 import type { OrderStatus, PaymentStatus } from '../order-status';
-import type { AdminEventView } from './timeline';
+import type { OrderHistoryEntry } from '../orders/events';
 
 /*
  * What the back office's server modules hand to its pages: plain, serialisable shapes (dates as ISO
@@ -78,7 +78,27 @@ export interface OrderDetails {
     unitPriceCents: number;
     lineTotalCents: number;
   }>;
-  events: AdminEventView[];
+  /** The history in French, actors by name (server/orders/history.server.ts). */
+  history: OrderHistoryEntry[];
+  /** What the order dialog's money actions need (refund, cancellation with refund, withdrawal). */
+  money: {
+    /** Confirmed by the customer at checkout (false: a draft). */
+    placed: boolean;
+    refundedCents: number;
+    /** Paid minus refunded: the most a refund may give back. */
+    refundableCents: number;
+    /** The gateway that took the money, when it can refund it (its French name), else null. */
+    gateway: string | null;
+    refunds: Array<{
+      id: string;
+      createdAt: string;
+      amountCents: number;
+      method: string;
+      status: string;
+      reason: string;
+      creditNoteId: string | null;
+    }>;
+  };
 }
 
 export interface CustomerListRow {

@@ -38,3 +38,19 @@ describe('the return from a gateway', () => {
     expect(arrivedFromGateway(new URLSearchParams('orderId=1&paiement=autre'))).toBe(false);
   });
 });
+
+describe('a cancelled or withdrawn order', () => {
+  it('asks for no payment any more, whatever its payment status', () => {
+    for (const paymentStatus of ['pending', 'failed', 'paid', 'refunded']) {
+      expect(
+        confirmationPaymentState({
+          paymentStatus,
+          paymentMethod: 'transfer',
+          openAttemptAt: null,
+          now: new Date(),
+          closed: true,
+        }),
+      ).toEqual({ kind: 'closed' });
+    }
+  });
+});

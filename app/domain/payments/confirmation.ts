@@ -37,7 +37,9 @@ export type ConfirmationPaymentState =
   | { kind: 'paid' }
   | { kind: 'confirming' }
   | { kind: 'offline'; method: OfflinePaymentMethod }
-  | { kind: 'unpaid' };
+  | { kind: 'unpaid' }
+  /** Cancelled or withdrawn: nothing is asked to be paid any more. */
+  | { kind: 'closed' };
 
 export function confirmationPaymentState(input: {
   paymentStatus: string;
@@ -45,8 +47,11 @@ export function confirmationPaymentState(input: {
   /** When the latest card attempt still pending was opened, or null. */
   openAttemptAt: Date | null;
   now: Date;
+  /** The order was cancelled or the customer withdrew. */
+  closed?: boolean;
 }): ConfirmationPaymentState {
-  if (input.paymentStatus === 'paid' || input.paymentStatus === 'refunded') return { kind: 'paid' };
+  if (input.closed) return { kind: 'closed' };
+  if (['paid', 'partially_refunded', 'refunded'].includes(input.paymentStatus)) return { kind: 'paid' };
   if (input.paymentStatus === 'pending' && isOfflinePaymentMethod(input.paymentMethod)) {
     return { kind: 'offline', method: input.paymentMethod };
   }
@@ -63,6 +68,7 @@ export function confirmationPaymentState(input: {
 export const CONFIRMATION_TEXT = {
   paid: frenchTypography('Merci pour votre commande ! Votre paiement a bien été reçu.'),
   unpaid: 'Votre commande est enregistrée. Elle sera traitée dès réception de votre paiement.',
+  closed: frenchTypography('Cette commande est annulée : aucun paiement n’est attendu.'),
   confirmingTitle: 'Paiement en cours de confirmation',
   confirming:
     'Nous attendons la confirmation de votre paiement par notre prestataire. Cette page se met à jour toute seule, inutile de payer à nouveau.',

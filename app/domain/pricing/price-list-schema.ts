@@ -16,7 +16,7 @@ import { MULTIPLIER_SCALE } from './pricing';
  * this schema (publishPriceList), so the pricing function never meets a missing or odd price.
  */
 
-const MAX_AMOUNT_CENTS = 10_000_000; // 100 000 € for one unit, reel, delivery or shipping.
+export const MAX_AMOUNT_CENTS = 10_000_000; // 100 000 € for one unit, reel, delivery or shipping.
 
 const cents = z
   .number({ error: 'Indiquez un montant.' })
@@ -24,11 +24,13 @@ const cents = z
   .min(0, { error: 'Un montant ne peut pas être négatif.' })
   .max(MAX_AMOUNT_CENTS, { error: 'Montant trop élevé.' });
 
+export const MAX_MULTIPLIER_VALUE = 10;
+
 const multiplier = (min: number) =>
   z
     .number({ error: 'Indiquez un coefficient.' })
     .min(min, { error: `Un coefficient vaut au moins ${String(min).replace('.', ',')}.` })
-    .max(10, { error: 'Un coefficient vaut au plus 10.' })
+    .max(MAX_MULTIPLIER_VALUE, { error: 'Un coefficient vaut au plus 10.' })
     .refine((value) => Math.abs(value * MULTIPLIER_SCALE - Math.round(value * MULTIPLIER_SCALE)) < 1e-6, {
       error: 'Un coefficient a au plus quatre décimales.',
     });

@@ -1,21 +1,30 @@
 import { data, useLocation, useNavigate } from 'react-router';
+import type { z } from 'zod';
 import type { StatusActionData } from '~/components/admin/order-details-dialog';
 import { OrderDetailsDialog } from '~/components/admin/order-details-dialog';
+import type { MoneyActionData } from '~/components/admin/order-money-forms';
 import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
 import { TabError } from '~/components/admin/tab-error';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
 import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
+import { formatEurosFromCents } from '~/domain/format';
 import { isOrderStatus, orderStatusLabel } from '~/domain/order-status';
+import { type RefundMethodChoice, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
+import { invalidateDashboardStats } from '~/server/admin/stats.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
+import { applyTransition } from '~/server/orders/lifecycle.server';
+import { refundOrder } from '~/server/orders/refunds.server';
 import type { Route } from './+types/orders';
 
 /*
  * The Commandes tab (the dashboard's default): the orders, filtered, searched, sorted and paginated
  * on the server from the address bar's parameters; `?commande=<id>` opens the order details dialog.
- * Actions: the status change (with its e-mail) and internal notes.
+ * Actions: the status change (with its e-mail; a cancellation carries its refund), refunds, the
+ * settlement of a withdrawal, and internal notes. Every change of state goes through the order
+ * lifecycle.
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,13 +63,29 @@ export async function action({ request }: Route.ActionArgs) {
           : 'La note est trop longue';
     return reply({ intent: 'note', ok: false, error }, result.reason === 'not-found' ? 404 : 200);
   }
+  if (intent === 'refund') return refund(form, orderId, admin.id);
+  if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
   const status = form.get('status');
   if (intent !== 'status' || !isOrderStatus(status)) {
     return reply({ intent: 'status', ok: false, error: 'Statut inconnu' }, 400);
   }
+  let refundChoice: { amountCents: number; method: RefundMethodChoice; reason: string } | null = null;
+  if (status === 'canceled' && form.has('refundAmount')) {
+    const parsed = refundFormSchema.safeParse({
+      amount: form.get('refundAmount'),
+      method: form.get('refundMethod'),
+      reason: form.get('refundReason'),
+    });
+    if (!parsed.success) return reply({ intent: 'status', ok: false, error: firstIssue(parsed.error) });
+    refundChoice = { amountCents: parsed.data.amount, method: parsed.data.method, reason: parsed.data.reason };
+  }
   try {
-    const result = await changeOrderStatus({ orderId, status, actor: admin });
-    if (!result.ok) return reply({ intent: 'status', ok: false, error: 'Commande introuvable' }, 404);
+    const result = await changeOrderStatus({ orderId, status, actor: admin, refund: refundChoice });
+    if (!result.ok) {
+      return result.reason === 'refused'
+        ? reply({ intent: 'status', ok: false, error: result.message })
+        : reply({ intent: 'status', ok: false, error: 'Commande introuvable' }, 404);
+    }
     return reply({
       intent: 'status',
       ok: true,
@@ -69,11 +94,83 @@ export async function action({ request }: Route.ActionArgs) {
       statusLabel: orderStatusLabel(result.to),
       email: result.email,
       creditNote: result.creditNote,
+      refund: result.refund,
     });
   } catch (error) {
     log.error({ err: error, orderId }, 'status change failed');
     return reply({ intent: 'status', ok: false, error: STATUS_CHANGE_MESSAGES.updateFailed }, 500);
   }
+}
+
+const moneyReply = (body: MoneyActionData) => data(body, { status: 200 });
+
+function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'Requête invalide';
+}
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '');
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+async function refund(form: FormData, orderId: string, actor: string) {
+  const parsed = refundFormSchema.safeParse({
+    amount: form.get('amount'),
+    method: form.get('method'),
+    reason: form.get('reason'),
+  });
+  if (!parsed.success) {
+    return moneyReply({
+      intent: 'refund',
+      ok: false,
+      error: firstIssue(parsed.error),
+      fieldErrors: fieldErrors(parsed.error),
+    });
+  }
+  const result = await refundOrder({
+    orderId,
+    amountCents: parsed.data.amount,
+    method: parsed.data.method,
+    reason: parsed.data.reason,
+    actor,
+  });
+  if (!result.ok) return moneyReply({ intent: 'refund', ok: false, error: result.message });
+  invalidateDashboardStats();
+  const note = result.creditNoteNumber ? ` — avoir ${result.creditNoteNumber}` : '';
+  return moneyReply({
+    intent: 'refund',
+    ok: true,
+    message: `Remboursement de ${formatEurosFromCents(result.amountCents)} enregistré${note}.`,
+  });
+}
+
+async function settleWithdrawal(form: FormData, orderId: string, actor: string) {
+  const parsed = withdrawalSettlementSchema.safeParse({ kept: form.get('kept'), method: form.get('method') });
+  if (!parsed.success) {
+    return moneyReply({
+      intent: 'settle-withdrawal',
+      ok: false,
+      error: firstIssue(parsed.error),
+      fieldErrors: fieldErrors(parsed.error),
+    });
+  }
+  const result = await applyTransition(orderId, { type: 'settle_withdrawal', keptCents: parsed.data.kept }, actor, {
+    refundMethod: parsed.data.method,
+    reason: 'Rétractation du client',
+  });
+  if (!result.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: result.message });
+  invalidateDashboardStats();
+  const failed = result.refundResults.find((r) => !r.ok);
+  if (failed && !failed.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: failed.message });
+  return moneyReply({
+    intent: 'settle-withdrawal',
+    ok: true,
+    message: 'Rétractation réglée : la commande est annulée.',
+  });
 }
 
 export default function OrdersTab({ loaderData }: Route.ComponentProps) {

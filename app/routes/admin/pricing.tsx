@@ -2,18 +2,27 @@ import { data } from 'react-router';
 import type { PricingActionData } from '~/components/admin/price-editor';
 import { PriceEditor } from '~/components/admin/price-editor';
 import { TabError } from '~/components/admin/tab-error';
-import { applyPriceForm } from '~/domain/admin/price-form';
+import { CONFIRMATION_FIELDS, decidePriceUpdate, PRICE_FORM_MESSAGES } from '~/domain/admin/price-form';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
-import { getActivePriceList, InvalidPriceListError, publishPriceList } from '~/server/pricing/price-lists.server';
+import {
+  getActivePriceList,
+  InvalidPriceListError,
+  publishPriceList,
+  StalePriceListError,
+} from '~/server/pricing/price-lists.server';
 import type { Route } from './+types/pricing';
 
 /*
  * The Tarifs tab. Update: the form's values over the active list, published as a new version
  * (issue 6's publishPriceList: validated, versioned, active at once). Reset: the defaults, published
  * as a new version (history is kept; orders keep the version they were priced with).
+ * The browser shows a summary and asks for confirmation first; this action does not trust it and
+ * decides again from the posted fields (decidePriceUpdate): same parsing, same ×3 rule, and the
+ * confirmation fields must be there. `baseVersion`, when posted, is the version the summary was
+ * computed against: a list published meanwhile by someone else is not overwritten unseen.
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -28,31 +37,52 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 const reply = (body: PricingActionData, status = 200) => data(body, { status });
+const refuse = (error: string, errors: Record<string, string> = {}) => reply({ ok: false, error, errors });
+
+/** The posted version the summary was computed against; absent or not a version: no check. */
+function baseVersion(form: FormData): number | undefined {
+  const value = Number(form.get('baseVersion'));
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
   const form = await readFormData(request);
   const intent = form.get('intent');
+  const options = { expectedVersion: baseVersion(form) };
   try {
     if (intent === 'reset') {
-      const published = await publishPriceList(DEFAULT_PRICE_LIST, admin.id);
-      return reply({ ok: true, intent: 'reset', version: published.version, ignored: [] });
+      if (form.get(CONFIRMATION_FIELDS.confirmed) !== '1') return refuse(PRICE_FORM_MESSAGES.resetUnconfirmed);
+      const published = await publishPriceList(DEFAULT_PRICE_LIST, admin.id, undefined, options);
+      return reply({ ok: true, intent: 'reset', version: published.version });
     }
     if (intent !== 'update') return reply({ ok: false, error: 'Action inconnue', errors: {} }, 400);
     const active = await getActivePriceList();
     const entries = Object.fromEntries(
       [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     );
-    const applied = applyPriceForm(active.data, entries);
-    if (Object.keys(applied.errors).length > 0) {
-      return reply({ ok: false, error: 'Veuillez corriger les prix signalés', errors: applied.errors });
+    const decision = decidePriceUpdate(active.data, entries);
+    switch (decision.kind) {
+      case 'invalid':
+        return refuse(PRICE_FORM_MESSAGES.invalid, decision.errors);
+      case 'unchanged':
+        return refuse(PRICE_FORM_MESSAGES.unchanged);
+      case 'unconfirmed':
+        return refuse(PRICE_FORM_MESSAGES.unconfirmed);
+      case 'large-unconfirmed':
+        return refuse(PRICE_FORM_MESSAGES.largeUnconfirmed);
+      case 'publish': {
+        // Without a posted base, the list just read is the base: the document was computed from it.
+        const expectedVersion = options.expectedVersion ?? active.version;
+        const published = await publishPriceList(decision.document, admin.id, undefined, { expectedVersion });
+        return reply({ ok: true, intent: 'update', version: published.version });
+      }
     }
-    const published = await publishPriceList(applied.document, admin.id);
-    return reply({ ok: true, intent: 'update', version: published.version, ignored: applied.ignored });
   } catch (error) {
+    if (error instanceof StalePriceListError) return refuse(PRICE_FORM_MESSAGES.stale);
     if (error instanceof InvalidPriceListError) {
       const errors = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
-      return reply({ ok: false, error: 'Veuillez corriger les prix signalés', errors });
+      return refuse(PRICE_FORM_MESSAGES.invalid, errors);
     }
     log.error({ err: error }, 'price list publication failed');
     return reply({ ok: false, error: 'Les tarifs n’ont pas pu être publiés', errors: {} }, 500);

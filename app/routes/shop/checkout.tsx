@@ -27,7 +27,7 @@ import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-inf
 import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
-import { chooseOfflinePayment } from '~/server/payments/offline.server';
+import { confirmCheckout } from '~/server/payments/offline.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -220,16 +220,15 @@ export async function action({ request }: Route.ActionArgs) {
   const actor = viewer === 'owner' && user ? user.id : 'customer';
   try {
     await recordEarlyStartConsent(order.id, actor);
-    if (method !== 'card') {
-      // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
-      await chooseOfflinePayment({
-        orderId: order.id,
-        method,
-        actor,
-        accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
-      });
-      return redirect(confirmationPath(order.id));
-    }
+    // Confirming here places the draft (or changes how a placed order is paid).
+    await confirmCheckout({
+      orderId: order.id,
+      method,
+      actor,
+      accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
+    });
+    // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
+    if (method !== 'card') return redirect(confirmationPath(order.id));
     const session = await createCheckout({
       orderId: order.id,
       returnUrl: gatewayReturnPath(order.id),

@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? await openCardAttemptAt(order.id)
         : null,
     now: new Date(),
+    closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
   return data(
     {
@@ -196,7 +197,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="flex flex-col gap-6">
           {viewer !== 'admin' ? <WithdrawalNotice orderId={order.id} withdrawal={withdrawal} /> : null}
-          <OrderTimeline events={order.events} />
+          <OrderTimeline entries={order.events} />
         </div>
       </div>
     </section>

@@ -1,4 +1,5 @@
 import { asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { type OrderHistoryEntry, orderHistory } from '~/domain/orders/events';
 import { type Database, db } from '../db/client.server';
 import { invoices, orderEvents, orderItems, orders } from '../db/schema';
 
@@ -26,7 +27,8 @@ export interface AccountOrderRow {
   totalPriceCents: number;
   withdrawnAt: Date | null;
   items: Array<{ type: string; quantity: number }>;
-  events: Array<{ at: Date; kind: string; from: string | null; to: string | null }>;
+  /** The history as the customer reads it (domain/orders/events.ts): no staff-only events. */
+  events: OrderHistoryEntry[];
   invoiceNumber: string | null;
 }
 
@@ -95,6 +97,7 @@ export async function listCustomerOrders(
             kind: orderEvents.kind,
             from: orderEvents.from,
             to: orderEvents.to,
+            data: orderEvents.data,
           })
           .from(orderEvents)
           .where(inArray(orderEvents.orderId, ids))
@@ -106,7 +109,11 @@ export async function listCustomerOrders(
     rows: rows.map((row) => ({
       ...row,
       items: items.filter((item) => item.orderId === row.id).map(({ type, quantity }) => ({ type, quantity })),
-      events: events.filter((event) => event.orderId === row.id).map(({ orderId: _, ...event }) => event),
+      events: orderHistory(
+        // The customer's audience shows no actor: none is read.
+        events.filter((event) => event.orderId === row.id).map((event) => ({ ...event, actor: null })),
+        'customer',
+      ),
     })),
     page,
     pageCount,

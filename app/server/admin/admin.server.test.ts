@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCustomerListParams, parseOrderListParams } from '~/domain/admin/list-params';
 import { startFakeColissimo } from '../../../tests/support/fake-colissimo';
+import { insertTestOrder } from '../../../tests/support/orders';
 import { pool } from '../db/client.server';
 import { saveEmailConfig } from '../email/email-config.server';
 import { seedDemo } from '../seed/demo.server';
@@ -172,7 +173,7 @@ describe('the orders list', () => {
     expect(details?.customer.email).toMatch(/@example\.fr$/);
     expect(details?.items.length).toBeGreaterThan(0);
     expect(details?.invoice?.number).toMatch(/^FA-\d{4}-\d{6}$/);
-    expect(details?.events.map((e) => e.kind)).toContain('created');
+    expect(details?.history.map((e) => e.kind)).toContain('created');
     const sum = details?.items.reduce((total, item) => total + item.lineTotalCents, 0) ?? 0;
     expect(sum).toBeLessThanOrEqual(details?.prices.totalPriceCents ?? 0);
     expect(await getOrderDetails(randomUUID())).toBeNull();
@@ -307,8 +308,22 @@ describe('the status change', () => {
        where o.payment_status = 'paid' and o.status = 'completed'
          and not exists (select 1 from credit_notes c where c.order_id = o.id) limit 1`,
     );
-    const result = await changeOrderStatus({ orderId: order.id, status: 'canceled', actor: ADMIN });
-    expect(result).toMatchObject({ ok: true, creditNote: { kind: 'issued' } });
+    const { total } = await one<{ total: number }>('select total_price as total from orders where id = $1', [order.id]);
+    const result = await changeOrderStatus({
+      orderId: order.id,
+      status: 'canceled',
+      actor: ADMIN,
+      refund: { amountCents: total, method: 'transfer', reason: 'Commande annulée à la demande du client' },
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      creditNote: { kind: 'issued' },
+      refund: { ok: true, amountCents: total },
+    });
+    expect(await one('select status, payment_status from orders where id = $1', [order.id])).toEqual({
+      status: 'canceled',
+      payment_status: 'refunded',
+    });
     const notes = await rows<{ number: string; invoice: string }>(
       `select c.number, i.number as invoice from credit_notes c join invoices i on i.id = c.invoice_id where c.order_id = $1`,
       [order.id],
@@ -330,20 +345,23 @@ describe('the status change', () => {
       reason: 'empty',
     });
     const details = await getOrderDetails(order.id);
-    expect(details?.events.filter((e) => e.kind === 'note').map((e) => e.data)).toEqual([
-      { text: 'Client rappelé, bobines reçues.' },
+    expect(details?.history.filter((e) => e.kind === 'note').map((e) => e.detail)).toEqual([
+      'Client rappelé, bobines reçues.',
     ]);
-    expect(details?.events.find((e) => e.kind === 'note')?.actorName).toBe('Ada Admin');
+    expect(details?.history.find((e) => e.kind === 'note')?.actorName).toBe('Ada Admin');
   });
 });
 
+/** A placed order waiting for its transfer or cheque. */
+async function awaitedOrder(method: 'transfer' | 'cheque'): Promise<{ id: string; number: string }> {
+  const order = await insertTestOrder(process.env.DATABASE_URL as string);
+  await one('update orders set payment_method = $1 where id = $2 returning id', [method, order.id]);
+  return order;
+}
+
 describe('the payment validation', () => {
   it('validates an awaited bank transfer: order paid, invoice issued, customer e-mailed', async () => {
-    const transfer = await one<{ id: string; number: string }>(
-      `select o.id, o.number from orders o
-       where o.payment_method = 'transfer' and o.payment_status = 'pending' and o.user_id is not null
-         and not exists (select 1 from invoices i where i.order_id = o.id) limit 1`,
-    );
+    const transfer = await awaitedOrder('transfer');
     const found = await listPendingPayments({ q: transfer.number, page: 1 });
     expect(found.rows).toEqual([
       expect.objectContaining({
@@ -370,45 +388,56 @@ describe('the payment validation', () => {
     expect((await listPendingPayments({ q: transfer.number, page: 1 })).rows).toEqual([]);
     // Deciding twice changes nothing.
     expect(await decidePayments([`o:${transfer.id}`], 'validate', ADMIN)).toEqual([
-      { id: `o:${transfer.id}`, ok: false, reference: transfer.number, reason: 'not-pending' },
+      {
+        id: `o:${transfer.id}`,
+        ok: false,
+        reference: transfer.number,
+        reason: 'not-pending',
+        message: 'Cette commande est déjà payée.',
+      },
     ]);
   });
 
-  it('validates a gateway attempt left pending, and rejects a selection', async () => {
+  it('never offers nor validates a card attempt: only its gateway settles it', async () => {
     const cards = await rows<{ id: string; total_price: number }>(
-      `select id, total_price from orders where payment_method = 'card' and payment_status = 'pending' limit 3`,
+      `select id, total_price from orders where payment_method = 'card' and payment_status in ('pending', 'failed')
+         and status <> 'canceled' and withdrawn_at is null limit 2`,
     );
-    expect(cards).toHaveLength(3);
-    const payments: string[] = [];
+    expect(cards).toHaveLength(2);
+    const attempts: string[] = [];
     for (const [index, order] of cards.entries()) {
       const inserted = await one<{ id: string }>(
         `insert into payments (order_id, provider, provider_ref, amount, status, method)
-         values ($1, 'sandbox', $2, $3, 'pending', 'card') returning id`,
-        [order.id, `sbx_admin_test_${index}`, order.total_price],
+         values ($1, 'sandbox', $2, $3, $4, 'card') returning id`,
+        [order.id, `sbx_admin_test_${index}`, order.total_price, index === 0 ? 'pending' : 'failed'],
       );
-      payments.push(inserted.id);
+      attempts.push(inserted.id);
     }
-    const page = await listPendingPayments({ q: 'sbx_admin_test', page: 1 });
-    expect(page.rows.map((p) => p.id).sort()).toEqual(payments.map((id) => `p:${id}`).sort());
+    expect((await listPendingPayments({ q: 'sbx_admin_test', page: 1 })).rows).toEqual([]);
+    for (const order of cards)
+      expect((await listPendingPayments({ q: '', page: 1 })).rows.map((r) => r.orderId)).not.toContain(order.id);
+    const decided = await decidePayments(
+      [`p:${attempts[0]}`, `o:${cards[0]?.id}`, `o:${cards[1]?.id}`],
+      'validate',
+      ADMIN,
+    );
+    expect(decided.map((r) => r.ok)).toEqual([false, false, false]);
+    expect(await one('select status from payments where id = $1', [attempts[0]])).toEqual({ status: 'pending' });
+    for (const order of cards) {
+      expect(await rows('select id from invoices where order_id = $1', [order.id])).toEqual([]);
+    }
+  });
 
-    const [validated] = await decidePayments([`p:${payments[0]}`], 'validate', ADMIN);
-    expect(validated).toMatchObject({
-      ok: true,
-      reference: 'sbx_admin_test_0',
-      // The sandbox took no money: a demonstration invoice.
-      invoiceNumber: expect.stringMatching(/^TEST-FA-\d{4}-\d{6}$/),
-    });
-    expect(await one('select status from payments where id = $1', [payments[0]])).toEqual({ status: 'paid' });
-
+  it('rejects a selection of awaited transfers and cheques', async () => {
+    const awaited = [await awaitedOrder('transfer'), await awaitedOrder('cheque')];
     const rejected = await decidePayments(
-      payments.slice(1).map((id) => `p:${id}`),
+      awaited.map((o) => `o:${o.id}`),
       'reject',
       ADMIN,
     );
     expect(rejected.every((r) => r.ok)).toBe(true);
-    for (const [index, id] of payments.slice(1).entries()) {
-      expect(await one('select status from payments where id = $1', [id])).toEqual({ status: 'failed' });
-      expect(await one('select payment_status from orders where id = $1', [cards[index + 1]?.id])).toEqual({
+    for (const order of awaited) {
+      expect(await one('select payment_status from orders where id = $1', [order.id])).toEqual({
         payment_status: 'failed',
       });
     }

@@ -5,12 +5,14 @@ import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
 import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
-import { orderStatusLabel } from '~/domain/order-status';
+import type { Transition } from '~/domain/orders/lifecycle';
+import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import type { SessionUser } from '../auth/session.server';
-import { db, type Tx } from '../db/client.server';
-import { enqueueOrderStatusEmail, type OrderStatusEmailResult } from '../email/order-status-email.server';
-import { log } from '../log.server';
-import { type CreditNoteOutcome, issueCreditNoteForCanceledOrder } from './integrations.server';
+import { db } from '../db/client.server';
+import { loadOrderHistory } from '../orders/history.server';
+import { applyTransition, type StatusEmailOutcome } from '../orders/lifecycle.server';
+import type { RefundMethod } from '../orders/refunds.server';
+import { supportsRefund } from '../payments/refunds.server';
 import { isoTimestamp, isoTimestampOrNull, orderSearchCondition, whereAll } from './search-sql.server';
 import { invalidateDashboardStats } from './stats.server';
 
@@ -32,8 +34,9 @@ const ORDER_BY: Record<string, SQL> = {
   'number:asc': sql`o.number asc`,
 };
 
-function orderConditions(params: Pick<OrderListParams, 'q' | 'status' | 'payment' | 'from' | 'to'>): SQL[] {
-  const conditions: SQL[] = [];
+function orderConditions(params: Pick<OrderListParams, 'q' | 'status' | 'payment' | 'drafts' | 'from' | 'to'>): SQL[] {
+  // Drafts are not orders yet (DESIGN.md, order lifecycle): listed only when asked for.
+  const conditions: SQL[] = [params.drafts ? sql`o.placed_at is null` : sql`o.placed_at is not null`];
   if (params.status) conditions.push(sql`o.status = ${params.status}`);
   if (params.payment) conditions.push(sql`o.payment_status = ${params.payment}`);
   // Days are the shop's (Paris) days: from midnight of `from` to midnight after `to`.
@@ -99,22 +102,22 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     where o.id = ${orderId}`);
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
-  const [items, events, invoice, creditNotes, payments] = await Promise.all([
+  const [items, history, invoice, creditNotes, payments, refundRows] = await Promise.all([
     db().execute(sql`
       select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
       from order_items where order_id = ${orderId} order by position, id`),
-    db().execute(sql`
-      select e.at, e.kind, e."from", e."to", e.data, e.actor,
-        nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') as actor_name
-      from order_events e left join "user" u on u.id = e.actor
-      where e.order_id = ${orderId} order by e.at, e.id`),
+    loadOrderHistory(db(), orderId, { audience: 'staff' }),
     db().execute(sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId}`),
     db().execute(
       sql`select id, number, issued_at, amount from credit_notes where order_id = ${orderId} order by issued_at`,
     ),
     db().execute(sql`
-      select id, provider, provider_ref, status, method, amount, created_at
+      select id, provider, provider_ref, status, method, amount, created_at, settles_order
       from payments where order_id = ${orderId} order by created_at`),
+    db().execute(sql`
+      select r.id, r.created_at, r.amount, r.method, r.status, r.reason, r.credit_note_id,
+        (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order)) as for_order
+      from refunds r where r.order_id = ${orderId} order by r.created_at`),
   ]);
   const inv = invoice.rows[0] as Record<string, unknown> | undefined;
   const n = (key: string) => Number(o[key] ?? 0);
@@ -189,21 +192,41 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       unitPriceCents: Number(r.unit_price),
       lineTotalCents: Number(r.line_total),
     })),
-    events: events.rows.map((r) => ({
-      at: isoTimestamp(r.at),
-      kind: String(r.kind),
-      from: (r.from as string | null) ?? null,
-      to: (r.to as string | null) ?? null,
-      actorName: (r.actor_name as string | null) ?? (r.actor as string | null) ?? null,
-      data: (r.data as Record<string, unknown> | null) ?? null,
-    })),
+    money: moneyOf(o, payments.rows, refundRows.rows),
+    history,
   };
 }
 
-export type StatusEmailOutcome =
-  | { kind: 'queued'; outboxId: string; recipient: string; recipientName: string }
-  | { kind: 'skipped'; reason: 'notifications-disabled' | 'no-email' | 'unchanged' }
-  | { kind: 'failed'; error: string };
+function moneyOf(
+  order: Record<string, unknown>,
+  paymentRows: Record<string, unknown>[],
+  refundRows: Record<string, unknown>[],
+): OrderDetails['money'] {
+  const paid = ['paid', 'partially_refunded', 'refunded'].includes(String(order.payment_status));
+  const refundedCents = refundRows
+    .filter((r) => r.for_order && r.status !== 'failed')
+    .reduce((sum, r) => sum + Number(r.amount), 0);
+  const settling = paymentRows.find((p) => p.settles_order);
+  const provider = settling ? String(settling.provider) : null;
+  return {
+    placed: order.placed_at !== null,
+    refundedCents,
+    refundableCents: paid ? Math.max(0, Number(order.total_price) - refundedCents) : 0,
+    gateway:
+      provider && supportsRefund(provider)
+        ? (PAYMENT_PROVIDER_LABELS[provider as PaymentProviderName] ?? provider)
+        : null,
+    refunds: refundRows.map((r) => ({
+      id: String(r.id),
+      createdAt: isoTimestamp(r.created_at),
+      amountCents: Number(r.amount),
+      method: String(r.method),
+      status: String(r.status),
+      reason: String(r.reason),
+      creditNoteId: (r.credit_note_id as string | null) ?? null,
+    })),
+  };
+}
 
 export type StatusChangeResult =
   | {
@@ -212,118 +235,69 @@ export type StatusChangeResult =
       orderNumber: string;
       from: OrderStatus;
       to: OrderStatus;
-      email: StatusEmailOutcome;
+      email: StatusEmailOutcome | { kind: 'skipped'; reason: 'unchanged' };
       creditNote: CreditNoteOutcome;
+      /** The refund given in the same step as a cancellation, or why it could not be. */
+      refund: { ok: true; amountCents: number } | { ok: false; message: string } | null;
     }
-  | { ok: false; reason: 'not-found' };
+  | { ok: false; reason: 'not-found' }
+  | { ok: false; reason: 'refused'; message: string };
 
-/** Where the customer follows their orders: the account for account holders; guests have no page to link. */
-function customerOrderUrl(userId: string | null): string | undefined {
-  return userId ? '/profile' : undefined;
-}
+export type CreditNoteOutcome = { kind: 'none' } | { kind: 'issued'; number: string };
 
 /**
- * Sets the status of an order (specification 001, section 4: any value, no transition rule) and,
- * in the same transaction: the history entry, the customer's e-mail through the outbox when
- * notifications are enabled and the order has an e-mail address, and a credit note when a paid
- * order is cancelled. Either all of it happens or none of it.
+ * Changes the status of an order from the back office: a transition of the order lifecycle (its
+ * table says which moves are allowed), with its history entry, the customer's e-mail through the
+ * outbox, and for a cancellation the closing of the open payment sessions and the refund the staff
+ * chose (its credit note, its e-mail).
  */
 export async function changeOrderStatus(input: {
   orderId: string;
   status: OrderStatus;
   actor: Pick<SessionUser, 'id'>;
+  refund?: { amountCents: number; method: RefundMethod; reason: string } | null;
 }): Promise<StatusChangeResult> {
-  const result = await db().transaction(async (tx): Promise<StatusChangeResult> => {
-    const locked = await tx.execute(sql`
-      select o.id, o.number, o.status, o.payment_status, o.user_id, ${CUSTOMER_NAME} as customer,
-        ${CUSTOMER_EMAIL} as email, u.first_name, o.guest_first_name
-      from orders o left join "user" u on u.id = o.user_id
-      where o.id = ${input.orderId}
-      for update of o`);
-    const order = locked.rows[0] as Record<string, unknown> | undefined;
-    if (!order) return { ok: false, reason: 'not-found' };
-    const from = order.status as OrderStatus;
-    const to = input.status;
-    const number = String(order.number);
-    if (from === to) {
+  const transition: Transition =
+    input.status === 'canceled'
+      ? { type: 'cancel', refundCents: input.refund?.amountCents ?? 0 }
+      : { type: 'set_status', to: input.status };
+  const result = await applyTransition(input.orderId, transition, input.actor.id, {
+    refundMethod: input.refund?.method,
+    reason: input.refund?.reason,
+  });
+  if (!result.ok) {
+    if (result.code === 'not_found') return { ok: false, reason: 'not-found' };
+    if (result.code === 'same_status' && result.orderNumber) {
       return {
         ok: true,
         changed: false,
-        orderNumber: number,
-        from,
-        to,
+        orderNumber: result.orderNumber,
+        from: input.status,
+        to: input.status,
         email: { kind: 'skipped', reason: 'unchanged' },
         creditNote: { kind: 'none' },
+        refund: null,
       };
     }
-
-    await tx.execute(sql`update orders set status = ${to}, updated_at = now() where id = ${input.orderId}`);
-    const inserted = await tx.execute<{ id: number }>(sql`
-      insert into order_events (order_id, actor, kind, "from", "to")
-      values (${input.orderId}, ${input.actor.id}, 'status_changed', ${from}, ${to})
-      returning id`);
-    const eventId = inserted.rows[0]?.id;
-
-    const creditNote =
-      to === 'canceled' && order.payment_status === 'paid'
-        ? await issueCreditNoteForCanceledOrder(tx, { orderId: input.orderId, actorId: input.actor.id })
-        : ({ kind: 'none' } as const);
-
-    const email = await queueStatusEmail(tx, {
-      orderId: input.orderId,
-      status: to,
-      email: (order.email as string | null) ?? null,
-      customer: String(order.customer ?? ''),
-      firstName: (order.first_name as string | null) ?? (order.guest_first_name as string | null) ?? null,
-      userId: (order.user_id as string | null) ?? null,
-      eventKey: `event${eventId}`,
-      actorId: input.actor.id,
-    });
-    return { ok: true, changed: true, orderNumber: number, from, to, email, creditNote };
-  });
-  if (result.ok && result.changed) invalidateDashboardStats();
-  return result;
-}
-
-async function queueStatusEmail(
-  tx: Tx,
-  input: {
-    orderId: string;
-    status: OrderStatus;
-    email: string | null;
-    customer: string;
-    firstName: string | null;
-    userId: string | null;
-    eventKey: string;
-    actorId: string;
-  },
-): Promise<StatusEmailOutcome> {
-  let queued: OrderStatusEmailResult;
-  try {
-    queued = await enqueueOrderStatusEmail(tx, {
-      orderId: input.orderId,
-      email: input.email,
-      customer: input.firstName?.trim() || input.customer,
-      status: input.status,
-      statusLabel: orderStatusLabel(input.status),
-      orderUrl: customerOrderUrl(input.userId),
-      eventKey: input.eventKey,
-    });
-  } catch (error) {
-    // The status change still stands: the e-mail's failure is reported, not the whole change.
-    log.error({ err: error, orderId: input.orderId }, 'the status e-mail could not be queued');
-    return { kind: 'failed', error: "Erreur lors de l'envoi de l'email" };
+    return { ok: false, reason: 'refused', message: result.message };
   }
-  if (!queued.success) {
-    if (queued.skipped) return { kind: 'skipped', reason: queued.skipped };
-    return { kind: 'failed', error: queued.error };
-  }
-  const recipient = (input.email ?? '').trim();
-  await tx.execute(sql`
-    insert into order_events (order_id, actor, kind, data)
-    values (${input.orderId}, ${input.actorId}, 'email_queued',
-      ${JSON.stringify({ to: recipient, outboxId: queued.outboxId, template: 'order-status' })}::jsonb)`);
-  return { kind: 'queued', outboxId: queued.outboxId, recipient, recipientName: input.customer || recipient };
+  invalidateDashboardStats();
+  const refund = result.refundResults[0] ?? null;
+  return {
+    ok: true,
+    changed: true,
+    orderNumber: result.orderNumber,
+    from: result.decision.event.from as OrderStatus,
+    to: result.decision.next.status,
+    email: result.statusEmail ?? { kind: 'skipped', reason: 'unchanged' },
+    creditNote:
+      refund?.ok && refund.creditNoteNumber ? { kind: 'issued', number: refund.creditNoteNumber } : { kind: 'none' },
+    refund: refund
+      ? refund.ok
+        ? { ok: true, amountCents: refund.amountCents }
+        : { ok: false, message: refund.message }
+      : null,
+  };
 }
 
 export type NoteResult = { ok: true } | { ok: false; reason: 'not-found' | 'empty' | 'too-long' };

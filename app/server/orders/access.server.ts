@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { getUser, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
-import { invoices, orderEvents, orders, user } from '../db/schema';
+import { invoices, orders, user } from '../db/schema';
 import { baseUrl } from '../env.server';
+import { loadOrderHistory, type OrderHistoryEntry } from './history.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from './order-parts.server';
 
 /*
@@ -110,7 +111,8 @@ export interface OrderDetails {
     unitPriceCents: number;
     lineTotalCents: number;
   }>;
-  events: Array<{ at: Date; kind: string; from: string | null; to: string | null }>;
+  /** The history as the customer reads it (the admin's dialog has its own, with every event). */
+  events: OrderHistoryEntry[];
   invoice: {
     id: string;
     number: string;
@@ -143,11 +145,8 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
   if (!row) return null;
   const [items, events, [invoice]] = await Promise.all([
     loadOrderLines(database, orderId),
-    database
-      .select({ at: orderEvents.at, kind: orderEvents.kind, from: orderEvents.from, to: orderEvents.to })
-      .from(orderEvents)
-      .where(eq(orderEvents.orderId, orderId))
-      .orderBy(asc(orderEvents.at), asc(orderEvents.id)),
+    // The customer's view: what the staff keep for themselves (notes, e-mails, alerts) stays here.
+    loadOrderHistory(database, orderId, { audience: 'customer' }),
     database.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
   ]);
   const o = row.order;

@@ -4,6 +4,7 @@ import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { parseSelectionSearchParams, type Selection } from '~/domain/pricing/selection';
 import { db, pool } from '../db/client.server';
 import { user } from '../db/schema';
+import { confirmCheckout } from '../payments/offline.server';
 import { publishPriceList } from '../pricing/price-lists.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
 import { accessTokenMatches, orderAccessCookie } from './access.server';
@@ -55,7 +56,7 @@ describe('order numbers', () => {
 });
 
 describe('creating an order', () => {
-  it('records a signed-in customer’s order with the server’s prices, items, history, notification and e-mail', async () => {
+  it('records a signed-in customer’s draft with the server’s prices, items and history; placing it notifies and e-mails', async () => {
     const selection = selectionOf(
       'support=photos&photos.quantity=100&photos.resolution=4800dpi&photos.format=tif' +
         '&support=film&film.reels.medium=2&film.denoise=on&delivery=usb&send=label&returnOriginals=on',
@@ -93,6 +94,10 @@ describe('creating an order', () => {
       price_list_id: created.priceListId,
     });
     expect(order?.search_text).toContain('jeanne martin');
+    // A draft: nobody is told anything until the customer confirms it at checkout.
+    expect(order?.placed_at).toBeNull();
+    expect(await rows('select id from notifications where order_id = $1', [created.id])).toEqual([]);
+    expect(await rows('select id from email_outbox where order_id = $1', [created.id])).toEqual([]);
 
     const items = await rows(
       'select type, quantity, resolution, format, reel_size, denoise, unit_price, line_total from order_items where order_id = $1 order by position',
@@ -133,13 +138,16 @@ describe('creating an order', () => {
         data: { totalCents: 15_706, priceListVersion: 1, source: 'configurator' },
       },
     ]);
+    await confirmCheckout({ orderId: created.id, method: 'card', actor: customer.id, accessToken: null });
+    const [placed] = await rows<{ placed_at: Date | null }>('select placed_at from orders where id = $1', [created.id]);
+    expect(placed?.placed_at).toBeInstanceOf(Date);
     const notes = await rows('select kind, status, title, body from notifications where order_id = $1', [created.id]);
     expect(notes).toEqual([
       {
         kind: 'order',
         status: 'pending',
         title: `Nouvelle commande ${created.number}`,
-        body: '157,06\u00A0€ · 102 éléments · Jeanne Martin',
+        body: '157,06\u00A0€ · 102 éléments · Jeanne Martin · Carte bancaire',
       },
     ]);
     const mails = await rows<{ to: string; template: string; data: Record<string, unknown>; dedupe_key: string }>(
@@ -196,6 +204,7 @@ describe('creating an order', () => {
       user: null,
       guestEmail: 'invite@example.fr',
     });
+    await confirmCheckout({ orderId: created.id, method: 'card', actor: 'customer', accessToken: created.accessToken });
     const [mail] = await rows<{ data: { orderUrl: string } }>('select data from email_outbox where order_id = $1', [
       created.id,
     ]);

@@ -1,6 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { formatEurosFromCents } from '~/domain/format';
-import { emailItems, extraLines } from '~/domain/pricing/labels';
 import {
   computeQuote,
   resolveSelectionPayload,
@@ -9,20 +7,21 @@ import {
   selectionToPayload,
 } from '~/domain/pricing/selection';
 import { type Database, db } from '../db/client.server';
-import { notifications, orderEvents, orderItems, orders, quotes } from '../db/schema';
-import { enqueueEmail } from '../email/outbox.server';
+import { orderEvents, orderItems, orders, quotes } from '../db/schema';
 import { baseUrl } from '../env.server';
 import { getActivePriceList } from '../pricing/price-lists.server';
 import { createOrderAccessToken } from './access.server';
 import { takeOrderNumber } from './order-number.server';
 
 /*
- * `Commander`: an order and its items, created on the server from a selection, every price
+ * `Commander`: a draft order and its items, created on the server from a selection, every price
  * recomputed from the active price list (a browser never sends a price we would read). In one
- * transaction: the order number (its counter row locked), the order, its items, the 'created'
- * history entry, the back office's notification and, when we know an e-mail address, the
- * confirmation e-mail in the outbox. A guest gets a token that opens the order (cookie
- * `sv_order_<id>` set by the route; only its SHA-256 is stored in orders.access_token_hash).
+ * transaction: the order number (its counter row locked), the order, its items and the 'created'
+ * history entry. Nothing else: a draft is not an order yet. The back office's notification, the
+ * confirmation e-mail and the statistics come when the customer confirms it at checkout (the order
+ * lifecycle's `place`); drafts never confirmed are deleted after 30 days. A guest gets a token that
+ * opens the order (cookie `sv_order_<id>` set by the route; only its SHA-256 is stored in
+ * orders.access_token_hash).
  */
 
 export interface OrderCustomer {
@@ -118,6 +117,8 @@ export async function createOrder(input: CreateOrderInput, database: Database = 
         sendMethod: selection.sendMethod,
         ...price,
         priceListId: priceList.id,
+        // A draft: the customer confirms it at checkout (the order lifecycle's `place`).
+        placedAt: null,
         searchText: [name, email ?? ''].join(' ').trim().toLowerCase(),
       })
       .returning({ id: orders.id });
@@ -154,35 +155,6 @@ export async function createOrder(input: CreateOrderInput, database: Database = 
         ...(input.quoteId ? { quoteId: input.quoteId } : {}),
       },
     });
-
-    const items = lines.reduce((sum, line) => sum + line.quantity, 0);
-    await tx.insert(notifications).values({
-      kind: 'order',
-      orderId: order.id,
-      status: 'pending',
-      title: `Nouvelle commande ${number}`,
-      body: `${formatEurosFromCents(price.totalPriceCents)} · ${items} élément${items > 1 ? 's' : ''} · ${
-        input.user ? name || input.user.email : 'client invité'
-      }`,
-    });
-
-    if (email) {
-      await enqueueEmail(tx, {
-        to: email,
-        template: 'order-confirmation',
-        data: {
-          orderNumber: number,
-          createdAt: createdAt.toISOString(),
-          ...(input.user?.firstName ? { customerName: input.user.firstName } : {}),
-          items: emailItems(priceList.data, lines),
-          extras: extraLines(price, selection),
-          totalCents: price.totalPriceCents,
-          orderUrl: orderFollowUrl(order.id, accessToken),
-        },
-        dedupeKey: `order-confirmation:${order.id}`,
-        orderId: order.id,
-      });
-    }
 
     if (input.quoteId) await tx.update(quotes).set({ orderId: order.id }).where(eq(quotes.id, input.quoteId));
 

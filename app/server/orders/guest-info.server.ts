@@ -124,6 +124,7 @@ export async function updateGuestOrder(
         .select({
           userId: orders.userId,
           paymentStatus: orders.paymentStatus,
+          placedAt: orders.placedAt,
           firstName: orders.guestFirstName,
           lastName: orders.guestLastName,
         })
@@ -134,7 +135,7 @@ export async function updateGuestOrder(
       if (!current || current.userId !== null) {
         return { ok: false, status: 404, error: GUEST_INFO_MESSAGES.orderNotFound } as const;
       }
-      if (current.paymentStatus === 'paid' || current.paymentStatus === 'refunded') {
+      if (current.paymentStatus !== 'pending' && current.paymentStatus !== 'failed') {
         return { ok: false, status: 409, error: GUEST_INFO_MESSAGES.alreadyPaid } as const;
       }
       const firstName = info.firstName ?? current.firstName;
@@ -163,11 +164,14 @@ export async function updateGuestOrder(
             .map(([key]) => key),
         },
       });
-      // The order confirmation waited for an address (once per order: the outbox's dedupe key).
-      await enqueueOrderConfirmation(tx, {
-        orderId,
-        accessToken: readCookie(request, orderAccessCookieName(orderId)),
-      });
+      // A placed order's confirmation waited for an address (once per order: the outbox's dedupe
+      // key). A draft's leaves when the customer confirms it at checkout.
+      if (current.placedAt) {
+        await enqueueOrderConfirmation(tx, {
+          orderId,
+          accessToken: readCookie(request, orderAccessCookieName(orderId)),
+        });
+      }
       return { ok: true, guestInfo: { ...info, firstName, lastName } } as const;
     });
   } catch (error) {

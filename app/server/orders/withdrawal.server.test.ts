@@ -35,8 +35,8 @@ describe('withdrawFromOrder', () => {
 
     const after = await recorded(order.id);
     expect(after.order?.withdrawnAt?.getTime()).toBe(now.getTime());
-    // The status is the staff's to change (refund, credit note).
-    expect(after.order?.status).toBe('processing');
+    // Nothing was paid: the order ends with the withdrawal (no payment is asked any more).
+    expect(after.order?.status).toBe('canceled');
     expect(after.events).toMatchObject([
       { actor: customer.id, kind: 'withdrawal_requested', data: { requestedAt: now.toISOString() } },
     ]);

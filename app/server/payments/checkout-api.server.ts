@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { getUser } from '../auth/session.server';
 import { log } from '../log.server';
-import { getOrderForViewer } from '../orders/access.server';
+import { getOrderForViewer, orderAccessCookieName } from '../orders/access.server';
+import { readCookie } from '../orders/order-response.server';
 import { CheckoutError, createCheckout, probePayments } from './checkout.server';
+import { confirmCheckout } from './offline.server';
 
 /*
  * POST /api/create-checkout, the specification's function (000 section 7, 001 section 7):
@@ -82,6 +84,13 @@ export async function handleCreateCheckoutRequest(request: Request): Promise<Res
   // Only the customer pays: the owner, or the guest with the order's token. Others: as if it did not exist.
   if (!viewable || viewable.viewer === 'admin') return json({ error: PAYMENT_MESSAGES.orderNotFound }, 404);
   try {
+    // The spec's checkout calls this on « Payer »: the customer confirms the order with a card.
+    await confirmCheckout({
+      orderId: viewable.order.id,
+      method: 'card',
+      actor: viewable.viewer === 'owner' && viewable.order.userId ? viewable.order.userId : 'customer',
+      accessToken: viewable.viewer === 'guest' ? readCookie(request, orderAccessCookieName(viewable.order.id)) : null,
+    });
     const session = await createCheckout({
       orderId: viewable.order.id,
       returnUrl: body.returnUrl,

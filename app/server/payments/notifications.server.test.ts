@@ -137,25 +137,50 @@ describe('a verified payment notification', () => {
     expect(await orderState(databaseUrl(), order.id)).toEqual(before);
   });
 
-  it('does not pay an order for another amount or currency', async () => {
+  it('does not pay an order for another amount or currency: the money is recorded, refunded, never invoiced', async () => {
     const order = await insertTestOrder(databaseUrl());
     await applyPaymentNotification(notification(order, { amountCents: 100 }));
     await applyPaymentNotification(notification(order, { currency: 'USD' }));
     const state = await orderState(databaseUrl(), order.id);
     expect(state).toMatchObject({ paymentStatus: 'pending', invoices: [], outbox: [] });
-    expect(state.events.filter((e) => e === 'payment_amount_mismatch')).toHaveLength(2);
+    expect(state.events.filter((e) => e === 'payment_unapplied')).toHaveLength(2);
+    // The sandbox allows refunds: both are given back at once.
+    expect(state.payments.map((p) => p.status)).toEqual(['refunded', 'refunded']);
     expect(state.notifications).toBe(2);
   });
 
-  it('flags a second payment of a paid order for refund, without a second invoice', async () => {
+  it('refunds a second payment of a paid order, without a second invoice', async () => {
     const order = await insertTestOrder(databaseUrl());
     await applyPaymentNotification(notification(order));
     await applyPaymentNotification(notification(order));
     const state = await orderState(databaseUrl(), order.id);
+    expect(state.paymentStatus).toBe('paid');
     expect(state.invoices).toHaveLength(1);
-    expect(state.payments.map((p) => p.status)).toEqual(['paid', 'paid']);
-    expect(state.events).toContain('payment_duplicate');
-    expect(state.outbox).toHaveLength(1);
+    expect(state.payments.map((p) => p.status).sort()).toEqual(['paid', 'refunded']);
+    expect(state.events).toContain('payment_unapplied');
+    expect(state.events).toContain('payment_refunded');
+    expect(state.outbox.map((m) => m.template)).toEqual(['payment-received']);
+  });
+
+  // Paying an order that cannot be paid any more: never paid twice nor invoiced, always refunded.
+  it.each([
+    ['a cancelled order', sql`status = 'canceled'`],
+    ['a withdrawn order', sql`withdrawn_at = now(), status = 'canceled'`],
+    ['a draft', sql`placed_at = null`],
+  ])('money for %s is refunded through the gateway and never invoiced', async (_name, change) => {
+    const order = await insertTestOrder(databaseUrl());
+    const ref = `sbx_${randomUUID()}`;
+    await attempt(order, ref);
+    await db().execute(sql`update orders set ${change} where id = ${order.id}`);
+    const result = await applyPaymentNotification(notification(order, { providerRef: ref }));
+    expect(result).toMatchObject({ status: 'applied', orderPaid: false, unapplied: true });
+    const state = await orderState(databaseUrl(), order.id);
+    expect(state).toMatchObject({ paymentStatus: 'pending', invoices: [], outbox: [] });
+    expect(state.payments).toMatchObject([{ status: 'refunded', amount: order.totalCents }]);
+    const refunds = await db().execute(
+      sql`select status, method, credit_note_id from refunds where order_id = ${order.id}`,
+    );
+    expect(refunds.rows).toEqual([{ status: 'succeeded', method: 'gateway', credit_note_id: null }]);
   });
 
   it('is ignored when it names another order than its payment attempt, or an unknown order', async () => {

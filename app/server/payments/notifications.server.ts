@@ -1,15 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { formatEurosFromCents } from '~/domain/format';
 import { PAYMENT_PROVIDER_LABELS } from '~/domain/payments/payment-config';
 import { nextPaymentRecordStatus, type PaymentRecordStatus } from '~/domain/payments/status';
 import { type Database, db, type Tx } from '../db/client.server';
-import { notifications, orderEvents, orders, paymentEvents, payments } from '../db/schema';
-import { enqueueEmail } from '../email/outbox.server';
-import { baseUrl } from '../env.server';
-import { issueInvoice } from '../invoices/invoices.server';
-import { customerName, loadOrderFacts } from '../invoices/order-facts.server';
+import { notifications, orderEvents, paymentEvents, payments } from '../db/schema';
+import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
+import { applyTransitionInTx } from '../orders/lifecycle.server';
+import { refundUnappliedPayment } from '../orders/refunds.server';
 import type { PaymentNotification } from './types';
 
 /*
@@ -20,11 +18,12 @@ import type { PaymentNotification } from './types';
  *     at least once, sometimes out of order);
  *  2. the payment attempt (payments row, unique per provider and reference) takes the status the
  *     notification reports, never going back from paid (domain/payments/status.ts);
- *  3. when the attempt becomes paid for the order's exact amount and the order was not paid yet:
- *     the order is marked paid, its history records it, its invoice is issued (gapless number),
- *     the back office is notified and the `payment-received` e-mail is queued in the outbox;
- *     when it fails, the order's payment status says so (the order stays unpaid and can be paid
- *     again).
+ *  3. the order changes only through the lifecycle (orders/lifecycle.server.ts): a paid attempt
+ *     `settle_payment`s the order when its guard allows (placed, not cancelled, not withdrawn, not
+ *     paid yet, the exact amount): paid, invoiced, notified, e-mailed; otherwise the money is
+ *     recorded as unapplied, never invoiced, an alert raised, and after the commit it is refunded
+ *     through the gateway when the gateway allows it. A failed attempt `fail_payment`s the order
+ *     (it stays unpaid and can be paid again).
  * The order row is locked (FOR UPDATE) before it is read, so two notifications for the same order
  * (two attempts, two gateways) are applied one after the other.
  */
@@ -40,6 +39,8 @@ export type NotificationResult =
       /** The order was marked paid by this notification. */
       orderPaid: boolean;
       invoiceNumber: string | null;
+      /** Money received that could not pay the order: it is being refunded. */
+      unapplied?: boolean;
     };
 
 export async function applyPaymentNotification(
@@ -47,7 +48,10 @@ export async function applyPaymentNotification(
   database: Database = db(),
 ): Promise<NotificationResult> {
   const result = await database.transaction((tx) => apply(tx, notification));
-  if (result.status !== 'applied' || result.orderPaid) {
+  if (result.status === 'applied' && result.unapplied) {
+    await refundUnappliedPayment({ paymentId: result.paymentId, actor: notification.provider });
+  }
+  if (result.status !== 'applied' || result.orderPaid || result.unapplied) {
     log.info({ provider: notification.provider, eventId: notification.eventId, result }, 'payment notification');
   }
   return result;
@@ -124,26 +128,22 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
   const provider = PAYMENT_PROVIDER_LABELS[n.provider];
   const actor = n.provider;
   const eventData = { paymentId: payment.id, provider: n.provider, providerRef: n.providerRef, eventId: n.eventId };
+  const context = {
+    payment: { id: payment.id, provider: n.provider, reference: n.providerRef },
+    data: { eventId: n.eventId },
+  };
 
   if (after === 'failed') {
-    if (facts.paymentStatus === 'pending') {
-      await tx.update(orders).set({ paymentStatus: 'failed', updatedAt: sql`now()` }).where(eq(orders.id, orderId));
+    const failed = await applyTransitionInTx(tx, orderId, { type: 'fail_payment' }, actor, {
+      ...context,
+      detail: n.detail ?? null,
+    });
+    // An old attempt failing once the order is paid (or over) changes nothing but the history.
+    if (!failed.ok) {
+      await tx
+        .insert(orderEvents)
+        .values({ orderId, actor, kind: 'payment_failed', data: { ...eventData, detail: n.detail ?? null } });
     }
-    await tx.insert(orderEvents).values({
-      orderId,
-      actor,
-      kind: 'payment_failed',
-      from: facts.paymentStatus,
-      to: facts.paymentStatus === 'pending' ? 'failed' : facts.paymentStatus,
-      data: { ...eventData, detail: n.detail ?? null },
-    });
-    await tx.insert(notifications).values({
-      kind: 'payment',
-      orderId,
-      status: 'failed',
-      title: `Échec de paiement — commande ${facts.number}`,
-      body: `Le paiement par ${provider} a échoué${n.detail ? ` (${n.detail})` : ''}.`,
-    });
     return { status: 'applied', ...base };
   }
   if (after === 'canceled') {
@@ -152,83 +152,39 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
   }
   if (after !== 'paid') return { status: 'applied', ...base };
 
-  // Money received. It pays the order only for the order's exact amount, in euros, once.
+  // Money received. The lifecycle's guard says whether it pays the order (placed, not cancelled,
+  // not withdrawn, not paid yet, its exact amount in euros).
   const amount = n.amountCents ?? payment.amountCents;
-  const amountText = formatEurosFromCents(amount);
-  if (amount !== facts.totalPriceCents || (n.currency !== null && n.currency.toUpperCase() !== 'EUR')) {
-    await tx.insert(orderEvents).values({
-      orderId,
-      actor,
-      kind: 'payment_amount_mismatch',
-      data: { ...eventData, amountCents: amount, currency: n.currency, expectedCents: facts.totalPriceCents },
-    });
-    await tx.insert(notifications).values({
-      kind: 'payment',
-      orderId,
-      status: 'paid',
-      title: `Paiement à vérifier — commande ${facts.number}`,
-      body: `${provider} a reçu ${amountText} (${n.currency ?? 'EUR'}) au lieu de ${formatEurosFromCents(facts.totalPriceCents)} : la commande n’est pas marquée payée.`,
-    });
-    return { status: 'applied', ...base };
+  const settled = await applyTransitionInTx(
+    tx,
+    orderId,
+    { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
+    actor,
+    context,
+  );
+  if (settled.ok) {
+    await tx.update(payments).set({ settlesOrder: true }).where(eq(payments.id, payment.id));
+    return { status: 'applied', ...base, orderPaid: true, invoiceNumber: settled.invoiceNumber };
   }
-  if (facts.paymentStatus === 'paid' || facts.paymentStatus === 'refunded') {
-    // A second attempt paid too (two tabs, two gateways): the customer is owed a refund.
-    await tx.insert(orderEvents).values({ orderId, actor, kind: 'payment_duplicate', data: eventData });
-    await tx.insert(notifications).values({
-      kind: 'payment',
-      orderId,
-      status: 'paid',
-      title: `Paiement en double — commande ${facts.number}`,
-      body: `${provider} a reçu un second paiement de ${amountText} pour une commande déjà payée : à rembourser.`,
-    });
-    return { status: 'applied', ...base };
-  }
-
-  const [paid] = await tx
-    .update(orders)
-    .set({ paymentStatus: 'paid', paymentMethod: 'card', paidAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(orders.id, orderId))
-    .returning({ paidAt: orders.paidAt });
-  const paidAt = paid?.paidAt ?? new Date();
+  // It cannot: the money is recorded, never invoiced, and given back (after the commit).
   await tx.insert(orderEvents).values({
     orderId,
     actor,
-    kind: 'payment_paid',
-    from: facts.paymentStatus,
-    to: 'paid',
-    data: { ...eventData, amountCents: amount },
+    kind: 'payment_unapplied',
+    data: {
+      ...eventData,
+      reason: settled.code,
+      amountCents: amount,
+      currency: n.currency,
+      expectedCents: facts.totalPriceCents,
+    },
   });
   await tx.insert(notifications).values({
     kind: 'payment',
     orderId,
-    status: 'paid',
-    title: `Paiement reçu — commande ${facts.number}`,
-    body: `${amountText} payés par carte (${provider}).`,
+    status: 'refund_due',
+    title: `Paiement à rembourser — commande ${facts.number}`,
+    body: `${provider} a reçu ${formatEurosFromCents(amount)} : ${settled.message} Ce paiement n’est pas facturé ; il est remboursé automatiquement quand ${provider} le permet.`,
   });
-  // Last: the invoice number's counter stays locked until the commit.
-  const invoice = await issueInvoice(tx, {
-    orderId,
-    actor,
-    payment: { method: 'card', paidAt, provider: n.provider },
-  });
-  const email = facts.customer.email?.trim();
-  if (email && z.email().safeParse(email).success) {
-    await enqueueEmail(tx, {
-      to: email,
-      template: 'payment-received',
-      data: {
-        orderNumber: facts.number,
-        amountCents: amount,
-        paidAt: paidAt.toISOString(),
-        invoiceNumber: invoice.number,
-        invoiceUrl: `${baseUrl()}/facture/${orderId}`,
-        customerName: customerName(facts),
-      },
-      dedupeKey: `payment-received:${orderId}`,
-      orderId,
-    });
-  } else {
-    log.warn({ orderId }, 'paid order without a valid e-mail address: no payment-received e-mail');
-  }
-  return { status: 'applied', ...base, orderPaid: true, invoiceNumber: invoice.number };
+  return { status: 'applied', ...base, unapplied: true };
 }

@@ -8,7 +8,7 @@ import { renderEmail } from '../email/templates/registry';
 import { log } from '../log.server';
 import { updateGuestOrder } from '../orders/guest-info.server';
 import type { CheckoutError } from './checkout.server';
-import { chooseOfflinePayment } from './offline.server';
+import { confirmCheckout } from './offline.server';
 
 /*
  * Paying by bank transfer or cheque: the choice at checkout (order pending, instructions e-mailed),
@@ -41,14 +41,14 @@ beforeAll(async () => {
     insert into "user" (id, name, email, role) values (${adminId}, 'Admin', ${`${adminId}@example.fr`}, 'admin')`);
 });
 
-describe('chooseOfflinePayment', () => {
+describe('confirmCheckout', () => {
   it('keeps the order pending by transfer, closes the open card attempt and e-mails the instructions', async () => {
     const order = await insertTestOrder(databaseUrl());
     await db().execute(sql`
       insert into payments (order_id, provider, provider_ref, amount, status, method)
       values (${order.id}, 'sandbox', ${`sbx_${randomUUID()}`}, ${order.totalCents}, 'pending', 'card')`);
 
-    await chooseOfflinePayment({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
 
     const state = await orderState(databaseUrl(), order.id);
     expect(state).toMatchObject({
@@ -81,14 +81,14 @@ describe('chooseOfflinePayment', () => {
     }
 
     // Choosing again sends nothing twice.
-    await chooseOfflinePayment({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
     expect(await outbox(order.id)).toHaveLength(1);
     expect((await orderState(databaseUrl(), order.id)).notifications).toBe(1);
   });
 
   it('by cheque: the payee and the address to send it to', async () => {
     const order = await insertTestOrder(databaseUrl());
-    await chooseOfflinePayment({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null });
+    await confirmCheckout({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null });
     const [email] = await outbox(order.id);
     const rendered = await renderEmail('order-confirmation', email?.data as never);
     const text = plain(rendered.text);
@@ -102,7 +102,7 @@ describe('chooseOfflinePayment', () => {
     const order = await insertTestOrder(databaseUrl(), { paymentStatus: 'paid' });
     const before = await orderState(databaseUrl(), order.id);
     await expect(
-      chooseOfflinePayment({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null }),
+      confirmCheckout({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null }),
     ).rejects.toMatchObject({
       status: 409,
       message: 'Cette commande est déjà payée.',
@@ -112,7 +112,7 @@ describe('chooseOfflinePayment', () => {
 
   it('is validated in the back office: the order is paid, invoiced, and the customer e-mailed', async () => {
     const order = await insertTestOrder(databaseUrl());
-    await chooseOfflinePayment({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null });
+    await confirmCheckout({ orderId: order.id, method: 'cheque', actor: 'customer', accessToken: null });
     const pending = await listPendingPayments({ q: order.number, page: 1 });
     expect(pending.rows).toMatchObject([{ id: `o:${order.id}`, method: 'cheque', amountCents: order.totalCents }]);
 

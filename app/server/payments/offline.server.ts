@@ -1,80 +1,55 @@
-import { sql } from 'drizzle-orm';
-import { formatEurosFromCents } from '~/domain/format';
+import type { CheckoutMethod } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
-import type { OfflinePaymentMethod } from '~/domain/payments/offline';
 import { db } from '../db/client.server';
-import { notifications, orderEvents } from '../db/schema';
-import { enqueueOrderConfirmation } from '../orders/confirmation-email.server';
+import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
 
 /*
- * A bank transfer or a cheque chosen at checkout (terms of sale, section 6). The order stays
- * "payment pending" with that method, which puts it in the back office's Validation Paiements
- * list; validating it there issues the invoice and the payment-received e-mail
- * (app/server/admin/payments.server.ts). In one transaction: the method, the history entry, a
- * notification for the back office, the card attempts still open closed (the customer gave up
- * paying by card: the list shows the transfer, not a stale session), and the order confirmation
- * e-mail with the instructions, once per method.
+ * The customer confirms the order at checkout by choosing how to pay (terms of sale, section 6):
+ * card, bank transfer or cheque. A draft is placed then (the order lifecycle's `place`: the number
+ * is the customer's, the back office is notified, the confirmation e-mail leaves, with the
+ * instructions for a transfer or a cheque). A placed, unpaid order may change its way of paying
+ * (`choose_payment_method`: after a declined card, say; the card sessions still open are closed
+ * when the customer turns to a transfer or a cheque). A transfer or cheque then waits in the back
+ * office's Validation Paiements; a card goes on to its gateway (createCheckout).
  */
 
-const METHOD_WORDS: Record<OfflinePaymentMethod, string> = { transfer: 'virement', cheque: 'chèque' };
+const REFUSAL_STATUS: Record<string, { status: 404 | 409 | 422; message: string }> = {
+  not_found: { status: 404, message: NOT_FOUND_MESSAGE },
+  already_paid: { status: 409, message: PAYMENT_MESSAGES.alreadyPaid },
+  canceled: { status: 409, message: PAYMENT_MESSAGES.orderCanceled },
+  withdrawn: { status: 409, message: PAYMENT_MESSAGES.orderWithdrawn },
+  nothing_to_pay: { status: 422, message: PAYMENT_MESSAGES.nothingToPay },
+};
 
-export async function chooseOfflinePayment(input: {
+export async function confirmCheckout(input: {
   orderId: string;
-  method: OfflinePaymentMethod;
+  method: CheckoutMethod;
   actor: string;
   /** The guest's access token (from their cookie), for the e-mail's link. */
   accessToken: string | null;
 }): Promise<void> {
-  await db().transaction(async (tx) => {
-    const found = await tx.execute<{
-      number: string;
-      payment_status: string;
-      payment_method: string;
-      status: string;
-      withdrawn_at: string | null;
-      total_price: number;
-    }>(sql`
-      select number, payment_status, payment_method, status, withdrawn_at, total_price
-      from orders where id = ${input.orderId} for update`);
-    const order = found.rows[0];
-    if (!order) throw new CheckoutError(404, PAYMENT_MESSAGES.orderNotFound);
-    if (order.payment_status === 'paid' || order.payment_status === 'refunded') {
-      throw new CheckoutError(409, PAYMENT_MESSAGES.alreadyPaid);
-    }
-    if (order.status === 'canceled') throw new CheckoutError(409, PAYMENT_MESSAGES.orderCanceled);
-    if (order.withdrawn_at) throw new CheckoutError(409, PAYMENT_MESSAGES.orderWithdrawn);
-    if (Number(order.total_price) <= 0) throw new CheckoutError(422, PAYMENT_MESSAGES.nothingToPay);
-
-    // A failed card payment leaves the order "failed": choosing another way to pay reopens it.
-    await tx.execute(sql`
-      update orders set payment_method = ${input.method}, payment_status = 'pending', updated_at = now()
-      where id = ${input.orderId}`);
-    await tx.execute(sql`
-      update payments set status = 'canceled', updated_at = now()
-      where order_id = ${input.orderId} and status = 'pending' and method = 'card'`);
-    const changed = order.payment_method !== input.method || order.payment_status !== 'pending';
-    await tx.insert(orderEvents).values({
-      orderId: input.orderId,
-      actor: input.actor,
-      kind: 'payment_method_chosen',
-      from: order.payment_method,
-      to: input.method,
-      data: { method: input.method, amountCents: Number(order.total_price) },
-    });
-    if (changed) {
-      await tx.insert(notifications).values({
-        kind: 'payment',
-        orderId: input.orderId,
-        status: 'pending',
-        title: `Paiement par ${METHOD_WORDS[input.method]} attendu — commande ${order.number}`,
-        body: `${formatEurosFromCents(Number(order.total_price))} à recevoir, référence ${order.number}.`,
-      });
-    }
-    await enqueueOrderConfirmation(tx, {
-      orderId: input.orderId,
-      accessToken: input.accessToken,
-      paymentMethod: input.method,
-    });
+  const result = await db().transaction(async (tx) => {
+    const locked = await lockOrderState(tx, input.orderId);
+    if (!locked) return { ok: false as const, code: 'not_found', message: NOT_FOUND_MESSAGE };
+    const { state } = locked;
+    // Paying again the way already chosen: nothing changes (the guard below still refuses a paid,
+    // cancelled or withdrawn order).
+    const unchanged =
+      state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
+    if (unchanged && state.status !== 'canceled') return null;
+    return applyTransitionInTx(
+      tx,
+      input.orderId,
+      state.placed ? { type: 'choose_payment_method', method: input.method } : { type: 'place', method: input.method },
+      input.actor,
+      { accessToken: input.accessToken },
+    );
   });
+  if (!result) return;
+  if (!result.ok) {
+    const refusal = REFUSAL_STATUS[result.code] ?? { status: 409 as const, message: result.message };
+    throw new CheckoutError(refusal.status, refusal.message);
+  }
+  await afterCommit(result, input.actor);
 }

@@ -11,6 +11,7 @@ import {
   InvalidPriceListError,
   InvalidStoredPriceListError,
   publishPriceList,
+  StalePriceListError,
 } from './price-lists.server';
 
 async function versions() {
@@ -92,6 +93,24 @@ describe('publishing a price list', () => {
     );
     const rows = await versions();
     expect(rows.filter((r) => r.is_active)).toEqual([{ version: start + 6, is_active: true }]);
+  });
+
+  it('refuses a publication reviewed against a version that is no longer active, writing nothing', async () => {
+    const before = await versions();
+    const active = before.find((r) => r.is_active)?.version as number;
+    await expect(
+      publishPriceList(DEFAULT_PRICE_LIST, adminId, undefined, { expectedVersion: active - 1 }),
+    ).rejects.toBeInstanceOf(StalePriceListError);
+    expect(await versions()).toEqual(before);
+
+    // Two admins confirming a summary of the same version at once: the second one is refused.
+    const results = await Promise.allSettled(
+      [0, 1].map(() => publishPriceList(DEFAULT_PRICE_LIST, adminId, undefined, { expectedVersion: active })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toEqual([
+      { status: 'fulfilled', value: expect.objectContaining({ version: active + 1, previousVersion: active }) },
+    ]);
+    expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(StalePriceListError);
   });
 
   it('refuses to price with a stored list that was broken by hand', async () => {

@@ -86,6 +86,17 @@ export class InvalidPriceListError extends Error {
   }
 }
 
+/**
+ * The list changed since the person reviewed it: another admin published meanwhile. Their
+ * confirmed summary no longer describes what would be published, so nothing is written.
+ */
+export class StalePriceListError extends Error {
+  constructor(expected: number, active: number | null) {
+    super(`price list version ${expected} was reviewed, version ${active ?? 'none'} is active`);
+    this.name = 'StalePriceListError';
+  }
+}
+
 /** Serialises publications, so that two admins publishing at once get versions n+1 and n+2. */
 const PUBLISH_LOCK_KEY = 0x50_52_49_43; // "PRIC"
 
@@ -101,12 +112,16 @@ export interface PublishedPriceList {
  * Publishes a new price list (the back office's Tarifs tab): checks the document, stores it as
  * version n+1, makes it the active one and the previous one inactive, in one transaction. Its
  * `lastUpdated` is the moment of publication. Throws InvalidPriceListError (French messages) when
- * the document is not a complete, valid price list; nothing is written then.
+ * the document is not a complete, valid price list; nothing is written then. With `expectedVersion`
+ * (the version the back office's summary was computed against), throws StalePriceListError when
+ * another version became active meanwhile; checked under the lock, so two publications cannot
+ * both pass it.
  */
 export async function publishPriceList(
   document: unknown,
   userId: string | null,
   database: Database = db(),
+  options: { expectedVersion?: number } = {},
 ): Promise<PublishedPriceList> {
   const parsed = parsePriceListDocument(
     typeof document === 'object' && document !== null
@@ -127,6 +142,10 @@ export async function publishPriceList(
       .set({ isActive: false })
       .where(eq(priceLists.isActive, true))
       .returning({ version: priceLists.version });
+    if (options.expectedVersion !== undefined && active?.version !== options.expectedVersion) {
+      // Throwing rolls back the deactivation above.
+      throw new StalePriceListError(options.expectedVersion, active?.version ?? null);
+    }
     const version = (latest?.version ?? 0) + 1;
     const [row] = await tx
       .insert(priceLists)

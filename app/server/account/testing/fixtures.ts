@@ -70,6 +70,7 @@ export async function insertOrder({
     .values({
       number: `SV-2026-T${suffix}-${randomBytes(2).toString('hex')}`,
       createdAt,
+      placedAt: createdAt,
       userId,
       guestEmail,
       guestFirstName: guestEmail ? 'Paul' : null,

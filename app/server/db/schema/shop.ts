@@ -89,8 +89,12 @@ export const orders = pgTable(
     earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
-    /** When the customer confirmed the order at checkout; null for a draft (« Commander » not confirmed). */
-    placedAt: timestamp('placed_at', { withTimezone: true }),
+    /**
+     * When the customer confirmed the order at checkout; null for a draft (« Commander » not
+     * confirmed yet). createOrder writes null explicitly: an order inserted any other way (imports,
+     * the demo seed) is a placed one.
+     */
+    placedAt: timestamp('placed_at', { withTimezone: true }).defaultNow(),
     /** Lower-cased "first last email" of the customer, for the back office's search. */
     searchText: text('search_text').notNull().default(''),
   },

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import { ORDER_STATUSES, type OrderStatus, PAYMENT_STATUSES, type PaymentStatus } from '../order-status';
+import { type Decision, decide, type OrderState, type RefusalCode, type Transition } from './lifecycle';
+
+const TOTAL = 12_500;
+
+function state(overrides: Partial<OrderState> = {}): OrderState {
+  const paymentStatus = overrides.paymentStatus ?? 'pending';
+  const paid = paymentStatus === 'paid' || paymentStatus === 'partially_refunded' || paymentStatus === 'refunded';
+  return {
+    status: 'pending',
+    paymentStatus,
+    paymentMethod: 'card',
+    placed: true,
+    withdrawn: false,
+    totalCents: TOTAL,
+    paidCents: paid ? TOTAL : 0,
+    refundedCents: paymentStatus === 'refunded' ? TOTAL : paymentStatus === 'partially_refunded' ? 2_500 : 0,
+    ...overrides,
+  };
+}
+
+const refusal = (d: Decision): RefusalCode | 'ok' => (d.ok ? 'ok' : d.code);
+
+describe('status moves by the back office: every pair', () => {
+  // from → the outcome of set_status / cancel towards each status, written out by hand.
+  const table: Record<OrderStatus, Record<OrderStatus, RefusalCode | 'ok'>> = {
+    pending: { pending: 'same_status', processing: 'ok', completed: 'ok', shipped: 'ok', canceled: 'ok' },
+    processing: { pending: 'ok', processing: 'same_status', completed: 'ok', shipped: 'ok', canceled: 'ok' },
+    completed: { pending: 'not_allowed', processing: 'ok', completed: 'same_status', shipped: 'ok', canceled: 'ok' },
+    shipped: {
+      pending: 'not_allowed',
+      processing: 'not_allowed',
+      completed: 'ok',
+      shipped: 'same_status',
+      canceled: 'not_allowed',
+    },
+    canceled: {
+      pending: 'not_allowed',
+      processing: 'not_allowed',
+      completed: 'not_allowed',
+      shipped: 'not_allowed',
+      canceled: 'canceled',
+    },
+  };
+  const pairs = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to, table[from][to]] as const));
+
+  it.each(pairs)('%s → %s: %s', (from, to, expected) => {
+    const transition: Transition = to === 'canceled' ? { type: 'cancel', refundCents: 0 } : { type: 'set_status', to };
+    const decision = decide(state({ status: from }), transition);
+    expect(refusal(decision)).toBe(expected);
+    if (decision.ok) {
+      expect(decision.next.status).toBe(to);
+      expect(decision.effects).toContainEqual({ kind: 'email', template: 'order-status' });
+    } else {
+      expect(decision.message).toMatch(/[a-zé]/);
+    }
+  });
+
+  it('refuses to move a draft, in French', () => {
+    const decision = decide(state({ placed: false }), { type: 'set_status', to: 'processing' });
+    expect(decision).toMatchObject({
+      ok: false,
+      code: 'draft',
+      message: 'Cette commande n’a pas encore été confirmée par le client.',
+    });
+  });
+
+  it('cancelling closes the open payment sessions and refunds what the staff chose', () => {
+    const decision = decide(state({ paymentStatus: 'paid' }), { type: 'cancel', refundCents: TOTAL });
+    expect(decision.ok && decision.effects).toEqual([
+      { kind: 'close_payment_sessions', reason: 'canceled' },
+      { kind: 'email', template: 'order-status' },
+      { kind: 'refund', amountCents: TOTAL },
+    ]);
+    expect(refusal(decide(state({ paymentStatus: 'paid' }), { type: 'cancel', refundCents: TOTAL + 1 }))).toBe(
+      'amount_invalid',
+    );
+    expect(refusal(decide(state(), { type: 'cancel', refundCents: 1 }))).toBe('amount_invalid');
+  });
+});
+
+describe('settling a payment: paid only when placed, live, unpaid and for the exact amount', () => {
+  const pay: Transition = { type: 'settle_payment', amountCents: TOTAL, currency: 'eur', method: 'card' };
+  const cases: Array<[string, Partial<OrderState>, Transition, RefusalCode | 'ok']> = [
+    ['a placed, unpaid order', {}, pay, 'ok'],
+    ['after a failed attempt', { paymentStatus: 'failed' }, pay, 'ok'],
+    ['a draft', { placed: false }, pay, 'draft'],
+    ['a cancelled order', { status: 'canceled' }, pay, 'canceled'],
+    ['a withdrawn order', { withdrawn: true }, pay, 'withdrawn'],
+    ['an order already paid', { paymentStatus: 'paid' }, pay, 'already_paid'],
+    ['an order partly refunded', { paymentStatus: 'partially_refunded' }, pay, 'already_paid'],
+    ['an order refunded', { paymentStatus: 'refunded' }, pay, 'already_paid'],
+    ['another amount', {}, { ...pay, amountCents: TOTAL - 1 }, 'amount_mismatch'],
+    ['another currency', {}, { ...pay, currency: 'usd' }, 'amount_mismatch'],
+  ];
+  it.each(cases)('%s → %s', (_name, overrides, transition, expected) => {
+    expect(refusal(decide(state(overrides), transition))).toBe(expected);
+  });
+
+  it('a card payment is invoiced, notified and e-mailed', () => {
+    const decision = decide(state(), pay);
+    expect(decision).toMatchObject({
+      ok: true,
+      next: { paymentStatus: 'paid', paidCents: TOTAL },
+      event: { kind: 'payment_paid', from: 'pending', to: 'paid' },
+    });
+    expect(decision.ok && decision.effects.map((e) => e.kind)).toEqual(['notify', 'invoice', 'email']);
+  });
+
+  it('a transfer validated by hand is recorded as validated', () => {
+    const decision = decide(state({ paymentMethod: 'transfer' }), { ...pay, method: 'transfer' });
+    expect(decision.ok && decision.event.kind).toBe('payment_validated');
+  });
+
+  it('says what was received and what was expected', () => {
+    const decision = decide(state(), { ...pay, amountCents: 100 });
+    expect(decision.ok ? '' : decision.message).toBe(
+      'Le montant reçu (1,00\u00a0€) ne correspond pas au montant de la commande (125,00\u00a0€).',
+    );
+  });
+});
+
+describe('failing a payment', () => {
+  it.each(PAYMENT_STATUSES.map((s) => [s, s === 'pending' || s === 'failed' ? 'ok' : 'already_paid'] as const))(
+    'from %s: %s',
+    (paymentStatus: PaymentStatus, expected) => {
+      expect(refusal(decide(state({ paymentStatus }), { type: 'fail_payment' }))).toBe(expected);
+    },
+  );
+});
+
+describe('placing a draft and choosing how to pay', () => {
+  it.each<[string, Partial<OrderState>, Transition, RefusalCode | 'ok']>([
+    ['a draft is placed', { placed: false }, { type: 'place', method: 'card' }, 'ok'],
+    ['a placed order is not placed twice', {}, { type: 'place', method: 'card' }, 'placed'],
+    ['an empty draft', { placed: false, totalCents: 0 }, { type: 'place', method: 'card' }, 'nothing_to_pay'],
+    ['another method on a placed order', {}, { type: 'choose_payment_method', method: 'transfer' }, 'ok'],
+    ['on a draft', { placed: false }, { type: 'choose_payment_method', method: 'transfer' }, 'draft'],
+    ['once paid', { paymentStatus: 'paid' }, { type: 'choose_payment_method', method: 'cheque' }, 'already_paid'],
+    ['once refunded', { paymentStatus: 'refunded' }, { type: 'choose_payment_method', method: 'card' }, 'already_paid'],
+    ['when cancelled', { status: 'canceled' }, { type: 'choose_payment_method', method: 'card' }, 'canceled'],
+    ['when withdrawn', { withdrawn: true }, { type: 'choose_payment_method', method: 'card' }, 'withdrawn'],
+  ])('%s → %s', (_name, overrides, transition, expected) => {
+    expect(refusal(decide(state(overrides), transition))).toBe(expected);
+  });
+
+  it('placing notifies the shop and e-mails the confirmation; nothing before', () => {
+    const decision = decide(state({ placed: false }), { type: 'place', method: 'transfer' });
+    expect(decision).toMatchObject({ ok: true, next: { placed: true, paymentMethod: 'transfer' } });
+    expect(decision.ok && decision.effects).toEqual([
+      { kind: 'notify', about: 'new_order' },
+      { kind: 'email', template: 'order-confirmation' },
+    ]);
+  });
+
+  it('choosing a transfer after a failed card closes the card sessions and reopens the payment', () => {
+    const decision = decide(state({ paymentStatus: 'failed' }), { type: 'choose_payment_method', method: 'transfer' });
+    expect(decision).toMatchObject({ ok: true, next: { paymentStatus: 'pending', paymentMethod: 'transfer' } });
+    expect(decision.ok && decision.effects[0]).toEqual({ kind: 'close_payment_sessions', reason: 'replaced' });
+  });
+});
+
+describe('withdrawal', () => {
+  const withdraw: Transition = { type: 'withdraw', withinPeriod: true };
+  it.each<[string, Partial<OrderState>, Transition, RefusalCode | 'ok']>([
+    ['unpaid, within 14 days', {}, withdraw, 'ok'],
+    ['after 14 days', {}, { type: 'withdraw', withinPeriod: false }, 'expired'],
+    ['a draft', { placed: false }, withdraw, 'draft'],
+    ['twice', { withdrawn: true }, withdraw, 'withdrawn'],
+    ['a cancelled order', { status: 'canceled' }, withdraw, 'canceled'],
+    ['service performed (Traité)', { status: 'completed', paymentStatus: 'paid' }, withdraw, 'performed'],
+    ['service performed (Expédié)', { status: 'shipped', paymentStatus: 'paid' }, withdraw, 'performed'],
+  ])('%s → %s', (_name, overrides, transition, expected) => {
+    expect(refusal(decide(state(overrides), transition))).toBe(expected);
+  });
+
+  it('unpaid: the order is cancelled and its sessions closed, nothing to refund', () => {
+    const decision = decide(state({ paymentStatus: 'failed' }), withdraw);
+    expect(decision).toMatchObject({ ok: true, next: { status: 'canceled', withdrawn: true } });
+    expect(decision.ok && decision.effects.some((e) => e.kind === 'refund')).toBe(false);
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'close_payment_sessions', reason: 'withdrawn' });
+  });
+
+  it('paid and not started: refunded in full at once', () => {
+    const decision = decide(state({ paymentStatus: 'paid' }), withdraw);
+    expect(decision).toMatchObject({ ok: true, next: { status: 'canceled', withdrawn: true } });
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'refund', amountCents: TOTAL });
+  });
+
+  it('paid and started at the customer’s request: withdrawn, left to the staff to settle', () => {
+    const decision = decide(state({ paymentStatus: 'paid', status: 'processing' }), withdraw);
+    expect(decision).toMatchObject({ ok: true, next: { status: 'processing', withdrawn: true } });
+    expect(decision.ok && decision.effects.some((e) => e.kind === 'refund')).toBe(false);
+  });
+
+  it.each<[string, Partial<OrderState>, number, RefusalCode | 'ok', number | null]>([
+    [
+      'keeps a part, refunds the rest',
+      { withdrawn: true, status: 'processing', paymentStatus: 'paid' },
+      4_000,
+      'ok',
+      8_500,
+    ],
+    ['keeps everything', { withdrawn: true, status: 'processing', paymentStatus: 'paid' }, TOTAL, 'ok', null],
+    [
+      'keeps more than paid',
+      { withdrawn: true, status: 'processing', paymentStatus: 'paid' },
+      TOTAL + 1,
+      'amount_invalid',
+      null,
+    ],
+    ['negative', { withdrawn: true, status: 'processing', paymentStatus: 'paid' }, -1, 'amount_invalid', null],
+    ['no withdrawal', { status: 'processing', paymentStatus: 'paid' }, 0, 'not_withdrawn', null],
+    ['already settled', { withdrawn: true, status: 'canceled', paymentStatus: 'paid' }, 0, 'canceled', null],
+  ])('settling: %s → %s', (_name, overrides, keptCents, expected, refunded) => {
+    const decision = decide(state(overrides), { type: 'settle_withdrawal', keptCents });
+    expect(refusal(decision)).toBe(expected);
+    if (decision.ok) {
+      const refund = decision.effects.find((e) => e.kind === 'refund');
+      expect(refund ? refund.amountCents : null).toBe(refunded);
+      expect(decision.next.status).toBe('canceled');
+    }
+  });
+});
+
+describe('refunds: at most paid minus refunded, each with its credit note', () => {
+  it.each<[string, Partial<OrderState>, number, RefusalCode | 'ok', PaymentStatus | null]>([
+    ['part of a paid order', { paymentStatus: 'paid' }, 2_500, 'ok', 'partially_refunded'],
+    ['all of a paid order', { paymentStatus: 'paid' }, TOTAL, 'ok', 'refunded'],
+    ['the rest after a partial refund', { paymentStatus: 'partially_refunded' }, TOTAL - 2_500, 'ok', 'refunded'],
+    ['more than the rest', { paymentStatus: 'partially_refunded' }, TOTAL - 2_499, 'amount_invalid', null],
+    ['zero', { paymentStatus: 'paid' }, 0, 'amount_invalid', null],
+    ['a fraction of a cent', { paymentStatus: 'paid' }, 0.5, 'amount_invalid', null],
+    ['an unpaid order', {}, 100, 'not_paid', null],
+    ['a failed payment', { paymentStatus: 'failed' }, 100, 'not_paid', null],
+    ['an order refunded in full', { paymentStatus: 'refunded' }, 100, 'amount_invalid', null],
+    ['a cancelled paid order', { paymentStatus: 'paid', status: 'canceled' }, TOTAL, 'ok', 'refunded'],
+  ])('%s → %s', (_name, overrides, amountCents, expected, paymentStatus) => {
+    const decision = decide(state(overrides), { type: 'refund', amountCents });
+    expect(refusal(decision)).toBe(expected);
+    if (decision.ok) {
+      expect(decision.next.paymentStatus).toBe(paymentStatus);
+      expect(decision.effects).toEqual([
+        { kind: 'credit_note', amountCents },
+        { kind: 'email', template: 'refund-issued' },
+      ]);
+    }
+  });
+
+  it('names the largest amount allowed', () => {
+    const decision = decide(state({ paymentStatus: 'partially_refunded' }), { type: 'refund', amountCents: TOTAL });
+    expect(decision.ok ? '' : decision.message).toBe(
+      'Le montant à rembourser doit être compris entre 0,01\u00a0€ et 100,00\u00a0€.',
+    );
+  });
+});

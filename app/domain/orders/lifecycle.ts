@@ -1,0 +1,356 @@
+import { formatEurosFromCents } from '../format';
+import { ORDER_STATUS_LABELS, type OrderStatus, type PaymentStatus } from '../order-status';
+import type { CheckoutPaymentMethod } from '../payments/offline';
+import type { OrderEventKind } from './events';
+
+/*
+ * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
+ * status, placement or withdrawal is one of the transitions below. `decide` is the whole rule
+ * book: from the order's state and a transition it returns either a French refusal, or the next
+ * state with the history event and the side effects the change requires. It is pure; the server
+ * (app/server/orders/lifecycle.server.ts) locks the order, asks `decide`, and writes the state and
+ * every effect in one transaction. No other code changes these states.
+ *
+ * Money rules: an order is paid only when it is placed, not cancelled, not withdrawn, not already
+ * paid, and for its exact amount; money that arrives anyway is refused here (`settle_payment`
+ * refusals), and the server records and refunds it without invoicing it. Every refund is bounded by
+ * what was paid minus what was refunded, and has its credit note.
+ */
+
+export type CheckoutMethod = CheckoutPaymentMethod;
+
+export interface OrderState {
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  paymentMethod: CheckoutMethod;
+  /** Confirmed by the customer at checkout; false for a draft (« Commander » only). */
+  placed: boolean;
+  withdrawn: boolean;
+  totalCents: number;
+  /** What paid the order (its total once paid, 0 before). */
+  paidCents: number;
+  /** Refunded or being refunded (refunds not failed). */
+  refundedCents: number;
+}
+
+export type Transition =
+  /** The customer confirms the draft at checkout, choosing how to pay. */
+  | { type: 'place'; method: CheckoutMethod }
+  /** A placed, unpaid order: the customer chooses another way to pay (after a failed card, say). */
+  | { type: 'choose_payment_method'; method: CheckoutMethod }
+  /** Money received for the order: by its gateway (card), or validated by hand (transfer, cheque). */
+  | { type: 'settle_payment'; amountCents: number; currency: string | null; method: CheckoutMethod }
+  /** A card attempt failed, or the staff rejected an awaited transfer or cheque. */
+  | { type: 'fail_payment' }
+  /** The back office moves the order along (cancelling is its own transition). */
+  | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'> }
+  /** The back office cancels; a paid order is refunded in the same step (`refundCents`). */
+  | { type: 'cancel'; refundCents: number }
+  /** The customer withdraws (L221-18); `withinPeriod` is computed from the order's date. */
+  | { type: 'withdraw'; withinPeriod: boolean }
+  /** Withdrawal after the work started: the staff keep a proportionate amount, the rest is refunded. */
+  | { type: 'settle_withdrawal'; keptCents: number }
+  /** A refund was given back (gateway or by hand): its credit note, the new payment status. */
+  | { type: 'refund'; amountCents: number };
+
+export type TransitionType = Transition['type'];
+
+export type Effect =
+  | { kind: 'notify'; about: 'new_order' | 'payment_received' | 'payment_failed' | 'payment_method' | 'withdrawal' }
+  | { kind: 'email'; template: EmailEffect }
+  | { kind: 'invoice' }
+  | { kind: 'credit_note'; amountCents: number }
+  /** Closes the order's open payment sessions (Stripe: expires them). */
+  | { kind: 'close_payment_sessions'; reason: 'canceled' | 'withdrawn' | 'replaced' }
+  /** Gives money back after the change is committed: through the gateway that took it, else an alert. */
+  | { kind: 'refund'; amountCents: number };
+
+export type EmailEffect =
+  | 'order-confirmation'
+  | 'payment-received'
+  | 'order-status'
+  | 'withdrawal-acknowledgement'
+  | 'refund-issued';
+
+/** The history events the transitions write: kinds of the registry (events.ts), so each has its French label. */
+export type EventKind = Extract<
+  OrderEventKind,
+  | 'placed'
+  | 'payment_method_chosen'
+  | 'payment_paid'
+  | 'payment_validated'
+  | 'payment_failed'
+  | 'status_changed'
+  | 'withdrawal_requested'
+  | 'withdrawal_settled'
+  | 'refund_issued'
+>;
+
+export type RefusalCode =
+  | 'draft'
+  | 'placed'
+  | 'canceled'
+  | 'withdrawn'
+  | 'already_paid'
+  | 'not_paid'
+  | 'amount_mismatch'
+  | 'nothing_to_pay'
+  | 'same_status'
+  | 'not_allowed'
+  | 'performed'
+  | 'expired'
+  | 'not_withdrawn'
+  | 'amount_invalid';
+
+export interface Accepted {
+  ok: true;
+  next: OrderState;
+  event: { kind: EventKind; from: string | null; to: string | null };
+  effects: Effect[];
+}
+
+export interface Refused {
+  ok: false;
+  code: RefusalCode;
+  message: string;
+}
+
+export type Decision = Accepted | Refused;
+
+export const LIFECYCLE_MESSAGES = {
+  draft: 'Cette commande n’a pas encore été confirmée par le client.',
+  placed: 'Cette commande est déjà confirmée.',
+  canceled: 'Cette commande est annulée.',
+  withdrawn: 'Le client s’est rétracté de cette commande.',
+  alreadyPaid: 'Cette commande est déjà payée.',
+  notPaid: 'Cette commande n’a pas été payée : il n’y a rien à rembourser.',
+  amountMismatch: (received: number, expected: number) =>
+    `Le montant reçu (${formatEurosFromCents(received)}) ne correspond pas au montant de la commande (${formatEurosFromCents(expected)}).`,
+  nothingToPay: 'Cette commande n’a aucun montant à payer.',
+  sameStatus: 'La commande a déjà ce statut.',
+  notAllowed: (from: OrderStatus, to: OrderStatus) =>
+    `Une commande « ${ORDER_STATUS_LABELS[from]} » ne peut pas passer à « ${ORDER_STATUS_LABELS[to]} ».`,
+  performed:
+    'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
+  expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
+  alreadyWithdrawn: 'Votre rétractation a déjà été enregistrée pour cette commande.',
+  notWithdrawn: 'Le client ne s’est pas rétracté de cette commande.',
+  refundTooLarge: (max: number) =>
+    max > 0
+      ? `Le montant à rembourser doit être compris entre ${formatEurosFromCents(1)} et ${formatEurosFromCents(max)}.`
+      : 'Tout ce qui a été payé a déjà été remboursé.',
+  keptTooLarge: (max: number) =>
+    `Le montant conservé doit être compris entre ${formatEurosFromCents(0)} et ${formatEurosFromCents(max)}.`,
+} as const;
+
+/**
+ * The moves the back office may make between statuses. Cancelled is final: what was paid is then
+ * refunded, never un-cancelled. Shipped can go back to Traité (a mistaken click), not further.
+ */
+export const STATUS_MOVES: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  pending: ['processing', 'completed', 'shipped', 'canceled'],
+  processing: ['pending', 'completed', 'shipped', 'canceled'],
+  completed: ['processing', 'shipped', 'canceled'],
+  shipped: ['completed'],
+  canceled: [],
+};
+
+export function isPaid(state: Pick<OrderState, 'paymentStatus'>): boolean {
+  return state.paymentStatus === 'paid' || state.paymentStatus === 'partially_refunded';
+}
+
+/** What can still be given back: paid minus refunded (or being refunded). */
+export function refundableCents(state: Pick<OrderState, 'paidCents' | 'refundedCents'>): number {
+  return Math.max(0, state.paidCents - state.refundedCents);
+}
+
+/** The withdrawal is no longer offered once the service is fully performed. */
+export function isFullyPerformed(status: OrderStatus): boolean {
+  return status === 'completed' || status === 'shipped';
+}
+
+const refuse = (code: RefusalCode, message: string): Refused => ({ ok: false, code, message });
+
+/** Refusals shared by every transition that needs a live order (placed, not cancelled, not withdrawn). */
+function liveOrderRefusal(state: OrderState): Refused | null {
+  if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
+  if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
+  if (state.withdrawn) return refuse('withdrawn', LIFECYCLE_MESSAGES.withdrawn);
+  return null;
+}
+
+function accept(
+  state: OrderState,
+  changes: Partial<OrderState>,
+  event: Accepted['event'],
+  effects: Effect[],
+): Accepted {
+  return { ok: true, next: { ...state, ...changes }, event, effects };
+}
+
+function afterRefund(state: OrderState, amountCents: number): PaymentStatus {
+  return state.refundedCents + amountCents >= state.paidCents ? 'refunded' : 'partially_refunded';
+}
+
+export function decide(state: OrderState, transition: Transition): Decision {
+  switch (transition.type) {
+    case 'place': {
+      if (state.placed) return refuse('placed', LIFECYCLE_MESSAGES.placed);
+      if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
+      if (state.totalCents <= 0) return refuse('nothing_to_pay', LIFECYCLE_MESSAGES.nothingToPay);
+      return accept(
+        state,
+        { placed: true, paymentMethod: transition.method, paymentStatus: 'pending' },
+        { kind: 'placed', from: null, to: transition.method },
+        [
+          { kind: 'notify', about: 'new_order' },
+          { kind: 'email', template: 'order-confirmation' },
+        ],
+      );
+    }
+    case 'choose_payment_method': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (isPaid(state) || state.paymentStatus === 'refunded') {
+        return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
+      }
+      const offline = transition.method !== 'card';
+      return accept(
+        state,
+        { paymentMethod: transition.method, paymentStatus: 'pending' },
+        { kind: 'payment_method_chosen', from: state.paymentMethod, to: transition.method },
+        offline
+          ? [
+              { kind: 'close_payment_sessions', reason: 'replaced' },
+              { kind: 'notify', about: 'payment_method' },
+              { kind: 'email', template: 'order-confirmation' },
+            ]
+          : [],
+      );
+    }
+    case 'settle_payment': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
+        return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
+      }
+      const currency = transition.currency?.toUpperCase() ?? 'EUR';
+      if (transition.amountCents !== state.totalCents || currency !== 'EUR') {
+        return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.totalCents));
+      }
+      return accept(
+        state,
+        { paymentStatus: 'paid', paymentMethod: transition.method, paidCents: transition.amountCents },
+        {
+          kind: transition.method === 'card' ? 'payment_paid' : 'payment_validated',
+          from: state.paymentStatus,
+          to: 'paid',
+        },
+        [
+          { kind: 'notify', about: 'payment_received' },
+          { kind: 'invoice' },
+          { kind: 'email', template: 'payment-received' },
+        ],
+      );
+    }
+    case 'fail_payment': {
+      if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
+        return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
+      }
+      return accept(
+        state,
+        { paymentStatus: 'failed' },
+        { kind: 'payment_failed', from: state.paymentStatus, to: 'failed' },
+        [{ kind: 'notify', about: 'payment_failed' }],
+      );
+    }
+    case 'set_status': {
+      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
+      if (state.status === transition.to) return refuse('same_status', LIFECYCLE_MESSAGES.sameStatus);
+      if (!STATUS_MOVES[state.status].includes(transition.to)) {
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, transition.to));
+      }
+      return accept(
+        state,
+        { status: transition.to },
+        { kind: 'status_changed', from: state.status, to: transition.to },
+        [{ kind: 'email', template: 'order-status' }],
+      );
+    }
+    case 'cancel': {
+      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
+      if (!STATUS_MOVES[state.status].includes('canceled')) {
+        return state.status === 'canceled'
+          ? refuse('canceled', LIFECYCLE_MESSAGES.canceled)
+          : refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'canceled'));
+      }
+      const max = refundableCents(state);
+      if (!Number.isInteger(transition.refundCents) || transition.refundCents < 0 || transition.refundCents > max) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
+      }
+      return accept(state, { status: 'canceled' }, { kind: 'status_changed', from: state.status, to: 'canceled' }, [
+        { kind: 'close_payment_sessions', reason: 'canceled' },
+        { kind: 'email', template: 'order-status' },
+        ...(transition.refundCents > 0 ? [{ kind: 'refund', amountCents: transition.refundCents } as const] : []),
+      ]);
+    }
+    case 'withdraw': {
+      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
+      if (state.withdrawn) return refuse('withdrawn', LIFECYCLE_MESSAGES.alreadyWithdrawn);
+      if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
+      if (isFullyPerformed(state.status)) return refuse('performed', LIFECYCLE_MESSAGES.performed);
+      if (!transition.withinPeriod) return refuse('expired', LIFECYCLE_MESSAGES.expired);
+      const event = { kind: 'withdrawal_requested', from: state.status, to: null } as const;
+      const acknowledge: Effect[] = [
+        { kind: 'close_payment_sessions', reason: 'withdrawn' },
+        { kind: 'notify', about: 'withdrawal' },
+        { kind: 'email', template: 'withdrawal-acknowledgement' },
+      ];
+      // Not paid: nothing to give back, the order ends here.
+      if (!isPaid(state)) return accept(state, { withdrawn: true, status: 'canceled' }, event, acknowledge);
+      // Paid, work not started: everything paid is refunded at once.
+      if (state.status === 'pending') {
+        return accept(state, { withdrawn: true, status: 'canceled' }, event, [
+          ...acknowledge,
+          { kind: 'refund', amountCents: refundableCents(state) },
+        ]);
+      }
+      // Started at the customer's express request: the staff settle the proportionate amount kept.
+      return accept(state, { withdrawn: true }, event, acknowledge);
+    }
+    case 'settle_withdrawal': {
+      if (!state.withdrawn) return refuse('not_withdrawn', LIFECYCLE_MESSAGES.notWithdrawn);
+      if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
+      const max = refundableCents(state);
+      if (!Number.isInteger(transition.keptCents) || transition.keptCents < 0 || transition.keptCents > max) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.keptTooLarge(max));
+      }
+      const refund = max - transition.keptCents;
+      return accept(state, { status: 'canceled' }, { kind: 'withdrawal_settled', from: state.status, to: 'canceled' }, [
+        { kind: 'close_payment_sessions', reason: 'withdrawn' },
+        ...(refund > 0 ? [{ kind: 'refund', amountCents: refund } as const] : []),
+      ]);
+    }
+    case 'refund': {
+      if (!isPaid(state)) {
+        return state.paymentStatus === 'refunded'
+          ? refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(0))
+          : refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
+      }
+      const max = refundableCents(state);
+      if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0 || transition.amountCents > max) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
+      }
+      const paymentStatus = afterRefund(state, transition.amountCents);
+      return accept(
+        state,
+        { paymentStatus, refundedCents: state.refundedCents + transition.amountCents },
+        { kind: 'refund_issued', from: state.paymentStatus, to: paymentStatus },
+        [
+          { kind: 'credit_note', amountCents: transition.amountCents },
+          { kind: 'email', template: 'refund-issued' },
+        ],
+      );
+    }
+  }
+}

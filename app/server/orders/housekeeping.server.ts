@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { db } from '../db/client.server';
+import { log } from '../log.server';
+import { loadPaymentConfig } from '../payments/config.server';
+import { expireStripeSession } from '../payments/stripe.server';
+
+/*
+ * Background housekeeping of orders (DESIGN.md, order lifecycle), safe on any number of instances
+ * (rows are claimed with FOR UPDATE SKIP LOCKED):
+ *  - a card attempt not settled by its gateway within 24 hours is closed (Stripe: expired there
+ *    too), so that nothing can pay an old session the customer forgot about;
+ *  - a draft never confirmed at checkout is deleted after 30 days, with its lines and history
+ *    (never one with a payment or an invoice: those are kept whatever happens).
+ * Neither changes an order's states: an expired attempt leaves the order as it was.
+ */
+
+export const CARD_ATTEMPT_TTL_HOURS = 24;
+export const DRAFT_TTL_DAYS = 30;
+const BATCH = 500;
+
+export async function expireStaleCardAttempts(now: Date = new Date()): Promise<number> {
+  const expired = await db().transaction(async (tx) => {
+    const result = await tx.execute<{ id: string; order_id: string; provider: string; provider_ref: string }>(sql`
+      update payments p set status = 'canceled', updated_at = ${now}
+      where p.id in (
+        select id from payments
+        where status = 'pending' and method = 'card'
+          and created_at < ${now}::timestamptz - make_interval(hours => ${CARD_ATTEMPT_TTL_HOURS})
+        order by created_at limit ${BATCH} for update skip locked)
+      returning p.id, p.order_id, p.provider, p.provider_ref`);
+    for (const row of result.rows) {
+      await tx.execute(sql`
+        insert into order_events (order_id, at, actor, kind, data)
+        values (${row.order_id}, ${now}, 'system', 'payment_expired',
+          ${JSON.stringify({ paymentId: row.id, provider: row.provider, sessionId: row.provider_ref })}::jsonb)`);
+    }
+    return result.rows;
+  });
+  const stripe = expired.filter((row) => row.provider === 'stripe');
+  if (stripe.length > 0) {
+    const config = await loadPaymentConfig();
+    for (const row of stripe) await expireStripeSession(config, row.provider_ref);
+  }
+  return expired.length;
+}
+
+export async function deleteStaleDrafts(now: Date = new Date()): Promise<number> {
+  const deleted = await db().execute(sql`
+    delete from orders o
+    where o.id in (
+      select id from orders
+      where placed_at is null
+        and created_at < ${now}::timestamptz - make_interval(days => ${DRAFT_TTL_DAYS})
+        and not exists (select 1 from payments p where p.order_id = orders.id)
+        and not exists (select 1 from invoices i where i.order_id = orders.id)
+        and not exists (select 1 from refunds r where r.order_id = orders.id)
+      order by created_at limit ${BATCH} for update skip locked)
+    returning o.id`);
+  return deleted.rows.length;
+}
+
+const KEY = Symbol.for('soovenirs.orderHousekeeping');
+type WithTimer = typeof globalThis & { [KEY]?: NodeJS.Timeout };
+
+async function runOnce(): Promise<void> {
+  try {
+    const [expired, drafts] = [await expireStaleCardAttempts(), await deleteStaleDrafts()];
+    if (expired > 0 || drafts > 0) log.info({ expired, drafts }, 'order housekeeping');
+  } catch (error) {
+    log.warn({ err: error }, 'order housekeeping failed; it runs again later');
+  }
+}
+
+/** Runs the housekeeping now and then every `intervalMs` (15 minutes), in this process. */
+export function startOrderHousekeeping(intervalMs = 15 * 60_000): void {
+  const holder = globalThis as WithTimer;
+  if (holder[KEY]) return;
+  void runOnce();
+  holder[KEY] = setInterval(() => void runOnce(), intervalMs);
+  holder[KEY].unref();
+}
+
+export function stopOrderHousekeeping(): void {
+  const holder = globalThis as WithTimer;
+  if (holder[KEY]) clearInterval(holder[KEY]);
+  holder[KEY] = undefined;
+}

@@ -1,0 +1,521 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { formatEurosFromCents } from '~/domain/format';
+import { type OrderStatus, orderStatusLabel, type PaymentStatus, paymentMethodLabel } from '~/domain/order-status';
+import {
+  type Accepted,
+  type CheckoutMethod,
+  decide,
+  type Effect,
+  type OrderState,
+  type Transition,
+} from '~/domain/orders/lifecycle';
+import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
+import { type Database, db, type Tx } from '../db/client.server';
+import { notifications, orderEvents, orders, payments } from '../db/schema';
+import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
+import { enqueueEmail } from '../email/outbox.server';
+import { baseUrl } from '../env.server';
+import { issueCreditNote, issueInvoice } from '../invoices/invoices.server';
+import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
+import { log } from '../log.server';
+import { loadPaymentConfig } from '../payments/config.server';
+import { expireStripeSession } from '../payments/stripe.server';
+import { enqueueOrderConfirmation } from './confirmation-email.server';
+import type { RefundResult } from './refunds.server';
+
+/*
+ * The one place that changes an order's states (DESIGN.md, « Order lifecycle »). `applyTransition`
+ * locks the order row, reads its state, asks the rule book (domain/orders/lifecycle.ts) and, when
+ * the transition is accepted, writes in the same transaction the new state, the history event and
+ * every side effect the rule book lists: notification, e-mail (outbox), invoice, credit note,
+ * closing the open payment sessions. What must talk to a gateway (expiring Stripe sessions, giving
+ * money back) runs after the commit, so that a slow gateway never holds the order's lock.
+ *
+ * Checkout, the gateways' notifications, offline payments, the back office, withdrawal and refunds
+ * all come here; nothing else updates orders.status, orders.payment_status, placed_at or
+ * withdrawn_at (the columns also have CHECK constraints).
+ */
+
+/** Who asked: a staff member's user id, `customer`, `system`, or a gateway's name. */
+export type Actor = string;
+
+export interface TransitionContext {
+  /** The payment attempt that settles or fails (settle_payment, fail_payment). */
+  payment?: { id: string; provider: PaymentProviderName; reference: string } | null;
+  /** Gateway's words on a failure, kept in the history for the staff. */
+  detail?: string | null;
+  /** The guest's access token, so that the e-mail's link opens the order in any browser. */
+  accessToken?: string | null;
+  /** The refund row this `refund` transition completes (refunds.server.ts). */
+  refundId?: string;
+  /** Why the money goes back, on the credit note and in the e-mail. */
+  reason?: string;
+  /** How money given back in the same step goes (cancel, withdrawal): the gateway, or by hand. */
+  refundMethod?: 'gateway' | 'transfer' | 'cheque';
+  /** Anything else the history entry should keep. */
+  data?: Record<string, unknown>;
+  now?: Date;
+}
+
+export type StatusEmailOutcome =
+  | { kind: 'queued'; outboxId: string; recipient: string; recipientName: string }
+  | { kind: 'skipped'; reason: 'notifications-disabled' | 'no-email' }
+  | { kind: 'failed'; error: string };
+
+export interface AppliedTransition {
+  ok: true;
+  orderId: string;
+  orderNumber: string;
+  decision: Accepted;
+  invoiceNumber: string | null;
+  creditNote: { id: string; number: string; isDemo: boolean } | null;
+  statusEmail: StatusEmailOutcome | null;
+  /** Money to give back once committed (run by applyTransition; returned for callers in a transaction). */
+  refunds: Array<{ amountCents: number }>;
+  /** Stripe sessions to expire once committed. */
+  stripeSessions: string[];
+  /** What became of `refunds` (filled by applyTransition after the commit). */
+  refundResults: RefundResult[];
+}
+
+export type TransitionResult =
+  | AppliedTransition
+  | { ok: false; code: string; message: string; orderNumber: string | null };
+
+export const NOT_FOUND_MESSAGE = 'Commande introuvable';
+
+export interface LockedOrder {
+  facts: OrderFacts;
+  state: OrderState;
+  placedAt: Date | null;
+  accessTokenHash: string | null;
+}
+
+/** Locks the order row (FOR UPDATE) and reads its lifecycle state. */
+export async function lockOrderState(
+  tx: Tx,
+  orderId: string,
+  context: { refundId?: string } = {},
+): Promise<LockedOrder | null> {
+  const facts = await loadOrderFacts(tx, orderId, { lock: true });
+  if (!facts) return null;
+  const extra = await tx.execute<{ placed_at: string | null; refunded: number; token: string | null }>(sql`
+    select o.placed_at, o.access_token_hash as token,
+      (select coalesce(sum(r.amount), 0)::int from refunds r
+        where r.order_id = o.id and r.status <> 'failed' and r.id is distinct from ${context.refundId ?? null}::uuid
+          and (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order))
+      ) as refunded
+    from orders o where o.id = ${orderId}`);
+  const row = extra.rows[0];
+  const paymentStatus = facts.paymentStatus as PaymentStatus;
+  const paid = paymentStatus === 'paid' || paymentStatus === 'partially_refunded' || paymentStatus === 'refunded';
+  return {
+    facts,
+    placedAt: row?.placed_at ? new Date(row.placed_at) : null,
+    accessTokenHash: row?.token ?? null,
+    state: {
+      status: facts.status as OrderStatus,
+      paymentStatus,
+      paymentMethod: facts.paymentMethod as CheckoutMethod,
+      placed: Boolean(row?.placed_at),
+      withdrawn: facts.withdrawnAt !== null,
+      totalCents: facts.totalPriceCents,
+      // An order is paid only for its exact amount (the rule book), so what paid it is its total.
+      paidCents: paid ? facts.totalPriceCents : 0,
+      refundedCents: Number(row?.refunded ?? 0),
+    },
+  };
+}
+
+/**
+ * Applies a transition inside the caller's transaction. The caller must run `afterCommit` with the
+ * result once its transaction has committed (applyTransition does both).
+ */
+export async function applyTransitionInTx(
+  tx: Tx,
+  orderId: string,
+  transition: Transition,
+  actor: Actor,
+  context: TransitionContext = {},
+): Promise<TransitionResult> {
+  const locked = await lockOrderState(tx, orderId, context);
+  if (!locked) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null };
+  const { facts, state } = locked;
+  const decision = decide(state, transition);
+  if (!decision.ok) return { ok: false, code: decision.code, message: decision.message, orderNumber: facts.number };
+
+  const now = context.now ?? new Date();
+  const next = decision.next;
+  await tx
+    .update(orders)
+    .set({
+      status: next.status,
+      paymentStatus: next.paymentStatus,
+      paymentMethod: next.paymentMethod,
+      ...(next.placed && !state.placed ? { placedAt: now } : {}),
+      ...(next.withdrawn && !state.withdrawn ? { withdrawnAt: now } : {}),
+      ...(next.paymentStatus === 'paid' && state.paymentStatus !== 'paid' ? { paidAt: now } : {}),
+      updatedAt: now,
+    })
+    .where(eq(orders.id, orderId));
+
+  const [event] = await tx
+    .insert(orderEvents)
+    .values({
+      orderId,
+      at: now,
+      actor,
+      kind: decision.event.kind,
+      from: decision.event.from,
+      to: decision.event.to,
+      data: eventData(transition, context),
+    })
+    .returning({ id: orderEvents.id });
+
+  const applied: AppliedTransition = {
+    ok: true,
+    orderId,
+    orderNumber: facts.number,
+    decision,
+    invoiceNumber: null,
+    creditNote: null,
+    statusEmail: null,
+    refunds: [],
+    stripeSessions: [],
+    refundResults: [],
+  };
+  const run = { tx, facts, transition, actor, context, now, applied, eventId: event?.id ?? 0 };
+  for (const effect of decision.effects) await perform(run, effect);
+  return applied;
+}
+
+/**
+ * Applies a transition in its own transaction, then what must happen after the commit (gateways).
+ * Returns the French refusal when the rule book refuses.
+ */
+export async function applyTransition(
+  orderId: string,
+  transition: Transition,
+  actor: Actor,
+  context: TransitionContext = {},
+  database: Database = db(),
+): Promise<TransitionResult> {
+  const result = await database.transaction((tx) => applyTransitionInTx(tx, orderId, transition, actor, context));
+  if (result.ok) result.refundResults = await afterCommit(result, actor, context);
+  return result;
+}
+
+/** The gateway work of an applied transition: expire the closed Stripe sessions, give money back. */
+export async function afterCommit(
+  result: AppliedTransition,
+  actor: Actor,
+  context: TransitionContext = {},
+): Promise<RefundResult[]> {
+  if (result.stripeSessions.length > 0) {
+    const config = await loadPaymentConfig();
+    for (const session of result.stripeSessions) await expireStripeSession(config, session);
+  }
+  const outcomes: RefundResult[] = [];
+  if (result.refunds.length > 0) {
+    // Imported here, not at the top: refunds.server.ts applies the `refund` transition itself.
+    const { refundOrder } = await import('./refunds.server');
+    for (const refund of result.refunds) {
+      const outcome = await refundOrder({
+        orderId: result.orderId,
+        amountCents: refund.amountCents,
+        method: context.refundMethod ?? 'gateway',
+        reason: context.reason ?? refundReason(result.decision),
+        actor,
+        fallbackToManual: true,
+      });
+      outcomes.push(outcome);
+    }
+  }
+  return outcomes;
+}
+
+function refundReason(decision: Accepted): string {
+  if (decision.event.kind === 'withdrawal_requested' || decision.event.kind === 'withdrawal_settled') {
+    return 'Rétractation du client';
+  }
+  return 'Commande annulée';
+}
+
+function eventData(transition: Transition, context: TransitionContext): Record<string, unknown> {
+  const { type: _type, ...fields } = transition;
+  return {
+    ...fields,
+    ...(context.payment
+      ? { paymentId: context.payment.id, provider: context.payment.provider, reference: context.payment.reference }
+      : {}),
+    ...(context.detail ? { detail: context.detail } : {}),
+    ...(context.reason ? { reason: context.reason } : {}),
+    ...(context.refundId ? { refundId: context.refundId } : {}),
+    ...context.data,
+  };
+}
+
+interface Run {
+  tx: Tx;
+  facts: OrderFacts;
+  transition: Transition;
+  actor: Actor;
+  context: TransitionContext;
+  now: Date;
+  applied: AppliedTransition;
+  eventId: number;
+}
+
+function validEmail(facts: OrderFacts): string | null {
+  const email = facts.customer.email?.trim();
+  return email && z.email().safeParse(email).success ? email : null;
+}
+
+function customerLabel(facts: OrderFacts): string {
+  return customerName(facts) ?? facts.customer.email ?? 'client invité';
+}
+
+async function perform(run: Run, effect: Effect): Promise<void> {
+  const { tx, facts, applied } = run;
+  switch (effect.kind) {
+    case 'notify':
+      await tx.insert(notifications).values({ orderId: facts.id, ...notificationFor(run, effect.about) });
+      return;
+    case 'invoice': {
+      const invoice = await issueInvoice(tx, {
+        orderId: facts.id,
+        actor: run.actor,
+        payment: {
+          method: applied.decision.next.paymentMethod,
+          paidAt: run.now,
+          provider: run.context.payment?.provider ?? null,
+        },
+      });
+      applied.invoiceNumber = invoice.number;
+      return;
+    }
+    case 'credit_note': {
+      const note = await issueCreditNote(tx, {
+        orderId: facts.id,
+        actor: run.actor,
+        reason: run.context.reason ?? 'Remboursement',
+        amountCents: effect.amountCents,
+      });
+      if (note) {
+        applied.creditNote = { id: note.id, number: note.number, isDemo: note.isDemo };
+        if (run.context.refundId) {
+          await tx.execute(
+            sql`update refunds set credit_note_id = ${note.id}, updated_at = now() where id = ${run.context.refundId}`,
+          );
+        }
+      }
+      return;
+    }
+    case 'close_payment_sessions': {
+      const closed = await tx
+        .update(payments)
+        .set({ status: 'canceled', updatedAt: run.now })
+        .where(and(eq(payments.orderId, facts.id), eq(payments.status, 'pending')))
+        .returning({ provider: payments.provider, ref: payments.providerRef });
+      for (const session of closed) {
+        await tx.insert(orderEvents).values({
+          orderId: facts.id,
+          at: run.now,
+          actor: 'system',
+          kind: 'payment_session_closed',
+          data: { provider: session.provider, sessionId: session.ref, reason: effect.reason },
+        });
+        if (session.provider === 'stripe') applied.stripeSessions.push(session.ref);
+      }
+      return;
+    }
+    case 'refund':
+      applied.refunds.push({ amountCents: effect.amountCents });
+      return;
+    case 'email':
+      await queueEmail(run, effect.template);
+      return;
+  }
+}
+
+function notificationFor(
+  run: Run,
+  about: Extract<Effect, { kind: 'notify' }>['about'],
+): { kind: 'order' | 'payment' | 'withdrawal'; status: string; title: string; body: string } {
+  const { facts, applied, context } = run;
+  const amount = formatEurosFromCents(facts.totalPriceCents);
+  const method = applied.decision.next.paymentMethod;
+  switch (about) {
+    case 'new_order': {
+      const items = facts.items.reduce((sum, line) => sum + line.quantity, 0);
+      return {
+        kind: 'order',
+        status: 'pending',
+        title: `Nouvelle commande ${facts.number}`,
+        body: `${amount} · ${items} élément${items > 1 ? 's' : ''} · ${customerLabel(facts)} · ${paymentMethodLabel(method)}`,
+      };
+    }
+    case 'payment_received': {
+      const provider = context.payment ? PAYMENT_PROVIDER_LABELS[context.payment.provider] : null;
+      return {
+        kind: 'payment',
+        status: 'paid',
+        title: `Paiement reçu — commande ${facts.number}`,
+        body: provider
+          ? `${amount} payés par carte (${provider}).`
+          : `${amount} reçus par ${paymentMethodLabel(method).toLowerCase()}.`,
+      };
+    }
+    case 'payment_failed': {
+      const provider = context.payment ? PAYMENT_PROVIDER_LABELS[context.payment.provider] : null;
+      return {
+        kind: 'payment',
+        status: 'failed',
+        title: `Échec de paiement — commande ${facts.number}`,
+        body: provider
+          ? `Le paiement par ${provider} a échoué${context.detail ? ` (${context.detail})` : ''}.`
+          : `Le paiement par ${paymentMethodLabel(method).toLowerCase()} a été rejeté.`,
+      };
+    }
+    case 'payment_method':
+      return {
+        kind: 'payment',
+        status: 'pending',
+        title: `Paiement par ${paymentMethodLabel(method).toLowerCase()} attendu — commande ${facts.number}`,
+        body: `${amount} à recevoir, référence ${facts.number}.`,
+      };
+    case 'withdrawal':
+      return {
+        kind: 'withdrawal',
+        status: applied.decision.next.status,
+        title: `Rétractation — commande ${facts.number}`,
+        body: `${customerLabel(facts)} s’est rétracté le ${run.now.toLocaleString('fr-FR', { timeZone: 'Europe/Paris' })}.`,
+      };
+  }
+}
+
+async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>['template']): Promise<void> {
+  const { tx, facts, applied, context } = run;
+  const next = applied.decision.next;
+  switch (template) {
+    case 'order-confirmation': {
+      const method = next.paymentMethod;
+      await enqueueOrderConfirmation(tx, {
+        orderId: facts.id,
+        accessToken: context.accessToken ?? null,
+        ...(method === 'card' ? {} : { paymentMethod: method }),
+      });
+      return;
+    }
+    case 'payment-received': {
+      const email = validEmail(facts);
+      if (!email) {
+        log.warn({ orderId: facts.id }, 'paid order without a valid e-mail address: no payment-received e-mail');
+        return;
+      }
+      await enqueueEmail(tx, {
+        to: email,
+        template: 'payment-received',
+        data: {
+          orderNumber: facts.number,
+          amountCents: facts.totalPriceCents,
+          paidAt: run.now.toISOString(),
+          invoiceNumber: applied.invoiceNumber ?? '',
+          invoiceUrl: `${baseUrl()}/facture/${facts.id}`,
+          customerName: customerName(facts),
+        },
+        dedupeKey: `payment-received:${facts.id}`,
+        orderId: facts.id,
+      });
+      return;
+    }
+    case 'order-status':
+      applied.statusEmail = await queueStatusEmail(run, next.status);
+      return;
+    case 'withdrawal-acknowledgement': {
+      // Not checked beforehand: the law asks for this acknowledgement, so an address the outbox
+      // refuses aborts the withdrawal (the customer is told to try again) rather than skip it.
+      const email = facts.customer.email?.trim();
+      if (!email) return;
+      await enqueueEmail(tx, {
+        to: email,
+        template: 'withdrawal-acknowledgement',
+        data: {
+          orderNumber: facts.number,
+          requestedAt: run.now.toISOString(),
+          orderDate: facts.createdAt.toISOString(),
+          customerName: facts.customer.firstName || undefined,
+        },
+        dedupeKey: `withdrawal:${facts.id}`,
+        orderId: facts.id,
+      });
+      return;
+    }
+    case 'refund-issued':
+      await queueRefundEmail(run);
+      return;
+  }
+}
+
+async function queueRefundEmail(run: Run): Promise<void> {
+  const { tx, facts, applied, context, transition } = run;
+  const email = validEmail(facts);
+  if (!email || transition.type !== 'refund') return;
+  const note = applied.creditNote;
+  if (!note) return;
+  await enqueueEmail(tx, {
+    to: email,
+    template: 'refund-issued',
+    data: {
+      orderNumber: facts.number,
+      amountCents: transition.amountCents,
+      method: context.refundMethod ?? 'gateway',
+      creditNoteNumber: note.number,
+      creditNoteUrl: `${baseUrl()}/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
+      partial: transition.amountCents < facts.totalPriceCents,
+      demo: note.isDemo,
+      customerName: customerName(facts),
+      ...(context.reason ? { reason: context.reason } : {}),
+    },
+    dedupeKey: `refund-issued:${context.refundId ?? run.eventId}`,
+    orderId: facts.id,
+  });
+}
+
+/** Where the customer follows their orders: the account for account holders; guests have no page to link. */
+function customerOrderUrl(userId: string | null): string | undefined {
+  return userId ? '/profile' : undefined;
+}
+
+async function queueStatusEmail(run: Run, status: OrderStatus): Promise<StatusEmailOutcome> {
+  const { tx, facts } = run;
+  const recipient = (facts.customer.email ?? '').trim();
+  const name = customerName(facts) ?? '';
+  try {
+    const queued = await enqueueOrderStatusEmail(tx, {
+      orderId: facts.id,
+      email: recipient,
+      customer: facts.customer.firstName?.trim() || name,
+      status,
+      statusLabel: orderStatusLabel(status),
+      orderUrl: customerOrderUrl(facts.userId),
+      eventKey: `event${run.eventId}`,
+    });
+    if (!queued.success) {
+      return queued.skipped ? { kind: 'skipped', reason: queued.skipped } : { kind: 'failed', error: queued.error };
+    }
+    await tx.insert(orderEvents).values({
+      orderId: facts.id,
+      at: run.now,
+      actor: run.actor,
+      kind: 'email_queued',
+      data: { to: recipient, outboxId: queued.outboxId, template: 'order-status' },
+    });
+    return { kind: 'queued', outboxId: queued.outboxId, recipient, recipientName: name || recipient };
+  } catch (error) {
+    // The status change still stands: the e-mail's failure is reported, not the whole change.
+    log.error({ err: error, orderId: facts.id }, 'the status e-mail could not be queued');
+    return { kind: 'failed', error: "Erreur lors de l'envoi de l'email" };
+  }
+}

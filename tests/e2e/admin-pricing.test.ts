@@ -1,0 +1,247 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRICE_FORM_MESSAGES } from '~/domain/admin/price-form';
+import { addSessionCookie, createUser, signIn } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { startServer, type TestServer } from '../support/server';
+
+/*
+ * The Tarifs tab in Chromium, as an administrator, against the real production server: a price
+ * typed the French way (« 0,39 ») is published as 0,39 € — it once became 39,00 € at once — and
+ * only after a summary and a confirmation; a change beyond ×3 asks a second time; wrong entries
+ * are refused in French; « Réinitialiser » asks first. The server refuses what the dialog skipped.
+ */
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+let server: TestServer;
+let browser: Browser;
+let adminCookie: string;
+
+/** The text as a person reads it: French no-break spaces count as spaces. */
+function plain(text: string): string {
+  return text.replace(/[\u00A0\u202F]/g, ' ');
+}
+
+async function textOf(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+  return plain(await locator.innerText());
+}
+
+/** The public price list, as the site's pages read it. */
+async function publicPrices(): Promise<{ version: number; photos: number }> {
+  const response = await fetch(`${server.url}/api/price-list`);
+  const body = (await response.json()) as { version: number; data: { supports: { photos: { basePrice: number } } } };
+  return { version: body.version, photos: body.data.supports.photos.basePrice };
+}
+
+async function tarifsPage(): Promise<Page> {
+  const page = await openPage(browser, undefined, DESKTOP);
+  await addSessionCookie(page, server.url, adminCookie);
+  await page.goto(`${server.url}/admin/tarifs`);
+  await page.locator('[data-hydrated="true"]').waitFor();
+  return page;
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await page
+    .getByRole('region', { name: /Notifications/ })
+    .getByText(text)
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+/** Waits until the photos field shows `value` (after a publication, the form shows the new version). */
+async function photosFieldShows(page: Page, value: string): Promise<void> {
+  await page.waitForFunction(
+    (expected) =>
+      (document.getElementById('tarif-supports-photos-basePrice') as HTMLInputElement | null)?.value === expected,
+    value,
+  );
+}
+
+async function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === document.activeElement);
+}
+
+const summaryDialog = (page: Page) => page.getByRole('dialog', { name: 'Publier les nouveaux tarifs ?' });
+const largeChangeDialog = (page: Page) => page.getByRole('dialog', { name: 'Changement important' });
+const resetDialog = (page: Page) => page.getByRole('dialog', { name: 'Réinitialiser les tarifs ?' });
+
+/** The Tarifs form posted by hand, as React Router's client does: the server decides on its own. */
+async function postTarifs(fields: Record<string, string>): Promise<string> {
+  const response = await fetch(`${server.url}/admin/tarifs.data`, {
+    method: 'POST',
+    headers: {
+      cookie: adminCookie,
+      origin: server.url,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(fields),
+  });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchBrowser(), startServer()]);
+  const admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
+  adminCookie = await signIn({ url: server.url, email: admin.email });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe('the Tarifs tab', () => {
+  it('publishes « 0,39 » as 0,39 € per photo, after a summary and a confirmation', async () => {
+    const before = await publicPrices();
+    expect(before.photos).toBe(35);
+    const page = await tarifsPage();
+    const photos = page.getByLabel('Photos papier');
+    expect(await photos.inputValue()).toBe('0,35');
+
+    await page.getByRole('button', { name: 'Mettre à jour' }).click();
+    await toast(page, 'Aucun changement : les tarifs saisis sont ceux en vigueur, il n’y a rien à publier.');
+    expect(await summaryDialog(page).count()).toBe(0);
+
+    await photos.fill('0,39');
+    await page.getByRole('button', { name: 'Mettre à jour' }).click();
+    const summary = summaryDialog(page);
+    await summary.waitFor();
+    const changes = summary.getByRole('listitem');
+    expect(await changes.count()).toBe(1);
+    const line = await textOf(changes.first());
+    expect(line).toContain('Supports — Photos papier');
+    expect(line).toContain('0,35 € → 0,39 € (+11,4 %)');
+    // Nothing is published while the summary is open; the safe choice has the focus.
+    expect((await publicPrices()).version).toBe(before.version);
+    expect(await isFocused(summary.getByRole('button', { name: 'Annuler' }))).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+
+    await summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }).click();
+    await toast(page, 'Tarifs mis à jour');
+    expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 39 });
+    await photosFieldShows(page, '0,39');
+
+    const configurator = await openPage(browser, `${server.url}/configurateur`, DESKTOP);
+    const text = await textOf(configurator.locator('body'));
+    expect(text).toContain('0,39 € par photo');
+    expect(text).not.toContain('39,00 €');
+  });
+
+  it('refuses entries that are not prices, in French, and publishes nothing', async () => {
+    const before = await publicPrices();
+    const page = await tarifsPage();
+    await page.getByLabel('Photos papier').fill('abc');
+    await page.getByLabel('Cassettes VHS', { exact: true }).fill('1,2,3');
+    await page.getByLabel('Cassettes MiniDV').fill('-5');
+    await page.getByLabel('Diapositives').fill('');
+    await page.getByRole('button', { name: 'Mettre à jour' }).click();
+    await toast(page, PRICE_FORM_MESSAGES.invalid);
+
+    const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
+    expect(await field('Photos papier').getAttribute('aria-invalid')).toBe('true');
+    const supports = await textOf(page.getByRole('tabpanel', { name: 'Supports' }));
+    expect(supports).toContain(PRICE_FORM_MESSAGES.eurosNotANumber);
+    expect(supports).toContain(PRICE_FORM_MESSAGES.eurosMin);
+    expect(supports).toContain(PRICE_FORM_MESSAGES.eurosEmpty);
+    // The first refused field has the focus, and the error is its description.
+    expect(await isFocused(field('Photos papier'))).toBe(true);
+    expect(await field('Photos papier').evaluate((e) => e.getAttribute('aria-describedby'))).toMatch(/-error$/);
+    expect(await summaryDialog(page).count()).toBe(0);
+    expect(await publicPrices()).toEqual(before);
+
+    // A field being corrected drops its message; the others keep theirs.
+    await field('Photos papier').fill('0,36');
+    expect(await field('Photos papier').getAttribute('aria-invalid')).toBeNull();
+    expect(await field('Diapositives').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('asks a second time for « 39 » (×100), and publishes only once confirmed twice', async () => {
+    const before = await publicPrices();
+    const page = await tarifsPage();
+    await page.getByLabel('Photos papier').fill('39');
+    const update = page.getByRole('button', { name: 'Mettre à jour' });
+    await update.click();
+    const summary = summaryDialog(page);
+    expect(await textOf(summary.getByRole('listitem').first())).toContain('0,39 € → 39,00 € (+9 900 %)');
+    await summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }).click();
+
+    const large = largeChangeDialog(page);
+    await large.waitFor();
+    const text = await textOf(large);
+    expect(text).toContain('Le prix « Photos papier » (Supports) passe de 0,39 € à 39,00 € (×100).');
+    expect(text).toContain('Confirmer quand même ?');
+    expect(await isFocused(large.getByRole('button', { name: 'Annuler' }))).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+
+    // Escape is « Annuler »: nothing published, the focus back on « Mettre à jour ».
+    await page.keyboard.press('Escape');
+    await large.waitFor({ state: 'detached' });
+    expect(await publicPrices()).toEqual(before);
+    await page.waitForFunction(() => document.activeElement?.textContent?.includes('Mettre à jour'));
+    expect(await page.getByLabel('Photos papier').inputValue()).toBe('39');
+
+    // The keyboard alone, this time: Enter on « Mettre à jour », Tab to each confirmation, Enter.
+    await update.focus();
+    await page.keyboard.press('Enter');
+    await summary.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await isFocused(summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await large.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await isFocused(large.getByRole('button', { name: 'Confirmer et publier' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await toast(page, 'Tarifs mis à jour');
+    expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 3900 });
+  });
+
+  it('resets to the default prices only once confirmed', async () => {
+    const before = await publicPrices();
+    expect(before.photos).toBe(3900);
+    const page = await tarifsPage();
+    await page.getByRole('button', { name: 'Réinitialiser' }).click();
+    const dialog = resetDialog(page);
+    await dialog.waitFor();
+    expect(await textOf(dialog.getByRole('listitem').filter({ hasText: 'Photos papier' }))).toContain(
+      '39,00 € → 0,35 €',
+    );
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await publicPrices()).toEqual(before);
+    expect(await page.getByLabel('Photos papier').inputValue()).toBe('39,00');
+
+    await page.getByRole('button', { name: 'Réinitialiser' }).click();
+    await dialog.getByRole('button', { name: 'Réinitialiser les tarifs' }).click();
+    await toast(page, 'Tarifs réinitialisés');
+    expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 35 });
+    await photosFieldShows(page, '0,35');
+  });
+
+  it('refuses on the server a publication the dialogs did not confirm', async () => {
+    const before = await publicPrices();
+    const photos = 'supports.photos.basePrice';
+    expect(await postTarifs({ intent: 'update', [photos]: '0,39' })).toContain(PRICE_FORM_MESSAGES.unconfirmed);
+    expect(await postTarifs({ intent: 'update', [photos]: '39', confirmed: '1' })).toContain(
+      PRICE_FORM_MESSAGES.largeUnconfirmed,
+    );
+    expect(await postTarifs({ intent: 'update', [photos]: 'abc', confirmed: '1' })).toContain(
+      PRICE_FORM_MESSAGES.eurosNotANumber,
+    );
+    expect(await postTarifs({ intent: 'reset' })).toContain(PRICE_FORM_MESSAGES.resetUnconfirmed);
+    // A summary reviewed against an older version is not published over a newer one.
+    expect(
+      await postTarifs({ intent: 'update', [photos]: '0,39', confirmed: '1', baseVersion: String(before.version - 1) }),
+    ).toContain(PRICE_FORM_MESSAGES.stale);
+    expect(await publicPrices()).toEqual(before);
+
+    expect(await postTarifs({ intent: 'update', [photos]: '0,39', confirmed: '1' })).not.toContain(
+      PRICE_FORM_MESSAGES.unconfirmed,
+    );
+    expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 39 });
+  });
+});

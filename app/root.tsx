@@ -12,7 +12,9 @@ import {
   useLocation,
   useRouteLoaderData,
 } from 'react-router';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { getUser } from '~/server/auth/session.server';
+import { isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/root';
 import appCss from './app.css?url';
 import { NavigationProgress } from './components/navigation-progress';
@@ -52,7 +54,8 @@ export function meta({ error }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
-  return { user };
+  // The same for every visitor (it comes from the environment): cached public pages stay correct.
+  return { user, demoShop: isDemoShopRunning() };
 }
 
 let documentNonce: string | undefined;
@@ -102,6 +105,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteHeader user={data?.user ?? null} />
         {/* The header is fixed: the content starts below it. */}
         <main id="contenu" tabIndex={-1} className="flex flex-1 flex-col pt-header focus:outline-none">
+          {data?.demoShop ? <DemoShopBanner /> : null}
           {children}
         </main>
         <SiteFooter />
@@ -111,6 +115,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/** PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production). */
+function DemoShopBanner() {
+  return (
+    <p role="note" className="bg-amber-100 px-4 py-2 text-center font-semibold text-amber-950 text-sm">
+      {SANDBOX_POLICY_MESSAGES.demoBanner}
+    </p>
   );
 }
 

@@ -11,6 +11,7 @@ import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server'
 import { parseEnv } from '~/server/env.server';
 import { log } from '~/server/log.server';
 import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
+import { getCardAvailability, isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import { ensureAppSecret } from '~/server/secrets.server';
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { countAdmins } from '~/server/users.server';
@@ -55,6 +56,22 @@ try {
 await ensureDefaultPriceList();
 startEmailWorker();
 startOrderHousekeeping();
+await warnAboutPayments();
+
+/** An operator must learn at start that customers cannot pay by card, or that nobody pays for real. */
+async function warnAboutPayments() {
+  const card = await getCardAvailability();
+  if (!card.available) {
+    log.warn(
+      { reason: card.reason },
+      card.reason === 'sandbox-disabled'
+        ? 'card payment unavailable: the payment sandbox is off in production (PAYMENT_SANDBOX) and no real gateway is configured; configure Stripe or Monetico in the back office'
+        : 'card payment unavailable: the chosen payment gateway lacks its keys; complete them in the back office',
+    );
+  }
+  if (isDemoShopRunning())
+    log.warn('PAYMENT_SANDBOX=on: demo shop, the payment sandbox takes test payments and no real money');
+}
 
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
 const app = createApp({ mode: 'production', build });

@@ -13,11 +13,13 @@ describe('parseEnv', () => {
       STRIPE_API_URL: 'http://127.0.0.1:12111',
       COLISSIMO_API_URL: 'http://127.0.0.1:4010/sls-ws',
       APP_SECRET_PREVIOUS: 'x'.repeat(32),
+      PAYMENT_SANDBOX: 'on',
     });
     expect(env).toMatchObject({
       CHECKOUT_RATE_LIMIT: 30,
       SMTP_CONNECT_PORT: 2525,
       SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
+      PAYMENT_SANDBOX: 'on',
     });
   });
 
@@ -30,6 +32,7 @@ describe('parseEnv', () => {
     [{ STRIPE_API_URL: 'localhost:12111' }, 'STRIPE_API_URL must be an absolute URL'],
     [{ COLISSIMO_API_URL: 'colissimo' }, 'COLISSIMO_API_URL must be an absolute URL'],
     [{ APP_SECRET_PREVIOUS: 'short' }, 'APP_SECRET_PREVIOUS must be at least 32 characters long'],
+    [{ PAYMENT_SANDBOX: 'yes' }, 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)'],
   ])('refuses %o', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });

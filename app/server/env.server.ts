@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYMENT_SANDBOX_SETTINGS } from '~/domain/payments/sandbox-policy';
 
 function positiveInteger(name: string) {
   return z.coerce
@@ -42,6 +43,10 @@ const envSchema = z.object({
     .enum(['true', 'false'], { message: 'SMTP_TLS_REJECT_UNAUTHORIZED must be true or false' })
     .optional(),
   STRIPE_API_URL: z.url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an absolute URL' }).optional(),
+  // The built-in payment sandbox (payments/sandbox-mode.server.ts): off in production unless `on`.
+  PAYMENT_SANDBOX: z
+    .enum(PAYMENT_SANDBOX_SETTINGS, { message: 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)' })
+    .optional(),
   COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
 });
 

@@ -56,7 +56,8 @@ async function runAdmin(small: number, large: number) {
 
 async function runCheckout(orders: number) {
   console.log(`\nPaiement sous charge : ${orders} commandes`);
-  const server = await startBenchServer();
+  // The bench pays through the sandbox: a production server allows it only as a demo shop.
+  const server = await startBenchServer({ env: { PAYMENT_SANDBOX: 'on' } });
   try {
     const figures = await benchCheckout(server, orders);
     console.log(checkoutSection(figures));

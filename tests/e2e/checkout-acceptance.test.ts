@@ -29,7 +29,7 @@ let db: pg.Client;
 let shop: ServerWithSmtp;
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [shop, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   ({ server, smtp, db } = shop);
 });
 

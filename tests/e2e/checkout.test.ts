@@ -23,7 +23,8 @@ const PAY = 'Payer 94,90\u00A0€';
 const CONSENT = /Je demande expressément que la numérisation de ma commande commence/;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  // The shop pays through the sandbox: a production server allows it only as a demo shop.
+  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
   [customer, other] = await Promise.all([
     createUser({ url: server.url }),
     createUser({ url: server.url, firstName: 'Paul', lastName: 'Langevin' }),

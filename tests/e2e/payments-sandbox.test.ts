@@ -21,7 +21,8 @@ let other: TestUser;
 let admin: TestUser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  // A production server takes sandbox payments only as a demo shop (payments-production.test.ts: without it).
+  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
   [customer, other, admin] = await Promise.all([
     createUser({ url: server.url }),
     createUser({ url: server.url, firstName: 'Paul', lastName: 'Langevin' }),

@@ -508,6 +508,8 @@ export function startFuzzServer(env: Record<string, string> = {}): Promise<TestS
       POST_RATE_LIMIT: '1000000',
       CHECKOUT_RATE_LIMIT: '1000000',
       CONTACT_RATE_LIMIT: '1000000',
+      // Bad input reaches the sandbox's payment page and notifications: a demo shop lets them take payments.
+      PAYMENT_SANDBOX: 'on',
       ...env,
     },
   });

@@ -14,6 +14,7 @@ import {
   CHECKOUT_PAYMENT_METHODS,
   type CheckoutPaymentMethod,
 } from '~/domain/payments/offline';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } from '~/domain/pricing/labels';
 
 /*
@@ -353,6 +354,7 @@ export function PaymentBlock({
   methodError,
   initialMethod,
   processing,
+  cardAvailable = true,
 }: {
   total: string;
   canPay: boolean;
@@ -362,8 +364,11 @@ export function PaymentBlock({
   methodError?: string | null;
   initialMethod: CheckoutPaymentMethod;
   processing: boolean;
+  /** False while the shop has no gateway that may take cards (a production shop not set up yet). */
+  cardAvailable?: boolean;
 }) {
   const [method, setMethod] = React.useState<CheckoutPaymentMethod>(initialMethod);
+  const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
   const disabled = processing || !canPay;
   return (
     <Card aria-labelledby="payment-title" role="region">
@@ -371,17 +376,24 @@ export function PaymentBlock({
         <SectionTitle id="payment-title" icon={<LockIcon className="size-5 text-primary" aria-hidden="true" />}>
           Paiement
         </SectionTitle>
-        <CardDescription>
-          Par carte bancaire, vous saisirez votre carte sur la page sécurisée de notre prestataire de paiement. Par
-          virement ou par chèque, nous vous indiquons comment payer sur la page suivante et par e-mail.
-        </CardDescription>
+        {cardAvailable ? (
+          <CardDescription>
+            Par carte bancaire, vous saisirez votre carte sur la page sécurisée de notre prestataire de paiement. Par
+            virement ou par chèque, nous vous indiquons comment payer sur la page suivante et par e-mail.
+          </CardDescription>
+        ) : (
+          <CardDescription>
+            {SANDBOX_POLICY_MESSAGES.cardUnavailable} Nous vous indiquons comment payer sur la page suivante et par
+            e-mail.
+          </CardDescription>
+        )}
       </CardHeader>
       <CardContent>
         <Form method="post" className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="pay" />
           <fieldset className="flex flex-col gap-2" aria-describedby={methodError ? 'payment-method-error' : undefined}>
             <legend className="mb-2 font-semibold text-sm">Moyen de paiement</legend>
-            {CHECKOUT_PAYMENT_METHODS.map((value) => {
+            {methods.map((value) => {
               const id = `payment-method-${value}`;
               return (
                 <div

@@ -9,10 +9,12 @@ import { StatsCards } from '~/components/admin/stats-cards';
 import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { getNotificationFeed } from '~/server/admin/notifications.server';
 import { warmReports } from '~/server/admin/reports.server';
 import { getDashboardStats } from '~/server/admin/stats.server';
+import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/layout';
 
 /*
@@ -36,12 +38,18 @@ export function headers() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminUser(request);
-  const [stats, feed] = await Promise.all([getDashboardStats(), getNotificationFeed(admin.id)]);
+  const [stats, feed, card] = await Promise.all([
+    getDashboardStats(),
+    getNotificationFeed(admin.id),
+    getCardAvailability(),
+  ]);
   // The Rapports tab's charts read most of the orders: start computing them now, in the background,
   // so that they are ready (cached) when the tab is opened.
   warmReports();
   const adminName = `${admin.firstName} ${admin.lastName}`.trim() || admin.email;
-  return { adminName, stats, feed };
+  // Until a real gateway is configured, customers cannot pay by card: every tab says so.
+  const paymentAlert = card.available ? null : SANDBOX_POLICY_MESSAGES.adminBanner[card.reason];
+  return { adminName, stats, feed, paymentAlert };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -53,6 +61,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       data-hydrated={hydrated ? 'true' : 'false'}
     >
       <AdminHeader adminName={loaderData.adminName} feed={loaderData.feed} onOpenDialog={setDialog} />
+      {loaderData.paymentAlert ? (
+        <p
+          role="alert"
+          className="rounded-md border border-red-800 bg-red-700 px-4 py-3 font-semibold text-sm text-white"
+        >
+          {loaderData.paymentAlert}
+        </p>
+      ) : null}
       <StatsCards stats={loaderData.stats} />
       <GlobalSearch />
       <AdminTabs />

@@ -28,6 +28,7 @@ import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
 import { confirmCheckout } from '~/server/payments/offline.server';
+import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -80,8 +81,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     throw redirect(confirmationPath(order.id));
   }
   const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
+  const card = await getCardAvailability();
   return {
     state: 'shown' as const,
+    cardAvailable: card.available,
     canceled: url.searchParams.get('canceled') === 'true',
     returnTo: checkoutPath(order.id),
     viewer,
@@ -324,7 +327,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             consentGiven={order.consentGiven}
             consentError={payResult?.consentError ?? null}
             methodError={payResult && 'methodError' in payResult ? payResult.methodError : null}
-            initialMethod="card"
+            initialMethod={loaderData.cardAvailable ? 'card' : 'transfer'}
+            cardAvailable={loaderData.cardAvailable}
             processing={submitting === 'pay'}
           />
         </div>

@@ -12,8 +12,14 @@ import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { cardFormSchema, formatCardNumber } from '~/domain/payments/card';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_TEST_CARDS } from '~/domain/payments/sandbox-cards';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { readFormData } from '~/server/form-data.server';
-import { cancelSandboxSession, getSandboxSession, paySandboxSession } from '~/server/payments/sandbox.server';
+import {
+  cancelSandboxSession,
+  getSandboxSession,
+  paySandboxSession,
+  sandboxIsActive,
+} from '~/server/payments/sandbox.server';
 import type { Route } from './+types/sandbox-payment';
 
 /*
@@ -32,10 +38,12 @@ export function meta() {
 export async function loader({ params }: Route.LoaderArgs) {
   const session = await getSandboxSession(params.sessionId);
   if (!session) throw data(PAYMENT_MESSAGES.sessionNotFound, { status: 404 });
+  // A sandbox that may not take payments here shows no card form and no test card.
+  const active = await sandboxIsActive();
   return {
     orderNumber: session.orderNumber,
     amountCents: session.amountCents,
-    state: session.state,
+    state: active || session.state !== 'open' ? session.state : ('disabled' as const),
     expiresAt: session.expiresAt.toISOString(),
     returnUrl: session.returnUrl,
     cancelUrl: session.cancelUrl,
@@ -112,6 +120,17 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
 }
 
 function ClosedSession({ state, returnUrl, cancelUrl }: { state: string; returnUrl: string; cancelUrl: string }) {
+  if (state === 'disabled') {
+    return (
+      <div className="flex flex-col items-start gap-4">
+        <p role="alert">{SANDBOX_POLICY_MESSAGES.sandboxRefused}</p>
+        <p>{SANDBOX_POLICY_MESSAGES.cardUnavailable}</p>
+        <Button asChild variant="outline">
+          <a href={cancelUrl}>Retour à ma commande</a>
+        </Button>
+      </div>
+    );
+  }
   if (state === 'paid') {
     return (
       <div className="flex flex-col items-start gap-4">

@@ -14,14 +14,17 @@ import { PLATFORM_TEST_MESSAGES } from '~/domain/admin/messages';
 import { formatCount } from '~/domain/admin/stats';
 import { isSmtpConfigured } from '~/domain/email/email-config';
 import { missingPaymentKeys, PAYMENT_PROVIDER_LABELS } from '~/domain/payments/payment-config';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { loadEmailConfig } from '../email/email-config.server';
 import { smtpTransportOptions } from '../email/transport.server';
 import { baseUrl } from '../env.server';
 import { log } from '../log.server';
+import { providerFor } from '../payments/checkout.server';
 import { handleCreateCheckoutRequest } from '../payments/checkout-api.server';
 import { loadPaymentConfig } from '../payments/config.server';
+import { sandboxMayTakePayments } from '../payments/sandbox-mode.server';
 import { countAdmins } from '../users.server';
 import { requireAdminUser } from './access.server';
 import { colishipState } from './coliship.server';
@@ -120,14 +123,37 @@ async function invoicesCheck(): Promise<Check> {
   };
 }
 
+/**
+ * Live keys count as done only once the gateway has accepted them: Stripe answers an
+ * authenticated call (the provider's probe); Monetico has no such call, so its keys count once a
+ * payment notification sealed with them has been received (a paid Monetico payment).
+ */
 async function paymentKeysCheck(): Promise<Check> {
   const config = await loadPaymentConfig();
   const label = PAYMENT_PROVIDER_LABELS[config.type];
-  if (config.type === 'sandbox') return { state: 'warning', detail: `${label} : aucun paiement réel n’est encaissé.` };
+  if (config.type === 'sandbox') {
+    return sandboxMayTakePayments()
+      ? { state: 'warning', detail: `${label} : aucun paiement réel n’est encaissé.` }
+      : { state: 'incomplete', detail: SANDBOX_POLICY_MESSAGES.adminBanner['sandbox-disabled'] };
+  }
   if (missingPaymentKeys(config).length > 0)
     return { state: 'incomplete', detail: `${label} : clés de paiement à renseigner.` };
   if (config.testMode) return { state: 'warning', detail: `${label} configuré en mode test.` };
-  return { state: 'complete', detail: `${label} configuré en production.` };
+  if (config.type === 'stripe') {
+    const probe = await providerFor('stripe', config).probe();
+    return probe.configured
+      ? { state: 'complete', detail: `${label} a accepté les clés de production.` }
+      : { state: 'incomplete', detail: `${label} n’a pas accepté les clés de production : ${probe.message}` };
+  }
+  const sealed = await db().execute<{ one: number }>(
+    sql`select 1 as one from payments where provider = 'monetico' and status = 'paid' limit 1`,
+  );
+  return sealed.rows.length > 0
+    ? { state: 'complete', detail: `${label} : clés de production confirmées par un paiement reçu.` }
+    : {
+        state: 'warning',
+        detail: `${label} : clés de production enregistrées, confirmées au premier paiement reçu (Monetico n’offre pas de vérification).`,
+      };
 }
 
 async function adminCheck(): Promise<Check> {

@@ -7,6 +7,7 @@ import {
   type PaymentConfig,
   type PaymentProviderName,
 } from '~/domain/payments/payment-config';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { safeRedirect } from '~/domain/redirect';
 import { db } from '../db/client.server';
 import { orderEvents, payments } from '../db/schema';
@@ -16,6 +17,7 @@ import { log } from '../log.server';
 import { loadPaymentConfig } from './config.server';
 import { createMoneticoProvider } from './monetico.server';
 import { sandboxProvider } from './sandbox.server';
+import { getCardAvailability, sandboxMayTakePayments } from './sandbox-mode.server';
 import { createStripeProvider, expireStripeSession } from './stripe.server';
 import { type PaymentProvider, PaymentProviderError, type ProbeResult } from './types';
 
@@ -100,6 +102,11 @@ export async function createCheckout(input: CreateCheckoutInput): Promise<Checko
   if (order.totalPriceCents <= 0) throw new CheckoutError(422, PAYMENT_MESSAGES.nothingToPay);
 
   const config = await loadPaymentConfig();
+  const card = await getCardAvailability(undefined, config);
+  // A production shop without a real gateway: no test card may "pay" an order (DESIGN.md).
+  if (!card.available && card.reason === 'sandbox-disabled') {
+    throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
+  }
   if (missingPaymentKeys(config).length > 0) throw new CheckoutError(503, PAYMENT_MESSAGES.notConfigured);
   const provider = providerFor(config.type, config);
 
@@ -177,6 +184,9 @@ export async function probePayments(): Promise<PaymentProbe> {
   };
   if (missingPaymentKeys(config).length > 0) {
     return { ...base, configured: false, message: PAYMENT_MESSAGES.notConfigured };
+  }
+  if (config.type === 'sandbox' && !sandboxMayTakePayments()) {
+    return { ...base, configured: false, message: SANDBOX_POLICY_MESSAGES.sandboxRefused };
   }
   return { ...base, ...(await providerFor(config.type, config).probe()) };
 }

@@ -130,6 +130,13 @@ export async function savePaymentConfig(input: unknown): Promise<SavePaymentConf
         }
       }
       const next: StoredPaymentConfig = { ...value };
+      if (value.type !== 'monetico') {
+        // The form shows only the chosen solution's fields: Monetico's terminal and company code,
+        // absent when switching to another solution, are kept so that the returns of payments
+        // opened before the switch still verify (real money moved).
+        next.merchantId = value.merchantId || stored.merchantId;
+        next.companyCode = value.companyCode || stored.companyCode;
+      }
       for (const field of PAYMENT_SECRET_FIELDS) {
         next[field] = value[field] === '' ? stored[field] : encryptSecret(value[field], context(field));
       }

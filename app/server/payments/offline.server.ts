@@ -1,8 +1,10 @@
 import type { CheckoutMethod } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { db } from '../db/client.server';
 import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
+import { getCardAvailability } from './sandbox-mode.server';
 
 /*
  * The customer confirms the order at checkout by choosing how to pay (terms of sale, section 6):
@@ -29,6 +31,17 @@ export async function confirmCheckout(input: {
   /** The guest's access token (from their cookie), for the e-mail's link. */
   accessToken: string | null;
 }): Promise<void> {
+  // No card may be chosen while no gateway can take one: the order stays as it was (a draft is
+  // not placed, nobody is e-mailed); transfer and cheque remain.
+  if (input.method === 'card') {
+    const card = await getCardAvailability();
+    if (!card.available) {
+      throw new CheckoutError(
+        503,
+        card.reason === 'sandbox-disabled' ? SANDBOX_POLICY_MESSAGES.cardUnavailable : PAYMENT_MESSAGES.notConfigured,
+      );
+    }
+  }
   const result = await db().transaction(async (tx) => {
     const locked = await lockOrderState(tx, input.orderId);
     if (!locked) return { ok: false as const, code: 'not_found', message: NOT_FOUND_MESSAGE };

@@ -4,10 +4,13 @@ import { z } from 'zod';
 import { type CardForm, cardBrand, cardLast4 } from '~/domain/payments/card';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { sandboxCardOutcome } from '~/domain/payments/sandbox-cards';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { db } from '../db/client.server';
 import { orders, payments } from '../db/schema';
 import { baseUrl } from '../env.server';
 import { log } from '../log.server';
+import { loadPaymentConfig } from './config.server';
+import { sandboxMayTakePayments } from './sandbox-mode.server';
 import type { CreatedSession, NotificationCheck, PaymentProvider, SessionRequest } from './types';
 
 /*
@@ -138,6 +141,15 @@ export const sandboxProvider: PaymentProvider = {
   },
 };
 
+/**
+ * Whether the sandbox may complete a payment now: it is the back office's gateway, and this shop
+ * lets it take payments (not production, or PAYMENT_SANDBOX=on). The webhook checks the same.
+ */
+export async function sandboxIsActive(): Promise<boolean> {
+  if (!sandboxMayTakePayments()) return false;
+  return (await loadPaymentConfig()).type === 'sandbox';
+}
+
 export type SandboxSessionState = 'open' | 'paid' | 'closed' | 'expired';
 
 export interface SandboxSession {
@@ -244,6 +256,7 @@ export async function paySandboxSession(
 ): Promise<SandboxPayResult> {
   const session = await getSandboxSession(sessionId);
   if (!session) return { status: 'unavailable', message: PAYMENT_MESSAGES.sessionNotFound };
+  if (!(await sandboxIsActive())) return { status: 'unavailable', message: SANDBOX_POLICY_MESSAGES.sandboxRefused };
   if (session.state === 'paid') return { status: 'paid', redirectTo: session.returnUrl };
   if (session.state === 'expired') return { status: 'unavailable', message: PAYMENT_MESSAGES.sessionExpired };
   if (session.state === 'closed') {
@@ -270,7 +283,8 @@ export async function cancelSandboxSession(
 ): Promise<{ redirectTo: string } | null> {
   const session = await getSandboxSession(sessionId);
   if (!session) return null;
-  if (session.state === 'open') {
+  // A disabled sandbox would refuse its own notification: just send the customer back.
+  if (session.state === 'open' && (await sandboxIsActive())) {
     const status = await deliverSandboxEvent(event(session, 'payment.canceled', null), options);
     if (status < 200 || status >= 300) log.warn({ sessionId, status }, 'sandbox cancellation not acknowledged');
   }

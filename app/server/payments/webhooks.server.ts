@@ -1,9 +1,11 @@
 import { MONETICO_RECEIPT_ERROR, MONETICO_RECEIPT_OK } from '~/domain/payments/monetico';
 import type { PaymentProviderName } from '~/domain/payments/payment-config';
+import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { log } from '../log.server';
 import { providerFor } from './checkout.server';
 import { loadPaymentConfig } from './config.server';
 import { applyPaymentNotification } from './notifications.server';
+import { sandboxMayTakePayments } from './sandbox-mode.server';
 
 /*
  * The gateways' notifications (POST /api/webhooks/{stripe,monetico,sandbox}): the raw body is read
@@ -12,7 +14,9 @@ import { applyPaymentNotification } from './notifications.server';
  * An error on our side answers 500, so that the gateway delivers it again later.
  *
  * A notification is verified with the credentials stored for its gateway even when the back office
- * has since switched to another one: attempts opened before the switch still complete.
+ * has since switched to another one: attempts opened before the switch still complete (real
+ * money moved). Except the sandbox's: it is heard only while it is the active gateway and may take
+ * payments (sandbox-mode.server.ts).
  */
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,6 +43,12 @@ export async function handlePaymentWebhook(name: PaymentProviderName, request: R
   }
   try {
     const config = await loadPaymentConfig();
+    if (name === 'sandbox' && !(config.type === 'sandbox' && sandboxMayTakePayments())) {
+      // Unlike Stripe or Monetico, no money moved behind a sandbox notification: once the sandbox
+      // is not the active gateway, or may not take payments here, none of its sessions completes.
+      log.warn({ provider: name, active: config.type }, 'sandbox notification refused: the sandbox is not active');
+      return json({ error: SANDBOX_POLICY_MESSAGES.sandboxRefused }, 403);
+    }
     const check = await providerFor(name, config).verifyNotification({ body, headers: request.headers });
     if (!check.ok) {
       log.warn({ provider: name, reason: check.reason }, 'payment notification refused');

@@ -57,7 +57,8 @@ async function orderBatch(
       coalesce((select json_agg(json_build_object('type', it.type, 'quantity', it.quantity) order by it.position)
                 from order_items it where it.order_id = o.id), '[]'::json) as items
     from (select * from orders o
-          where o.created_at >= ${periodStart(request.from)} and o.created_at < ${periodEnd(request.to)} ${keyset}
+          where o.created_at >= ${periodStart(request.from)} and o.created_at < ${periodEnd(request.to)}
+            and o.placed_at is not null ${keyset}
           order by o.created_at asc nulls first, o.id asc limit ${EXPORT_BATCH}) o
     left join "user" u on u.id = o.user_id
     order by o.created_at asc nulls first, o.id asc`);

@@ -55,7 +55,7 @@ export async function computeReports(now: Date = new Date()): Promise<ReportsDat
     db().execute(sql`
       select b.month, count(o.id)::int as orders
       from (values ${sql.join(ranges, sql`, `)}) as b(month, start_at, end_at)
-      left join orders o on o.created_at >= b.start_at and o.created_at < b.end_at
+      left join orders o on o.created_at >= b.start_at and o.created_at < b.end_at and o.placed_at is not null
       group by b.month`),
     db().execute(sql`
       select b.month, coalesce(sum(revenue_documents.amount), 0)::bigint as revenue
@@ -66,9 +66,9 @@ export async function computeReports(now: Date = new Date()): Promise<ReportsDat
     db().execute(sql`
       select i.type, count(distinct i.order_id)::int as orders, sum(i.quantity)::bigint as quantity
       from order_items i join orders o on o.id = i.order_id
-      where o.created_at >= ${since}
+      where o.created_at >= ${since} and o.placed_at is not null
       group by i.type order by 2 desc`),
-    db().execute(sql`select status, count(*)::int as orders from orders group by status`),
+    db().execute(sql`select status, count(*)::int as orders from orders where placed_at is not null group by status`),
   ]);
   const byMonth = new Map(perMonth.rows.map((r) => [String(r.month), r]));
   const revenueByMonth = new Map(revenuePerMonth.rows.map((r) => [String(r.month), Number(r.revenue ?? 0)]));

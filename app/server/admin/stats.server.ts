@@ -59,10 +59,12 @@ export async function countStats(now: Date = new Date()): Promise<StatsCounts> {
           as "ordersLast30",
         count(*) filter (where created_at >= ${previous}::timestamptz and created_at < ${last}::timestamptz)::int
           as "ordersPrevious30",
-        count(*) filter (where payment_status = 'paid')::int as "paidOrders",
+        count(*) filter (where payment_status in ('paid', 'partially_refunded'))::int as "paidOrders",
         count(*) filter (where payment_status = 'pending')::int as "paymentPendingOrders",
         count(*) filter (where payment_status = 'failed')::int as "paymentFailedOrders"
-      from orders`),
+      from orders
+      -- Drafts are not orders yet (« Commander » never confirmed): counted nowhere.
+      where placed_at is not null`),
     db().execute<Record<string, number | string | null>>(sql`
       select
         coalesce(sum(amount), 0)::bigint as "totalRevenueCents",

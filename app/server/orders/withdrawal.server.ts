@@ -36,10 +36,8 @@ export async function withdrawFromOrder({
   const result = await database.transaction(async (tx) => {
     const locked = await lockOrderState(tx, orderId);
     if (!locked) return null;
-    const period = withdrawalState(
-      { createdAt: locked.placedAt ?? locked.facts.createdAt, withdrawnAt: null, status: 'pending' },
-      now,
-    );
+    // The same period as the pages show (domain/account/withdrawal.ts, from the order's date).
+    const period = withdrawalState({ createdAt: locked.facts.createdAt, withdrawnAt: null, status: 'pending' }, now);
     return applyTransitionInTx(tx, orderId, { type: 'withdraw', withinPeriod: period.kind === 'open' }, actor, {
       now,
       data: { requestedAt: now.toISOString(), statusAtRequest: locked.state.status },

@@ -327,11 +327,10 @@ describe('withdrawal', () => {
         'withdrawal_requested',
       ]),
     ).toEqual([{ actor: customer.id, kind: 'withdrawal_requested' }]);
-    // Paid and not started: the whole amount is owed back. This order was paid outside any gateway
-    // (seeded), so the back office gets the « à rembourser » alert beside the withdrawal.
+    // Paid and already in the workshop (started at the customer's express request): the staff now
+    // settle the proportionate amount kept; nothing is refunded or cancelled by itself.
     expect(await query('select kind, status from notifications where order_id = $1 order by id', [recent.id])).toEqual([
-      { kind: 'withdrawal', status: 'canceled' },
-      { kind: 'payment', status: 'refund_due' },
+      { kind: 'withdrawal', status: 'processing' },
     ]);
     const emails = await query<{ to: string; template: string; data: { orderNumber: string; requestedAt: string } }>(
       'select "to", template, data from email_outbox where order_id = $1',

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { documentYear } from '~/domain/invoices/number';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
+import { decidePayments, listPendingPayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from './notifications.server';
@@ -181,6 +182,33 @@ describe('a verified payment notification', () => {
       sql`select status, method, credit_note_id from refunds where order_id = ${order.id}`,
     );
     expect(refunds.rows).toEqual([{ status: 'succeeded', method: 'gateway', credit_note_id: null }]);
+  });
+
+  it('money for a cancelled order through Monetico, which cannot refund from the shop, raises the « à rembourser » alert', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    await db().execute(sql`update orders set status = 'canceled' where id = ${order.id}`);
+    const result = await applyPaymentNotification(
+      notification(order, { provider: 'monetico', providerRef: 'MONETICO0001' }),
+    );
+    expect(result).toMatchObject({ status: 'applied', orderPaid: false, unapplied: true });
+    const state = await orderState(databaseUrl(), order.id);
+    expect(state).toMatchObject({ paymentStatus: 'pending', invoices: [], outbox: [] });
+    expect(state.payments).toMatchObject([{ provider: 'monetico', status: 'paid' }]);
+    const alerts = await db().execute<{ title: string }>(
+      sql`select title from notifications where order_id = ${order.id} and status = 'refund_due' order by id`,
+    );
+    expect(alerts.rows.map((a) => a.title)).toContain(`À rembourser — commande ${order.number}`);
+    const refunds = await db().execute(sql`select status from refunds where order_id = ${order.id}`);
+    expect(refunds.rows).toEqual([{ status: 'failed' }]);
+  });
+
+  it('a cancelled order awaiting its transfer is not offered for validation, and validating it anyway changes nothing', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    await db().execute(sql`update orders set payment_method = 'transfer', status = 'canceled' where id = ${order.id}`);
+    expect((await listPendingPayments({ q: order.number, page: 1 })).rows).toEqual([]);
+    const [result] = await decidePayments([`o:${order.id}`], 'validate', { id: 'system' });
+    expect(result).toMatchObject({ ok: false, message: 'Cette commande est annulée.' });
+    expect(await orderState(databaseUrl(), order.id)).toMatchObject({ paymentStatus: 'pending', invoices: [] });
   });
 
   it('is ignored when it names another order than its payment attempt, or an unknown order', async () => {

@@ -2,8 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../../tests/support/fake-stripe';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
+import { changeOrderStatus } from '../admin/orders.server';
+import { countStats } from '../admin/stats.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { refundOrder } from '../orders/refunds.server';
 import { CheckoutError, createCheckout, probePayments } from './checkout.server';
 import { savePaymentConfig } from './config.server';
 import { refundAtGateway, supportsRefund } from './refunds.server';
@@ -345,5 +348,70 @@ describe('Stripe refunds (Refunds API, through the payment intent of the paid se
         idempotencyKey: 'monetico',
       }),
     ).toEqual({ status: 'unsupported' });
+  });
+});
+
+describe('the order lifecycle with Stripe', () => {
+  async function paidOrder() {
+    const order = await insertTestOrder(databaseUrl());
+    const session = await checkout(order);
+    const paid = stripe.sign(
+      stripe.event('checkout.session.completed', session.sessionId, { status: 'complete', payment_status: 'paid' }),
+      WEBHOOK_SECRET,
+    );
+    expect((await webhook(paid.payload, paid.header)).status).toBe(200);
+    return { order, intent: stripe.sessions.get(session.sessionId)?.payment_intent as string };
+  }
+
+  it('refunds part then the rest through Stripe: two credit notes, partially refunded then refunded, revenue net of both', async () => {
+    const before = await countStats();
+    const { order, intent } = await paidOrder();
+    expect((await countStats()).totalRevenueCents - before.totalRevenueCents).toBe(order.totalCents);
+
+    const part = await refundOrder({
+      orderId: order.id,
+      amountCents: 2_000,
+      method: 'gateway',
+      reason: 'Photos abîmées',
+      actor: 'system',
+    });
+    expect(part).toMatchObject({ ok: true, creditNoteNumber: expect.stringMatching(/^AV-\d{4}-\d{6}$/) });
+    expect((await orderState(databaseUrl(), order.id)).paymentStatus).toBe('partially_refunded');
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(2_000);
+    expect((await countStats()).totalRevenueCents - before.totalRevenueCents).toBe(order.totalCents - 2_000);
+
+    const rest = await refundOrder({
+      orderId: order.id,
+      amountCents: order.totalCents - 2_000,
+      method: 'gateway',
+      reason: 'Commande annulée',
+      actor: 'system',
+    });
+    expect(rest).toMatchObject({ ok: true, creditNoteNumber: expect.stringMatching(/^AV-/) });
+    expect((await orderState(databaseUrl(), order.id)).paymentStatus).toBe('refunded');
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(order.totalCents);
+    const notes = await db().execute<{ amount: number }>(
+      sql`select amount from credit_notes where order_id = ${order.id} order by number`,
+    );
+    expect(notes.rows.map((n) => n.amount)).toEqual([2_000, order.totalCents - 2_000]);
+    expect((await countStats()).totalRevenueCents).toBe(before.totalRevenueCents);
+  });
+
+  it('a session opened before the cancellation is expired at Stripe; if paid anyway, it is refunded, never invoiced', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    const session = await checkout(order);
+    await changeOrderStatus({ orderId: order.id, status: 'canceled', actor: { id: 'system' } });
+    expect(stripe.requests.some((r) => r.path === `/v1/checkout/sessions/${session.sessionId}/expire`)).toBe(true);
+
+    const paid = stripe.sign(
+      stripe.event('checkout.session.completed', session.sessionId, { status: 'complete', payment_status: 'paid' }),
+      WEBHOOK_SECRET,
+    );
+    expect((await webhook(paid.payload, paid.header)).status).toBe(200);
+    const state = await orderState(databaseUrl(), order.id);
+    expect(state).toMatchObject({ status: 'canceled', paymentStatus: 'pending', invoices: [] });
+    expect(state.payments).toMatchObject([{ provider: 'stripe', status: 'refunded' }]);
+    const intent = stripe.sessions.get(session.sessionId)?.payment_intent as string;
+    expect(stripe.paymentIntents.get(intent)?.amount_refunded).toBe(order.totalCents);
   });
 });

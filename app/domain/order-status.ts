@@ -47,6 +47,11 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
 }
 
+/** The order was paid (even if part or all of it was refunded since): it can never be paid again. */
+export function wasPaid(paymentStatus: string): boolean {
+  return paymentStatus === 'paid' || paymentStatus === 'partially_refunded' || paymentStatus === 'refunded';
+}
+
 export function isPaymentStatus(value: unknown): value is PaymentStatus {
   return typeof value === 'string' && (PAYMENT_STATUSES as readonly string[]).includes(value);
 }

@@ -1,4 +1,5 @@
 import { frenchTypography } from '../format';
+import { wasPaid } from '../order-status';
 import { isOfflinePaymentMethod, type OfflinePaymentMethod } from './offline';
 
 /*
@@ -51,7 +52,7 @@ export function confirmationPaymentState(input: {
   closed?: boolean;
 }): ConfirmationPaymentState {
   if (input.closed) return { kind: 'closed' };
-  if (['paid', 'partially_refunded', 'refunded'].includes(input.paymentStatus)) return { kind: 'paid' };
+  if (wasPaid(input.paymentStatus)) return { kind: 'paid' };
   if (input.paymentStatus === 'pending' && isOfflinePaymentMethod(input.paymentMethod)) {
     return { kind: 'offline', method: input.paymentMethod };
   }

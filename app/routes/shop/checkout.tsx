@@ -15,6 +15,7 @@ import {
 } from '~/components/checkout/checkout-blocks';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { wasPaid } from '~/domain/order-status';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
@@ -77,7 +78,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const found = await payableOrder(request, orderId);
   if (!found) throw data(MESSAGES.notFound, { status: 404 });
   const { order, viewer, user } = found;
-  if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+  if (wasPaid(order.paymentStatus)) {
     throw redirect(confirmationPath(order.id));
   }
   const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
@@ -195,7 +196,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
-  if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+  if (wasPaid(order.paymentStatus)) {
     throw redirect(confirmationPath(order.id));
   }
   // Card unless the form says otherwise (the create-checkout API and older forms send no method).

@@ -4,7 +4,7 @@ import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
-import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
+import { type OrderStatus, type PaymentStatus, wasPaid } from '~/domain/order-status';
 import type { Transition } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import type { SessionUser } from '../auth/session.server';
@@ -202,7 +202,7 @@ function moneyOf(
   paymentRows: Record<string, unknown>[],
   refundRows: Record<string, unknown>[],
 ): OrderDetails['money'] {
-  const paid = ['paid', 'partially_refunded', 'refunded'].includes(String(order.payment_status));
+  const paid = wasPaid(String(order.payment_status));
   const refundedCents = refundRows
     .filter((r) => r.for_order && r.status !== 'failed')
     .reduce((sum, r) => sum + Number(r.amount), 0);

@@ -237,14 +237,6 @@ export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Prom
   return documentOf(row, true);
 }
 
-/** What remains to be credited on the order's invoice, in cents (0 without an invoice). */
-export async function creditableCents(orderId: string, executor: Executor | Database = db()): Promise<number> {
-  const result = await executor.execute<{ remaining: number | string | null }>(sql`
-    select i.amount - coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id), 0) as remaining
-    from invoices i where i.order_id = ${orderId}`);
-  return Number(result.rows[0]?.remaining ?? 0);
-}
-
 interface DocumentRow {
   id: string;
   number: string;

@@ -1,7 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatEurosFromCents } from '~/domain/format';
-import { type OrderStatus, orderStatusLabel, type PaymentStatus, paymentMethodLabel } from '~/domain/order-status';
+import {
+  type OrderStatus,
+  orderStatusLabel,
+  type PaymentStatus,
+  paymentMethodLabel,
+  wasPaid,
+} from '~/domain/order-status';
 import {
   type Accepted,
   type CheckoutMethod,
@@ -109,7 +115,7 @@ export async function lockOrderState(
     from orders o where o.id = ${orderId}`);
   const row = extra.rows[0];
   const paymentStatus = facts.paymentStatus as PaymentStatus;
-  const paid = paymentStatus === 'paid' || paymentStatus === 'partially_refunded' || paymentStatus === 'refunded';
+  const paid = wasPaid(paymentStatus);
   return {
     facts,
     placedAt: row?.placed_at ? new Date(row.placed_at) : null,

@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { wasPaid } from '~/domain/order-status';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import {
   missingPaymentKeys,
@@ -94,7 +95,7 @@ export interface CheckoutSession {
 export async function createCheckout(input: CreateCheckoutInput): Promise<CheckoutSession> {
   const order = await loadOrderFacts(db(), input.orderId);
   if (!order) throw new CheckoutError(404, PAYMENT_MESSAGES.orderNotFound);
-  if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') {
+  if (wasPaid(order.paymentStatus)) {
     throw new CheckoutError(409, PAYMENT_MESSAGES.alreadyPaid);
   }
   if (order.status === 'canceled') throw new CheckoutError(409, PAYMENT_MESSAGES.orderCanceled);

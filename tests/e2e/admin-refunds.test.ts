@@ -146,13 +146,14 @@ describe('cancelling a paid order', () => {
     const amount = dialog.getByLabel('Montant remboursé (€)');
     await amount.waitFor();
     expect(await amount.inputValue()).toBe('94,90');
-    const gateway = dialog.getByRole('radio', { name: /^Par Paiement de démonstration/ });
+    const statusForm = dialog.getByRole('region', { name: 'Changer le statut' });
+    const gateway = statusForm.getByRole('radio', { name: /^Par Paiement de démonstration/ });
     expect(await gateway.isChecked()).toBe(true);
-    expect(await dialog.getByRole('radio', { name: 'Par virement (fait à la main)' }).isChecked()).toBe(false);
-    expect(await dialog.getByRole('radio', { name: 'Par chèque (fait à la main)' }).isChecked()).toBe(false);
+    expect(await statusForm.getByRole('radio', { name: 'Par virement (fait à la main)' }).isChecked()).toBe(false);
+    expect(await statusForm.getByRole('radio', { name: 'Par chèque (fait à la main)' }).isChecked()).toBe(false);
     await expectNoSeriousA11yViolations(page);
 
-    await dialog.getByLabel('Motif', { exact: true }).fill('Bobines illisibles, commande annulée');
+    await statusForm.getByLabel('Motif', { exact: true }).fill('Bobines illisibles, commande annulée');
     await dialog.getByRole('button', { name: 'Mettre à jour le statut' }).click();
     await toast(page, 'Statut de la commande mis à jour');
     await toast(page, CREDIT_NOTE);
@@ -229,7 +230,7 @@ describe('refunding part of a paid order', () => {
     expect(await form.getByRole('radio', { name: /^Par Paiement de démonstration/ }).isChecked()).toBe(true);
     await form.getByLabel('Motif du remboursement').fill('Une cassette VHS vierge');
     await form.getByRole('button', { name: 'Rembourser' }).click();
-    await toast(page, /Remboursement de 20,00 € enregistré/);
+    await toast(page, /Remboursement de 20,00\s€ enregistré/);
     await expect.poll(() => paymentStatus(dialog)).toContain('Partiellement remboursée');
     await expect.poll(() => textOf(money)).toContain('Jusqu’à 74,90 €');
     const partial = await receivedMessage(
@@ -249,7 +250,7 @@ describe('refunding part of a paid order', () => {
     await form.getByLabel('Montant à rembourser (€)').fill('74,90');
     await form.getByLabel('Motif du remboursement').fill('Le reste de la commande');
     await form.getByRole('button', { name: 'Rembourser' }).click();
-    await toast(page, /Remboursement de 74,90 € enregistré/);
+    await toast(page, /Remboursement de 74,90\s€ enregistré/);
     await expect.poll(() => paymentStatus(dialog)).toMatch(/Paiement\s*Remboursée/);
     expect(await dialog.getByRole('button', { name: 'Rembourser', exact: true }).count()).toBe(0);
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useFetcher } from 'react-router';
+import { type FetcherWithComponents, useFetcher } from 'react-router';
 import { toast } from 'sonner';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
@@ -113,10 +113,18 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   ) : null;
 }
 
-function RefundForm({ order }: { order: OrderDetails }) {
+type MoneyFetcher = FetcherWithComponents<MoneyActionData>;
+
+function RefundForm({
+  order,
+  fetcher,
+  form,
+}: {
+  order: OrderDetails;
+  fetcher: MoneyFetcher;
+  form: React.RefObject<HTMLFormElement | null>;
+}) {
   const id = useId();
-  const form = useRef<HTMLFormElement>(null);
-  const fetcher = useMoneyFetcher(() => form.current?.reset());
   const errors = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors ?? {}) : {};
   return (
     <fetcher.Form ref={form} method="post" className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
@@ -162,9 +170,8 @@ function RefundForm({ order }: { order: OrderDetails }) {
   );
 }
 
-function WithdrawalSettlementForm({ order }: { order: OrderDetails }) {
+function WithdrawalSettlementForm({ order, fetcher }: { order: OrderDetails; fetcher: MoneyFetcher }) {
   const id = useId();
-  const fetcher = useMoneyFetcher();
   const errors = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors ?? {}) : {};
   return (
     <fetcher.Form method="post" className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
@@ -199,6 +206,11 @@ function WithdrawalSettlementForm({ order }: { order: OrderDetails }) {
 }
 
 export function OrderMoneyActions({ order }: { order: OrderDetails }) {
+  // The fetchers live here, not in the forms: a refund of all that remains (or a settlement) removes
+  // its form when the dialog's data comes back, and its confirmation must still be shown.
+  const refundForm = useRef<HTMLFormElement>(null);
+  const refundFetcher = useMoneyFetcher(() => refundForm.current?.reset());
+  const settleFetcher = useMoneyFetcher();
   const settleWithdrawal = order.withdrawnAt !== null && order.status !== 'canceled' && order.money.refundableCents > 0;
   const canRefund = order.money.refundableCents > 0 && !settleWithdrawal;
   if (!canRefund && !settleWithdrawal && order.money.refunds.length === 0) return null;
@@ -218,8 +230,8 @@ export function OrderMoneyActions({ order }: { order: OrderDetails }) {
           ))}
         </ul>
       ) : null}
-      {settleWithdrawal ? <WithdrawalSettlementForm order={order} /> : null}
-      {canRefund ? <RefundForm order={order} /> : null}
+      {settleWithdrawal ? <WithdrawalSettlementForm order={order} fetcher={settleFetcher} /> : null}
+      {canRefund ? <RefundForm order={order} fetcher={refundFetcher} form={refundForm} /> : null}
     </section>
   );
 }

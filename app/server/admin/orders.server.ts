@@ -5,8 +5,8 @@ import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
 import { type OrderStatus, type PaymentStatus, wasPaid } from '~/domain/order-status';
+import { providerName } from '~/domain/orders/events';
 import type { Transition } from '~/domain/orders/lifecycle';
-import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { loadOrderHistory } from '../orders/history.server';
@@ -212,10 +212,8 @@ function moneyOf(
     placed: order.placed_at !== null,
     refundedCents,
     refundableCents: paid ? Math.max(0, Number(order.total_price) - refundedCents) : 0,
-    gateway:
-      provider && supportsRefund(provider)
-        ? (PAYMENT_PROVIDER_LABELS[provider as PaymentProviderName] ?? provider)
-        : null,
+    // Named as the history names it (« Paiement de démonstration »), not as the settings do.
+    gateway: provider && supportsRefund(provider) ? (providerName(provider) ?? provider) : null,
     refunds: refundRows.map((r) => ({
       id: String(r.id),
       createdAt: isoTimestamp(r.created_at),

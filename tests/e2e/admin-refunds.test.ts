@@ -1,0 +1,265 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
+import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+
+/*
+ * Refunds in the back office, in Chromium, against the real production server: orders paid by card
+ * through the sandbox gateway (its signed notification pays them and issues their TEST-FA
+ * invoice), then a cancellation refunded through the gateway with its credit note, whose e-mail
+ * reaches a real SMTP peer and whose link opens the credit note in the customer's browser; and a
+ * refund in two parts through the « Rembourser » form, with an amount above what remains refused.
+ */
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const CREDIT_NOTE = /\b(?:TEST-)?AV-\d{4}-\d{6}\b/;
+
+let env: ServerWithSmtp;
+let browser: Browser;
+let admin: TestUser;
+
+/** The text as a person reads it: French no-break spaces count as spaces. */
+function plain(text: string): string {
+  return text.replace(/[\u00A0\u202F]/g, ' ');
+}
+
+async function textOf(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+  return plain(await locator.innerText());
+}
+
+async function receivedMessage(
+  predicate: (message: TestSmtpServer['messages'][number]) => boolean,
+  timeoutMs = 20_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = env.smtp.messages.find(predicate);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such message among ${env.smtp.messages.length} received`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A guest's order, paid by card on the sandbox's payment page (a plain form post, as without JavaScript). */
+async function paidOrder(guestEmail: string): Promise<TestOrder & { invoice: string }> {
+  const url = env.server.url;
+  const order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
+  const session = await fetch(`${url}/api/create-checkout`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: url,
+      'x-forwarded-for': randomIp(),
+      cookie: order.cookie as string,
+    },
+    body: JSON.stringify({ orderId: order.id, customerEmail: guestEmail, returnUrl: '/' }),
+  });
+  expect(session.status).toBe(200);
+  const { url: payUrl } = (await session.json()) as { url: string };
+  const paid = await fetch(payUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+    body: new URLSearchParams({
+      intent: 'pay',
+      cardHolder: 'Marie Curie',
+      cardNumber: '4242424242424242',
+      expiryDate: '12/30',
+      cvv: '123',
+    }),
+  });
+  expect(paid.status).toBe(302);
+  const state = await orderState(env.server.databaseUrl, order.id);
+  expect(state).toMatchObject({ paymentStatus: 'paid', payments: [{ provider: 'sandbox', status: 'paid' }] });
+  expect(state.invoices).toEqual([expect.stringMatching(/^TEST-FA-\d{4}-\d{6}$/)]);
+  return { ...order, invoice: state.invoices[0] as string };
+}
+
+async function adminPage(path: string): Promise<Page> {
+  const page = await openPage(browser, undefined, DESKTOP);
+  await addSessionCookie(page, env.server.url, admin.cookie);
+  await page.goto(`${env.server.url}${path}`);
+  await page.locator('[data-hydrated="true"]').waitFor();
+  return page;
+}
+
+async function orderDialog(page: Page, order: TestOrder): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name: `Commande ${order.number}` });
+  await dialog.waitFor();
+  return dialog;
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await page
+    .getByRole('region', { name: /Notifications/ })
+    .getByText(text)
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+/** The « Paiement » line of the dialog's summary. */
+async function paymentStatus(dialog: Locator): Promise<string> {
+  return textOf(
+    dialog
+      .getByRole('region', { name: 'Résumé' })
+      .locator('div')
+      .filter({ hasText: /^Paiement/ }),
+  );
+}
+
+/** The history reads in French: no raw event code (snake_case) and no identifier. */
+function expectHumanHistory(history: string) {
+  expect(history).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+  expect(history).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
+}
+
+beforeAll(async () => {
+  // Payments through the sandbox: a production server takes them only as a demo shop.
+  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  admin = await createUser({
+    url: env.server.url,
+    databaseUrl: env.server.databaseUrl,
+    role: 'admin',
+    firstName: 'Ada',
+    lastName: 'Admin',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.dispose();
+});
+
+describe('cancelling a paid order', () => {
+  it('refunds it through the sandbox, issues a credit note and e-mails it to the customer', async () => {
+    const email = uniqueEmail('rembourse');
+    const order = await paidOrder(email);
+
+    const page = await adminPage(`/admin?commande=${order.id}`);
+    let dialog = await orderDialog(page, order);
+    expect(await paymentStatus(dialog)).toContain('Payée');
+    await dialog.getByLabel('Nouveau statut').selectOption({ label: 'Annulé' });
+    const amount = dialog.getByLabel('Montant remboursé (€)');
+    await amount.waitFor();
+    expect(await amount.inputValue()).toBe('94,90');
+    const statusForm = dialog.getByRole('region', { name: 'Changer le statut' });
+    const gateway = statusForm.getByRole('radio', { name: /^Par Paiement de démonstration/ });
+    expect(await gateway.isChecked()).toBe(true);
+    expect(await statusForm.getByRole('radio', { name: 'Par virement (fait à la main)' }).isChecked()).toBe(false);
+    expect(await statusForm.getByRole('radio', { name: 'Par chèque (fait à la main)' }).isChecked()).toBe(false);
+    await expectNoSeriousA11yViolations(page);
+
+    await statusForm.getByLabel('Motif', { exact: true }).fill('Bobines illisibles, commande annulée');
+    await dialog.getByRole('button', { name: 'Mettre à jour le statut' }).click();
+    await toast(page, 'Statut de la commande mis à jour');
+    await toast(page, CREDIT_NOTE);
+
+    // The dialog again, from the server.
+    await page.reload();
+    dialog = await orderDialog(page, order);
+    const summary = await textOf(dialog.getByRole('region', { name: 'Résumé' }));
+    expect(summary).toContain('Annulé');
+    expect(await paymentStatus(dialog)).toContain('Remboursée');
+    expect(await paymentStatus(dialog)).not.toContain('Partiellement');
+    const creditNote = CREDIT_NOTE.exec(summary)?.[0] as string;
+    expect(creditNote).toBeTruthy();
+    const money = await textOf(dialog.getByRole('region', { name: 'Remboursements' }));
+    expect(money).toContain('94,90 €');
+    expect(money).toContain('Bobines illisibles, commande annulée');
+    // Nothing left to refund: no form.
+    expect(await dialog.getByRole('button', { name: 'Rembourser', exact: true }).count()).toBe(0);
+
+    const history = await textOf(dialog.getByRole('region', { name: 'Historique' }));
+    expect(history).toMatch(/Remboursement/);
+    expect(history).toContain('Avoir émis');
+    expect(history).toContain(creditNote);
+    expectHumanHistory(history);
+
+    // Comptabilité lists the credit note, to see and to download.
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('navigation', { name: 'Sections du tableau de bord' })
+      .getByRole('link', { name: 'Comptabilité' })
+      .click();
+    const notes = page.getByRole('region', { name: 'Avoirs' });
+    const row = notes.getByRole('row').filter({ hasText: creditNote });
+    await row.waitFor();
+    expect(await textOf(row)).toContain(order.number);
+    expect(await textOf(row)).toContain('94,90 €');
+    const see = row.getByRole('link', { name: `Voir l’avoir ${creditNote}` });
+    expect(await see.getAttribute('href')).toBe(`/facture/${order.id}?avoir=${creditNote}`);
+    expect(await row.getByRole('link', { name: `PDF de l’avoir ${creditNote}` }).getAttribute('href')).toContain(
+      `/facture/${order.id}/pdf?avoir=${creditNote}`,
+    );
+
+    // The customer's e-mail, at the SMTP peer, with the credit note and its link.
+    const message = await receivedMessage(
+      (m) => m.envelopeTo.includes(email) && m.subject === `Remboursement de votre commande ${order.number}`,
+    );
+    expect(message.secure).toBe(true);
+    const text = plain(message.text);
+    expect(text).toContain(creditNote);
+    expect(text).toContain('94,90 €');
+    const link = `${env.server.url}/facture/${order.id}?avoir=${creditNote}`;
+    expect(message.text).toContain(link);
+
+    // The link, in the customer's browser (the guest's order cookie), shows the credit note.
+    const customerPage = await openPage(browser, undefined, DESKTOP);
+    await addSessionCookie(customerPage, env.server.url, order.cookie as string);
+    await customerPage.goto(link);
+    const body = await textOf(customerPage.locator('main'));
+    expect(body).toContain(creditNote);
+    expect(body).toContain(order.invoice);
+  });
+});
+
+describe('refunding part of a paid order', () => {
+  it('refunds 20,00 €, refuses more than what remains, then refunds the rest', async () => {
+    const email = uniqueEmail('partiel');
+    const order = await paidOrder(email);
+    const page = await adminPage(`/admin?commande=${order.id}`);
+    const dialog = await orderDialog(page, order);
+    const money = dialog.getByRole('region', { name: 'Remboursements' });
+    const form = money.getByRole('form', { name: 'Rembourser' });
+
+    await form.getByLabel('Montant à rembourser (€)').fill('20,00');
+    expect(await form.getByRole('radio', { name: /^Par Paiement de démonstration/ }).isChecked()).toBe(true);
+    await form.getByLabel('Motif du remboursement').fill('Une cassette VHS vierge');
+    await form.getByRole('button', { name: 'Rembourser' }).click();
+    await toast(page, /Remboursement de 20,00\s€ enregistré/);
+    await expect.poll(() => paymentStatus(dialog)).toContain('Partiellement remboursée');
+    await expect.poll(() => textOf(money)).toContain('Jusqu’à 74,90 €');
+    const partial = await receivedMessage(
+      (m) => m.envelopeTo.includes(email) && m.subject === `Remboursement de votre commande ${order.number}`,
+    );
+    expect(plain(partial.text)).toContain('20,00 €');
+
+    // More than what remains: refused in French, nothing changes.
+    const before = await orderState(env.server.databaseUrl, order.id);
+    await form.getByLabel('Montant à rembourser (€)').fill('80,00');
+    await form.getByLabel('Motif du remboursement').fill('Trop');
+    await form.getByRole('button', { name: 'Rembourser' }).click();
+    await toast(page, /Le montant à rembourser doit être compris entre 0,01\s€ et 74,90\s€/);
+    expect(await orderState(env.server.databaseUrl, order.id)).toEqual(before);
+    expect(await paymentStatus(dialog)).toContain('Partiellement remboursée');
+
+    await form.getByLabel('Montant à rembourser (€)').fill('74,90');
+    await form.getByLabel('Motif du remboursement').fill('Le reste de la commande');
+    await form.getByRole('button', { name: 'Rembourser' }).click();
+    await toast(page, /Remboursement de 74,90\s€ enregistré/);
+    await expect.poll(() => paymentStatus(dialog)).toMatch(/Paiement\s*Remboursée/);
+    expect(await dialog.getByRole('button', { name: 'Rembourser', exact: true }).count()).toBe(0);
+
+    const history = await textOf(dialog.getByRole('region', { name: 'Historique' }));
+    expect(history).toMatch(/Remboursement/);
+    expect(history).toContain('Avoir émis');
+    expectHumanHistory(history);
+    const state = await orderState(env.server.databaseUrl, order.id);
+    expect(state.paymentStatus).toBe('refunded');
+    expect(state.outbox.filter((m) => m.template === 'refund-issued')).toHaveLength(2);
+  });
+});

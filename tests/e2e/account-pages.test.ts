@@ -189,7 +189,6 @@ describe('/profile', () => {
     await page.getByRole('link', { name: `Détails de la commande ${order.number}` }).click();
     await page.waitForURL((url) => url.pathname === '/confirmation' && url.searchParams.get('orderId') === order.id);
     await page.getByRole('heading', { level: 1, name: `Commande ${order.number}` }).waitFor();
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
     const details = (await page.getByRole('main').innerText()).replace(/[\u00A0\u202F]/g, ' ');
     for (const text of [
       'Photos papier',
@@ -217,7 +216,6 @@ describe('/profile', () => {
     await toast(page, 'Ouverture de la facture').waitFor();
     await page.waitForURL((url) => url.pathname === `/facture/${order.id}`);
     await page.getByRole('heading', { level: 1, name: `Facture ${order.invoiceNumber}` }).waitFor();
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
     const invoice = (await page.getByRole('main').innerText()).replace(/[\u00A0\u202F]/g, ' ');
     for (const text of [
       'Soovenirs SAS',

@@ -24,7 +24,6 @@ function plain(text: string): string {
 }
 
 async function textOf(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
   return plain(await locator.innerText());
 }
 

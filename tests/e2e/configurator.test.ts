@@ -13,7 +13,6 @@ const PHONE = { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch:
 
 /** The text as a person reads it: French no-break spaces count as spaces. */
 async function textOf(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
   return (await locator.innerText()).replace(/[\u00A0\u202F]/g, ' ').trim();
 }
 

@@ -21,7 +21,6 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
 /** The text as a person reads it: French no-break spaces count as spaces. */
 async function textOf(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
   return plain(await locator.innerText());
 }
 

@@ -58,7 +58,6 @@ const PUBLIC_PAGES: Record<string, string> = {
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ').trim();
 
 async function textOf(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
   return plain(await locator.innerText());
 }
 

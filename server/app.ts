@@ -8,6 +8,7 @@ import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { baseUrl } from '~/server/env.server';
 import { log } from '~/server/log.server';
+import { announcesBody, bodyLimits } from './body-limits';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
@@ -28,6 +29,10 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   // Behind a reverse proxy set TRUST_PROXY (e.g. 1) so that rate limits see the client's address.
   app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
 
+  // First of all: no later middleware, page or API reads a body over its limit (server/body-limits.ts).
+  app.use(bodyLimits());
+  app.use(closeWhenBodyUnread);
+
   app.get('/healthz', async (_req, res) => {
     const up = await databaseIsUp();
     res
@@ -36,7 +41,6 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
       .json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
   });
 
-  app.use(closeWhenBodyUnread);
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
@@ -101,9 +105,15 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
 /*
  * An answer sent before the request's body has arrived (a 404, a refusal, a rate limit) closes the
  * connection: otherwise Node keeps it to read the rest of a large body, and the client waits
- * seconds for an answer it already has before the connection is reset.
+ * seconds for an answer it already has before the connection is reset. Only when a body was
+ * announced: a GET's empty body is never read, so `req.complete` stays false for it, and testing
+ * that alone closed the connection after every cached page (issue 14).
  */
 function closeWhenBodyUnread(req: Request, res: Response, next: NextFunction): void {
+  if (!announcesBody(req)) {
+    next();
+    return;
+  }
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
     if (!req.complete) this.setHeader('Connection', 'close');

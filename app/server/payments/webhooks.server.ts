@@ -2,6 +2,7 @@ import { MONETICO_RECEIPT_ERROR, MONETICO_RECEIPT_OK } from '~/domain/payments/m
 import type { PaymentProviderName } from '~/domain/payments/payment-config';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { log } from '../log.server';
+import { readBodyUpTo } from '../request-body.server';
 import { providerFor } from './checkout.server';
 import { loadPaymentConfig } from './config.server';
 import { applyPaymentNotification } from './notifications.server';
@@ -37,8 +38,9 @@ export async function handlePaymentWebhook(name: PaymentProviderName, request: R
   if (request.method !== 'POST') {
     return new Response(null, { status: 405, headers: { Allow: 'POST' } });
   }
-  const body = Buffer.from(await request.arrayBuffer());
-  if (body.length > MAX_BODY_BYTES) {
+  // Never more than the cap in memory (server/body-limits.ts gives these paths the same 1 MB).
+  const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (body === null) {
     return monetico ? moneticoReceipt(MONETICO_RECEIPT_ERROR) : json({ error: 'Notification trop volumineuse' }, 413);
   }
   try {

@@ -1,0 +1,206 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/*
+ * Request limits, enforced before any route runs (issue 14): before compression, the HTML cache,
+ * React Router and Better Auth, which would otherwise read a body of any size into memory (one
+ * anonymous 100 MB post to /contact used to block the whole site for 8 s and a 200 MB one took the
+ * process to 4,5 GB).
+ *
+ * - A body over its path's limit is refused with a 413 at once: from its Content-Length before a
+ *   byte of it is read, or, for a chunked body (no Content-Length), as soon as the bytes counted so
+ *   far exceed it. The answer closes the connection, so Node does not read the rest.
+ * - A chunked body, and any JSON body, is held here (at most its limit, 256 KB by default) until it
+ *   is complete, then handed on unchanged: a route never sees the start of a body that turns out
+ *   to be too large, and JSON nesting is checked before any parser recurses into it.
+ * - Methods the app does not serve (TRACE, TRACK, PROPFIND…) answer 405 instead of failing in the
+ *   Fetch API's Request constructor (a 500).
+ */
+
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+
+/** A path prefix whose routes need another limit than the default. */
+export interface BodyLimitRule {
+  prefix: string;
+  bytes: number;
+}
+
+/*
+ * Routes that need more (or less) than the default, longest prefix first wins. A later upload
+ * route declares its own line here.
+ */
+export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
+  // The gateways' notifications; app/server/payments/webhooks.server.ts reads at most as much.
+  { prefix: '/api/webhooks/', bytes: 1024 * 1024 },
+];
+
+/** Arrays and objects nested deeper than this are no JSON our routes expect (sign-up used to answer 500). */
+export const MAX_JSON_DEPTH = 32;
+
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export const BODY_TOO_LARGE_MESSAGE = 'Requête refusée : son contenu est trop volumineux.';
+export const JSON_TOO_DEEP_MESSAGE = 'Requête invalide : ses données sont imbriquées trop profondément.';
+export const METHOD_NOT_ALLOWED_MESSAGE = 'Méthode non autorisée.';
+
+/** The default limit: BODY_LIMIT_KB in kilobytes, 256 when unset. */
+export function defaultBodyLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BODY_LIMIT_KB;
+  if (raw === undefined || raw === '') return DEFAULT_BODY_LIMIT_BYTES;
+  const kb = Number(raw);
+  if (!Number.isInteger(kb) || kb <= 0)
+    throw new Error(`BODY_LIMIT_KB must be a positive whole number of kilobytes, not "${raw}"`);
+  return kb * 1024;
+}
+
+/** The limit of a path: the longest matching rule's, else the default. */
+export function limitFor(path: string, rules: readonly BodyLimitRule[], defaultBytes: number): number {
+  let best: BodyLimitRule | undefined;
+  for (const rule of rules) {
+    if (path.startsWith(rule.prefix) && (!best || rule.prefix.length > best.prefix.length)) best = rule;
+  }
+  return best ? best.bytes : defaultBytes;
+}
+
+/**
+ * Whether the request announced a body: a Content-Length above zero, or a Transfer-Encoding
+ * (Node's parser allows only chunked there). A GET without either has none, even unread.
+ */
+export function announcesBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0' && Number(length) !== 0;
+}
+
+/** How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`. */
+export function jsonDepthExceeds(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === 0x5c) escaped = true;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return false;
+}
+
+function isJson(req: Request): boolean {
+  const type = String(req.headers['content-type'] ?? '').toLowerCase();
+  return type.includes('json');
+}
+
+/** A short French text; `close` ends the connection after it, so Node does not read the rest of the body. */
+function refuse(res: Response, status: number, message: string, close: boolean, headers: Record<string, string> = {}) {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (close) res.setHeader('Connection', 'close');
+  res.end(message);
+}
+
+export interface BodyLimitOptions {
+  defaultBytes?: number;
+  rules?: readonly BodyLimitRule[];
+  maxJsonDepth?: number;
+}
+
+export function bodyLimits({
+  defaultBytes = defaultBodyLimitBytes(),
+  rules = BODY_LIMIT_RULES,
+  maxJsonDepth = MAX_JSON_DEPTH,
+}: BodyLimitOptions = {}) {
+  const allowed = new Set<string>(ALLOWED_METHODS);
+  const allow = ALLOWED_METHODS.join(', ');
+
+  return function enforceBodyLimits(req: Request, res: Response, next: NextFunction): void {
+    if (!allowed.has(req.method)) {
+      // A body behind an unknown method is never read: the connection closes after the answer.
+      refuse(res, 405, METHOD_NOT_ALLOWED_MESSAGE, announcesBody(req), { Allow: allow });
+      return;
+    }
+    if (!announcesBody(req)) {
+      next();
+      return;
+    }
+
+    const limit = limitFor(req.path, rules, defaultBytes);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      refuse(res, 413, BODY_TOO_LARGE_MESSAGE, true);
+      return;
+    }
+    // A Content-Length within the limit: Node's parser never delivers more than it announces.
+    const chunked = declared === undefined;
+    const json = isJson(req);
+    if (!chunked && !json) {
+      next();
+      return;
+    }
+    holdBody(req, limit, (outcome) => {
+      if (outcome === 'too-large') refuse(res, 413, BODY_TOO_LARGE_MESSAGE, true);
+      else if (json && outcome.length > 0 && jsonDepthExceeds(outcome, maxJsonDepth)) {
+        refuse(res, 400, JSON_TOO_DEEP_MESSAGE, false);
+      } else next();
+    });
+  };
+}
+
+type Push = (chunk: unknown, encoding?: BufferEncoding) => boolean;
+
+/**
+ * Counts and keeps the body's bytes as Node's HTTP parser delivers them (it calls `req.push` for
+ * each), without letting anyone read them yet. Once the body is complete within `limit`, the bytes
+ * go back into the request unchanged and `done` gets them; over the limit, `done('too-large')` at
+ * once and every later byte is dropped (memory stays flat while the connection closes).
+ */
+function holdBody(req: Request, limit: number, done: (outcome: Buffer | 'too-large') => void): void {
+  const original = req.push as Push;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let over = false;
+  const release = () => {
+    // Back to Readable.prototype.push for the replay and anything after it.
+    delete (req as { push?: Push }).push;
+  };
+  (req as { push: Push }).push = (chunk, encoding) => {
+    if (over) return true;
+    if (chunk === null) {
+      release();
+      const body = Buffer.concat(chunks, received);
+      chunks.length = 0;
+      if (body.length > 0) original.call(req, body);
+      original.call(req, null);
+      done(body);
+      // The end of the body: nothing more will come through here.
+      return false;
+    }
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : (chunk as Buffer);
+    received += buffer.length;
+    if (received > limit) {
+      over = true;
+      chunks.length = 0;
+      done('too-large');
+      return true;
+    }
+    chunks.push(buffer);
+    // "Keep sending": at most `limit` bytes are kept, so the socket need not be paused.
+    return true;
+  };
+  // The client may go away mid-body: nothing to answer then.
+  req.once('close', () => {
+    if (!over && !req.complete) {
+      over = true;
+      chunks.length = 0;
+      release();
+    }
+  });
+}

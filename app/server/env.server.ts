@@ -62,7 +62,8 @@ const envSchema = z
 export const APP_SECRET_REQUIRED =
   'APP_SECRET est obligatoire quand DATABASE_URL est défini : toutes les instances qui partagent la base ' +
   'doivent avoir la même clé secrète (au moins 32 caractères). Générez-en une avec « openssl rand -base64 48 », ' +
-  'puis donnez la même valeur à APP_SECRET sur chaque instance.';
+  'puis donnez la même valeur à APP_SECRET sur chaque instance. Si la boutique tournait déjà sans APP_SECRET, ' +
+  'reprenez plutôt le contenu du fichier DATA_DIR/app-secret, pour garder les sessions et les mots de passe enregistrés.';
 
 export type Env = z.infer<typeof envSchema>;
 

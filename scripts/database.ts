@@ -2,6 +2,7 @@ import { closeDatabase } from '../app/server/db/client.server';
 import { DataDirBusyError } from '../app/server/db/embedded.server';
 import { openDatabase } from '../app/server/db/open.server';
 import { parseEnv } from '../app/server/env.server';
+import { AppSecretMismatchError, checkAppSecretFingerprint, ensureAppSecret } from '../app/server/secrets.server';
 
 /** A failure to report to the operator in one line, without a stack trace. */
 export class CommandError extends Error {
@@ -32,6 +33,11 @@ export async function withDatabase<T>(run: () => Promise<T>): Promise<T> {
     throw error;
   }
   try {
+    // A command writes what the server reads (stored passwords): it must use the shop's secret.
+    if (!env.DATABASE_URL) await ensureAppSecret(env.DATA_DIR);
+    await checkAppSecretFingerprint().catch((error) => {
+      throw error instanceof AppSecretMismatchError ? new CommandError(error.message) : error;
+    });
     return await run();
   } finally {
     await closeDatabase();

@@ -6,6 +6,7 @@ import { rateLimit } from 'express-rate-limit';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
+import { PostgresRateLimitStore } from '~/server/db/rate-limit.server';
 import { baseUrl } from '~/server/env.server';
 import { log } from '~/server/log.server';
 import { announcesBody, bodyLimits } from './body-limits';
@@ -52,6 +53,8 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   app.use(sameOriginOnly(() => [new URL(baseUrl()).origin]));
 
   // A wide net against floods of form posts; tighter limits sit on sign-in, contact and checkout.
+  // Counted in PostgreSQL so that it holds across instances; an unreachable database lets the
+  // posts through (they meet the outage themselves), never blocks the site.
   app.use(
     rateLimit({
       windowMs: 60_000,
@@ -60,6 +63,12 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       message: { error: 'Trop de requêtes. Veuillez patienter une minute avant de réessayer.' },
+      store: new PostgresRateLimitStore('post'),
+      passOnStoreError: true,
+      logger: {
+        error: (error: unknown, message?: string) => log.warn({ err: error }, message ?? 'express-rate-limit'),
+        warn: (error: unknown, message?: string) => log.warn({ err: error }, message ?? 'express-rate-limit'),
+      },
     }),
   );
 

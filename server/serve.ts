@@ -12,8 +12,9 @@ import { parseEnv } from '~/server/env.server';
 import { log } from '~/server/log.server';
 import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
 import { getCardAvailability, isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
-import { ensureAppSecret } from '~/server/secrets.server';
+import { ensureAppSecret, requireSharedAppSecret } from '~/server/secrets.server';
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
+import { startSharedCaches, stopSharedCaches } from '~/server/shared-caches.server';
 import { countAdmins } from '~/server/users.server';
 import { createApp } from './app';
 import { answerClientErrorsInFrench } from './client-errors';
@@ -51,6 +52,14 @@ try {
   if (error instanceof DataDirBusyError) fail(error.message);
   throw error;
 }
+
+// Same APP_SECRET as the other instances of this database (else stop: docs/operations.md), and their
+// cache invalidations heard through LISTEN/NOTIFY.
+await requireSharedAppSecret().catch(async (error: Error) => {
+  await database.stop();
+  fail(error.message);
+});
+await startSharedCaches();
 
 // A shop always has a price list: the specification's defaults until the back office publishes one.
 await ensureDefaultPriceList();
@@ -105,6 +114,7 @@ async function shutdown(signal: string) {
   await closed;
   clearTimeout(forced);
   stopOrderHousekeeping();
+  await stopSharedCaches();
   await stopEmailWorker();
   await closeDatabase();
   await database.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env.server';
+import { APP_SECRET_REQUIRED, parseEnv } from './env.server';
 
 // The settings read where they are used are checked at start too: a typo stops the server.
 describe('parseEnv', () => {
@@ -35,6 +35,16 @@ describe('parseEnv', () => {
     [{ PAYMENT_SANDBOX: 'yes' }, 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)'],
   ])('refuses %o', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
+  });
+
+  it('requires APP_SECRET with DATABASE_URL, saying how to generate one', () => {
+    const databaseUrl = 'postgres://shop@db.internal/soovenirs';
+    expect(() => parseEnv({ DATABASE_URL: databaseUrl })).toThrow(APP_SECRET_REQUIRED);
+    expect(APP_SECRET_REQUIRED).toContain('openssl rand -base64 48');
+    expect(() => parseEnv({ DATABASE_URL: databaseUrl, APP_SECRET: '' })).toThrow('APP_SECRET est obligatoire');
+    expect(parseEnv({ DATABASE_URL: databaseUrl, APP_SECRET: 's'.repeat(32) }).APP_SECRET).toBe('s'.repeat(32));
+    // The embedded database generates DATA_DIR/app-secret: nothing to require.
+    expect(parseEnv({}).APP_SECRET).toBeUndefined();
   });
 
   it('treats an empty variable as not set', () => {

@@ -10,45 +10,60 @@ function positiveInteger(name: string) {
 }
 
 // Every setting the shop reads from its environment, checked once at start with clear messages.
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  BASE_URL: z.url({ message: 'BASE_URL must be an absolute URL such as https://soovenirs.fr' }).optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters long').optional(),
-  WORDPRESS_API_URL: z.url({ message: 'WORDPRESS_API_URL must be an absolute URL' }).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Read where they are used (their modules keep their defaults); checked here so that a typo
-  // stops the start with a message instead of silently falling back to the default.
-  TRUST_PROXY: z.string().min(1).optional(),
-  APP_SECRET_PREVIOUS: z.string().min(32, 'APP_SECRET_PREVIOUS must be at least 32 characters long').optional(),
-  DB_POOL_MAX: positiveInteger('DB_POOL_MAX'),
-  POST_RATE_LIMIT: positiveInteger('POST_RATE_LIMIT'),
-  CHECKOUT_RATE_LIMIT: positiveInteger('CHECKOUT_RATE_LIMIT'),
-  CONTACT_RATE_LIMIT: positiveInteger('CONTACT_RATE_LIMIT'),
-  CONTACT_EMAIL: z.email({ message: 'CONTACT_EMAIL must be an e-mail address' }).optional(),
-  CONTENT_DIR: z.string().min(1).optional(),
-  SMTP_CONNECT_PORT: z.coerce
-    .number({ message: 'SMTP_CONNECT_PORT must be a port number' })
-    .int()
-    .min(1)
-    .max(65535, 'SMTP_CONNECT_PORT must be a port number')
-    .optional(),
-  SMTP_TLS_REJECT_UNAUTHORIZED: z
-    .enum(['true', 'false'], { message: 'SMTP_TLS_REJECT_UNAUTHORIZED must be true or false' })
-    .optional(),
-  STRIPE_API_URL: z.url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an absolute URL' }).optional(),
-  // The built-in payment sandbox (payments/sandbox-mode.server.ts): off in production unless `on`.
-  PAYMENT_SANDBOX: z
-    .enum(PAYMENT_SANDBOX_SETTINGS, { message: 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)' })
-    .optional(),
-  COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    BASE_URL: z.url({ message: 'BASE_URL must be an absolute URL such as https://soovenirs.fr' }).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters long').optional(),
+    WORDPRESS_API_URL: z.url({ message: 'WORDPRESS_API_URL must be an absolute URL' }).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Read where they are used (their modules keep their defaults); checked here so that a typo
+    // stops the start with a message instead of silently falling back to the default.
+    TRUST_PROXY: z.string().min(1).optional(),
+    APP_SECRET_PREVIOUS: z.string().min(32, 'APP_SECRET_PREVIOUS must be at least 32 characters long').optional(),
+    DB_POOL_MAX: positiveInteger('DB_POOL_MAX'),
+    POST_RATE_LIMIT: positiveInteger('POST_RATE_LIMIT'),
+    CHECKOUT_RATE_LIMIT: positiveInteger('CHECKOUT_RATE_LIMIT'),
+    CONTACT_RATE_LIMIT: positiveInteger('CONTACT_RATE_LIMIT'),
+    CONTACT_EMAIL: z.email({ message: 'CONTACT_EMAIL must be an e-mail address' }).optional(),
+    CONTENT_DIR: z.string().min(1).optional(),
+    SMTP_CONNECT_PORT: z.coerce
+      .number({ message: 'SMTP_CONNECT_PORT must be a port number' })
+      .int()
+      .min(1)
+      .max(65535, 'SMTP_CONNECT_PORT must be a port number')
+      .optional(),
+    SMTP_TLS_REJECT_UNAUTHORIZED: z
+      .enum(['true', 'false'], { message: 'SMTP_TLS_REJECT_UNAUTHORIZED must be true or false' })
+      .optional(),
+    STRIPE_API_URL: z.url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an absolute URL' }).optional(),
+    // The built-in payment sandbox (payments/sandbox-mode.server.ts): off in production unless `on`.
+    PAYMENT_SANDBOX: z
+      .enum(PAYMENT_SANDBOX_SETTINGS, { message: 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)' })
+      .optional(),
+    COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
+  })
+  // With a database of its own (DATABASE_URL), an instance may share it with others: a secret
+  // generated here would differ from theirs (sessions refused, stored passwords unreadable), so the
+  // operator must give the shop's one. Without DATABASE_URL, DATA_DIR/app-secret is generated.
+  .superRefine((value, ctx) => {
+    if (value.DATABASE_URL && !value.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: APP_SECRET_REQUIRED });
+    }
+  });
+
+export const APP_SECRET_REQUIRED =
+  'APP_SECRET est obligatoire quand DATABASE_URL est défini : toutes les instances qui partagent la base ' +
+  'doivent avoir la même clé secrète (au moins 32 caractères). Générez-en une avec « openssl rand -base64 48 », ' +
+  'puis donnez la même valeur à APP_SECRET sur chaque instance. Si la boutique tournait déjà sans APP_SECRET, ' +
+  'reprenez plutôt le contenu du fichier DATA_DIR/app-secret, pour garder les sessions et les mots de passe enregistrés.';
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -4,7 +4,13 @@
  * change bumps a number; cached pages are keyed by these numbers, so the next request renders
  * afresh. Kept on globalThis because the Express server (run by tsx) and the built app bundle
  * each load their own copy of this module.
+ *
+ * Several instances share one database: a bump is also broadcast (db/broadcast.server.ts), and
+ * every other process bumps its own number on receiving it (shared-caches.server.ts), so that its
+ * cached pages are rendered afresh within a second too.
  */
+
+import { broadcast } from './db/broadcast.server';
 
 export type PageVersionKind = 'priceList' | 'content';
 
@@ -17,8 +23,17 @@ function versions(): Record<PageVersionKind, number> {
   return g[KEY];
 }
 
-/** Called after a change has been committed: pages rendered before it are no longer served. */
-export function bumpPageVersion(kind: PageVersionKind): void {
+/**
+ * Called after a change has been committed: pages rendered before it are no longer served, here at
+ * once and on the other instances when the returned promise settles (it never rejects).
+ */
+export async function bumpPageVersion(kind: PageVersionKind): Promise<void> {
+  bumpLocalPageVersion(kind);
+  await broadcast({ topic: 'page-version', page: kind });
+}
+
+/** This process only: another instance made the change. */
+export function bumpLocalPageVersion(kind: PageVersionKind): void {
   versions()[kind] += 1;
 }
 

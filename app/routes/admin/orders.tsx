@@ -139,7 +139,7 @@ async function refund(form: FormData, orderId: string, actor: string) {
     actor,
   });
   if (!result.ok) return moneyReply({ intent: 'refund', ok: false, error: result.message });
-  invalidateDashboardStats();
+  await invalidateDashboardStats();
   const note = result.creditNoteNumber ? ` — avoir ${result.creditNoteNumber}` : '';
   return moneyReply({
     intent: 'refund',
@@ -163,7 +163,7 @@ async function settleWithdrawal(form: FormData, orderId: string, actor: string) 
     reason: 'Rétractation du client',
   });
   if (!result.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: result.message });
-  invalidateDashboardStats();
+  await invalidateDashboardStats();
   const failed = result.refundResults.find((r) => !r.ok);
   if (failed && !failed.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: failed.message });
   return moneyReply({

@@ -13,7 +13,9 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
   const body = await request.formData().catch(() => null);
   const prefix = body?.get('prefix');
-  const removed = invalidateContentCache(typeof prefix === 'string' && prefix.startsWith('/') ? prefix : undefined);
+  const removed = await invalidateContentCache(
+    typeof prefix === 'string' && prefix.startsWith('/') ? prefix : undefined,
+  );
   log.info({ by: user.id, removed }, 'content cache invalidated');
   return data({ removed }, { headers: { 'Cache-Control': 'no-store' } });
 }

@@ -215,7 +215,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (text(formData, 'earlyStartConsent') !== 'on') {
     return { intent: 'pay', consentError: CHECKOUT_TEXT.consentRequired, paymentError: null } satisfies ActionResult;
   }
-  if (checkoutRateLimited(request)) {
+  if (await checkoutRateLimited(request)) {
     return data(
       { intent: 'pay', consentError: null, paymentError: PAYMENT_MESSAGES.tooManyRequests } satisfies ActionResult,
       { status: 429, headers: { 'Retry-After': '60' } },

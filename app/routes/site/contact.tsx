@@ -74,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   const client = request.headers.get(CLIENT_IP_HEADER) || 'inconnu';
-  if (!contactRateLimiter().hit(client).allowed) {
+  if (!(await contactRateLimiter().hit(client)).allowed) {
     return data<ContactActionData>(
       { status: 'error', reason: 'rate-limit', reference: null, result: submission.reply() },
       { status: 429, headers: noStore },

@@ -279,7 +279,7 @@ export async function changeOrderStatus(input: {
     }
     return { ok: false, reason: 'refused', message: result.message };
   }
-  invalidateDashboardStats();
+  await invalidateDashboardStats();
   const refund = result.refundResults[0] ?? null;
   return {
     ok: true,

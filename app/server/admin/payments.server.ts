@@ -134,6 +134,6 @@ export async function decidePayments(
       results.push({ id, ok: false, reference: null, reason: 'error' });
     }
   }
-  if (results.some((r) => r.ok)) invalidateDashboardStats();
+  if (results.some((r) => r.ok)) await invalidateDashboardStats();
   return results;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type DashboardStats, type StatsCounts, TREND_DAYS, toDashboardStats } from '~/domain/admin/stats';
+import { broadcast } from '../db/broadcast.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 
@@ -14,8 +15,8 @@ import { log } from '../log.server';
  * One pass over 200 000 orders takes about 50 ms: too much to pay on every click of a tab. The
  * figures are therefore kept in this process for STATS_TTL_MS and served stale while a fresh count
  * runs in the background (one at a time), and the back office's own changes (a status, a payment)
- * mark them stale at once. Only the first request after a start waits for the count. Several
- * instances each keep their own copy: their figures may differ by up to STATS_TTL_MS.
+ * mark them stale at once, on every instance (db/broadcast.server.ts). Only the first request after
+ * a start waits for the count.
  */
 
 export const STATS_TTL_MS = 60_000;
@@ -120,8 +121,17 @@ export async function getDashboardStats(): Promise<DashboardStats> {
   return entry.stats;
 }
 
-/** After a change the figures depend on: the next read starts a fresh count (and serves these meanwhile). */
-export function invalidateDashboardStats(): void {
+/**
+ * After a change the figures depend on: the next read starts a fresh count (and serves these
+ * meanwhile), here and on every other instance. Never throws: the figures are a convenience.
+ */
+export function invalidateDashboardStats(): Promise<void> {
+  invalidateLocalDashboardStats();
+  return broadcast({ topic: 'dashboard-stats' });
+}
+
+/** This process only (another instance made the change). */
+export function invalidateLocalDashboardStats(): void {
   const entry = cache().entry;
   if (entry) entry.at = 0;
 }

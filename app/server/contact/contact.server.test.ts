@@ -5,7 +5,6 @@ import { contactMessageSchema } from '~/domain/content/contact-form';
 import { db } from '../db/client.server';
 import { InvalidEmailDataError } from '../email/templates/registry';
 import { shopContactAddress, submitContactMessage } from './contact.server';
-import { createRateLimiter } from './rate-limit.server';
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return (await db().execute(query)).rows as T[];
@@ -79,29 +78,5 @@ describe('a contact message', () => {
       sql`select count(*)::int as n from notifications where kind = 'contact' and contact_message_id is null`,
     );
     expect(orphans[0]?.n).toBe(0);
-  });
-});
-
-describe('the contact rate limiter', () => {
-  it('allows the limit within the window, then refuses until the oldest hit leaves it', () => {
-    let now = 0;
-    const limiter = createRateLimiter({ limit: 3, windowMs: 1000, now: () => now });
-    expect([limiter.hit('a').allowed, limiter.hit('a').allowed, limiter.hit('a').allowed]).toEqual([true, true, true]);
-    const refused = limiter.hit('a');
-    expect(refused).toEqual({ allowed: false, remaining: 0, retryAt: 1000 });
-    expect(limiter.hit('b').allowed).toBe(true);
-    now = 1000;
-    expect(limiter.hit('a')).toMatchObject({ allowed: true, remaining: 2 });
-    limiter.reset('a');
-    expect(limiter.hit('a').remaining).toBe(2);
-  });
-
-  it('forgets the oldest addresses beyond its size', () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 2 });
-    limiter.hit('a');
-    limiter.hit('b');
-    limiter.hit('c');
-    expect(limiter.hit('a').allowed).toBe(true);
-    expect(limiter.hit('c').allowed).toBe(false);
   });
 });

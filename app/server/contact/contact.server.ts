@@ -2,9 +2,9 @@ import { company } from '~/domain/company';
 import type { ContactMessageInput } from '~/domain/content/contact-form';
 import { CONTACT_SERVICE_LABELS } from '~/domain/content/contact-form';
 import { db } from '../db/client.server';
+import { createSharedRateLimiter, type SharedRateLimiter } from '../db/rate-limit.server';
 import { contactMessages, notifications } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
-import { createRateLimiter, type RateLimiter } from './rate-limit.server';
 
 /*
  * A message of the contact form: stored, e-mailed to the shop, acknowledged to the sender and put
@@ -74,14 +74,13 @@ export async function submitContactMessage(input: ContactMessageInput): Promise<
 /** Five messages per address in ten minutes (CONTACT_RATE_LIMIT changes the number). */
 export const CONTACT_RATE_WINDOW_MS = 10 * 60_000;
 
-const KEY = Symbol.for('soovenirs.contactRateLimiter');
-type WithLimiter = typeof globalThis & { [KEY]?: RateLimiter };
+// Counted in PostgreSQL, so that the limit holds across every instance of the shop.
+const limiter = createSharedRateLimiter({
+  name: 'contact',
+  limit: () => Number(process.env.CONTACT_RATE_LIMIT ?? 5),
+  windowMs: CONTACT_RATE_WINDOW_MS,
+});
 
-export function contactRateLimiter(): RateLimiter {
-  const g = globalThis as WithLimiter;
-  g[KEY] ??= createRateLimiter({
-    limit: Number(process.env.CONTACT_RATE_LIMIT ?? 5),
-    windowMs: CONTACT_RATE_WINDOW_MS,
-  });
-  return g[KEY];
+export function contactRateLimiter(): SharedRateLimiter {
+  return limiter;
 }

@@ -1,7 +1,8 @@
 import type { ContentPage, ContentSource, FaqItem } from '~/domain/content/types';
+import { broadcast } from '../db/broadcast.server';
 import { env } from '../env.server';
 import { log } from '../log.server';
-import { bumpPageVersion } from '../page-versions.server';
+import { bumpLocalPageVersion } from '../page-versions.server';
 import { ContentUnavailableError } from './errors.server';
 import { createLocalSource } from './local-source.server';
 import { createWordPressSource, type WordPressSource } from './wordpress-source.server';
@@ -33,11 +34,21 @@ export function localContentSource(): ContentSource {
   return sources().local;
 }
 
-/** Empties the WordPress cache (all of it, or the paths under `prefix`); 0 with the local source. */
-export function invalidateContentCache(prefix?: string): number {
+/**
+ * Empties the WordPress cache (all of it, or the paths under `prefix`) of every instance; returns
+ * how many answers this process forgot (0 with the local source).
+ */
+export async function invalidateContentCache(prefix?: string): Promise<number> {
+  const removed = invalidateLocalContentCache(prefix);
+  await broadcast({ topic: 'content', prefix });
+  return removed;
+}
+
+/** This process only (another instance was asked, or its messages may have been missed). */
+export function invalidateLocalContentCache(prefix?: string): number {
   const active = sources().active;
   // Cached public pages (server/html-cache.ts) are rendered afresh too, even with the local source.
-  bumpPageVersion('content');
+  bumpLocalPageVersion('content');
   return active.kind === 'wordpress' ? (active as WordPressSource).invalidate(prefix) : 0;
 }
 

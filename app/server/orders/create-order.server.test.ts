@@ -156,7 +156,7 @@ describe('creating an order', () => {
         'select "to", template, data, dedupe_key from email_outbox where order_id = $1',
         [created.id],
       )
-    ).map((mail) => ({ ...mail, data: revealEmailData(mail.template, mail.data) })); // links are stored encrypted
+    ).map((mail) => ({ ...mail, data: revealEmailData(mail.template, mail.data) as Record<string, unknown> })); // links are stored encrypted
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({
       to: customer.email,

@@ -159,6 +159,10 @@ describe('the contact page', () => {
     expect(toShop?.text).toContain('Cassettes VHS');
     const acknowledgement = smtp.messages.find((m) => m.envelopeTo.includes(email));
     expect(acknowledgement?.subject).toBe('Nous avons bien reçu votre message');
+    // Neutral: the visitor's text goes only to the shop's inbox, never back to the typed address.
+    expect(acknowledgement?.text).toContain('Nous avons bien reçu votre message.');
+    expect(acknowledgement?.text).not.toContain('quarante cassettes');
+    expect(acknowledgement?.raw).not.toContain('Quarante cassettes');
     // The worker marks a row sent just after the SMTP answer: wait for that write too.
     let statuses: string[] = [];
     while (Date.now() < deadline) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
 /*
  * The e-mail configuration of the back office (specification 001, sections 3 and 5): stored as
@@ -44,14 +45,46 @@ export const EMAIL_CONFIG_MESSAGES = {
   smtpPassword: 'Le mot de passe SMTP est requis',
   testRecipient: 'Veuillez saisir une adresse email',
   testFailed: "Échec de l'envoi",
+  passwordForNewServer:
+    'Saisissez à nouveau le mot de passe SMTP\u202F: le mot de passe enregistré n’est envoyé qu’au serveur, au port et à l’utilisateur enregistrés.',
+  tooLong: (max: number) => `${max} caractères au maximum`,
 } as const;
+
+/** Where the stored password may be sent: the server, port and user it was saved with. */
+export interface SavedSmtpServer {
+  smtpHost: string;
+  smtpPort: number;
+  smtpUsername: string;
+}
+
+/**
+ * Whether the form names the saved SMTP server (host case-insensitive). Anything else needs the
+ * password typed again: otherwise an administrator's session alone could make the shop send the
+ * stored password to a host of the attacker's choosing.
+ */
+export function isSavedSmtpServer(
+  saved: SavedSmtpServer,
+  candidate: { smtpHost: string; smtpPort: number; smtpUsername: string },
+): boolean {
+  return (
+    saved.smtpHost.trim().toLowerCase() === candidate.smtpHost.trim().toLowerCase() &&
+    Number(saved.smtpPort) === Number(candidate.smtpPort) &&
+    saved.smtpUsername.trim() === candidate.smtpUsername.trim()
+  );
+}
 
 /** A host name or an IPv4/IPv6 address: no scheme, port, path or space. */
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/;
 
 // `abort`: an empty field reports "required" only, not also the format checks that follow.
-const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message, abort: true });
+const required = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .max(max, { error: EMAIL_CONFIG_MESSAGES.tooLong(max), abort: true })
+    .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE, abort: true });
 
 // Forms send the port as text, JSON as a number; an empty field is "missing", not 0.
 const smtpPort = z.preprocess(
@@ -65,24 +98,43 @@ const smtpPort = z.preprocess(
 
 /**
  * The form's schema. With `passwordStored`, an empty password means "keep the stored one" (the
- * stored password is never sent back to the browser, so the form shows an empty field).
+ * stored password is never sent back to the browser, so the form shows an empty field). With
+ * `savedServer` (the server side knows it), an empty password is accepted only for that server.
  */
-export function createEmailConfigSchema({ passwordStored = false }: { passwordStored?: boolean } = {}) {
-  return z.object({
+export function createEmailConfigSchema({
+  passwordStored = false,
+  savedServer,
+}: {
+  passwordStored?: boolean;
+  savedServer?: SavedSmtpServer;
+} = {}) {
+  const schema = z.object({
     // A checkbox: absent from a submitted form when unticked.
     enabled: z.boolean().default(false),
     senderEmail: z
       .string({ error: EMAIL_CONFIG_MESSAGES.senderEmail })
       .trim()
+      .max(254, { error: EMAIL_CONFIG_MESSAGES.senderEmail, abort: true })
       .pipe(z.email({ error: EMAIL_CONFIG_MESSAGES.senderEmail })),
-    senderName: required(EMAIL_CONFIG_MESSAGES.senderName),
-    smtpHost: required(EMAIL_CONFIG_MESSAGES.smtpHost).regex(HOST, { error: EMAIL_CONFIG_MESSAGES.smtpHostInvalid }),
+    senderName: required(EMAIL_CONFIG_MESSAGES.senderName, 120),
+    smtpHost: required(EMAIL_CONFIG_MESSAGES.smtpHost, 253).regex(HOST, {
+      error: EMAIL_CONFIG_MESSAGES.smtpHostInvalid,
+    }),
     smtpPort: smtpPort as z.ZodType<SmtpPort, unknown>,
-    smtpUsername: required(EMAIL_CONFIG_MESSAGES.smtpUsername),
+    smtpUsername: required(EMAIL_CONFIG_MESSAGES.smtpUsername, 254),
     // Passwords are taken as typed: spaces may belong to them.
-    smtpPassword: passwordStored
+    smtpPassword: (passwordStored
       ? z.string().optional().default('')
-      : z.string({ error: EMAIL_CONFIG_MESSAGES.smtpPassword }).min(1, EMAIL_CONFIG_MESSAGES.smtpPassword),
+      : z.string({ error: EMAIL_CONFIG_MESSAGES.smtpPassword }).min(1, EMAIL_CONFIG_MESSAGES.smtpPassword)
+    )
+      .pipe(z.string().max(1000, { error: EMAIL_CONFIG_MESSAGES.tooLong(1000) }))
+      .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE }),
+  });
+  if (!savedServer) return schema;
+  return schema.superRefine((value, context) => {
+    if (value.smtpPassword === '' && !isSavedSmtpServer(savedServer, value)) {
+      context.addIssue({ code: 'custom', path: ['smtpPassword'], message: EMAIL_CONFIG_MESSAGES.passwordForNewServer });
+    }
   });
 }
 

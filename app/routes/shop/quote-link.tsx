@@ -29,7 +29,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     quote,
     justSaved: new URL(request.url).searchParams.has('enregistre'),
     privateUrl: `${baseUrl()}/devis/${params.token}`,
-    email: quote.email ?? (await getUser(request))?.email ?? '',
+    // Only the signed-in visitor's own address: an address the quote was e-mailed to is not shown
+    // to whoever holds the link.
+    email: (await getUser(request))?.email ?? '',
   };
 }
 

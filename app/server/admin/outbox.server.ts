@@ -73,6 +73,7 @@ export async function resendEmail(id: string): Promise<ResendResult> {
     const copy = await enqueueEmail(tx, {
       to: row.to,
       template: row.template as EmailTemplateName,
+      // Stored sealed; enqueueEmail checks the data in clear and seals it again.
       data: row.data as never,
       dedupeKey: `resend:${id}:${randomUUID()}`,
       orderId: row.order_id,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { company } from '~/domain/company';
 import { contactMessageSchema } from '~/domain/content/contact-form';
 import { db } from '../db/client.server';
-import { InvalidEmailDataError } from '../email/templates/registry';
+import { InvalidEmailDataError, renderEmail } from '../email/templates/registry';
 import { shopContactAddress, submitContactMessage } from './contact.server';
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
@@ -51,6 +51,24 @@ describe('a contact message', () => {
     // No SMTP configured in this database: the messages wait, held, until it is.
     expect(emails.every((e) => e.status === 'held')).toBe(true);
     expect(emails[0]?.data).toMatchObject({ isPro: true, service: 'vhs', email: 'jeanne.martin@example.fr' });
+    // The shop's copy keeps the visitor's text; the acknowledgement, sent to any address typed in
+    // the form, repeats none of it (else the form relays phishing from the shop's own server).
+    const toShop = await renderEmail('contact-to-shop', emails[0]?.data);
+    expect(toShop.text).toContain('j’ai 40 cassettes VHS de mariage.');
+    expect(emails[1]?.data).toEqual({});
+    const acknowledgement = await renderEmail('contact-acknowledgement', emails[1]?.data);
+    expect(acknowledgement.subject).toBe('Nous avons bien reçu votre message');
+    expect(acknowledgement.text).toContain('Nous avons bien reçu votre message.');
+    for (const typed of ['Jeanne', 'Martin', 'Numériser', 'cassettes VHS de mariage']) {
+      expect(`${acknowledgement.subject}\n${acknowledgement.html}\n${acknowledgement.text}`).not.toContain(typed);
+    }
+    // A row queued before this change still held the visitor's words: they are not sent either.
+    const older = await renderEmail('contact-acknowledgement', {
+      name: 'Votre banque',
+      subject: 'Compte bloqué',
+      message: 'Confirmez vos codes sur https://banque.example',
+    });
+    expect(older.html).not.toMatch(/banque|bloqué/i);
 
     const notes = await rows<{ kind: string; title: string; body: string }>(
       sql`select kind, title, body from notifications where contact_message_id = ${stored.id}`,

@@ -56,7 +56,8 @@ export async function submitContactMessage(input: ContactMessageInput): Promise<
     await enqueueEmail(tx, {
       to: input.email,
       template: 'contact-acknowledgement',
-      data: { name: input.name, subject: input.subject, message: input.message },
+      // Neutral: the visitor's words go only to the shop's own inbox (templates/contact.tsx).
+      data: {},
       dedupeKey: `contact:${row.id}:acknowledgement`,
     });
 

@@ -111,7 +111,11 @@ export async function saveEmailConfig(input: unknown): Promise<SaveEmailConfigRe
       await tx.execute(sql`select pg_advisory_xact_lock(${EMAIL_CONFIG_LOCK_KEY})`);
       const stored = await readStoredEmailConfig(tx);
       const passwordStored = stored.smtpPassword !== '';
-      const parsed = createEmailConfigSchema({ passwordStored }).safeParse(input);
+      // Saving another server with the stored password would send it there at the next e-mail.
+      const parsed = createEmailConfigSchema({
+        passwordStored,
+        ...(passwordStored ? { savedServer: stored } : {}),
+      }).safeParse(input);
       if (!parsed.success) {
         return {
           success: false as const,

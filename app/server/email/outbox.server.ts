@@ -5,7 +5,8 @@ import { db } from '../db/client.server';
 import { emailOutbox } from '../db/schema';
 import { EMAIL_CONFIG_LOCK_KEY, OUTBOX_CHANNEL } from './constants.server';
 import { readStoredEmailConfig, storedSmtpIsComplete } from './email-config.server';
-import { type EmailTemplateData, type EmailTemplateName, parseEmailData } from './templates/registry';
+import { revealEmailData, sealEmailData, secretFieldsOf } from './sealed-data.server';
+import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, parseEmailData } from './templates/registry';
 
 /*
  * The transactional outbox (docs/decisions/005-email-outbox.md). A business change and the e-mail
@@ -53,7 +54,8 @@ export async function enqueueEmail<N extends EmailTemplateName>(
 ): Promise<EnqueuedEmail> {
   const to = input.to.trim();
   if (!recipientSchema.safeParse(to).success) throw new InvalidRecipientError(input.to);
-  const { data } = parseEmailData(input.template, input.data);
+  // Data copied from another row (a resend) may hold sealed fields: checked in clear, stored sealed.
+  const { data } = parseEmailData(input.template, revealEmailData(input.template, input.data));
 
   // Shared lock: a concurrent saveEmailConfig either sees this row or is seen by it (constants.server.ts).
   await tx.execute(sql`select pg_advisory_xact_lock_shared(${EMAIL_CONFIG_LOCK_KEY})`);
@@ -64,7 +66,7 @@ export async function enqueueEmail<N extends EmailTemplateName>(
     .values({
       to,
       template: input.template,
-      data,
+      data: sealEmailData(input.template, data),
       status,
       dedupeKey: input.dedupeKey,
       orderId: input.orderId ?? null,
@@ -99,4 +101,28 @@ export async function retryFailedEmail(id: string, executor: Executor = db()): P
     .returning({ id: emailOutbox.id });
   if (rows.length > 0) await executor.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);
   return rows.length > 0;
+}
+
+/**
+ * Encrypts the private links of rows written before they were sealed (sealed-data.server.ts), in
+ * place. Run when the worker starts; idempotent, and a no-op once every row is sealed.
+ */
+export async function sealClearOutboxLinks(executor: Executor = db()): Promise<number> {
+  const clear = Object.keys(EMAIL_TEMPLATES).flatMap((template) =>
+    secretFieldsOf(template).map(
+      (field) =>
+        sql`(template = ${template} and jsonb_typeof(data->(${field}::text)) = 'string' and data->>(${field}::text) not like 'v1.%')`,
+    ),
+  );
+  if (clear.length === 0) return 0;
+  const found = await executor.execute<{ id: string; template: string; data: unknown }>(
+    sql`select id, template, data from email_outbox where ${sql.join(clear, sql` or `)}`,
+  );
+  for (const row of found.rows) {
+    await executor
+      .update(emailOutbox)
+      .set({ data: sealEmailData(row.template, row.data) })
+      .where(eq(emailOutbox.id, row.id));
+  }
+  return found.rows.length;
 }

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EMAIL_CONFIG_MESSAGES } from '~/domain/email/email-config';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { loadEmailConfig, saveEmailConfig } from './email-config.server';
 import { INCOMPLETE_SMTP_DETAIL, sendTestEmail } from './test-email.server';
 import { clearOutbox, configureSmtpFor, outboxRows, TEST_BASE_URL } from './testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-server';
@@ -83,5 +85,49 @@ describe('test e-mail of the configuration dialog', () => {
     );
     expect(result).toMatchObject({ success: true });
     expect(smtp.messages[0]?.headers.get('from')).toBe('Nouveau nom <contact@soovenirs.fr>');
+  });
+
+  it('sends the stored password only to the saved server: another host, port or user needs it typed again', async () => {
+    await configureSmtpFor(smtp, 'starttls');
+    const dialog = (changes: Record<string, string>) => ({
+      to: 'admin@soovenirs.fr',
+      config: {
+        enabled: true,
+        senderEmail: 'no-reply@soovenirs.fr',
+        senderName: 'Soovenirs',
+        smtpHost: '127.0.0.1',
+        smtpPort: '587',
+        smtpUsername: smtp.username,
+        smtpPassword: '',
+        ...changes,
+      },
+    });
+    for (const changes of [{ smtpHost: 'localhost' }, { smtpPort: '465' }, { smtpUsername: 'autre@soovenirs.fr' }]) {
+      const refused = await sendTestEmail(dialog(changes), options);
+      expect(refused).toMatchObject({
+        success: false,
+        fieldErrors: { smtpPassword: [EMAIL_CONFIG_MESSAGES.passwordForNewServer] },
+      });
+    }
+    expect(EMAIL_CONFIG_MESSAGES.passwordForNewServer).toContain('Saisissez à nouveau le mot de passe SMTP');
+    // Nothing left the shop: no connection carried the stored password anywhere.
+    expect(smtp.messages).toHaveLength(0);
+    expect(await outboxRows()).toEqual([]);
+
+    // Saving another server without the password is refused too, and the stored one is kept.
+    const saved = await saveEmailConfig({ ...dialog({ smtpHost: 'smtp.ailleurs.example' }).config });
+    expect(saved).toMatchObject({
+      success: false,
+      fieldErrors: { smtpPassword: [EMAIL_CONFIG_MESSAGES.passwordForNewServer] },
+    });
+    expect((await loadEmailConfig()).smtpHost).toBe('127.0.0.1');
+
+    // Host names are not case-sensitive; with the password typed again, another host may be tried.
+    expect(await sendTestEmail(dialog({ smtpHost: '127.0.0.1 ' }), options)).toMatchObject({ success: true });
+    expect(
+      await sendTestEmail(dialog({ smtpHost: 'localhost', smtpPassword: smtp.password }), options),
+    ).not.toMatchObject({
+      fieldErrors: expect.anything(),
+    });
   });
 });

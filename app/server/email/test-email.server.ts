@@ -37,7 +37,11 @@ export interface TestEmailInput {
 async function configToTest(input: TestEmailInput): Promise<EmailConfig | { fieldErrors: Record<string, string[]> }> {
   const stored = await loadEmailConfig();
   if (input.config === undefined) return stored;
-  const parsed = createEmailConfigSchema({ passwordStored: stored.smtpPassword !== '' }).safeParse(input.config);
+  // The stored password goes only to the saved server: another host, port or user needs it typed.
+  const parsed = createEmailConfigSchema({
+    passwordStored: stored.smtpPassword !== '',
+    ...(stored.smtpPassword !== '' ? { savedServer: stored } : {}),
+  }).safeParse(input.config);
   if (!parsed.success) return { fieldErrors: z.flattenError(parsed.error).fieldErrors };
   return { ...parsed.data, smtpPassword: parsed.data.smtpPassword || stored.smtpPassword };
 }

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { db } from '../db/client.server';
 import { orders } from '../db/schema';
 import { log } from '../log.server';
-import { enqueueEmail, queueEmail } from './outbox.server';
+import { enqueueEmail, queueEmail, sealClearOutboxLinks } from './outbox.server';
 import {
   clearOutbox,
   configureSmtpFor,
@@ -260,5 +260,31 @@ describe('the outbox worker over real SMTP', () => {
     expect(await drainOutbox(workerOptionsFor(starttls))).toMatchObject({ failed: 1 });
     expect((await outboxRows())[0]?.last_error).toContain('orderNumber');
     expect(starttls.messages).toHaveLength(0);
+  });
+
+  it('keeps guest links encrypted in the outbox and decrypts them only to send', async () => {
+    await configureSmtpFor(starttls, 'starttls');
+    const token = 'Jeton-prive-du-devis-0123456789abcdefghijklmnop';
+    const quoteUrl = `${TEST_BASE_URL}/devis/${token}`;
+    await queueEmail({
+      to: 'invite@exemple.fr',
+      template: 'quote-saved',
+      data: { quoteUrl, createdAt: '2026-03-01T10:00:00.000Z', totalCents: 5175 },
+      dedupeKey: 'quote-saved:sealed',
+    });
+    // A row written before links were sealed: encrypted in place when a worker starts.
+    await db().execute(sql`
+      insert into email_outbox ("to", template, data, status) values ('ancien@exemple.fr', 'order-confirmation',
+        ${JSON.stringify({ orderNumber: 'SV-2026-000007', createdAt: '2026-03-01T10:00:00.000Z', totalCents: 5175, items: [], orderUrl: `${TEST_BASE_URL}/confirmation?orderId=x&token=${token}` })}::jsonb,
+        'held')`);
+    expect(await sealClearOutboxLinks()).toBe(1);
+    expect(await sealClearOutboxLinks()).toBe(0);
+    const stored = JSON.stringify(await outboxRows());
+    expect(stored).not.toContain(token);
+    expect(stored).toContain('SV-2026-000007'); // the rest stays readable for the back office
+
+    expect(await drainOutbox(workerOptionsFor(starttls))).toMatchObject({ sent: 1 });
+    expect(starttls.messages[0]?.text).toContain(quoteUrl);
+    expect(JSON.stringify(await outboxRows())).not.toContain(token);
   });
 });

@@ -6,6 +6,8 @@ import { emailOutbox, orderEvents } from '../db/schema';
 import { log } from '../log.server';
 import { OUTBOX_CHANNEL } from './constants.server';
 import { type LoadedEmailConfig, loadEmailConfig } from './email-config.server';
+import { sealClearOutboxLinks } from './outbox.server';
+import { revealEmailData } from './sealed-data.server';
 import { InvalidEmailDataError, isSensitiveTemplate, renderEmail } from './templates/registry';
 import { classifySmtpError, type SmtpOverrides, sendOverSmtp } from './transport.server';
 
@@ -138,7 +140,8 @@ async function processRow(
   }
   let rendered: Awaited<ReturnType<typeof renderEmail>>;
   try {
-    rendered = await renderEmail(row.template, row.data);
+    // Private links are stored encrypted: decrypted here, only to send (sealed-data.server.ts).
+    rendered = await renderEmail(row.template, revealEmailData(row.template, row.data));
   } catch (error) {
     // Data that does not fit its template will not fit it later either.
     const message = error instanceof InvalidEmailDataError ? error.message : `Rendering failed: ${String(error)}`;
@@ -258,6 +261,12 @@ function sleep(state: WorkerState, ms: number): Promise<void> {
 }
 
 async function runLoop(state: WorkerState): Promise<void> {
+  try {
+    const sealed = await sealClearOutboxLinks();
+    if (sealed > 0) log.info({ sealed }, 'e-mail outbox: private links of older rows encrypted');
+  } catch (error) {
+    log.error({ err: error }, 'e-mail outbox: older rows could not be sealed (retried at next start)');
+  }
   while (state.running) {
     let pause = state.options.pollMs;
     try {

@@ -4,6 +4,7 @@ import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { parseSelectionSearchParams, type Selection } from '~/domain/pricing/selection';
 import { db, pool } from '../db/client.server';
 import { user } from '../db/schema';
+import { revealEmailData } from '../email/sealed-data.server';
 import { confirmCheckout } from '../payments/offline.server';
 import { publishPriceList } from '../pricing/price-lists.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
@@ -150,10 +151,12 @@ describe('creating an order', () => {
         body: '157,06\u00A0€ · 102 éléments · Jeanne Martin · Carte bancaire',
       },
     ]);
-    const mails = await rows<{ to: string; template: string; data: Record<string, unknown>; dedupe_key: string }>(
-      'select "to", template, data, dedupe_key from email_outbox where order_id = $1',
-      [created.id],
-    );
+    const mails = (
+      await rows<{ to: string; template: string; data: Record<string, unknown>; dedupe_key: string }>(
+        'select "to", template, data, dedupe_key from email_outbox where order_id = $1',
+        [created.id],
+      )
+    ).map((mail) => ({ ...mail, data: revealEmailData(mail.template, mail.data) as Record<string, unknown> })); // links are stored encrypted
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({
       to: customer.email,
@@ -208,7 +211,9 @@ describe('creating an order', () => {
     const [mail] = await rows<{ data: { orderUrl: string } }>('select data from email_outbox where order_id = $1', [
       created.id,
     ]);
-    expect(mail?.data.orderUrl).toBe(
+    // The guest's token is stored encrypted, never in clear.
+    expect(JSON.stringify(mail?.data)).not.toContain(created.accessToken);
+    expect((revealEmailData('order-confirmation', mail?.data) as { orderUrl: string }).orderUrl).toBe(
       `http://localhost:3000/confirmation?orderId=${created.id}&token=${created.accessToken}`,
     );
     expect(await rows('select guest_email from orders where id = $1', [created.id])).toEqual([

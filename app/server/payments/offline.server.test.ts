@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertTestOrder, orderState } from '../../../tests/support/orders';
 import { decidePayments, listPendingPayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
+import { revealEmailData } from '../email/sealed-data.server';
 import { renderEmail } from '../email/templates/registry';
 import { log } from '../log.server';
 import { updateGuestOrder } from '../orders/guest-info.server';
@@ -31,7 +32,8 @@ async function outbox(orderId: string) {
   }>(
     sql`select template, "to", data, dedupe_key from email_outbox where order_id = ${orderId} order by created_at, id`,
   );
-  return rows;
+  // Guest links are stored encrypted (email/sealed-data.server.ts): read as the worker does.
+  return rows.map((row) => ({ ...row, data: revealEmailData(row.template, row.data) as Record<string, unknown> }));
 }
 
 let adminId: string;

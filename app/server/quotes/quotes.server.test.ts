@@ -4,6 +4,7 @@ import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { parseSelectionSearchParams, type Selection } from '~/domain/pricing/selection';
 import { db, pool } from '../db/client.server';
 import { user } from '../db/schema';
+import { revealEmailData } from '../email/sealed-data.server';
 import { InvalidSelectionError } from '../orders/create-order.server';
 import { publishPriceList } from '../pricing/price-lists.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
@@ -126,35 +127,40 @@ describe('quotes of a guest', () => {
       `select "to", template, data from email_outbox where dedupe_key like $1`,
       [`quote-saved:${saved.id}:%`],
     );
-    expect(mail).toMatchObject({
-      to: 'invite@example.fr',
-      template: 'quote-saved',
-      data: {
-        quoteUrl: `http://localhost:3000/devis/${saved.token}`,
-        totalCents: 5836,
-        lines: [{ label: 'Photos papier', quantity: 100 }],
-      },
+    expect(mail).toMatchObject({ to: 'invite@example.fr', template: 'quote-saved' });
+    // The link is the quote's access token: stored encrypted, readable only with APP_SECRET.
+    expect(JSON.stringify(mail?.data)).not.toContain(saved.token);
+    expect(revealEmailData('quote-saved', mail?.data)).toMatchObject({
+      quoteUrl: `http://localhost:3000/devis/${saved.token}`,
+      totalCents: 5836,
+      lines: [{ label: 'Photos papier', quantity: 100 }],
     });
     for (let i = 1; i < MAX_QUOTE_EMAILS; i++) {
       expect(await emailQuote(view, { to: `autre${i}@example.fr`, quoteUrl: url })).toBe('queued');
     }
     expect(await emailQuote(view, { to: 'encore@example.fr', quoteUrl: url })).toBe('limit-reached');
-    expect(await rows('select email from quotes where id = $1', [saved.id])).toEqual([
-      { email: `autre${MAX_QUOTE_EMAILS - 1}@example.fr` },
-    ]);
+    // A recipient is not the quote's owner: no address is remembered on the quote.
+    expect(await rows('select email from quotes where id = $1', [saved.id])).toEqual([{ email: null }]);
   });
 
-  it('become a guest order with the quote’s address, and only the cookie holder finds it again', async () => {
+  it('become a guest order without the address the quote was e-mailed to, and only the cookie holder finds it again', async () => {
     const saved = await saveQuote({ selection: selectionOf('support=slides&slides.quantity=10'), user: null });
     let view = (await getQuoteByToken(saved.token!))!;
-    await emailQuote(view, { to: 'guest@example.fr', quoteUrl: `/devis/${saved.token}` });
+    // Whoever holds the link may send it anywhere: that address must not receive the order's token.
+    await emailQuote(view, { to: 'intrus@example.fr', quoteUrl: `/devis/${saved.token}` });
     view = (await getQuoteByToken(saved.token!))!;
     const result = await orderQuote(view, { user: null, canOpenExistingOrder: false });
     if (result.kind !== 'created') throw new Error('expected a new order');
     expect(result.order.accessToken).toBeTruthy();
     expect(await rows('select guest_email, total_price from orders where id = $1', [result.order.id])).toEqual([
-      { guest_email: 'guest@example.fr', total_price: 450 },
+      { guest_email: null, total_price: 450 },
     ]);
+    expect(
+      await rows('select template from email_outbox where order_id = $1 or "to" = $2', [
+        result.order.id,
+        'intrus@example.fr',
+      ]),
+    ).toEqual([{ template: 'quote-saved' }]);
     view = (await getQuoteByToken(saved.token!))!;
     // Without the order's cookie, another browser with the link gets an order of its own.
     const other = await orderQuote(view, { user: null, canOpenExistingOrder: false });

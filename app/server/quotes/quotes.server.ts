@@ -50,7 +50,6 @@ export interface QuoteView {
   id: string;
   createdAt: Date;
   userId: string | null;
-  email: string | null;
   /** Null when the stored selection no longer passes today's rules. */
   selection: Selection | null;
   /** Total at saving, with the quote's own price list. */
@@ -106,7 +105,6 @@ const quoteColumns = {
   id: quotes.id,
   createdAt: quotes.createdAt,
   userId: quotes.userId,
-  email: quotes.email,
   selection: quotes.selection,
   totalPriceCents: quotes.totalPriceCents,
   priceListId: quotes.priceListId,
@@ -143,7 +141,6 @@ async function toView(row: QuoteRow, database: Database): Promise<QuoteView> {
     id: row.id,
     createdAt: row.createdAt,
     userId: row.userId,
-    email: row.email,
     selection,
     totalPriceCents: row.totalPriceCents,
     saved: priced(own.data, selection),
@@ -253,7 +250,10 @@ export async function orderQuote(
       selection: quote.selection,
       user: options.user,
       expectedPriceListVersion: options.expectedPriceListVersion,
-      guestEmail: options.user ? null : quote.email,
+      // Never an address the quote was e-mailed to: whoever holds a guest quote's link can send it
+      // anywhere, and the order's confirmation (with its access token) must reach only the address
+      // the customer types at checkout (or their account's).
+      guestEmail: null,
       quoteId: quote.id,
     },
     database,
@@ -266,7 +266,11 @@ export const MAX_QUOTE_EMAILS = 5;
 
 export type EmailQuoteResult = 'queued' | 'already-sent' | 'limit-reached';
 
-/** Sends (through the outbox) the `quote-saved` e-mail with the quote's link, and remembers the address. */
+/**
+ * Sends (through the outbox) the `quote-saved` e-mail with the quote's link. The address is only
+ * the recipient of that e-mail: it is not stored on the quote and never becomes the contact of an
+ * order made from it (anyone holding a guest quote's link can type any address here).
+ */
 export async function emailQuote(
   quote: QuoteView,
   input: { to: string; quoteUrl: string; customerName?: string },
@@ -305,7 +309,6 @@ export async function emailQuote(
       },
       dedupeKey,
     });
-    await tx.update(quotes).set({ email: to }).where(eq(quotes.id, quote.id));
     return 'queued';
   });
 }

@@ -45,25 +45,28 @@ export const contactToShop: TemplateDefinition<typeof contactToShopSchema> = {
   }),
 };
 
-const contactAcknowledgementSchema = z.object({
-  name: z.string().trim().min(1),
-  subject: z.string().trim().min(1),
-  message: z.string().min(1),
-});
+/*
+ * The acknowledgement goes to whatever address the visitor typed, from the shop's own mail server:
+ * it carries none of their words (name, subject, message), so that the form cannot relay a message
+ * to a third party. Rows queued before kept those fields: the schema drops them.
+ */
+const contactAcknowledgementSchema = z.object({});
 
 export const contactAcknowledgement: TemplateDefinition<typeof contactAcknowledgementSchema> = {
   schema: contactAcknowledgementSchema,
-  build: (data) => ({
+  build: () => ({
     subject: 'Nous avons bien reçu votre message',
     element: (
       <EmailLayout preview="Merci de nous avoir écrit, nous vous répondons au plus vite." heading="Message bien reçu">
-        <P>{`Bonjour ${data.name},`}</P>
+        <P>Bonjour,</P>
         <P>
-          Merci de nous avoir écrit. Nous vous répondrons dans les meilleurs délais, du lundi au vendredi de 9h à 20h30
-          et le samedi de 10h à 15h.
+          Nous avons bien reçu votre message. Nous vous répondrons dans les meilleurs délais, du lundi au vendredi de 9h
+          à 20h30 et le samedi de 10h à 15h.
         </P>
-        <P>{`Rappel de votre message « ${data.subject} » :`}</P>
-        <Quote>{data.message}</Quote>
+        <P small>
+          Vous n’avez pas écrit à Soovenirs ? Quelqu’un a saisi votre adresse sur notre formulaire de contact : ignorez
+          simplement cet email.
+        </P>
       </EmailLayout>
     ),
   }),

@@ -75,6 +75,8 @@ function PaymentInstructionsBlock(
 
 export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchema> = {
   schema: orderConfirmationSchema,
+  // A guest's link carries the order's access token.
+  secretFields: ['orderUrl'],
   build: (data) => ({
     // The second confirmation (transfer or cheque chosen) says so, to be told apart from the first.
     subject: data.paymentMethod
@@ -187,6 +189,8 @@ const quoteSavedSchema = z.object({
 
 export const quoteSaved: TemplateDefinition<typeof quoteSavedSchema> = {
   schema: quoteSavedSchema,
+  // A guest quote's link is its access token.
+  secretFields: ['quoteUrl'],
   build: (data) => ({
     subject: `Votre devis Soovenirs du ${formatDateFr(data.createdAt)}`,
     element: (

@@ -61,7 +61,7 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     service: 'film',
     receivedAt: '2026-11-21T10:05:00Z',
   },
-  'contact-acknowledgement': { name: 'Jean Dupont', subject: 'Films Super 8', message: 'J’ai 12 bobines.' },
+  'contact-acknowledgement': {},
   'withdrawal-acknowledgement': {
     orderNumber: 'SV-2026-000042',
     requestedAt: '2026-11-21T10:05:00Z',

@@ -12,5 +12,10 @@ export interface TemplateDefinition<S extends z.ZodType = z.ZodType> {
    * the message is sent or has failed, so that no usable link stays in the database.
    */
   sensitive?: boolean;
+  /**
+   * Fields (top-level strings) holding a guest's private link, i.e. a bearer token: the outbox
+   * stores them encrypted (sealed-data.server.ts) and the worker decrypts them only to send.
+   */
+  secretFields?: readonly string[];
   build(data: z.output<S>): BuiltEmail;
 }

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
+import { issueSetupCode } from '~/server/auth/setup-code.server';
 import { closeDatabase } from '~/server/db/client.server';
 import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
@@ -15,7 +16,6 @@ import { getCardAvailability, isDemoShopRunning } from '~/server/payments/sandbo
 import { ensureAppSecret, requireSharedAppSecret } from '~/server/secrets.server';
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { startSharedCaches, stopSharedCaches } from '~/server/shared-caches.server';
-import { countAdmins } from '~/server/users.server';
 import { createApp } from './app';
 import { answerClientErrorsInFrench } from './client-errors';
 
@@ -91,10 +91,12 @@ const server: Server = app.listen(env.PORT, env.HOST, async () => {
   const url = env.BASE_URL ?? `http://localhost:${port}`;
   log.info({ port, embeddedDatabase: database.embedded }, 'Soovenirs is listening');
   console.log(`\nSoovenirs est en ligne : ${url}`);
-  if ((await countAdmins()) === 0) {
+  // The setup code goes to this terminal only (never to the JSON log): it lets whoever sees it claim the shop.
+  const setupCode = await issueSetupCode();
+  if (setupCode) {
     console.log(
       'Aucun administrateur pour le moment. Créez le premier :\n' +
-        `  - dans le navigateur : ${url}/setup-super-admin\n` +
+        `  - dans le navigateur : ${url}/setup-super-admin, avec le code d’installation ${setupCode}\n` +
         '  - ou en ligne de commande : npm run admin:create -- --email vous@exemple.fr --password "…"\n',
     );
   }

@@ -55,6 +55,8 @@ export const AUTH_MESSAGES = {
   sessionMissing: "Vous n'êtes pas connecté ou votre session a expiré. Veuillez vous reconnecter.",
   banned: "Votre compte est suspendu. Contactez-nous si vous pensez qu'il s'agit d'une erreur.",
   emailNotVerified: "Votre adresse email n'est pas encore vérifiée.",
+  emailAlreadyVerified: 'Votre adresse email est déjà confirmée.',
+  fieldTooLong: 'Un des champs est trop long.',
   forbiddenOrigin: 'Requête refusée : origine non autorisée.',
   forbidden: "Vous n'avez pas les droits nécessaires pour cette action.",
   adminUserExists: 'Un compte existe déjà avec cette adresse email.',
@@ -68,6 +70,45 @@ export const AUTH_MESSAGES = {
 
 /** Our code for a text field holding the NUL character (see domain/text-input.ts). */
 export const FORBIDDEN_CHARACTER_CODE = 'FORBIDDEN_CHARACTER';
+
+/** Our code for a registration sent without `acceptTerms: true`. */
+export const TERMS_NOT_ACCEPTED_CODE = 'TERMS_NOT_ACCEPTED';
+
+/** Our code for an account field longer than FIELD_LIMITS allows. */
+export const FIELD_TOO_LONG_CODE = 'FIELD_TOO_LONG';
+
+/**
+ * The longest value each account field accepts, on the forms and on Better Auth's API alike
+ * (sign-up, update-user): an address is at most 254 characters (RFC 5321), a password 128.
+ */
+export const FIELD_LIMITS = {
+  name: 100,
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  password: 128,
+  image: 2000,
+  callbackURL: 2000,
+} as const;
+
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Nom',
+  firstName: 'Prénom',
+  lastName: 'Nom',
+  email: 'Email',
+  password: 'Mot de passe',
+  image: 'Image',
+  callbackURL: 'Adresse de retour',
+};
+
+/** « Le champ « Prénom » ne doit pas dépasser 100 caractères. » */
+export function fieldTooLongMessage(field: string): string {
+  const max = FIELD_LIMITS[field as keyof typeof FIELD_LIMITS];
+  const label = FIELD_LABELS[field] ?? field;
+  return max
+    ? `Le champ «\u00a0${label}\u00a0» ne doit pas dépasser ${max}\u00a0caractères.`
+    : `Le champ «\u00a0${label}\u00a0» est trop long.`;
+}
 
 const M = AUTH_MESSAGES;
 
@@ -160,6 +201,9 @@ const RULES: Record<string, Rule> = {
   YOU_CANNOT_REMOVE_YOURSELF: M.cannotRemoveSelf,
   YOU_CANNOT_IMPERSONATE_ADMINS: M.cannotImpersonateAdmins,
   [FORBIDDEN_CHARACTER_CODE]: M.forbiddenCharacter,
+  [TERMS_NOT_ACCEPTED_CODE]: M.termsRequired,
+  [FIELD_TOO_LONG_CODE]: M.fieldTooLong,
+  EMAIL_ALREADY_VERIFIED: M.emailAlreadyVerified,
   NOT_FOUND: M.endpointNotFound,
   METHOD_NOT_ALLOWED: M.methodNotAllowed,
 };

@@ -53,6 +53,7 @@ describe('sign-up, session and sign-out', () => {
   it('registers, opens a session, reads it and signs out', async () => {
     const email = uniqueEmail();
     const res = await postAuth(server.url, '/sign-up/email', {
+      acceptTerms: true,
       email,
       password: TEST_PASSWORD,
       firstName: 'Jeanne',
@@ -85,7 +86,11 @@ describe('sign-up, session and sign-out', () => {
 
   it('does not say that an address is taken', async () => {
     const { email } = await createUser({ url: server.url });
-    const res = await postAuth(server.url, '/sign-up/email', { email, password: 'Autre-Mot-De-Passe-7' });
+    const res = await postAuth(server.url, '/sign-up/email', {
+      acceptTerms: true,
+      email,
+      password: 'Autre-Mot-De-Passe-7',
+    });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { code: string; message: string };
     expect(body.message).toBe(
@@ -98,7 +103,12 @@ describe('sign-up, session and sign-out', () => {
 
   it('refuses a role chosen at sign-up', async () => {
     const email = uniqueEmail();
-    const res = await postAuth(server.url, '/sign-up/email', { email, password: TEST_PASSWORD, role: 'admin' });
+    const res = await postAuth(server.url, '/sign-up/email', {
+      acceptTerms: true,
+      email,
+      password: TEST_PASSWORD,
+      role: 'admin',
+    });
     expect(res.status).toBe(400);
     expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);
   });
@@ -114,7 +124,7 @@ describe('sign-up, session and sign-out', () => {
     const res = await postAuth(
       server.url,
       '/sign-up/email',
-      { email: uniqueEmail(), password: TEST_PASSWORD },
+      { acceptTerms: true, email: uniqueEmail(), password: TEST_PASSWORD },
       { origin: 'https://pirate.example' },
     );
     expect(res.status).toBe(403);
@@ -172,13 +182,17 @@ describe('sign-in', () => {
 
 describe('password rules', () => {
   it.each(['12345', 'abc', 'Kx9#p'])('refuses %j: shorter than 6 characters', async (password) => {
-    const res = await postAuth(server.url, '/sign-up/email', { email: uniqueEmail(), password });
+    const res = await postAuth(server.url, '/sign-up/email', { acceptTerms: true, email: uniqueEmail(), password });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 'PASSWORD_TOO_SHORT', message: TOO_SHORT });
   });
 
   it('accepts 6 characters', async () => {
-    const res = await postAuth(server.url, '/sign-up/email', { email: uniqueEmail(), password: 'Kx9#pq' });
+    const res = await postAuth(server.url, '/sign-up/email', {
+      acceptTerms: true,
+      email: uniqueEmail(),
+      password: 'Kx9#pq',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -186,7 +200,7 @@ describe('password rules', () => {
     'refuses the common password %j with the reason',
     async (password) => {
       const email = uniqueEmail();
-      const res = await postAuth(server.url, '/sign-up/email', { email, password });
+      const res = await postAuth(server.url, '/sign-up/email', { acceptTerms: true, email, password });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ code: 'PASSWORD_TOO_COMMON', message: TOO_COMMON });
       expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);

@@ -189,7 +189,7 @@ describe('/setup-super-admin', () => {
   it('once an administrator exists, refuses any post, valid or not, and changes nobody', async () => {
     const email = uniqueEmail('admin');
     const response = await send(server, '/api/auth/sign-up/email', {
-      body: JSON.stringify({ email, password: TEST_PASSWORD }),
+      body: JSON.stringify({ email, password: TEST_PASSWORD, acceptTerms: true }),
       contentType: 'application/json',
     });
     expect(response.status).toBe(200);
@@ -220,7 +220,17 @@ describe('/setup-super-admin', () => {
 
 describe('Better Auth endpoints', () => {
   const ENDPOINTS: Record<string, string[]> = {
-    '/sign-up/email': ['email', 'password', 'name', 'firstName', 'lastName', 'role', 'callbackURL', 'rememberMe'],
+    '/sign-up/email': [
+      'email',
+      'password',
+      'name',
+      'firstName',
+      'lastName',
+      'role',
+      'callbackURL',
+      'rememberMe',
+      'acceptTerms',
+    ],
     '/sign-in/email': ['email', 'password', 'callbackURL', 'rememberMe'],
     '/forget-password': ['email', 'redirectTo'],
     '/request-password-reset': ['email', 'redirectTo'],

@@ -104,7 +104,7 @@ export async function createUser({
   firstName = 'Jeanne',
   lastName = 'Martin',
 }: CreateUserOptions): Promise<TestUser> {
-  const response = await postAuth(url, '/sign-up/email', { email, password, firstName, lastName });
+  const response = await postAuth(url, '/sign-up/email', { email, password, firstName, lastName, acceptTerms: true });
   if (response.status !== 200)
     throw new Error(`sign-up of ${email} failed: ${response.status} ${await response.text()}`);
   const { user } = (await response.json()) as { user: { id: string } };
@@ -174,7 +174,7 @@ export async function addSessionCookie(page: Page | BrowserContext, url: string,
 export async function authEmailLink(
   databaseUrl: string,
   to: string,
-  kind: 'password-reset' | 'magic-link',
+  kind: 'password-reset' | 'magic-link' | 'email-verification',
   timeoutMs = 5000,
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;

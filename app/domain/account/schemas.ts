@@ -128,6 +128,8 @@ export const setupAdminSchema = z
     confirmPassword: z.string({ error: 'Veuillez confirmer le mot de passe' }),
     firstName: optionalText(100),
     lastName: optionalText(100),
+    // Printed by the server at start (« Aucun administrateur… »): proves access to the machine.
+    setupCode: z.string({ error: 'Veuillez saisir le code d’installation' }).trim().max(64),
   })
   .refine((value) => value.password === value.confirmPassword, passwordsMatch);
 
@@ -137,4 +139,7 @@ export const SETUP_MESSAGES = {
   existingAccount:
     'Un compte existe déjà avec cette adresse : saisissez son mot de passe actuel pour le promouvoir administrateur.',
   serverError: 'Erreur de connexion au serveur',
+  wrongCode:
+    'Code d’installation incorrect. Il est affiché par le serveur à son démarrage (« Aucun administrateur pour le moment »), dans son terminal ou son journal.',
+  tooManyAttempts: 'Trop de tentatives. Veuillez patienter avant de réessayer.',
 } as const;

@@ -73,7 +73,8 @@ export async function action({ request }: Route.ActionArgs) {
   if (isHoneypotFilled(formData)) return fail(REGISTER_FAILED, REGISTER_FAILED);
 
   const { email, password, firstName = '', lastName = '' } = submission.value;
-  const result = await callAuth(request, '/sign-up/email', { email, password, firstName, lastName });
+  // The form's box was ticked (registerSchema): Better Auth records the version and the date.
+  const result = await callAuth(request, '/sign-up/email', { email, password, firstName, lastName, acceptTerms: true });
   if (!result.ok) {
     const message = result.message ?? REGISTER_FAILED;
     // A reason the customer can act on (password, address, limit) is shown as it is.

@@ -12,6 +12,7 @@ import { ADMIN_PASSWORD_MIN_LENGTH, SETUP_MESSAGES, setupAdminSchema } from '~/d
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { flashCookie } from '~/server/account/cookies.server';
 import { isSetupOpen, setupFirstAdmin } from '~/server/account/setup.server';
+import { CLIENT_IP_HEADER } from '~/server/auth/auth.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/setup-super-admin';
@@ -19,7 +20,8 @@ import type { Route } from './+types/setup-super-admin';
 /*
  * /setup-super-admin (specification 001): the first administrator of a fresh shop. Open only while
  * no administrator exists; afterwards it says that the setup is closed (npm run admin:create and the
- * back office take over). It never deletes accounts or sessions.
+ * back office take over). It never deletes accounts or sessions. It asks for the one-time setup code
+ * the server printed at start, so that reaching the port first is not enough to claim the shop.
  */
 
 const PASSWORD_FIELDS = ['password', 'confirmPassword'];
@@ -59,12 +61,14 @@ export async function action({ request }: Route.ActionArgs) {
     );
   if (isHoneypotFilled(formData)) return refuse([SETUP_MESSAGES.serverError]);
   try {
-    const result = await setupFirstAdmin(submission.value);
+    const client = request.headers.get(CLIENT_IP_HEADER) || 'inconnu';
+    const result = await setupFirstAdmin({ ...submission.value, client });
     if (result.ok) {
       log.info({ email: result.email, action: result.action }, 'first administrator set up from /setup-super-admin');
       throw redirect('/login?redirectTo=%2Fadmin', { headers: cookieHeaders(flashCookie('admin-created', '/login')) });
     }
     if (result.reason === 'closed') return refuse(result.errors, false);
+    if (result.reason === 'wrong-code') log.warn({ client }, 'wrong setup code at /setup-super-admin');
     return refuse(result.errors);
   } catch (error) {
     if (error instanceof Response) throw error;
@@ -113,6 +117,12 @@ export default function SetupSuperAdmin({ loaderData, actionData }: Route.Compon
       <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
         <Honeypot />
         <FormAlert id={form.errorId} errors={form.errors} />
+        <Field
+          meta={fields.setupCode}
+          label="Code d’installation"
+          hint="Affiché par le serveur à son démarrage, avec « Aucun administrateur pour le moment »."
+          autoComplete="off"
+        />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field meta={fields.firstName} label="Prénom" autoComplete="given-name" />
           <Field meta={fields.lastName} label="Nom" autoComplete="family-name" />

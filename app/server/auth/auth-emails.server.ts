@@ -2,7 +2,7 @@ import { queueAccountEmail } from '../email/account-emails.server';
 
 /** The e-mails Better Auth asks us to send, queued in the transactional outbox. */
 
-export type AuthEmailKind = 'password-reset' | 'magic-link';
+export type AuthEmailKind = 'password-reset' | 'magic-link' | 'email-verification';
 
 export interface AuthEmail {
   to: string;

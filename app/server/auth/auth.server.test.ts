@@ -35,7 +35,7 @@ describe('the auth configuration', () => {
   it('creates customers with an argon2id hash and empty names by default', async () => {
     const address = email();
     const { user: created } = await auth().api.signUpEmail({
-      body: { email: address, password: PASSWORD, name: 'Paul' },
+      body: { acceptTerms: true, email: address, password: PASSWORD, name: 'Paul' },
     });
     const [row] = await db().select().from(user).where(eq(user.id, created.id));
     expect(row).toMatchObject({ role: 'customer', firstName: '', lastName: '', name: 'Paul', banned: false });
@@ -46,19 +46,26 @@ describe('the auth configuration', () => {
 
   it('trims the names given at sign-up and builds the display name from them', async () => {
     const { user: created } = await auth().api.signUpEmail({
-      body: { email: email(), password: PASSWORD, name: '', firstName: '  Anne ', lastName: ' Dupont  ' },
+      body: {
+        acceptTerms: true,
+        email: email(),
+        password: PASSWORD,
+        name: '',
+        firstName: '  Anne ',
+        lastName: ' Dupont  ',
+      },
     });
     expect(created).toMatchObject({ firstName: 'Anne', lastName: 'Dupont', name: 'Anne Dupont' });
   });
 
   it('refuses profile fields and roles at sign-up', async () => {
     // Not in the typed body on purpose: a hostile client sends whatever it likes.
-    const withRole = { email: email(), password: PASSWORD, name: 'X', role: 'admin' };
+    const withRole = { email: email(), password: PASSWORD, name: 'X', role: 'admin', acceptTerms: true };
     expect(await failure(auth().api.signUpEmail({ body: withRole }))).toMatchObject({
       status: 400,
       code: 'FIELD_NOT_ALLOWED',
     });
-    const withPhone = { email: email(), password: PASSWORD, name: 'X', phone: '0600000000' };
+    const withPhone = { acceptTerms: true, email: email(), password: PASSWORD, name: 'X', phone: '0600000000' };
     expect(await failure(auth().api.signUpEmail({ body: withPhone }))).toMatchObject({
       status: 400,
       code: 'FIELD_NOT_ALLOWED',
@@ -67,21 +74,23 @@ describe('the auth configuration', () => {
 
   it('refuses common and short passwords, with French messages', async () => {
     const common = await failure(
-      auth().api.signUpEmail({ body: { email: email(), password: 'motdepasse', name: 'X' } }),
+      auth().api.signUpEmail({ body: { acceptTerms: true, email: email(), password: 'motdepasse', name: 'X' } }),
     );
     expect(common).toEqual({ status: 400, code: 'PASSWORD_TOO_COMMON' });
     expect(authErrorMessage(common, 'sign-up')).toBe(
       'Ce mot de passe fait partie des plus courants : choisissez-en un autre.',
     );
-    const short = await failure(auth().api.signUpEmail({ body: { email: email(), password: 'Ab1!x', name: 'X' } }));
+    const short = await failure(
+      auth().api.signUpEmail({ body: { acceptTerms: true, email: email(), password: 'Ab1!x', name: 'X' } }),
+    );
     expect(short).toEqual({ status: 400, code: 'PASSWORD_TOO_SHORT' });
   });
 
   it('gives the admin endpoints to administrators only', async () => {
     const customer = email();
     const administrator = email();
-    await auth().api.signUpEmail({ body: { email: customer, password: PASSWORD, name: 'C' } });
-    await auth().api.signUpEmail({ body: { email: administrator, password: PASSWORD, name: 'A' } });
+    await auth().api.signUpEmail({ body: { acceptTerms: true, email: customer, password: PASSWORD, name: 'C' } });
+    await auth().api.signUpEmail({ body: { acceptTerms: true, email: administrator, password: PASSWORD, name: 'A' } });
     await setUserRole(administrator, 'admin');
 
     const refused = await failure(auth().api.listUsers({ query: {}, headers: await signedInHeaders(customer) }));
@@ -94,7 +103,9 @@ describe('the auth configuration', () => {
 
   it('keeps sessions in the database: signing out deletes the row', async () => {
     const address = email();
-    const { user: created } = await auth().api.signUpEmail({ body: { email: address, password: PASSWORD, name: 'S' } });
+    const { user: created } = await auth().api.signUpEmail({
+      body: { acceptTerms: true, email: address, password: PASSWORD, name: 'S' },
+    });
     const headers = await signedInHeaders(address);
     const before = await auth().api.listSessions({ headers });
     expect(before.length).toBeGreaterThanOrEqual(1);

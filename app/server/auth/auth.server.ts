@@ -5,8 +5,18 @@ import { admin, magicLink } from 'better-auth/plugins';
 import { adminAc, userAc } from 'better-auth/plugins/admin/access';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { AUTH_MESSAGES, authErrorMessage, authFlowFromPath, FORBIDDEN_CHARACTER_CODE } from '~/domain/auth-errors';
+import {
+  AUTH_MESSAGES,
+  authErrorMessage,
+  authFlowFromPath,
+  FIELD_LIMITS,
+  FIELD_TOO_LONG_CODE,
+  FORBIDDEN_CHARACTER_CODE,
+  fieldTooLongMessage,
+  TERMS_NOT_ACCEPTED_CODE,
+} from '~/domain/auth-errors';
 import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-passwords';
+import { TERMS_VERSION } from '~/domain/terms';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { db } from '../db/client.server';
 import { account, rateLimit, session, user, verification } from '../db/schema';
@@ -15,6 +25,7 @@ import { baseUrl } from '../env.server';
 import { log } from '../log.server';
 import { sendAuthEmail } from './auth-emails.server';
 import { hashPassword, verifyPassword } from './password.server';
+import { hashVerificationIdentifier, revokeMagicLinks, revokeResetTokens } from './tokens.server';
 
 /*
  * Better Auth, configured once (DESIGN.md, auth): e-mail + password hashed with argon2id, password
@@ -38,6 +49,12 @@ export const MAX_PASSWORD_LENGTH = 128;
  * `/login?type=recovery&token=…`, or to `/login?type=recovery&error=INVALID_TOKEN`.
  */
 export const RESET_PASSWORD_CALLBACK = '/login?type=recovery';
+
+/** Where the address-confirmation link lands, after Better Auth has marked the address verified. */
+export const EMAIL_VERIFIED_CALLBACK = '/login?type=email-verified';
+
+/** Endpoints whose body carries account fields a customer types: each is bounded (FIELD_LIMITS). */
+const BOUNDED_ENDPOINTS = new Set(['/sign-up/email', '/update-user', '/send-verification-email']);
 
 /** Roles of the specification: customer (the default) and admin. */
 const roles = { customer: userAc, admin: adminAc };
@@ -93,6 +110,8 @@ function createAuth() {
       // Whoever asked for a reset may be locking an intruder out: end every other session.
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user: recipient, url }) => {
+        // One live reset link per account: the older ones stop working now.
+        await revokeResetTokens(recipient.id, { keepNewest: true });
         const link = new URL(url);
         link.searchParams.set('callbackURL', RESET_PASSWORD_CALLBACK);
         await sendAuthEmail({
@@ -105,8 +124,34 @@ function createAuth() {
       // Following the e-mailed link proved the mailbox. Without this, a later magic link would
       // treat the account as unproven and delete its password (Better Auth's protection against
       // accounts pre-registered by someone else at that address).
+      // Better Auth has already replaced the password and ended every session (the owner's new
+      // password alone survives, whoever registered the account).
       onPasswordReset: async ({ user: owner }) => {
         await db().update(user).set({ emailVerified: true }).where(eq(user.id, owner.id));
+        // Every other reset or magic link still lying in a mailbox stops working.
+        await revokeResetTokens(owner.id);
+        await revokeMagicLinks(owner.email);
+      },
+    },
+    /*
+     * Addresses are confirmed by a link e-mailed at registration (docs/decisions/009). Sign-in is
+     * not blocked meanwhile (the specification signs the customer in at once, and they may order
+     * right away); /profile says « Confirmez votre adresse e-mail » with a button to send it again.
+     */
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user: recipient, url }) => {
+        const link = new URL(url);
+        link.searchParams.set('callbackURL', EMAIL_VERIFIED_CALLBACK);
+        await sendAuthEmail({
+          to: recipient.email,
+          kind: 'email-verification',
+          url: link.toString(),
+          firstName: (recipient as { firstName?: string }).firstName,
+        });
       },
     },
     user: {
@@ -119,14 +164,26 @@ function createAuth() {
         street: { type: 'string', required: false, input: false },
         postalCode: { type: 'string', required: false, input: false },
         city: { type: 'string', required: false, input: false },
+        // The terms of sale accepted at registration: set by the server (databaseHooks), never typed.
+        termsVersion: { type: 'string', required: false, input: false },
+        termsAcceptedAt: { type: 'date', required: false, input: false },
       },
     },
     session: {
       cookieCache: { enabled: false },
     },
+    // Reset and magic-link tokens are stored hashed, their kind kept readable (tokens.server.ts).
+    verification: {
+      storeIdentifier: { hash: hashVerificationIdentifier },
+    },
     databaseHooks: {
       user: {
         create: {
+          // Registration required `acceptTerms: true` (the before hook below): record what was accepted.
+          before: async (created, ctx) => {
+            if (ctx?.path !== '/sign-up/email') return;
+            return { data: { ...created, termsVersion: TERMS_VERSION, termsAcceptedAt: new Date() } };
+          },
           // The welcome e-mail, once per account (the dedupe key makes a replay harmless).
           after: async (created) => {
             const firstName = (created as { firstName?: string }).firstName || undefined;
@@ -185,6 +242,18 @@ function createAuth() {
         if (Object.values(body).some((value) => typeof value === 'string' && !hasNoForbiddenCharacter(value))) {
           throw new APIError('BAD_REQUEST', { code: FORBIDDEN_CHARACTER_CODE, message: FORBIDDEN_CHARACTER_MESSAGE });
         }
+        if (BOUNDED_ENDPOINTS.has(ctx.path)) {
+          for (const [name, max] of Object.entries(FIELD_LIMITS)) {
+            const value = body[name];
+            if (typeof value === 'string' && value.length > max) {
+              throw new APIError('BAD_REQUEST', { code: FIELD_TOO_LONG_CODE, message: fieldTooLongMessage(name) });
+            }
+          }
+        }
+        // The terms of sale are accepted by every account, whatever sends the registration.
+        if (ctx.path === '/sign-up/email' && body.acceptTerms !== true) {
+          throw new APIError('BAD_REQUEST', { code: TERMS_NOT_ACCEPTED_CODE, message: AUTH_MESSAGES.termsRequired });
+        }
         const field = PASSWORD_FIELDS[ctx.path];
         const password = field ? body[field] : undefined;
         // Too short is reported by Better Auth itself, with its own message.
@@ -216,6 +285,8 @@ function createAuth() {
             log.info({ kind: 'magic-link' }, 'magic link requested for an address without an account');
             return;
           }
+          // One live link per address: the older ones stop working now.
+          await revokeMagicLinks(email, { keepNewest: true });
           await sendAuthEmail({ to: existing.user.email, kind: 'magic-link', url });
         },
       }),
@@ -256,7 +327,11 @@ async function inFrench(request: Request, response: Response): Promise<Response>
   const record = body as Record<string, unknown>;
   const code = typeof record.code === 'string' ? record.code : response.status === 429 ? 'RATE_LIMITED' : undefined;
   const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
-  const message = authErrorMessage({ code, status: response.status }, authFlowFromPath(path));
+  // Our own refusals name the field at fault, already in French: kept as they are.
+  const message =
+    code === FIELD_TOO_LONG_CODE && typeof record.message === 'string'
+      ? record.message
+      : authErrorMessage({ code, status: response.status }, authFlowFromPath(path));
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   const retryAfter = headers.get('x-retry-after');

@@ -15,7 +15,9 @@ let counter = 0;
 async function registeredUser(firstName = 'Jeanne', lastName = 'Martin') {
   counter += 1;
   const email = `client${counter}-${Date.now()}@example.fr`;
-  await auth().api.signUpEmail({ body: { email, password: PASSWORD, name: '', firstName, lastName } });
+  await auth().api.signUpEmail({
+    body: { acceptTerms: true, email, password: PASSWORD, name: '', firstName, lastName },
+  });
   return email;
 }
 

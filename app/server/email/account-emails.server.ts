@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type EnqueuedEmail, queueEmail } from './outbox.server';
 
 /*
- * The account e-mails Better Auth asks for (password reset, magic link), queued in the outbox.
+ * The account e-mails Better Auth asks for (password reset, magic link, address confirmation), queued in the outbox.
  * Better Auth does not share its transaction, so each is queued in a transaction of its own. The
  * link carries a single-use token: it is the dedupe key's source (the same link is never queued
  * twice) and it is wiped from the outbox once the message is sent (the templates are `sensitive`).
@@ -10,7 +10,7 @@ import { type EnqueuedEmail, queueEmail } from './outbox.server';
 
 export interface AccountEmail {
   to: string;
-  kind: 'password-reset' | 'magic-link';
+  kind: 'password-reset' | 'magic-link' | 'email-verification';
   /** The link the recipient follows (absolute, with its token). */
   url: string;
   firstName?: string;
@@ -21,6 +21,14 @@ export function queueAccountEmail({ to, kind, url, firstName }: AccountEmail): P
   const dedupeKey = `${kind}:${createHash('sha256').update(url).digest('base64url')}`;
   if (kind === 'password-reset') {
     return queueEmail({ to, template: 'password-reset', data: { url, firstName: firstName || undefined }, dedupeKey });
+  }
+  if (kind === 'email-verification') {
+    return queueEmail({
+      to,
+      template: 'email-verification',
+      data: { url, firstName: firstName || undefined },
+      dedupeKey,
+    });
   }
   return queueEmail({ to, template: 'magic-link', data: { url }, dedupeKey });
 }

@@ -75,7 +75,14 @@ describe('createOrPromoteAdmin', () => {
   it('promotes an existing customer in place, keeping their sessions, and sets the password when given', async () => {
     const address = email('client');
     const { user: customer } = await auth().api.signUpEmail({
-      body: { email: address, password: 'Ancien-Mot-De-Passe-9', name: '', firstName: 'Paul', lastName: 'Morel' },
+      body: {
+        acceptTerms: true,
+        email: address,
+        password: 'Ancien-Mot-De-Passe-9',
+        name: '',
+        firstName: 'Paul',
+        lastName: 'Morel',
+      },
     });
     const sessionsBefore = await db().$count(session, eq(session.userId, customer.id));
     expect(sessionsBefore).toBeGreaterThan(0);
@@ -92,7 +99,9 @@ describe('createOrPromoteAdmin', () => {
 
   it('promotes without touching the password when none is given, and is idempotent', async () => {
     const address = email('client');
-    await auth().api.signUpEmail({ body: { email: address, password: 'Garde-Le-Mien-5', name: 'Zoé' } });
+    await auth().api.signUpEmail({
+      body: { acceptTerms: true, email: address, password: 'Garde-Le-Mien-5', name: 'Zoé' },
+    });
     expect(await createOrPromoteAdmin({ email: address })).toMatchObject({
       ok: true,
       action: 'promoted',

@@ -5,7 +5,7 @@ import { AUTH_MESSAGES } from '../../domain/auth-errors';
 import { isCommonPassword } from '../../domain/common-passwords';
 import { hashPassword } from '../auth/password.server';
 import { type Database, db } from '../db/client.server';
-import { account, user } from '../db/schema';
+import { account, setupCode, user } from '../db/schema';
 
 /*
  * Creating the first administrator, from a shell (`npm run admin:create`) or from the future
@@ -94,6 +94,7 @@ export async function createOrPromoteAdmin(
       await tx
         .insert(account)
         .values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
+      await tx.delete(setupCode); // the shop has its administrator: the setup codes are spent
       return { ok: true, action: 'created', userId: id, email, passwordSet: true };
     }
 
@@ -128,6 +129,7 @@ export async function createOrPromoteAdmin(
         });
       }
     }
+    await tx.delete(setupCode); // the shop has its administrator: the setup codes are spent
     return {
       ok: true,
       action: wasAdmin ? 'already-admin' : 'promoted',

@@ -27,7 +27,7 @@ export async function registeredAccount(
   const email = `client-${randomBytes(5).toString('hex')}@example.fr`;
   const { firstName = 'Jeanne', lastName = 'Martin' } = names;
   const created = await auth().api.signUpEmail({
-    body: { email, password: TEST_PASSWORD, name: '', firstName, lastName },
+    body: { acceptTerms: true, email, password: TEST_PASSWORD, name: '', firstName, lastName },
   });
   if (role === 'admin') await setUserRole(email, 'admin');
   const response = await auth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, asResponse: true });

@@ -30,6 +30,9 @@ export const user = pgTable(
     street: text('street'),
     postalCode: text('postal_code'),
     city: text('city'),
+    // The terms of sale accepted at registration (domain/terms.ts), recorded by the server.
+    termsVersion: text('terms_version'),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -98,4 +101,13 @@ export const rateLimit = pgTable('rate_limit', {
   key: text('key').notNull().unique(),
   count: integer('count').notNull(),
   lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+/**
+ * One-time codes of /setup-super-admin, hashed (SHA-256): each server start while the shop has no
+ * administrator adds one and prints it; creating the first administrator deletes them all.
+ */
+export const setupCode = pgTable('setup_code', {
+  codeHash: text('code_hash').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -87,6 +87,9 @@ export const orders = pgTable(
     priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
     /** The customer's express request to start before the end of the 14-day withdrawal period. */
     earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
+    // The terms of sale accepted when the order was placed (domain/terms.ts).
+    termsVersion: text('terms_version'),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /**

@@ -81,3 +81,37 @@ export const magicLink: TemplateDefinition<typeof magicLinkSchema> = {
     ),
   }),
 };
+
+const emailVerificationSchema = z.object({
+  url: linkSchema,
+  firstName: z.string().trim().optional(),
+  expiresInHours: z.number().int().positive().default(24),
+});
+
+/**
+ * Sent at registration and on request (« Renvoyer l’e-mail »). Confirming proves the mailbox: a later
+ * magic link then keeps the account's password. Someone may have registered with another person's
+ * address: the message says so, and that ignoring it leaves the account unconfirmed.
+ */
+export const emailVerification: TemplateDefinition<typeof emailVerificationSchema> = {
+  schema: emailVerificationSchema,
+  sensitive: true,
+  build: (data) => ({
+    subject: 'Confirmez votre adresse e-mail Soovenirs',
+    element: (
+      <EmailLayout preview="Un clic pour confirmer votre adresse e-mail." heading="Confirmez votre adresse e-mail">
+        <P>{hello(data.firstName)}</P>
+        <P>
+          Un compte Soovenirs vient d'être créé avec cette adresse. Cliquez sur le bouton ci-dessous pour confirmer
+          qu'elle est bien la vôtre.
+        </P>
+        <Action href={data.url} label="Confirmer mon adresse e-mail" />
+        <P small>{`Ce lien est valable ${data.expiresInHours} heures.`}</P>
+        <P small>
+          Si vous n'avez pas créé ce compte, ne cliquez pas : ignorez cet email. Vous pourrez toujours vous connecter
+          par lien de connexion ou réinitialiser le mot de passe, ce qui écarte celui qu'un tiers aurait choisi.
+        </P>
+      </EmailLayout>
+    ),
+  }),
+};

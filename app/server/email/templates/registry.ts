@@ -1,7 +1,7 @@
 import { render, toPlainText } from '@react-email/render';
 import type { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
-import { magicLink, passwordReset, welcome } from './account';
+import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
 import { refundIssued } from './refunds';
@@ -13,6 +13,7 @@ export const EMAIL_TEMPLATES = {
   welcome,
   'password-reset': passwordReset,
   'magic-link': magicLink,
+  'email-verification': emailVerification,
   'order-confirmation': orderConfirmation,
   'payment-received': paymentReceived,
   'order-status': orderStatus,

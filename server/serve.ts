@@ -17,11 +17,13 @@ import { ensureAppSecret, requireSharedAppSecret } from '~/server/secrets.server
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { startSharedCaches, stopSharedCaches } from '~/server/shared-caches.server';
 import { createApp } from './app';
+import { buildState, forgetBuildStamp } from './build-stamp';
 import { answerClientErrorsInFrench } from './client-errors';
+import { failStart, listenFailure, onFailedStart } from './start-failure';
 
 /*
  * `npm start`: validate the environment, open (or start) the database and migrate it, build the
- * app when no build exists, serve it, and shut down cleanly on SIGTERM/SIGINT.
+ * app when its build is missing or stale, serve it, and shut down cleanly on SIGTERM/SIGINT.
  */
 
 function fail(message: string): never {
@@ -37,10 +39,26 @@ try {
 }
 
 const buildEntry = path.resolve('build/server/index.js');
-if (!fs.existsSync(buildEntry)) {
-  log.info('no build found: building the app (npm run build)');
+ensureFreshBuild();
+
+/**
+ * Builds when build/ is missing or was made from other sources (server/build-stamp.ts): after an
+ * update the new code is served, as the new migrations are run. The test helpers set
+ * REBUILD_WHEN_STALE=off to serve the build they made, whatever is edited meanwhile.
+ */
+function ensureFreshBuild() {
+  const buildDir = path.resolve('build');
+  const state =
+    process.env.REBUILD_WHEN_STALE === 'off' && fs.existsSync(buildEntry) ? 'fresh' : buildState(process.cwd());
+  if (state === 'fresh') return;
+  log.info(
+    state === 'missing'
+      ? 'no build found: building the app (npm run build)'
+      : 'build/ is older than the sources: rebuilding',
+  );
+  forgetBuildStamp(buildDir);
   const result = spawnSync(path.resolve('node_modules/.bin/react-router'), ['build'], { stdio: 'inherit' });
-  if (result.status !== 0) fail('The build failed; see the messages above.');
+  if (result.status !== 0) fail('La construction de l’application a échoué : voir les messages ci-dessus.');
 }
 
 await ensureAppSecret(env.DATA_DIR);
@@ -52,6 +70,11 @@ try {
   if (error instanceof DataDirBusyError) fail(error.message);
   throw error;
 }
+// From here on a failed start stops what it started: no embedded PostgreSQL is left running.
+onFailedStart(async () => {
+  await closeDatabase();
+  await database.stop();
+});
 
 // Same APP_SECRET as the other instances of this database (else stop: docs/operations.md), and their
 // cache invalidations heard through LISTEN/NOTIFY.
@@ -102,7 +125,7 @@ const server: Server = app.listen(env.PORT, env.HOST, async () => {
   }
 });
 answerClientErrorsInFrench(server);
-server.on('error', (error) => fail(`The server could not listen on ${env.HOST}:${env.PORT}: ${error.message}`));
+server.on('error', (error) => void failStart(listenFailure(error, env.HOST, env.PORT), error));
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -8,7 +8,7 @@ import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { baseUrl } from '~/server/env.server';
 import { log } from '~/server/log.server';
-import { announcesBody, bodyLimits } from './body-limits';
+import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
@@ -116,7 +116,10 @@ function closeWhenBodyUnread(req: Request, res: Response, next: NextFunction): v
   }
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
-    if (!req.complete) this.setHeader('Connection', 'close');
+    if (!req.complete) {
+      this.setHeader('Connection', 'close');
+      lingerBeforeClosing(req.socket);
+    }
     return writeHead.apply(this, args);
   } as typeof writeHead;
   next();

@@ -9,7 +9,7 @@ import { databaseIsUp } from '~/server/db/client.server';
 import { PostgresRateLimitStore } from '~/server/db/rate-limit.server';
 import { baseUrl } from '~/server/env.server';
 import { log } from '~/server/log.server';
-import { announcesBody, bodyLimits } from './body-limits';
+import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
@@ -125,7 +125,10 @@ function closeWhenBodyUnread(req: Request, res: Response, next: NextFunction): v
   }
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
-    if (!req.complete) this.setHeader('Connection', 'close');
+    if (!req.complete) {
+      this.setHeader('Connection', 'close');
+      lingerBeforeClosing(req.socket);
+    }
     return writeHead.apply(this, args);
   } as typeof writeHead;
   next();

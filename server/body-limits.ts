@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 
 /*
@@ -103,8 +104,37 @@ function refuse(res: Response, status: number, message: string, close: boolean, 
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (close) res.setHeader('Connection', 'close');
+  if (close) {
+    res.setHeader('Connection', 'close');
+    lingerBeforeClosing(res.req.socket);
+  }
   res.end(message);
+}
+
+/** How long a refused client may keep sending before its connection is cut. */
+export const LINGER_MS = 2_000;
+
+/*
+ * After an answer with `Connection: close` Node ends the connection and destroys the socket as
+ * soon as the answer is written. If the client is still sending its body, closing a socket with
+ * unread bytes makes the kernel send a reset, and the client usually loses the answer it had
+ * received (it sees ECONNRESET instead of the 413). So, as nginx's and Apache's "lingering
+ * close": the answer and the end of our side go out, what the client still sends is read and
+ * dropped (nothing is kept), and the socket is destroyed when the client closes, or after
+ * LINGER_MS at most.
+ */
+export function lingerBeforeClosing(socket: Socket | null | undefined): void {
+  if (!socket || (socket as { lingering?: boolean }).lingering) return;
+  (socket as { lingering?: boolean }).lingering = true;
+  socket.destroySoon = function (this: Socket) {
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    // The client's end (or an error) finishes it earlier.
+    this.once('end', () => this.destroy());
+    this.resume();
+  };
 }
 
 export interface BodyLimitOptions {

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
 import fc from 'fast-check';
 import pg from 'pg';
 import { beforeEach, expect, onTestFailed } from 'vitest';
@@ -363,6 +365,91 @@ export async function send(server: TestServer, path: string, options: SendOption
     if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
     return request();
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  /** Milliseconds from the first byte sent to the whole answer received. */
+  ms: number;
+  /** The client's port: two requests with the same one shared a connection. */
+  localPort: number | undefined;
+}
+
+export interface RawRequest {
+  method?: string;
+  headers?: http.OutgoingHttpHeaders;
+  /** Sent in this order; the sending stops once the server has closed the connection. */
+  body?: Iterable<Buffer>;
+  agent?: http.Agent;
+}
+
+/**
+ * A request through node:http rather than fetch: it sends any method (fetch refuses TRACE), a
+ * chunked body of any size, and reports an answer that arrives while the body is still being sent,
+ * as a browser does when a server refuses an upload early.
+ */
+export function rawRequest(url: string, { method = 'GET', headers, body, agent }: RawRequest = {}): Promise<RawAnswer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    let localPort: number | undefined;
+    const req = http.request(url, { method, headers, agent: agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+          localPort,
+        }),
+      );
+    });
+    req.on('socket', (socket) => {
+      if (socket.localPort) localPort = socket.localPort;
+      else socket.once('connect', () => (localPort = socket.localPort));
+    });
+    // The server closes the connection while the rest of a refused body is on its way: the answer
+    // counts, these errors of the sending side do not.
+    let answered = false;
+    req.on('response', () => {
+      answered = true;
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) return;
+      // The rest of a refused body cannot be sent: wait for the answer already on its way.
+      if (error.code === 'EPIPE') return;
+      reject(error);
+    });
+    req.on('close', () => {
+      if (!answered) reject(new Error(`${method} ${url}: connection closed without an answer`));
+    });
+    void (async () => {
+      for (const chunk of body ?? []) {
+        if (req.destroyed || req.socket?.destroyed) return;
+        if (!req.write(chunk)) {
+          await new Promise<void>((resume) => {
+            const go = () => {
+              req.off('drain', go).off('close', go);
+              resume();
+            };
+            req.on('drain', go).on('close', go);
+          });
+        }
+      }
+      if (!req.destroyed) req.end();
+    })();
+  });
+}
+
+/** The resident memory of a process, in bytes (VmRSS of /proc/<pid>/status). */
+export async function residentBytes(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) * 1024;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,9 @@ import { account, user } from '../db/schema';
 import { setUserRole } from '../users.server';
 import { auth } from './auth.server';
 
+// Better Auth's types do not know our `acceptTerms` (auth.server.ts requires it at sign-up).
+const TERMS_ACCEPTED = { acceptTerms: true };
+
 // Vitest exposes Vite's BASE_URL ("/") in process.env; the shop's BASE_URL is an absolute URL.
 process.env.BASE_URL = 'http://localhost:3000';
 
@@ -35,7 +38,7 @@ describe('the auth configuration', () => {
   it('creates customers with an argon2id hash and empty names by default', async () => {
     const address = email();
     const { user: created } = await auth().api.signUpEmail({
-      body: { acceptTerms: true, email: address, password: PASSWORD, name: 'Paul' },
+      body: { ...TERMS_ACCEPTED, email: address, password: PASSWORD, name: 'Paul' },
     });
     const [row] = await db().select().from(user).where(eq(user.id, created.id));
     expect(row).toMatchObject({ role: 'customer', firstName: '', lastName: '', name: 'Paul', banned: false });
@@ -47,7 +50,7 @@ describe('the auth configuration', () => {
   it('trims the names given at sign-up and builds the display name from them', async () => {
     const { user: created } = await auth().api.signUpEmail({
       body: {
-        acceptTerms: true,
+        ...TERMS_ACCEPTED,
         email: email(),
         password: PASSWORD,
         name: '',
@@ -74,14 +77,14 @@ describe('the auth configuration', () => {
 
   it('refuses common and short passwords, with French messages', async () => {
     const common = await failure(
-      auth().api.signUpEmail({ body: { acceptTerms: true, email: email(), password: 'motdepasse', name: 'X' } }),
+      auth().api.signUpEmail({ body: { ...TERMS_ACCEPTED, email: email(), password: 'motdepasse', name: 'X' } }),
     );
     expect(common).toEqual({ status: 400, code: 'PASSWORD_TOO_COMMON' });
     expect(authErrorMessage(common, 'sign-up')).toBe(
       'Ce mot de passe fait partie des plus courants : choisissez-en un autre.',
     );
     const short = await failure(
-      auth().api.signUpEmail({ body: { acceptTerms: true, email: email(), password: 'Ab1!x', name: 'X' } }),
+      auth().api.signUpEmail({ body: { ...TERMS_ACCEPTED, email: email(), password: 'Ab1!x', name: 'X' } }),
     );
     expect(short).toEqual({ status: 400, code: 'PASSWORD_TOO_SHORT' });
   });
@@ -89,8 +92,8 @@ describe('the auth configuration', () => {
   it('gives the admin endpoints to administrators only', async () => {
     const customer = email();
     const administrator = email();
-    await auth().api.signUpEmail({ body: { acceptTerms: true, email: customer, password: PASSWORD, name: 'C' } });
-    await auth().api.signUpEmail({ body: { acceptTerms: true, email: administrator, password: PASSWORD, name: 'A' } });
+    await auth().api.signUpEmail({ body: { ...TERMS_ACCEPTED, email: customer, password: PASSWORD, name: 'C' } });
+    await auth().api.signUpEmail({ body: { ...TERMS_ACCEPTED, email: administrator, password: PASSWORD, name: 'A' } });
     await setUserRole(administrator, 'admin');
 
     const refused = await failure(auth().api.listUsers({ query: {}, headers: await signedInHeaders(customer) }));
@@ -104,7 +107,7 @@ describe('the auth configuration', () => {
   it('keeps sessions in the database: signing out deletes the row', async () => {
     const address = email();
     const { user: created } = await auth().api.signUpEmail({
-      body: { acceptTerms: true, email: address, password: PASSWORD, name: 'S' },
+      body: { ...TERMS_ACCEPTED, email: address, password: PASSWORD, name: 'S' },
     });
     const headers = await signedInHeaders(address);
     const before = await auth().api.listSessions({ headers });

@@ -6,6 +6,9 @@ import { setUserRole } from '../users.server';
 import { auth } from './auth.server';
 import { getUser, requireAdmin, requireUser, toRole } from './session.server';
 
+// Better Auth's types do not know our `acceptTerms` (auth.server.ts requires it at sign-up).
+const TERMS_ACCEPTED = { acceptTerms: true };
+
 const PASSWORD = 'Tournesol-Bleu-42';
 const BASE = 'http://localhost:3000';
 // Vitest exposes Vite's BASE_URL ("/") in process.env; the shop's BASE_URL is an absolute URL.
@@ -16,7 +19,7 @@ async function registeredUser(firstName = 'Jeanne', lastName = 'Martin') {
   counter += 1;
   const email = `client${counter}-${Date.now()}@example.fr`;
   await auth().api.signUpEmail({
-    body: { acceptTerms: true, email, password: PASSWORD, name: '', firstName, lastName },
+    body: { ...TERMS_ACCEPTED, email, password: PASSWORD, name: '', firstName, lastName },
   });
   return email;
 }

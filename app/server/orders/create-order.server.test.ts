@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { parseSelectionSearchParams, type Selection } from '~/domain/pricing/selection';
+import { TERMS_VERSION } from '~/domain/terms';
 import { db, pool } from '../db/client.server';
 import { user } from '../db/schema';
 import { revealEmailData } from '../email/sealed-data.server';
@@ -97,6 +98,7 @@ describe('creating an order', () => {
     expect(order?.search_text).toContain('jeanne martin');
     // A draft: nobody is told anything until the customer confirms it at checkout.
     expect(order?.placed_at).toBeNull();
+    expect(order?.terms_accepted_at).toBeNull();
     expect(await rows('select id from notifications where order_id = $1', [created.id])).toEqual([]);
     expect(await rows('select id from email_outbox where order_id = $1', [created.id])).toEqual([]);
 
@@ -140,8 +142,15 @@ describe('creating an order', () => {
       },
     ]);
     await confirmCheckout({ orderId: created.id, method: 'card', actor: customer.id, accessToken: null });
-    const [placed] = await rows<{ placed_at: Date | null }>('select placed_at from orders where id = $1', [created.id]);
+    const [placed] = await rows<{
+      placed_at: Date | null;
+      terms_version: string | null;
+      terms_accepted_at: Date | null;
+    }>('select placed_at, terms_version, terms_accepted_at from orders where id = $1', [created.id]);
     expect(placed?.placed_at).toBeInstanceOf(Date);
+    // Placing it accepted the terms of sale in force: their version and the date are on the order.
+    expect(placed?.terms_version).toBe(TERMS_VERSION);
+    expect(placed?.terms_accepted_at).toBeInstanceOf(Date);
     const notes = await rows('select kind, status, title, body from notifications where order_id = $1', [created.id]);
     expect(notes).toEqual([
       {

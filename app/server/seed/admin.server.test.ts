@@ -6,6 +6,9 @@ import { db } from '../db/client.server';
 import { account, session, user } from '../db/schema';
 import { createOrPromoteAdmin } from './admin.server';
 
+// Better Auth's types do not know our `acceptTerms` (auth.server.ts requires it at sign-up).
+const TERMS_ACCEPTED = { acceptTerms: true };
+
 // Vitest exposes Vite's BASE_URL ("/") in process.env; the shop's BASE_URL is an absolute URL.
 process.env.BASE_URL = 'http://localhost:3000';
 
@@ -76,7 +79,7 @@ describe('createOrPromoteAdmin', () => {
     const address = email('client');
     const { user: customer } = await auth().api.signUpEmail({
       body: {
-        acceptTerms: true,
+        ...TERMS_ACCEPTED,
         email: address,
         password: 'Ancien-Mot-De-Passe-9',
         name: '',
@@ -100,7 +103,7 @@ describe('createOrPromoteAdmin', () => {
   it('promotes without touching the password when none is given, and is idempotent', async () => {
     const address = email('client');
     await auth().api.signUpEmail({
-      body: { acceptTerms: true, email: address, password: 'Garde-Le-Mien-5', name: 'Zoé' },
+      body: { ...TERMS_ACCEPTED, email: address, password: 'Garde-Le-Mien-5', name: 'Zoé' },
     });
     expect(await createOrPromoteAdmin({ email: address })).toMatchObject({
       ok: true,

@@ -4,6 +4,9 @@ import { db } from '../../db/client.server';
 import { invoices, orderEvents, orderItems, orders } from '../../db/schema';
 import { setUserRole } from '../../users.server';
 
+// Better Auth's types do not know our `acceptTerms` (auth.server.ts requires it at sign-up).
+const TERMS_ACCEPTED = { acceptTerms: true };
+
 /*
  * Accounts, sessions and orders for the integration tests of the account and order modules, made
  * through the real code paths (Better Auth sign-up and sign-in, Drizzle inserts of the schema).
@@ -27,7 +30,7 @@ export async function registeredAccount(
   const email = `client-${randomBytes(5).toString('hex')}@example.fr`;
   const { firstName = 'Jeanne', lastName = 'Martin' } = names;
   const created = await auth().api.signUpEmail({
-    body: { acceptTerms: true, email, password: TEST_PASSWORD, name: '', firstName, lastName },
+    body: { ...TERMS_ACCEPTED, email, password: TEST_PASSWORD, name: '', firstName, lastName },
   });
   if (role === 'admin') await setUserRole(email, 'admin');
   const response = await auth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, asResponse: true });

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revealEmailData } from '~/server/email/sealed-data.server';
 import { createUser } from '../support/auth';
 import { startServer, type TestServer } from '../support/server';
 
@@ -45,7 +46,9 @@ describe('the configurator over HTTP', () => {
   }
 
   beforeAll(async () => {
-    server = await startServer();
+    // The test reads the outbox's encrypted links: it shares the server's APP_SECRET.
+    process.env.APP_SECRET = randomBytes(32).toString('hex');
+    server = await startServer({ env: { APP_SECRET: process.env.APP_SECRET } });
     client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
   });
@@ -241,29 +244,49 @@ describe('the configurator over HTTP', () => {
     const [mail] = await query<{ to: string; data: { quoteUrl: string; totalCents: number } }>(
       `select "to", data from email_outbox where template = 'quote-saved' and "to" = 'visiteur@example.fr'`,
     );
-    expect(mail?.data).toMatchObject({ quoteUrl: `${server.url}/devis/${token}`, totalCents: 5175 });
+    // The link is the quote's token: stored encrypted, decrypted by the e-mail worker only.
+    expect(JSON.stringify(mail?.data)).not.toContain(token);
+    expect(revealEmailData('quote-saved', mail?.data)).toMatchObject({
+      quoteUrl: `${server.url}/devis/${token}`,
+      totalCents: 5175,
+    });
+    // The address typed to receive the quote is not remembered, nor shown to whoever opens the link.
+    expect(await text(await fetch(`${server.url}/devis/${token}`))).not.toContain('visiteur@example.fr');
 
     const ordered = await post(`/devis/${token}`, { intent: 'order', priceListVersion: '1', totalPrice: '1' });
     expect(ordered.status).toBe(302);
     const orderId = new URL(ordered.headers.get('location')!, server.url).searchParams.get('orderId');
+    // Whoever held the link chose that address: it is not the order's contact.
     expect(await query('select total_price, guest_email from orders where id = $1', [orderId])).toEqual([
-      { total_price: 5175, guest_email: 'visiteur@example.fr' },
+      { total_price: 5175, guest_email: null },
     ]);
-    // Confirmed at checkout, the guest's confirmation e-mail carries the order's token in its link.
     const guestCookie = ordered.headers.getSetCookie()[0]!.split(';')[0]!;
+    const checkout = await fetch(`${server.url}/checkout?orderId=${orderId}`, { headers: { cookie: guestCookie } });
+    expect(await text(checkout)).not.toContain('visiteur@example.fr');
+    // The customer types their own address at checkout; the confirmation (with the token) goes there only.
+    const info = await post(
+      `/checkout?orderId=${orderId}`,
+      { intent: 'guest-info', email: 'cliente@example.fr', firstName: 'Lucie' },
+      guestCookie,
+    );
+    expect(info.status).toBe(200);
     const confirmed = await post(
       `/checkout?orderId=${orderId}`,
       { intent: 'pay', paymentMethod: 'cheque', earlyStartConsent: 'on' },
       guestCookie,
     );
     expect(confirmed.status).toBe(302);
-    const [confirmation] = await query<{ data: { orderUrl: string } }>(
-      `select data from email_outbox where template = 'order-confirmation' and order_id = $1`,
+    const confirmations = await query<{ to: string; data: { orderUrl: string } }>(
+      `select "to", data from email_outbox where template = 'order-confirmation' and order_id = $1`,
       [orderId],
     );
-    expect(confirmation?.data.orderUrl).toMatch(
-      new RegExp(`/confirmation\\?orderId=${orderId}&token=[A-Za-z0-9_-]{43}$`),
-    );
+    expect(confirmations.map((c) => c.to)).toEqual(['cliente@example.fr']);
+    expect(JSON.stringify(confirmations)).not.toMatch(/token=/);
+    const orderUrl = (revealEmailData('order-confirmation', confirmations[0]?.data) as { orderUrl: string }).orderUrl;
+    expect(orderUrl).toMatch(new RegExp(`/confirmation\\?orderId=${orderId}&token=[A-Za-z0-9_-]{43}$`));
+    expect(await query(`select count(*)::int as n from email_outbox where "to" = 'visiteur@example.fr'`)).toEqual([
+      { n: 1 },
+    ]);
 
     // Ordering again with the order's cookie finds the same order (a double click); without it, a new one.
     const again = await post(`/devis/${token}`, { intent: 'order', priceListVersion: '1' }, guestCookie);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 import { COLISHIP_MESSAGES } from './messages';
 
 /*
@@ -16,14 +17,27 @@ export interface PublicColishipCredentials {
 }
 
 export function createColishipSchema({ passwordStored = false }: { passwordStored?: boolean } = {}) {
-  const required = z.string({ error: COLISHIP_MESSAGES.required }).trim().min(1, { error: COLISHIP_MESSAGES.required });
+  // Stored in PostgreSQL, which refuses NUL: the shop's message rather than a server error.
+  const clean = { error: FORBIDDEN_CHARACTER_MESSAGE };
+  const tooLong = (max: number) => ({ error: `${max} caractères au maximum`, abort: true });
+  const required = (max: number) =>
+    z
+      .string({ error: COLISHIP_MESSAGES.required })
+      .trim()
+      .min(1, { error: COLISHIP_MESSAGES.required, abort: true })
+      .max(max, tooLong(max))
+      .refine(hasNoForbiddenCharacter, clean);
   return z.object({
-    username: required.max(100),
+    username: required(100),
     // Passwords are taken as typed (no trim).
-    password: passwordStored
-      ? z.string().max(200).optional().default('')
-      : z.string({ error: COLISHIP_MESSAGES.required }).min(1, { error: COLISHIP_MESSAGES.required }).max(200),
-    contractNumber: required.max(20),
+    password: (passwordStored
+      ? z.string().max(200, tooLong(200)).optional().default('')
+      : z
+          .string({ error: COLISHIP_MESSAGES.required })
+          .min(1, { error: COLISHIP_MESSAGES.required, abort: true })
+          .max(200, tooLong(200))
+    ).refine(hasNoForbiddenCharacter, clean),
+    contractNumber: required(20),
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 import { isMoneticoKey } from './monetico-key';
 
 /*
@@ -120,10 +121,19 @@ export const PAYMENT_CONFIG_MESSAGES = {
   notConfigured: 'Les clés de paiement ne sont pas configurées',
   saveFailed: 'Erreur lors de l’enregistrement de la configuration de paiement',
   invalid: 'Veuillez corriger les champs signalés',
+  tooLong: (max: number) => `${max} caractères au maximum`,
 } as const;
 
 const M = PAYMENT_CONFIG_MESSAGES;
-const text = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim());
+// Every field is stored, even those of the solution not chosen: bounded, and without NUL (PostgreSQL refuses it).
+const text = z.preprocess(
+  (v) => (v === undefined || v === null ? '' : v),
+  z
+    .string()
+    .trim()
+    .max(500, { error: M.tooLong(500), abort: true })
+    .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE }),
+);
 
 /**
  * The form's schema. A secret left empty keeps the stored one (a stored secret never comes back to

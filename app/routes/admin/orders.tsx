@@ -7,9 +7,11 @@ import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
 import { TabError } from '~/components/admin/tab-error';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
 import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
+import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import { formatEurosFromCents } from '~/domain/format';
 import { isOrderStatus, orderStatusLabel } from '~/domain/order-status';
 import { type RefundMethodChoice, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
+import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
 import { invalidateDashboardStats } from '~/server/admin/stats.server';
@@ -44,6 +46,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 const reply = (body: StatusActionData, status = 200) => data(body, { status });
 
+const NOTE_ERRORS = {
+  'not-found': 'Commande introuvable',
+  empty: 'La note est vide',
+  'too-long': `La note est trop longue (${MAX_NOTE_LENGTH} caractères au maximum)`,
+  forbidden: FORBIDDEN_CHARACTER_MESSAGE,
+} as const;
+
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminUser(request);
   const form = await readFormData(request);
@@ -55,12 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'note') {
     const result = await addOrderNote({ orderId, text: String(form.get('text') ?? ''), actor: admin });
     if (result.ok) return reply({ intent: 'note', ok: true });
-    const error =
-      result.reason === 'not-found'
-        ? 'Commande introuvable'
-        : result.reason === 'empty'
-          ? 'La note est vide'
-          : 'La note est trop longue';
+    const error = NOTE_ERRORS[result.reason];
     return reply({ intent: 'note', ok: false, error }, result.reason === 'not-found' ? 404 : 200);
   }
   if (intent === 'refund') return refund(form, orderId, admin.id);

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCustomerListParams, parseOrderListParams } from '~/domain/admin/list-params';
+import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
 import { startFakeColissimo } from '../../../tests/support/fake-colissimo';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { pool } from '../db/client.server';
 import { saveEmailConfig } from '../email/email-config.server';
+import { savePaymentConfig } from '../payments/config.server';
 import { seedDemo } from '../seed/demo.server';
 import { saveAndCheckColishipCredentials } from './coliship.server';
 import { getCustomerDetails, listCustomers } from './customers.server';
@@ -349,6 +351,69 @@ describe('the status change', () => {
       'Client rappelé, bobines reçues.',
     ]);
     expect(details?.history.find((e) => e.kind === 'note')?.actorName).toBe('Ada Admin');
+  });
+
+  it('answers the form’s French message, not a server error, for a NUL character or an overlong text', async () => {
+    const order = await one<{ id: string }>('select id from orders limit 1');
+    expect(await addOrderNote({ orderId: order.id, text: 'Rappel\u0000client', actor: ADMIN })).toEqual({
+      ok: false,
+      reason: 'forbidden',
+    });
+    expect(await addOrderNote({ orderId: order.id, text: 'x'.repeat(2001), actor: ADMIN })).toEqual({
+      ok: false,
+      reason: 'too-long',
+    });
+  });
+});
+
+describe('settings forms of the back office', () => {
+  const NUL = 'a\u0000b';
+  it.each([
+    ['senderName', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['smtpUsername', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['smtpPassword', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['senderName', 'x'.repeat(121), '120 caractères au maximum'],
+    ['smtpPassword', 'x'.repeat(1001), '1000 caractères au maximum'],
+  ])('e-mail: %s %#', async (field, value, message) => {
+    const result = await saveEmailConfig({
+      enabled: true,
+      senderEmail: 'no-reply@soovenirs.fr',
+      senderName: 'Soovenirs',
+      smtpHost: 'ssl0.ovh.net',
+      smtpPort: 587,
+      smtpUsername: 'no-reply@soovenirs.fr',
+      smtpPassword: 'secret',
+      [field]: value,
+    });
+    expect(result).toMatchObject({ success: false, fieldErrors: { [field]: [message] } });
+  });
+
+  it.each([
+    ['merchantId', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['companyCode', 'x'.repeat(501), '500 caractères au maximum'],
+  ])('payment: %s (of the solution not chosen, stored all the same) %#', async (field, value, message) => {
+    const result = await savePaymentConfig({
+      type: 'stripe',
+      testMode: 'on',
+      apiKey: 'sk_test_0123456789abcdef',
+      webhookSecret: 'whsec_0123456789abcdef',
+      [field]: value,
+    });
+    expect(result).toMatchObject({ success: false, fieldErrors: { [field]: [message] } });
+  });
+
+  it.each([
+    ['username', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['password', NUL, FORBIDDEN_CHARACTER_MESSAGE],
+    ['contractNumber', '1'.repeat(21), '20 caractères au maximum'],
+  ])('Coliship: %s %#', async (field, value, message) => {
+    const result = await saveAndCheckColishipCredentials({
+      username: 'atelier',
+      password: 'secret',
+      contractNumber: '123456',
+      [field]: value,
+    });
+    expect(result).toMatchObject({ ok: false, fieldErrors: { [field]: [message] } });
   });
 });
 

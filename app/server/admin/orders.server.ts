@@ -7,6 +7,7 @@ import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
 import { type OrderStatus, type PaymentStatus, wasPaid } from '~/domain/order-status';
 import { providerName } from '~/domain/orders/events';
 import type { Transition } from '~/domain/orders/lifecycle';
+import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { loadOrderHistory } from '../orders/history.server';
@@ -298,7 +299,7 @@ export async function changeOrderStatus(input: {
   };
 }
 
-export type NoteResult = { ok: true } | { ok: false; reason: 'not-found' | 'empty' | 'too-long' };
+export type NoteResult = { ok: true } | { ok: false; reason: 'not-found' | 'empty' | 'too-long' | 'forbidden' };
 
 /** An internal note in the order's history (order_events kind `note`); never shown to the customer. */
 export async function addOrderNote(input: {
@@ -309,6 +310,8 @@ export async function addOrderNote(input: {
   const text = input.text.trim();
   if (text === '') return { ok: false, reason: 'empty' };
   if (text.length > MAX_NOTE_LENGTH) return { ok: false, reason: 'too-long' };
+  // PostgreSQL refuses NUL (in jsonb too): the form's message rather than a server error.
+  if (!hasNoForbiddenCharacter(text)) return { ok: false, reason: 'forbidden' };
   const inserted = await db().execute(sql`
     insert into order_events (order_id, actor, kind, data)
     select id, ${input.actor.id}, 'note', ${JSON.stringify({ text })}::jsonb from orders where id = ${input.orderId}

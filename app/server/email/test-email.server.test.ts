@@ -102,7 +102,12 @@ describe('test e-mail of the configuration dialog', () => {
         ...changes,
       },
     });
-    for (const changes of [{ smtpHost: 'localhost' }, { smtpPort: '465' }, { smtpUsername: 'autre@soovenirs.fr' }]) {
+    const others: Record<string, string>[] = [
+      { smtpHost: 'localhost' },
+      { smtpPort: '465' },
+      { smtpUsername: 'autre@soovenirs.fr' },
+    ];
+    for (const changes of others) {
       const refused = await sendTestEmail(dialog(changes), options);
       expect(refused).toMatchObject({
         success: false,

@@ -70,15 +70,17 @@ try {
   throw error;
 }
 // From here on a failed start stops what it started: no embedded PostgreSQL is left running.
-onFailedStart(async () => {
-  await closeDatabase();
-  await database.stop();
-});
+onFailedStart(() => database.stop());
+onFailedStart(closeDatabase);
 
 // A shop always has a price list: the specification's defaults until the back office publishes one.
 await ensureDefaultPriceList();
 startEmailWorker();
 startOrderHousekeeping();
+onFailedStart(async () => {
+  stopOrderHousekeeping();
+  await stopEmailWorker();
+});
 await warnAboutPayments();
 
 /** An operator must learn at start that customers cannot pay by card, or that nobody pays for real. */
@@ -99,7 +101,9 @@ async function warnAboutPayments() {
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
 const app = createApp({ mode: 'production', build });
 
-const server: Server = app.listen(env.PORT, env.HOST, async () => {
+const server: Server = app.listen(env.PORT, env.HOST, async (error?: Error) => {
+  // Express 5 calls back on a listen error too: the 'error' handler below answers it.
+  if (error) return;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = env.BASE_URL ?? `http://localhost:${port}`;

@@ -34,9 +34,10 @@ for (const handler of process.listeners('SIGTERM')) {
 onFailedStart(() => vite.close());
 
 const app = createApp({ mode: 'development', vite });
-const server = app.listen(env.PORT, env.HOST, () =>
-  console.log(`Soovenirs (développement) : http://localhost:${env.PORT}`),
-);
+const server = app.listen(env.PORT, env.HOST, (error?: Error) => {
+  // Express 5 calls back on a listen error too: the 'error' handler below answers it.
+  if (!error) console.log(`Soovenirs (développement) : http://localhost:${env.PORT}`);
+});
 server.on('error', (error) => void failStart(listenFailure(error, env.HOST, env.PORT), error));
 
 let stopping = false;

@@ -71,10 +71,8 @@ try {
   throw error;
 }
 // From here on a failed start stops what it started: no embedded PostgreSQL is left running.
-onFailedStart(async () => {
-  await closeDatabase();
-  await database.stop();
-});
+onFailedStart(() => database.stop());
+onFailedStart(closeDatabase);
 
 // Same APP_SECRET as the other instances of this database (else stop: docs/operations.md), and their
 // cache invalidations heard through LISTEN/NOTIFY.
@@ -88,6 +86,10 @@ await startSharedCaches();
 await ensureDefaultPriceList();
 startEmailWorker();
 startOrderHousekeeping();
+onFailedStart(async () => {
+  stopOrderHousekeeping();
+  await stopEmailWorker();
+});
 await warnAboutPayments();
 
 /** An operator must learn at start that customers cannot pay by card, or that nobody pays for real. */
@@ -108,7 +110,9 @@ async function warnAboutPayments() {
 const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
 const app = createApp({ mode: 'production', build });
 
-const server: Server = app.listen(env.PORT, env.HOST, async () => {
+const server: Server = app.listen(env.PORT, env.HOST, async (error?: Error) => {
+  // Express 5 calls back on a listen error too: the 'error' handler below answers it.
+  if (error) return;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = env.BASE_URL ?? `http://localhost:${port}`;

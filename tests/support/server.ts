@@ -51,7 +51,9 @@ export function spawnServer(
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    // The tests serve the build made for the run (global-build.ts), even if a file is edited
+    // meanwhile: `npm start` would otherwise rebuild it under the other servers (server/serve.ts).
+    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'warn', REBUILD_WHEN_STALE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (c: Buffer) => {

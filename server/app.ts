@@ -42,14 +42,15 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
       .json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
   });
 
-  app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
-  // Anonymous public pages from memory (server/html-cache.ts), served before any other work; not in
-  // development, where the code changes under the cache. HTML_CACHE_MAX_ENTRIES=0 turns it off.
+  // Anonymous public pages from memory (server/html-cache.ts), served before any other work, even
+  // compression (a hit carries its own gzip copy); not in development, where the code changes
+  // under the cache. HTML_CACHE_MAX_ENTRIES=0 turns it off.
   const cacheEntries = Number(process.env.HTML_CACHE_MAX_ENTRIES ?? 500);
   const pageCache = !vite && cacheEntries > 0 ? htmlCache({ maxEntries: cacheEntries }) : null;
   if (pageCache) app.use(pageCache.serveFromCache);
+  app.use(compression());
   app.use(sameOriginOnly(() => [new URL(baseUrl()).origin]));
 
   // A wide net against floods of form posts; tighter limits sit on sign-in, contact and checkout.

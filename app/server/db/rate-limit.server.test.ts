@@ -23,8 +23,33 @@ describe('the shared rate limit', () => {
   });
 
   it('counts concurrent hits exactly (one upsert per hit)', async () => {
-    const hits = await Promise.all(Array.from({ length: 20 }, () => countHit('burst:192.0.2.1', 60_000)));
+    const day = 24 * 3_600_000; // a window no test run straddles (but at midnight UTC)
+    const hits = await Promise.all(Array.from({ length: 20 }, () => countHit('burst:192.0.2.1', day)));
     expect(hits.map((h) => h.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('weighs the previous window by how much of it the sliding window still covers', async () => {
+    const day = 86_400;
+    await pool().query(
+      `insert into rate_limit_hits (key, window_start, hits, expires_at)
+       values ('slide:192.0.2.8', to_timestamp(floor(extract(epoch from now()) / ${day}) * ${day}) - interval '1 day', 5,
+               now() + interval '1 day')`,
+    );
+    const counted = await countHit('slide:192.0.2.8', day * 1000);
+    const { rows } = await pool().query<{ elapsed: number }>(
+      `select (extract(epoch from now())::float8 / ${day}) - floor(extract(epoch from now())::float8 / ${day}) as elapsed`,
+    );
+    expect(counted.hits).toBe(1);
+    expect(counted.estimate).toBeCloseTo(1 + 5 * (1 - (rows[0]?.elapsed ?? 0)), 2);
+    // Five messages just before a window ends and a sixth just after are six, not one.
+    const limiter = createSharedRateLimiter({ name: 'edge', limit: () => 5, windowMs: day * 1000 });
+    await pool().query(
+      `insert into rate_limit_hits (key, window_start, hits, expires_at)
+       values ('edge:192.0.2.9', to_timestamp(floor(extract(epoch from now()) / ${day}) * ${day}) - interval '1 day', 5,
+               now() + interval '1 day'),
+              ('edge:192.0.2.9', to_timestamp(floor(extract(epoch from now()) / ${day}) * ${day}), 4, now() + interval '1 day')`,
+    );
+    expect((await limiter.hit('192.0.2.9')).allowed).toBe(false);
   });
 
   it('starts a new window once the previous one ended, and prunes the expired rows', async () => {

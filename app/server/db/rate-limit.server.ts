@@ -5,8 +5,8 @@ import { pool } from './client.server';
 
 /*
  * Rate limits counted in PostgreSQL, so that they hold across every instance sharing the database
- * (DESIGN.md, « Several machines »): fixed windows, one row per (key, window start) in the unlogged
- * table rate_limit_hits, counted by one upsert. The window starts are computed from the database's
+ * (DESIGN.md, « Several machines »): one row per (key, window start) in the unlogged table
+ * rate_limit_hits, counted by one upsert, and a sliding-window estimate from the previous window. The window starts are computed from the database's
  * clock, the same for every instance. Expired rows are deleted now and then by whichever process
  * counts.
  *
@@ -17,7 +17,7 @@ import { pool } from './client.server';
 
 export interface RateLimitResult {
   allowed: boolean;
-  /** Hits counted in this window, this one included. */
+  /** Hits counted over the last window (sliding estimate, rounded up), this one included. */
   hits: number;
   remaining: number;
   /** When the window ends. */
@@ -30,25 +30,42 @@ const PRUNE_EVERY_MS = 60_000;
 const KEY = Symbol.for('soovenirs.rateLimitPrune');
 type WithPrune = typeof globalThis & { [KEY]?: number };
 
-/** Counts one hit of `key` in the current window of `windowMs`; returns the count so far. */
-export async function countHit(
-  key: string,
-  windowMs: number,
-  client: Queryable = pool(),
-): Promise<{ hits: number; resetAt: Date }> {
-  const seconds = windowMs / 1000;
-  const { rows } = await client.query<{ hits: number; reset_at: Date }>(
-    `insert into rate_limit_hits (key, window_start, hits, expires_at)
-       select $1, w.start, 1, w.start + make_interval(secs => $2)
-         from (select to_timestamp(floor(extract(epoch from now()) / $2) * $2) as start) w
-     on conflict (key, window_start) do update set hits = rate_limit_hits.hits + 1
-     returning hits, expires_at as reset_at`,
-    [key, seconds],
+export interface CountedHit {
+  /** Hits in the current window, this one included. */
+  hits: number;
+  /**
+   * The sliding-window estimate: this window's hits plus the previous window's weighted by how much
+   * of it the last `windowMs` still covers. A burst across a window boundary counts in full, so
+   * five messages at 9:59 and a sixth at 10:00 are six, not one.
+   */
+  estimate: number;
+  /** When the current window ends. */
+  resetAt: Date;
+}
+
+/** Counts one hit of `key` in the current window of `windowMs` (the database's clock). */
+export async function countHit(key: string, windowMs: number, client: Queryable = pool()): Promise<CountedHit> {
+  const { rows } = await client.query<{ hits: number; previous: number; elapsed: number; reset_at: Date }>(
+    `with w as (
+       select to_timestamp(floor(extract(epoch from now())::float8 / $2::float8) * $2::float8) as start,
+              (extract(epoch from now())::float8 / $2::float8) - floor(extract(epoch from now())::float8 / $2::float8)
+                as elapsed
+     ), hit as (
+       insert into rate_limit_hits (key, window_start, hits, expires_at)
+       select $1, w.start, 1, w.start + make_interval(secs => 2 * $2::float8) from w
+       on conflict (key, window_start) do update set hits = rate_limit_hits.hits + 1
+       returning hits
+     )
+     select hit.hits, w.elapsed, w.start + make_interval(secs => $2::float8) as reset_at,
+            coalesce((select p.hits from rate_limit_hits p
+                       where p.key = $1 and p.window_start = w.start - make_interval(secs => $2::float8)), 0) as previous
+       from hit, w`,
+    [key, windowMs / 1000],
   );
   const row = rows[0];
   if (!row) throw new Error('rate_limit_hits: the upsert returned no row');
   pruneNowAndThen(client);
-  return { hits: row.hits, resetAt: row.reset_at };
+  return { hits: row.hits, estimate: row.hits + row.previous * (1 - row.elapsed), resetAt: row.reset_at };
 }
 
 /** Forgets the hits of `key` (all windows). */
@@ -106,7 +123,8 @@ export function createSharedRateLimiter({
     async hit(key) {
       const max = limit();
       try {
-        const { hits, resetAt } = await withTimeout(countHit(fullKey(key), windowMs), timeoutMs);
+        const { estimate, resetAt } = await withTimeout(countHit(fullKey(key), windowMs), timeoutMs);
+        const hits = Math.ceil(estimate);
         return { allowed: hits <= max, hits, remaining: Math.max(max - hits, 0), resetAt };
       } catch (error) {
         log.warn({ err: error, limiter: name }, 'rate limit not counted (database unavailable): request let through');
@@ -135,8 +153,8 @@ export class PostgresRateLimitStore implements Store {
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    const { hits, resetAt } = await withTimeout(countHit(`${this.prefix}:${key}`, this.windowMs), this.timeoutMs);
-    return { totalHits: hits, resetTime: resetAt };
+    const { estimate, resetAt } = await withTimeout(countHit(`${this.prefix}:${key}`, this.windowMs), this.timeoutMs);
+    return { totalHits: Math.ceil(estimate), resetTime: resetAt };
   }
 
   async decrement(key: string): Promise<void> {

@@ -36,7 +36,7 @@ function limit(): number {
   return Number.isFinite(value) && value > 0 ? value : 30;
 }
 
-// A fixed window per client address, counted in PostgreSQL so that it holds across every instance.
+// Per client address over a sliding minute, counted in PostgreSQL so that it holds across instances.
 const limiter = createSharedRateLimiter({ name: 'checkout', limit, windowMs: WINDOW_MS });
 
 export async function checkoutRateLimited(request: Request): Promise<boolean> {

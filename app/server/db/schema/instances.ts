@@ -22,8 +22,9 @@ export const appSecretFingerprint = pgTable(
 );
 
 /**
- * Fixed-window counters of the rate limits (contact, checkout, every form post), shared by every
- * instance: one row per (key, window start), pruned once expired (rate-limit.server.ts).
+ * Counters of the rate limits (contact, checkout, every form post), shared by every instance: one
+ * row per (key, window start), kept two windows (the sliding estimate reads the previous one), then
+ * pruned (db/rate-limit.server.ts).
  */
 export const rateLimitHits = pgTable(
   'rate_limit_hits',

@@ -188,7 +188,8 @@ function explain(output: string, recoveryTarget: RecoveryTarget, consistentAt: s
   const time = recoveryTarget === 'latest' ? '' : recoveryTarget.time;
   if (output.includes('recovery ended before configured recovery target was reached')) {
     return new CommandError(
-      `L’instant demandé (${time}) est après le dernier WAL archivé\u00a0: restaurez sans --time pour obtenir le dernier état archivé.`,
+      `Aucune transaction après l’instant demandé (${time}) dans les WAL archivés\u00a0: il est après le dernier état archivé. ` +
+        'Restaurez sans --time pour obtenir le dernier état archivé.',
     );
   }
   if (output.includes('before consistent recovery point')) {

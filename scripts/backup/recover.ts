@@ -116,7 +116,8 @@ export async function restoreBaseBackup({
       'unix_socket_directories=',
       'max_connections=200',
       ...(await archiveSettings(pgData, ids)),
-      ...(archiveFound ? [`restore_command=cp ${shellQuote(archive).replace(/%/g, '%%')}/%f %p`] : []),
+      // Archive recovery requires a restore_command: without the archive, one that finds nothing.
+      `restore_command=${archiveFound ? `cp ${shellQuote(archive).replace(/%/g, '%%')}/%f %p` : 'false'}`,
       ...(recoveryTarget === 'latest' ? [] : [`recovery_target_time=${recoveryTarget.time}`]),
       'recovery_target_action=promote',
     ];

@@ -70,7 +70,10 @@ async function main(): Promise<void> {
   }
 
   const folder = await chooseBackup(path.resolve(positionals[0] as string), time);
-  const recoveryTarget: RecoveryTarget = time ? { time: time.toISOString() } : 'latest';
+  // PostgreSQL's recovery_target_time wants "2026-11-23 22:15:00.000+00", not ISO 8601's T and Z.
+  const recoveryTarget: RecoveryTarget = time
+    ? { time: time.toISOString().replace('T', ' ').replace('Z', '+00') }
+    : 'latest';
   const result = await restoreBaseBackup({
     folder,
     target,
@@ -105,7 +108,14 @@ async function chooseBackup(folder: string, time: Date | null): Promise<string> 
       `${folder} est un dump pg_dump (base externe)\u00a0: il se restaure avec pg_restore (docs/operations.md, « Sauvegarder et restaurer »).`,
     );
   }
-  if (manifest) return folder;
+  if (manifest) {
+    if (time && new Date(manifest.consistentAt) > time) {
+      throw new CommandError(
+        `L’instant demandé est avant la fin de cette sauvegarde (${manifest.consistentAt})\u00a0: choisissez une sauvegarde plus ancienne.`,
+      );
+    }
+    return folder;
+  }
   const usable = (await listBackups(folder)).filter(
     (b) => b.manifest.kind === 'base' && (!time || new Date(b.manifest.consistentAt) <= time),
   );

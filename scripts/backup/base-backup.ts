@@ -94,7 +94,7 @@ export async function baseBackup({
            (select setting from pg_settings where name = 'wal_segment_size') as segment_size`,
         )
       ).rows[0] ?? noRow();
-    if (path.resolve(settings.data_directory) !== (await fs.realpath(pgData))) {
+    if ((await fs.realpath(settings.data_directory).catch(() => '')) !== (await fs.realpath(pgData))) {
       throw new CommandError(
         `La base jointe n’est pas celle de DATA_DIR (${pgData}) mais ${settings.data_directory}\u00a0: vérifiez DATA_DIR.`,
       );

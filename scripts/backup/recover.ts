@@ -116,7 +116,8 @@ export async function restoreBaseBackup({
       'unix_socket_directories=',
       'max_connections=200',
       ...(await archiveSettings(pgData, ids)),
-      ...(archiveFound ? [`restore_command=cp ${shellQuote(archive).replace(/%/g, '%%')}/%f %p`] : []),
+      // Archive recovery requires a restore_command: without the archive, one that finds nothing.
+      `restore_command=${archiveFound ? `cp ${shellQuote(archive).replace(/%/g, '%%')}/%f %p` : 'false'}`,
       ...(recoveryTarget === 'latest' ? [] : [`recovery_target_time=${recoveryTarget.time}`]),
       'recovery_target_action=promote',
     ];
@@ -188,7 +189,8 @@ function explain(output: string, recoveryTarget: RecoveryTarget, consistentAt: s
   const time = recoveryTarget === 'latest' ? '' : recoveryTarget.time;
   if (output.includes('recovery ended before configured recovery target was reached')) {
     return new CommandError(
-      `L’instant demandé (${time}) est après le dernier WAL archivé\u00a0: restaurez sans --time pour obtenir le dernier état archivé.`,
+      `Aucune transaction après l’instant demandé (${time}) dans les WAL archivés\u00a0: il est après le dernier état archivé. ` +
+        'Restaurez sans --time pour obtenir le dernier état archivé.',
     );
   }
   if (output.includes('before consistent recovery point')) {

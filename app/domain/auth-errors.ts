@@ -79,14 +79,14 @@ export const FIELD_TOO_LONG_CODE = 'FIELD_TOO_LONG';
 
 /**
  * The longest value each account field accepts, on the forms and on Better Auth's API alike
- * (sign-up, update-user): an address is at most 254 characters (RFC 5321), a password 128.
+ * (sign-up, update-user): an address is at most 254 characters (RFC 5321). Passwords are bounded
+ * by Better Auth itself (maxPasswordLength, 128: PASSWORD_TOO_LONG).
  */
 export const FIELD_LIMITS = {
   name: 100,
   firstName: 100,
   lastName: 100,
   email: 254,
-  password: 128,
   image: 2000,
   callbackURL: 2000,
 } as const;
@@ -96,7 +96,6 @@ const FIELD_LABELS: Record<string, string> = {
   firstName: 'Prénom',
   lastName: 'Nom',
   email: 'Email',
-  password: 'Mot de passe',
   image: 'Image',
   callbackURL: 'Adresse de retour',
 };

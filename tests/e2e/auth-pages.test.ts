@@ -3,7 +3,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { authEmailLink, createUser, randomIp, signIn, TEST_PASSWORD, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import { printedSetupCode, startServer, type TestServer } from '../support/server';
 
 /*
  * The sign-in pages in Chromium against the production build: /setup-super-admin, /login (its
@@ -87,7 +87,8 @@ async function pageTolerating404(options: BrowserContextOptions): Promise<Page> 
 }
 
 describe('/setup-super-admin', () => {
-  it('creates the first administrator once, then says the setup is closed', async () => {
+  it('creates the first administrator once, with the setup code the server printed, then says the setup is closed', async () => {
+    const code = await printedSetupCode(server.output);
     const usersBefore = await query<{ n: number }>('select count(*)::int as n from "user"');
     const page = await open('/setup-super-admin');
     await hydrated(page);
@@ -95,7 +96,16 @@ describe('/setup-super-admin', () => {
     await expectNoSeriousA11yViolations(page);
 
     const email = uniqueEmail('patronne');
+    // Whoever reaches the port first, without the code printed in the server's terminal, gets nothing.
+    await page.getByLabel('Code d’installation').fill('ABCD-EFGH-JKMN');
     await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Mot de passe', { exact: true }).fill('Phare-Breton-Nocturne-2026');
+    await page.getByLabel('Confirmer le mot de passe').fill('Phare-Breton-Nocturne-2026');
+    await page.getByRole('button', { name: 'Créer l’administrateur' }).click();
+    await page.getByText('Code d’installation incorrect.', { exact: false }).first().waitFor();
+    expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);
+
+    await page.getByLabel('Code d’installation').fill(code);
     await page.getByLabel('Mot de passe', { exact: true }).fill('motdepasse123');
     await page.getByLabel('Confirmer le mot de passe').fill('motdepasse123');
     await page.getByRole('button', { name: 'Créer l’administrateur' }).click();
@@ -121,12 +131,15 @@ describe('/setup-super-admin', () => {
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
       body: new URLSearchParams({
+        setupCode: code,
         email: uniqueEmail('intrus'),
         password: 'Autre-Phare-Breton-99',
         confirmPassword: 'Autre-Phare-Breton-99',
       }),
     });
     expect(again.status).toBe(403);
+    // The code was spent with the creation.
+    expect(await query('select count(*)::int as n from setup_code')).toEqual([{ n: 0 }]);
     expect(await query('select count(*)::int as n from "user" where role = $1', ['admin'])).toEqual([{ n: 1 }]);
     const usersAfter = await query<{ n: number }>('select count(*)::int as n from "user"');
     expect(usersAfter[0]?.n).toBe((usersBefore[0]?.n ?? 0) + 1);

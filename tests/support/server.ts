@@ -109,6 +109,22 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
 
 export { waitForHealth };
 
+/**
+ * The one-time setup code a server printed at start while the shop has no administrator (« …/setup-super-admin,
+ * avec le code d’installation ABCD-EFGH-JKMN »). It is printed just after the server starts listening: waits
+ * for that line.
+ */
+export async function printedSetupCode(output: () => string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const codes = [...output().matchAll(/code d’installation ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/g)];
+    const last = codes.at(-1)?.[1];
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`the server printed no setup code:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A server process that a test may kill and start again on the same port, database and DATA_DIR. */
 export interface RestartableServer {
   url: string;

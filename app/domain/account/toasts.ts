@@ -55,6 +55,21 @@ export const ACCOUNT_TOASTS = {
     title: 'Profil mis à jour',
     description: 'Vos informations ont été enregistrées',
   },
+  'email-verified': {
+    kind: 'success',
+    title: 'Adresse e-mail confirmée',
+    description: 'Merci : votre adresse e-mail est confirmée.',
+  },
+  'email-verification-invalid': {
+    kind: 'error',
+    title: 'Erreur de confirmation',
+    description: 'Le lien de confirmation est invalide ou a expiré. Connectez-vous pour en recevoir un nouveau.',
+  },
+  'email-verification-sent': {
+    kind: 'success',
+    title: 'Email de confirmation envoyé',
+    description: 'Vérifiez votre boîte mail et cliquez sur le lien pour confirmer votre adresse.',
+  },
   'admin-created': {
     kind: 'success',
     title: 'Administrateur créé',

@@ -16,6 +16,7 @@ import { OrdersList } from '~/components/account/orders-list';
 import { Pagination } from '~/components/account/pagination';
 import { ProfileForm } from '~/components/account/profile-form';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
+import { EmailVerificationNotice } from '~/components/auth/email-verification-notice';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
@@ -62,7 +63,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const tab = tabOf(url.searchParams.get('tab'));
   const { flash, setCookie } = consumeFlash(request, '/profile');
   const headers = cookieHeaders(setCookie);
-  const account = { firstName: user.firstName, email: user.email, isAdmin: user.role === 'admin' };
+  const account = {
+    firstName: user.firstName,
+    email: user.email,
+    isAdmin: user.role === 'admin',
+    emailVerified: user.emailVerified,
+  };
   try {
     const [profile, orders, invoices] = await Promise.all([
       getProfile(user.id),
@@ -199,6 +205,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
     >
       <ServerToastFallback value={loaderData.flash} />
+      {loaderData.account.emailVerified ? null : <EmailVerificationNotice />}
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex flex-col gap-1">
           <h1 id="account-title" className="text-title">

@@ -31,6 +31,7 @@ import {
   recoveryCookie,
 } from '~/server/account/cookies.server';
 import { resetTokenOwner } from '~/server/account/users.server';
+import { EMAIL_VERIFIED_CALLBACK } from '~/server/auth/auth.server';
 import { getUser, toRole } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/login';
@@ -68,6 +69,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const redirectTo = originPath(url.searchParams.get('redirectTo'));
   const type = url.searchParams.get('type');
   const error = url.searchParams.get('error');
+
+  // The address-confirmation link (Better Auth has checked it): a toast on /profile, or here.
+  if (type === 'email-verified') {
+    const signedIn = await getUser(request);
+    const page = signedIn ? '/profile' : PAGE;
+    throw redirect(page, {
+      headers: cookieHeaders(flashCookie(error ? 'email-verification-invalid' : 'email-verified', page)),
+    });
+  }
 
   if (type === 'recovery') {
     const token = url.searchParams.get('token');
@@ -148,6 +158,21 @@ function invalid(intent: LoginMode, submission: SubmissionResult<string[]>) {
 
 export async function action({ request }: Route.ActionArgs) {
   const formData = await readFormData(request);
+  // « Renvoyer l’e-mail de confirmation » (the notice on /profile), for the signed-in account only.
+  if (formData.get('intent') === 'resend-verification') {
+    const signedIn = await getUser(request);
+    if (!signedIn) throw redirect(PAGE);
+    if (!signedIn.emailVerified) {
+      const sent = await callAuth(request, '/send-verification-email', {
+        email: signedIn.email,
+        callbackURL: EMAIL_VERIFIED_CALLBACK,
+      });
+      if (!sent.ok) {
+        throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-invalid', '/profile')) });
+      }
+    }
+    throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-sent', '/profile')) });
+  }
   const intent = modeOf(String(formData.get('intent') ?? ''));
   const redirectTo = originPath(formData.get('redirectTo'));
 

@@ -213,6 +213,7 @@ function createAuth() {
         '/change-password': { window: 60, max: 5 },
         '/sign-in/magic-link': { window: 60, max: 3 },
         '/magic-link/verify': { window: 60, max: 10 },
+        '/send-verification-email': { window: 60, max: 3 },
         // Read on every page load by the client; nothing to guess there, and no write per read.
         '/get-session': false,
       },

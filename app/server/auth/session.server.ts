@@ -15,6 +15,8 @@ export interface SessionUser {
   role: Role;
   firstName: string;
   lastName: string;
+  /** Confirmed by the e-mailed link, a magic link or a password reset (docs/decisions/009). */
+  emailVerified: boolean;
 }
 
 /** The specification: "role customer when no profile is found"; anything but admin is a customer. */
@@ -40,6 +42,7 @@ export async function getUser(request: Request): Promise<SessionUser | null> {
     role: toRole(user.role),
     firstName: user.firstName ?? '',
     lastName: user.lastName ?? '',
+    emailVerified: user.emailVerified === true,
   };
 }
 

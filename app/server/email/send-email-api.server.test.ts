@@ -5,7 +5,14 @@ import { db } from '../db/client.server';
 import { handleSendEmailRequest } from './send-email-api.server';
 import { clearOutbox, outboxRows } from './testing/fixtures';
 
-const admin: SessionUser = { id: 'u-admin', email: 'admin@soovenirs.fr', role: 'admin', firstName: 'A', lastName: 'D' };
+const admin: SessionUser = {
+  id: 'u-admin',
+  email: 'admin@soovenirs.fr',
+  role: 'admin',
+  firstName: 'A',
+  lastName: 'D',
+  emailVerified: true,
+};
 const customer: SessionUser = { ...admin, id: 'u-customer', role: 'customer' };
 
 function post(body: unknown, headers: Record<string, string> = {}) {

@@ -127,7 +127,11 @@ function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
           type="password"
           autoComplete="new-password"
           placeholder={saved.smtpPasswordSet ? '•••••••• (enregistré)' : ''}
-          hint={saved.smtpPasswordSet ? 'Laissez vide pour conserver le mot de passe enregistré.' : undefined}
+          hint={
+            saved.smtpPasswordSet
+              ? 'Laissez vide pour conserver le mot de passe enregistré (même serveur, port et utilisateur).'
+              : undefined
+          }
           error={fieldError(errors, 'smtpPassword')}
         />
       </div>

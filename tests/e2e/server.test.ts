@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isAlive } from '~/server/db/embedded.server';
+import { rawRequest } from '../support/bad-input';
 import { spawnServer, startServer, type TestServer, waitForHealth } from '../support/server';
 
 async function childrenOf(parent: number): Promise<number[]> {
@@ -69,6 +71,43 @@ describe('the HTTP server', () => {
     expect(await res.text()).toContain('origine non autorisée');
     const own = await fetch(`${server.url}/api/auth/get-session`, { headers: { Origin: server.url } });
     expect(own.status).not.toBe(403);
+  });
+
+  it('keeps the connection between requests without a body, cached pages included', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const answers = [];
+      // The second and third are served from the HTML cache; /healthz answers outside it.
+      for (const path of ['/faq', '/faq', '/faq', '/healthz']) {
+        answers.push(await rawRequest(`${server.url}${path}`, { agent, headers: { 'accept-encoding': 'gzip' } }));
+      }
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(answers[2]?.headers['x-cache']).toBe('HIT');
+      expect(answers.map((a) => a.headers.connection)).toEqual([
+        'keep-alive',
+        'keep-alive',
+        'keep-alive',
+        'keep-alive',
+      ]);
+      // One connection for the four.
+      expect(new Set(answers.map((a) => a.localPort)).size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes the connection after answering a post whose body it did not read', async () => {
+    const answer = await rawRequest(`${server.url}/`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://pirate.example',
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(200 * 1024),
+      },
+      body: [Buffer.alloc(200 * 1024, 'a')],
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.connection).toBe('close');
   });
 
   it('answers an unknown page with a French 404', async () => {

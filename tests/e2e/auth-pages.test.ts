@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { TERMS_VERSION } from '~/domain/terms';
 import { authEmailLink, createUser, randomIp, signIn, TEST_PASSWORD, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { printedSetupCode, startServer, type TestServer } from '../support/server';
@@ -290,12 +291,15 @@ describe('registration, sign-out, sign-in and profile', () => {
     await toast(page, 'Inscription réussie').waitFor();
     await page.waitForURL((url) => url.pathname === '/profile');
     await page.getByText(`Bonjour Jeanne · ${email}`).waitFor();
-    expect(await query('select first_name, last_name, role from "user" where email = $1', [email])).toEqual([
-      { first_name: 'Jeanne', last_name: 'Martin', role: 'customer' },
-    ]);
-    expect(await query('select template from email_outbox where "to" = $1', [email])).toEqual([
+    expect(
+      await query('select first_name, last_name, role, terms_version from "user" where email = $1', [email]),
+    ).toEqual([{ first_name: 'Jeanne', last_name: 'Martin', role: 'customer', terms_version: TERMS_VERSION }]);
+    // The welcome, and the link that confirms the address (asked for on /profile meanwhile).
+    expect(await query('select template from email_outbox where "to" = $1 order by template', [email])).toEqual([
+      { template: 'email-verification' },
       { template: 'welcome' },
     ]);
+    await page.getByText('Confirmez votre adresse e-mail').waitFor();
 
     // Sign out: back to /login with "Déconnexion réussie"; /profile now asks to sign in.
     await page.getByRole('button', { name: 'Se déconnecter' }).click();

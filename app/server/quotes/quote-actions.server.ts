@@ -72,10 +72,13 @@ export async function handleQuoteAction(
         message: QUOTE_EMAIL_MESSAGES.queued(to),
       });
     }
+    // Greeted by name only in a message to the customer's own address: a name typed in a profile
+    // must not become a message carried from the shop's mail server to anyone.
+    const ownAddress = options.user?.email.toLowerCase() === to;
     const outcome = await emailQuote(quote, {
       to,
       quoteUrl: options.quoteUrl,
-      ...(options.user?.firstName ? { customerName: options.user.firstName } : {}),
+      ...(ownAddress && options.user?.firstName ? { customerName: options.user.firstName } : {}),
     });
     return data(
       {

@@ -8,6 +8,7 @@ import { revealEmailData } from '../email/sealed-data.server';
 import { InvalidSelectionError } from '../orders/create-order.server';
 import { publishPriceList } from '../pricing/price-lists.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
+import { handleQuoteAction } from './quote-actions.server';
 import {
   emailQuote,
   getQuoteByToken,
@@ -165,6 +166,35 @@ describe('quotes of a guest', () => {
     // Without the order's cookie, another browser with the link gets an order of its own.
     const other = await orderQuote(view, { user: null, canOpenExistingOrder: false });
     expect(other.kind).toBe('created');
+  });
+});
+
+describe('a signed-in customer e-mailing their quote', () => {
+  it('is greeted by name only at their own address: a profile name is not carried to anyone else', async () => {
+    const phisher = await newCustomer('Paul');
+    const name = 'Votre compte est bloqué, appelez le 0900';
+    const customer = { ...phisher, firstName: name, role: 'customer' as const };
+    const saved = await saveQuote({ selection: selectionOf(PHOTOS), user: customer });
+    const view = (await getQuoteForUser(saved.id, customer.id))!;
+    const send = (email: string) =>
+      handleQuoteAction(
+        new Request('http://localhost:3000/mes-devis/x', {
+          method: 'POST',
+          body: new URLSearchParams({ intent: 'email', email }),
+        }),
+        view,
+        { user: customer, quoteUrl: `/mes-devis/${saved.id}` },
+      );
+    await send('victime@example.fr');
+    await send(customer.email);
+    const mails = await rows<{ to: string; data: Record<string, unknown> }>(
+      `select "to", data from email_outbox where dedupe_key like $1 order by created_at`,
+      [`quote-saved:${saved.id}:%`],
+    );
+    expect(mails.map((m) => [m.to, m.data.customerName])).toEqual([
+      ['victime@example.fr', undefined],
+      [customer.email, name],
+    ]);
   });
 });
 

@@ -133,6 +133,8 @@ describe('the HTTP server', () => {
       BASE_URL: url,
       DATABASE_URL: server.databaseUrl,
       DATA_DIR: server.dataDir,
+      // The database keeps a fingerprint of the secret: the shop's own is required.
+      APP_SECRET: server.appSecret,
     });
     try {
       await waitForHealth(url, again.child, again.output);

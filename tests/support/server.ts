@@ -13,6 +13,8 @@ export interface TestServer {
   /** The server's own database, for assertions and fixtures. */
   databaseUrl: string;
   dataDir: string;
+  /** Its APP_SECRET: a restart on the same database needs the same one (the database checks it). */
+  appSecret: string;
   process: ChildProcess;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
@@ -75,14 +77,15 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const appSecret = env.APP_SECRET ?? randomBytes(32).toString('hex');
   const { child, output } = spawnServer({
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: url,
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
-    APP_SECRET: randomBytes(32).toString('hex'),
     ...env,
+    APP_SECRET: appSecret,
   });
   await waitForHealth(url, child, output);
 
@@ -96,6 +99,7 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
     url,
     databaseUrl: database.url,
     dataDir,
+    appSecret,
     process: child,
     output,
     stop,

@@ -94,7 +94,7 @@ function gzipAround(pieces: Buffer[], nonce: Buffer, page: Buffer): Buffer {
 
 function acceptsGzip(req: Request): boolean {
   const header = req.headers['accept-encoding'];
-  if (!header || !header.includes('gzip')) return false;
+  if (!header?.includes('gzip')) return false;
   return req.acceptsEncodings('gzip', 'identity') === 'gzip';
 }
 

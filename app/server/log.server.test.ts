@@ -86,6 +86,15 @@ describe('the log', () => {
     expect(second.err.stack).toMatch(/\n\s+at /);
   });
 
+  it('keeps what an operator needs: ids, statuses, e-mail addresses of the shop', () => {
+    const { log, lines } = capture();
+    log.info(
+      { orderId: 'SV000042', sessionId: 'cs_test_1', status: 'paid', provider: 'stripe' },
+      'payment session created',
+    );
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ orderId: 'SV000042', sessionId: 'cs_test_1', status: 'paid' });
+  });
+
   it('cuts long messages, wide objects, long arrays and deep nesting', () => {
     const { log, lines } = capture();
     let deep: Record<string, unknown> = { leaf: 'fond' };

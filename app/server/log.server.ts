@@ -33,7 +33,7 @@ export const REDACTED = '[redacted]';
 
 /** Field names whose values never reach a log. */
 const SENSITIVE_KEY =
-  /pass(word|wd|phrase)|secret|token|cookie|authori[sz]ation|session|api[-_]?key|private[-_]?key|credential|signature|^otp$|^body$|^params$|^parameters$|^values$|^formdata$/i;
+  /pass(word|wd|phrase)|secret|token|cookie|authori[sz]ation|^sessions?$|api[-_]?key|private[-_]?key|credential|signature|^otp$|^body$|^params$|^parameters$|^values$|^formdata$/i;
 
 /** Secrets that appear inside texts (an error message quoting a query's parameters, a header). */
 const SECRETS_IN_TEXT: ReadonlyArray<[RegExp, string]> = [

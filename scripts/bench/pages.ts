@@ -192,13 +192,13 @@ export function pagesSection(figures: PageFigures[], durationS: number): string 
 app/domain/content/cache-control.ts). Every request renders the page, hence the gap; the
 \`without HTML cache\` column shows the cost of rendering for the other pages.`;
   return `autocannon, ${CONNECTIONS} connections (kept alive), ${durationS} s per server and page in alternating rounds of ${ROUND_S} s
-(shop, shop without HTML cache, bare server, again), anonymous requests without compression:
+(${withUncached ? 'shop, shop without HTML cache, bare server' : 'shop, bare server'}, again), anonymous requests without compression:
 requests per second (completed requests over the round's duration) and mean latency averaged over
 the rounds, p50 and p99 the median round's. Check (Little's law): the mean latency should be close
 to ${CONNECTIONS} connections ÷ req/s; ${
     strays === 0
       ? 'it is, for every figure of the shop and of the bare server'
-      : `${strays} figures stray from it by more than half`
+      : `${strays} of ${figures.length * 2} figures ${strays === 1 ? 'strays' : 'stray'} from it by more than half (the machine's other load)`
   }. The reference is a
 bare \`node:http\` server answering the same bytes from memory (scripts/bench/bare-server.ts);
 alternating keeps the ratio meaningful on a busy machine.

@@ -94,7 +94,7 @@ describe('profileSchema', () => {
 
 describe('setupAdminSchema', () => {
   it('wants a long, uncommon password for the administrator', () => {
-    const base = { email: 'admin@soovenirs.fr' };
+    const base = { email: 'admin@soovenirs.fr', setupCode: 'ABCD-EFGH-JKMN' };
     expect(issues(setupAdminSchema.safeParse({ ...base, password: 'Court-1', confirmPassword: 'Court-1' }))).toEqual([
       ['password', 'Le mot de passe administrateur doit contenir au moins 12 caractères'],
     ]);
@@ -105,5 +105,10 @@ describe('setupAdminSchema', () => {
       setupAdminSchema.safeParse({ ...base, password: 'Phare-Breton-2026', confirmPassword: 'Phare-Breton-2026' })
         .success,
     ).toBe(true);
+  });
+
+  it('asks for the setup code the server printed', () => {
+    const form = { email: 'admin@soovenirs.fr', password: 'Phare-Breton-2026', confirmPassword: 'Phare-Breton-2026' };
+    expect(issues(setupAdminSchema.safeParse(form))).toEqual([['setupCode', 'Veuillez saisir le code d’installation']]);
   });
 });

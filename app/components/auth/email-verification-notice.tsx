@@ -3,7 +3,7 @@ import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/ui/button';
 
 /**
- * On /profile while the address is unconfirmed (docs/decisions/009): the customer may order
+ * On /profile while the address is unconfirmed (docs/decisions/010): the customer may order
  * meanwhile; confirming keeps their password safe when they later sign in by magic link. The button
  * posts to /login, which sends the link again (rate limited).
  */

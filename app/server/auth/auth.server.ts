@@ -134,7 +134,7 @@ function createAuth() {
       },
     },
     /*
-     * Addresses are confirmed by a link e-mailed at registration (docs/decisions/009). Sign-in is
+     * Addresses are confirmed by a link e-mailed at registration (docs/decisions/010). Sign-in is
      * not blocked meanwhile (the specification signs the customer in at once, and they may order
      * right away); /profile says « Confirmez votre adresse e-mail » with a button to send it again.
      */

@@ -62,7 +62,7 @@ describe('getUser', () => {
       role: 'customer',
       firstName: 'Éloïse',
       lastName: 'Durand',
-      // Not confirmed yet: the registration e-mailed a link (docs/decisions/009).
+      // Not confirmed yet: the registration e-mailed a link (docs/decisions/010).
       emailVerified: false,
     });
     const [row] = await db().select({ name: user.name }).from(user).where(eq(user.email, email));

@@ -15,7 +15,7 @@ export interface SessionUser {
   role: Role;
   firstName: string;
   lastName: string;
-  /** Confirmed by the e-mailed link, a magic link or a password reset (docs/decisions/009). */
+  /** Confirmed by the e-mailed link, a magic link or a password reset (docs/decisions/010). */
   emailVerified: boolean;
 }
 

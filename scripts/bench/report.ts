@@ -67,11 +67,11 @@ const OUTRO = `
   new connection, and autocannon's latencies counted the reconnections (p50 ≈ 500 ms at 2 000
   req/s over 100 connections, ten times what Little's law allows). Connections are now kept, the
   table reports the mean latency next to p50/p99 and the bench checks it against
-  connections ÷ req/s. The run above was made while other engineers' test suites kept the two
-  cores at a load average of 12 to 18: the bare server itself fell from about 2 300-4 200 req/s
-  (quiet machine, 2026-11-21) to 330-970, and the shop/bare ratio moved between 42 and 80 % from
-  one page to the next and from one run to the next (a run with the uncached baseline gave 53 to
-  125 %). The 85 % goal could not be demonstrated on this machine in this state; measure on a
+  connections ÷ req/s. The runs of 2026-11-24 were made while other engineers' test suites kept
+  the two cores at a load average of 10 to 18: the bare server itself fell from 2 300-4 200 req/s
+  (quiet machine, 2026-11-21) to 330-2 100, and the shop/bare ratio moved between 42 and 89 %
+  from one page to the next and from one run to the next (a run with the uncached baseline gave
+  53 to 125 %). The 85 % goal could not be demonstrated on this machine in this state; measure on a
   quiet machine with \`npm run bench -- --only pages --no-baseline\` (the baseline's rounds
   leave renders queued behind them, which slow the bare server's next round and flatter the
   ratio). A hit still goes through Express (its router, the CSP nonce and the security headers),

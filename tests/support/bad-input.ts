@@ -428,7 +428,8 @@ export function rawRequest(url: string, { method = 'GET', headers, body, agent }
     });
     void (async () => {
       for (const chunk of body ?? []) {
-        if (req.destroyed || req.socket?.destroyed) return;
+        // Like a browser, stop sending once the server has answered (a 413 arrives mid-body).
+        if (answered || req.destroyed || req.socket?.destroyed) return;
         if (!req.write(chunk)) {
           await new Promise<void>((resume) => {
             const go = () => {

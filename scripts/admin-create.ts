@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { adminInputSchema, createOrPromoteAdmin } from '../app/server/seed/admin.server';
-import { CommandError, reportFailure, withDatabase } from './database';
+import { CommandError, readArguments, reportFailure, withDatabase } from './database';
 
 /*
  * npm run admin:create -- --email E --password P [--first-name F] [--last-name L]
@@ -15,16 +15,9 @@ Crée un compte administrateur, ou promeut administrateur le compte existant de 
 Base de données : DATABASE_URL si défini, sinon la PostgreSQL embarquée de DATA_DIR (./data).`;
 
 async function main(): Promise<void> {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse());
-  } catch (error) {
-    throw new CommandError(`${(error as Error).message}\n\n${usage}`);
-  }
-  if (values.help) {
-    console.log(usage);
-    return;
-  }
+  const parsed = readArguments(parse, usage);
+  if (!parsed) return;
+  const { values } = parsed;
   const input = {
     email: values.email ?? '',
     password: values.password,

@@ -6,7 +6,7 @@ import { baseBackup } from './backup/base-backup';
 import { dumpBackup } from './backup/dump';
 import { formatSize, listBackups } from './backup/files';
 import { pruneArchive } from './backup/wal';
-import { CommandError, reportFailure, withDatabase } from './database';
+import { CommandError, readArguments, reportFailure, withDatabase } from './database';
 
 /*
  * npm run backup [-- --keep N]
@@ -37,16 +37,9 @@ function parse() {
 }
 
 async function main(): Promise<void> {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse());
-  } catch (error) {
-    throw new CommandError(`${(error as Error).message}\n\n${usage}`);
-  }
-  if (values.help) {
-    console.log(usage);
-    return;
-  }
+  const parsed = readArguments(parse, usage);
+  if (!parsed) return;
+  const { values } = parsed;
   const keep = values.keep === undefined ? null : Number(values.keep);
   if (keep !== null && !(Number.isInteger(keep) && keep >= 1)) {
     throw new CommandError(

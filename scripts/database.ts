@@ -10,6 +10,24 @@ export class CommandError extends Error {
 }
 
 /**
+ * A command's arguments as `parse` reads them, or null when `--help` was asked (the usage is then
+ * printed). A wrong option stops the command with the message and the usage.
+ */
+export function readArguments<T extends { values: { help?: boolean } }>(parse: () => T, usage: string): T | null {
+  let parsed: T;
+  try {
+    parsed = parse();
+  } catch (error) {
+    throw new CommandError(`${(error as Error).message}\n\n${usage}`);
+  }
+  if (parsed.values.help) {
+    console.log(usage);
+    return null;
+  }
+  return parsed;
+}
+
+/**
  * Runs a command against the shop's database: DATABASE_URL when set, else the embedded PostgreSQL
  * of DATA_DIR (the running server's, or started for the duration of the command), migrated first.
  * Always closes the pool and stops what it started, so that the process exits.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listBackups, readManifest } from './backup/files';
 import { type RecoveryTarget, restoreBaseBackup } from './backup/recover';
-import { CommandError, reportFailure } from './database';
+import { CommandError, readArguments, reportFailure } from './database';
 
 /*
  * npm run restore -- <sauvegarde> --target <nouveau DATA_DIR> [--time "2026-11-23 22:15:00+00"]
@@ -36,17 +36,9 @@ function parse() {
 }
 
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse();
-  } catch (error) {
-    throw new CommandError(`${(error as Error).message}\n\n${usage}`);
-  }
+  const parsed = readArguments(parse, usage);
+  if (!parsed) return;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(usage);
-    return;
-  }
   if (positionals.length !== 1 || !values.target) {
     throw new CommandError(`Indiquez une sauvegarde et --target.\n\n${usage}`);
   }

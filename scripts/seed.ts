@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_DEMO_SEED, seedDemo } from '../app/server/seed/demo.server';
 import { DEMO_PASSWORD } from '../app/server/seed/demo-data';
 import { ensureDefaultPriceList } from '../app/server/seed/price-list.server';
-import { CommandError, reportFailure, withDatabase } from './database';
+import { CommandError, readArguments, reportFailure, withDatabase } from './database';
 
 /*
  * npm run seed [-- --demo [--orders N] [--seed-value S] [--force]]
@@ -37,16 +37,9 @@ function parse() {
 }
 
 async function main(): Promise<void> {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse());
-  } catch (error) {
-    throw new CommandError(`${(error as Error).message}\n\n${usage}`);
-  }
-  if (values.help) {
-    console.log(usage);
-    return;
-  }
+  const parsed = readArguments(parse, usage);
+  if (!parsed) return;
+  const { values } = parsed;
   if (!values.demo && (values.orders !== undefined || values['seed-value'] !== undefined || values.force)) {
     throw new CommandError('--orders, --seed-value et --force ne s’utilisent qu’avec --demo.');
   }

@@ -227,7 +227,7 @@ describe('password reset', () => {
     expect(asked.status).toBe(200);
 
     // The e-mailed link checks the token, then lands on /login whatever redirectTo the client sent.
-    const link = await authEmailLink(server.databaseUrl, email, 'password-reset');
+    const link = await authEmailLink(server, email, 'password-reset');
     expect(link.startsWith(`${server.url}/api/auth/reset-password/`)).toBe(true);
     const landing = await fetch(link, { redirect: 'manual' });
     expect(landing.status).toBe(302);
@@ -287,7 +287,7 @@ describe('magic link', () => {
     const { email } = await createUser({ url: server.url });
     const asked = await postAuth(server.url, '/sign-in/magic-link', { email, callbackURL: '/profile' });
     expect(asked.status).toBe(200);
-    const link = await authEmailLink(server.databaseUrl, email, 'magic-link');
+    const link = await authEmailLink(server, email, 'magic-link');
     const landing = await fetch(link, { redirect: 'manual', headers: { 'x-forwarded-for': randomIp() } });
     expect(landing.status).toBe(302);
     expect(new URL(landing.headers.get('location') as string, server.url).pathname).toBe('/profile');
@@ -305,7 +305,7 @@ describe('magic link', () => {
     const res = await postAuth(server.url, '/sign-in/magic-link', { email, callbackURL: '/profile' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: true });
-    await expect(authEmailLink(server.databaseUrl, email, 'magic-link', 500)).rejects.toThrow();
+    await expect(authEmailLink(server, email, 'magic-link', 500)).rejects.toThrow();
     expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);
   });
 });

@@ -414,7 +414,7 @@ describe('magic link', () => {
     await page.getByRole('button', { name: 'Recevoir le lien de connexion' }).click();
     await toast(page, 'Lien de connexion envoyé').waitFor();
 
-    const link = await authEmailLink(server.databaseUrl, email, 'magic-link');
+    const link = await authEmailLink(server, email, 'magic-link');
     await page.goto(link);
     await toast(page, 'Connexion réussie').waitFor();
     await page.getByText('Vous êtes maintenant connecté via le lien magique').waitFor();
@@ -436,7 +436,7 @@ describe('magic link', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Recevoir le lien de connexion' }).click();
     await toast(page, 'Lien de connexion envoyé').waitFor();
-    await expect(authEmailLink(server.databaseUrl, email, 'magic-link', 300)).rejects.toThrow();
+    await expect(authEmailLink(server, email, 'magic-link', 300)).rejects.toThrow();
   });
 });
 

@@ -63,7 +63,7 @@ async function follow(link: string, cookie?: string) {
 
 async function signInByMagicLink(email: string) {
   expect((await postAuth(server.url, '/sign-in/magic-link', { email, callbackURL: '/profile' })).status).toBe(200);
-  const { res, location } = await follow(await authEmailLink(server.databaseUrl, email, 'magic-link'));
+  const { res, location } = await follow(await authEmailLink(server, email, 'magic-link'));
   return { cookie: sessionCookie(res), location };
 }
 
@@ -80,7 +80,7 @@ describe('e-mail confirmation and the magic link', () => {
     const before = await fetch(`${server.url}/profile`, { headers: { cookie: registrationSession } });
     expect(await before.text()).toContain('Confirmez votre adresse e-mail');
 
-    const link = await authEmailLink(server.databaseUrl, email, 'email-verification');
+    const link = await authEmailLink(server, email, 'email-verification');
     expect(link.startsWith(`${server.url}/api/auth/verify-email?token=`)).toBe(true);
     const { location } = await follow(link);
     expect(`${location.pathname}${location.search}`).toBe('/login?type=email-verified');
@@ -98,7 +98,7 @@ describe('e-mail confirmation and the magic link', () => {
 
   it('lets a signed-in customer ask for the confirmation e-mail again', async () => {
     const { email, cookie } = await createUser({ url: server.url });
-    await authEmailLink(server.databaseUrl, email, 'email-verification');
+    await authEmailLink(server, email, 'email-verification');
     // The first message never arrived (lost, or filtered as spam).
     await query(`delete from email_outbox where "to" = $1 and template = 'email-verification'`, [email]);
     const res = await fetch(`${server.url}/login`, {
@@ -114,7 +114,7 @@ describe('e-mail confirmation and the magic link', () => {
       [email],
     );
     expect(sent).toEqual([{ n: 1 }]);
-    const { location } = await follow(await authEmailLink(server.databaseUrl, email, 'email-verification'));
+    const { location } = await follow(await authEmailLink(server, email, 'email-verification'));
     expect(location.searchParams.get('error')).toBeNull();
     expect(await emailVerified(email)).toBe(true);
   });
@@ -138,9 +138,9 @@ describe('e-mail confirmation and the magic link', () => {
     expect(
       (await postAuth(server.url, '/request-password-reset', { email: victim, redirectTo: '/login' })).status,
     ).toBe(200);
-    const token = (
-      await follow(await authEmailLink(server.databaseUrl, victim, 'password-reset'))
-    ).location.searchParams.get('token');
+    const token = (await follow(await authEmailLink(server, victim, 'password-reset'))).location.searchParams.get(
+      'token',
+    );
     const reset = await postAuth(server.url, '/reset-password', { token, newPassword: 'Le-Vrai-Proprietaire-3' });
     expect(reset.status).toBe(200);
     expect(await sessionEmail(attacker.cookie)).toBeNull();
@@ -155,7 +155,7 @@ describe('e-mail confirmation and the magic link', () => {
 describe('reset and magic-link tokens', () => {
   async function resetToken(email: string): Promise<string> {
     expect((await postAuth(server.url, '/request-password-reset', { email, redirectTo: '/login' })).status).toBe(200);
-    const link = await authEmailLink(server.databaseUrl, email, 'password-reset');
+    const link = await authEmailLink(server, email, 'password-reset');
     return decodeURIComponent(new URL(link).pathname.split('/').at(-1) as string);
   }
 
@@ -186,9 +186,9 @@ describe('reset and magic-link tokens', () => {
   it('revokes the older magic links when a new one is asked for, and every pending link when the password is reset', async () => {
     const { email } = await createUser({ url: server.url });
     await postAuth(server.url, '/sign-in/magic-link', { email, callbackURL: '/profile' });
-    const older = await authEmailLink(server.databaseUrl, email, 'magic-link');
+    const older = await authEmailLink(server, email, 'magic-link');
     await postAuth(server.url, '/sign-in/magic-link', { email, callbackURL: '/profile' });
-    const newer = await authEmailLink(server.databaseUrl, email, 'magic-link');
+    const newer = await authEmailLink(server, email, 'magic-link');
     expect(newer).not.toBe(older);
     const stored = await query<{ identifier: string }>(
       `select identifier from verification where identifier like 'magic-link:%'`,

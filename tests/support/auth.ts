@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import pg from 'pg';
 import type { BrowserContext, Page } from 'playwright-core';
+import { revealEmailData } from '~/server/email/sealed-data.server';
 
 /*
  * Accounts and sessions for tests that run against a started server (tests/support/server.ts).
@@ -167,12 +168,24 @@ export async function addSessionCookie(page: Page | BrowserContext, url: string,
   ]);
 }
 
+/** The outbox keeps the link encrypted with the server's APP_SECRET (sealed-data.server.ts). */
+function revealLink(template: string, sealed: string, appSecret: string): string {
+  const own = process.env.APP_SECRET;
+  process.env.APP_SECRET = appSecret;
+  try {
+    return (revealEmailData(template, { url: sealed }) as { url: string }).url;
+  } finally {
+    if (own === undefined) delete process.env.APP_SECRET;
+    else process.env.APP_SECRET = own;
+  }
+}
+
 /**
  * The link of the last account e-mail queued for `to` in the server's outbox (the e2e servers have
  * no SMTP configured, so their messages wait there, `held`, with their data).
  */
 export async function authEmailLink(
-  databaseUrl: string,
+  { databaseUrl, appSecret }: { databaseUrl: string; appSecret: string },
   to: string,
   kind: 'password-reset' | 'magic-link' | 'email-verification',
   timeoutMs = 5000,
@@ -187,7 +200,7 @@ export async function authEmailLink(
          where "to" = $1 and template = $2 and data ? 'url' order by created_at desc limit 1`,
         [to.toLowerCase(), kind],
       );
-      if (rows[0]) return rows[0].url;
+      if (rows[0]) return revealLink(kind, rows[0].url, appSecret);
       if (Date.now() > deadline) throw new Error(`no ${kind} e-mail queued for ${to}`);
       await new Promise((r) => setTimeout(r, 100));
     }

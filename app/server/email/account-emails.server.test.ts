@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('account e-mails (Better Auth)', () => {
-  it('queues a password reset once per link, sends it, then wipes the link from the database', async () => {
+  it('queues a password reset once per link, encrypted, sends it, then wipes the link from the database', async () => {
     await configureSmtpFor(smtp, 'starttls');
     const url = `${TEST_BASE_URL}/api/auth/reset-password/abc123?callbackURL=%2Flogin`;
     const first = await queueAccountEmail({ to: 'ada@exemple.fr', kind: 'password-reset', url, firstName: 'Ada' });
@@ -31,6 +31,9 @@ describe('account e-mails (Better Auth)', () => {
       url: `${TEST_BASE_URL}/m?token=zz9`,
     });
     expect(magic.created).toBe(true);
+    // Queued, the links (their tokens sign the bearer in) are encrypted.
+    const queued = await db().execute(sql`select email_outbox::text as row from email_outbox`);
+    expect(JSON.stringify(queued.rows)).not.toMatch(/abc123|zz9/);
 
     expect(await drainOutbox(workerOptionsFor(smtp))).toMatchObject({ sent: 2 });
     const reset = smtp.messages.find((m) => m.subject === 'Réinitialisation de votre mot de passe Soovenirs');

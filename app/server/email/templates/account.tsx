@@ -37,6 +37,8 @@ const passwordResetSchema = z.object({
 
 export const passwordReset: TemplateDefinition<typeof passwordResetSchema> = {
   schema: passwordResetSchema,
+  // The link carries a sign-in token: encrypted while queued (sealed-data.server.ts).
+  secretFields: ['url'],
   // The link signs its bearer in: wiped from the outbox once the message is done.
   sensitive: true,
   build: (data) => ({
@@ -68,6 +70,8 @@ const magicLinkSchema = z.object({
 
 export const magicLink: TemplateDefinition<typeof magicLinkSchema> = {
   schema: magicLinkSchema,
+  // The link carries a sign-in token: encrypted while queued (sealed-data.server.ts).
+  secretFields: ['url'],
   sensitive: true,
   build: (data) => ({
     subject: 'Votre lien de connexion à Soovenirs',
@@ -95,6 +99,8 @@ const emailVerificationSchema = z.object({
  */
 export const emailVerification: TemplateDefinition<typeof emailVerificationSchema> = {
   schema: emailVerificationSchema,
+  // The link carries a sign-in token: encrypted while queued (sealed-data.server.ts).
+  secretFields: ['url'],
   sensitive: true,
   build: (data) => ({
     subject: 'Confirmez votre adresse e-mail Soovenirs',

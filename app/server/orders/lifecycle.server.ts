@@ -17,6 +17,7 @@ import {
   type Transition,
 } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
+import { TERMS_VERSION } from '~/domain/terms';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, orders, payments } from '../db/schema';
 import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
@@ -159,7 +160,8 @@ export async function applyTransitionInTx(
       status: next.status,
       paymentStatus: next.paymentStatus,
       paymentMethod: next.paymentMethod,
-      ...(next.placed && !state.placed ? { placedAt: now } : {}),
+      // Placing the order accepts the terms of sale (their section 4): version and date recorded with it.
+      ...(next.placed && !state.placed ? { placedAt: now, termsVersion: TERMS_VERSION, termsAcceptedAt: now } : {}),
       ...(next.withdrawn && !state.withdrawn ? { withdrawnAt: now } : {}),
       ...(next.paymentStatus === 'paid' && state.paymentStatus !== 'paid' ? { paidAt: now } : {}),
       updatedAt: now,

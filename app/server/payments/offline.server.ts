@@ -1,10 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { CheckoutMethod } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
-import { TERMS_VERSION } from '~/domain/terms';
 import { db } from '../db/client.server';
-import { orders } from '../db/schema';
 import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
@@ -54,22 +51,13 @@ export async function confirmCheckout(input: {
     const unchanged =
       state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
     if (unchanged && state.status !== 'canceled') return null;
-    const applied = await applyTransitionInTx(
+    return applyTransitionInTx(
       tx,
       input.orderId,
       state.placed ? { type: 'choose_payment_method', method: input.method } : { type: 'place', method: input.method },
       input.actor,
       { accessToken: input.accessToken },
     );
-    // Placing the order accepts the terms of sale (their introduction and section 4 say so): the version and the
-    // date are recorded with it, whatever placed it (checkout page, create-checkout API, a quote).
-    if (applied.ok && !state.placed) {
-      await tx
-        .update(orders)
-        .set({ termsVersion: TERMS_VERSION, termsAcceptedAt: new Date() })
-        .where(and(eq(orders.id, input.orderId), isNull(orders.termsAcceptedAt)));
-    }
-    return applied;
   });
   if (!result) return;
   if (!result.ok) {

@@ -74,3 +74,26 @@ export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
 export function paymentMethodLabel(method: string): string {
   return PAYMENT_METHOD_LABELS[method] ?? method;
 }
+
+/*
+ * The workshop stages inside « En traitement » (DESIGN.md, order lifecycle): the parcel is awaited,
+ * received, digitised, checked, then the files are ready (order « Traité »).
+ */
+export const WORKSHOP_STAGES = ['awaiting_originals', 'received', 'digitising', 'quality_check', 'ready'] as const;
+export type WorkshopStage = (typeof WORKSHOP_STAGES)[number];
+
+export const WORKSHOP_STAGE_LABELS: Readonly<Record<WorkshopStage, string>> = {
+  awaiting_originals: 'En attente des originaux',
+  received: 'Reçu',
+  digitising: 'Numérisation',
+  quality_check: 'Contrôle qualité',
+  ready: 'Prêt',
+};
+
+export function isWorkshopStage(value: unknown): value is WorkshopStage {
+  return typeof value === 'string' && (WORKSHOP_STAGES as readonly string[]).includes(value);
+}
+
+export function workshopStageLabel(stage: string): string {
+  return isWorkshopStage(stage) ? WORKSHOP_STAGE_LABELS[stage] : stage;
+}

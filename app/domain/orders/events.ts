@@ -6,6 +6,7 @@ import {
   orderStatusLabel,
   paymentMethodLabel,
   paymentStatusLabel,
+  workshopStageLabel,
 } from '../order-status';
 
 /*
@@ -450,6 +451,108 @@ export const ORDER_EVENTS = {
         data.refundedCents === undefined ? null : nbsp('Remboursé', formatEurosFromCents(data.refundedCents)),
       ),
     customer: () => 'Rétractation traitée',
+  }),
+
+  // ---- Kinds of the originals' journey (issue 15) ----
+  address_recorded: kind({
+    schema: z.object({ kinds: z.array(z.enum(['delivery', 'billing'])).optional() }).passthrough(),
+    label: (data) =>
+      (data.kinds ?? []).includes('billing')
+        ? 'Adresses de livraison et de facturation enregistrées'
+        : 'Adresse de livraison enregistrée',
+  }),
+  label_created: kind({
+    schema: z
+      .object({ direction: z.enum(['inbound', 'outbound']).optional(), parcelNumber: text.optional() })
+      .passthrough(),
+    label: (data) => (data.direction === 'outbound' ? 'Étiquette de retour créée' : 'Étiquette d’envoi prépayée créée'),
+    detail: (data) => (nonEmpty(data.parcelNumber) ? nbsp('Colis', data.parcelNumber as string) : null),
+    customer: (data) => (data.direction === 'outbound' ? null : 'Étiquette d’envoi prête à imprimer'),
+  }),
+  label_failed: kind({
+    schema: z.object({ direction: z.enum(['inbound', 'outbound']).optional(), detail: text.optional() }).passthrough(),
+    label: (data) =>
+      data.direction === 'outbound'
+        ? 'Échec de la création de l’étiquette de retour'
+        : 'Échec de la création de l’étiquette d’envoi',
+    detail: (data) => nonEmpty(data.detail),
+  }),
+  parcel_received: kind({
+    schema: z
+      .object({
+        dueAt: text.optional(),
+        receivedByName: text.optional(),
+        counted: z.number().int().optional(),
+        ordered: z.number().int().optional(),
+      })
+      .passthrough(),
+    label: () => 'Colis reçu à l’atelier',
+    detail: (data) =>
+      joined(
+        data.counted === undefined
+          ? null
+          : `${data.counted} élément${data.counted > 1 ? 's' : ''} compté${data.counted > 1 ? 's' : ''}`,
+        data.ordered === undefined ? null : `${data.ordered} commandé${data.ordered > 1 ? 's' : ''}`,
+        nonEmpty(data.receivedByName) ? `par ${data.receivedByName}` : null,
+      ),
+    customer: () => 'Vos souvenirs sont arrivés à l’atelier',
+  }),
+  stage_changed: kind({
+    schema: z.object({}).passthrough(),
+    label: (_data, event) => transitionLabel('Étape', workshopStageLabel, event),
+    customer: (_data, event) => {
+      if (event.to === 'digitising') return 'Numérisation en cours';
+      if (event.to === 'quality_check') return 'Contrôle qualité';
+      if (event.to === 'ready') return 'Vos fichiers sont prêts';
+      return null;
+    },
+  }),
+  shipped: kind({
+    schema: z
+      .object({ parcelNumber: text.optional(), carrier: z.enum(['colissimo', 'other']).optional() })
+      .passthrough(),
+    label: () => 'Commande expédiée',
+    detail: (data) =>
+      joined(
+        nonEmpty(data.parcelNumber) ? nbsp('Suivi', data.parcelNumber as string) : null,
+        data.carrier === 'colissimo' ? 'Colissimo' : null,
+      ),
+    customer: () => 'Votre commande est expédiée',
+  }),
+  supplement_requested: kind({
+    schema: z.object({ amountCents: cents.optional(), adjustmentId: text.optional() }).passthrough(),
+    label: (data) => {
+      const value = amount(data.amountCents);
+      return value ? `Supplément de ${value} demandé au client` : 'Supplément demandé au client';
+    },
+    customer: (data) => {
+      const value = amount(data.amountCents);
+      return value ? `Supplément de ${value} à approuver` : 'Supplément à approuver';
+    },
+  }),
+  supplement_paid: kind({
+    schema: z
+      .object({ amountCents: cents.optional(), adjustmentId: text.optional(), provider: provider.optional() })
+      .passthrough(),
+    label: (data) => {
+      const value = amount(data.amountCents);
+      return value ? `Supplément de ${value} payé` : 'Supplément payé';
+    },
+    detail: (data) => providerName(data.provider),
+    customer: () => 'Supplément payé',
+  }),
+  supplement_declined: kind({
+    schema: z
+      .object({ decision: z.enum(['digitise_paid', 'return_extra']).optional(), by: text.optional() })
+      .passthrough(),
+    label: () => 'Supplément refusé',
+    detail: (data, event) => {
+      const decision = data.decision ?? event.to;
+      if (decision === 'digitise_paid') return 'Seuls les éléments payés seront numérisés';
+      if (decision === 'return_extra') return 'Les éléments en plus seront renvoyés sans être numérisés';
+      return null;
+    },
+    customer: () => 'Supplément refusé',
   }),
   order_canceled: kind({
     schema: z.object({ reason: text.optional() }).passthrough(),

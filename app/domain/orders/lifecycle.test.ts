@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus, PAYMENT_STATUSES, type PaymentStatus } from '../order-status';
-import { type Decision, decide, type OrderState, type RefusalCode, type Transition } from './lifecycle';
+import {
+  type Decision,
+  decide,
+  LIFECYCLE_MESSAGES,
+  type OrderState,
+  type RefusalCode,
+  type Transition,
+} from './lifecycle';
 
 const TOTAL = 12_500;
 
@@ -16,6 +23,10 @@ function state(overrides: Partial<OrderState> = {}): OrderState {
     totalCents: TOTAL,
     paidCents: paid ? TOTAL : 0,
     refundedCents: paymentStatus === 'refunded' ? TOTAL : paymentStatus === 'partially_refunded' ? 2_500 : 0,
+    stage: 'awaiting_originals',
+    physical: false,
+    hasDeliveryAddress: false,
+    supplement: null,
     ...overrides,
   };
 }
@@ -253,5 +264,114 @@ describe('refunds: at most paid minus refunded, each with its credit note', () =
     expect(decision.ok ? '' : decision.message).toBe(
       'Le montant à rembourser doit être compris entre 0,01\u00a0€ et 100,00\u00a0€.',
     );
+  });
+});
+
+describe('the originals’ journey: addresses, reception, stages, shipping, supplements', () => {
+  const physical = { physical: true, hasDeliveryAddress: false } as const;
+
+  it('refuses to ship an order with something physical and no delivery address', () => {
+    const done = state({ status: 'completed', paymentStatus: 'paid', stage: 'ready', ...physical });
+    expect(decide(done, { type: 'ship', parcelNumber: '6A123', carrier: 'other' })).toMatchObject({
+      ok: false,
+      code: 'no_address',
+      message: LIFECYCLE_MESSAGES.noAddress,
+    });
+  });
+
+  it('receives the parcel once, into « Reçu » and « En traitement », with the reception e-mail', () => {
+    const decision = decide(state({ paymentStatus: 'paid' }), { type: 'receive', dueAt: '2026-12-01T00:00:00Z' });
+    expect(decision).toMatchObject({
+      ok: true,
+      next: { stage: 'received', status: 'processing' },
+      event: { kind: 'parcel_received' },
+      effects: [{ kind: 'email', template: 'originals-received' }],
+    });
+    expect(refusal(decide(state({ stage: 'received' }), { type: 'receive', dueAt: '2026-12-01T00:00:00Z' }))).toBe(
+      'already_received',
+    );
+    expect(refusal(decide(state({ status: 'canceled' }), { type: 'receive', dueAt: '2026-12-01T00:00:00Z' }))).toBe(
+      'canceled',
+    );
+  });
+
+  it('moves through the stages one step at a time; digitising needs the payment and no open supplement', () => {
+    const received = state({ status: 'processing', stage: 'received', paymentStatus: 'paid' });
+    expect(refusal(decide(received, { type: 'advance_stage', to: 'digitising' }))).toBe('ok');
+    expect(refusal(decide(received, { type: 'advance_stage', to: 'ready' }))).toBe('stage_not_allowed');
+    expect(
+      refusal(
+        decide({ ...received, paymentStatus: 'pending', paidCents: 0 }, { type: 'advance_stage', to: 'digitising' }),
+      ),
+    ).toBe('not_paid');
+    expect(
+      refusal(
+        decide({ ...received, supplement: { id: 'a', amountCents: 700 } }, { type: 'advance_stage', to: 'digitising' }),
+      ),
+    ).toBe('supplement_open');
+    expect(refusal(decide(state({ stage: 'awaiting_originals' }), { type: 'advance_stage', to: 'digitising' }))).toBe(
+      'not_received',
+    );
+    const checked = { ...received, stage: 'quality_check' as const };
+    expect(refusal(decide(checked, { type: 'advance_stage', to: 'digitising' }))).toBe('ok');
+    expect(decide(checked, { type: 'advance_stage', to: 'ready' })).toMatchObject({
+      ok: true,
+      next: { stage: 'ready', status: 'completed' },
+      effects: [{ kind: 'email', template: 'order-ready' }],
+    });
+  });
+
+  it('ships a finished order with its parcel number, and only then', () => {
+    const done = state({
+      status: 'completed',
+      stage: 'ready',
+      paymentStatus: 'paid',
+      physical: true,
+      hasDeliveryAddress: true,
+    });
+    expect(decide(done, { type: 'ship', parcelNumber: '6A12345678901', carrier: 'colissimo' })).toMatchObject({
+      ok: true,
+      next: { status: 'shipped' },
+      event: { kind: 'shipped' },
+      effects: [{ kind: 'email', template: 'order-shipped' }],
+    });
+    expect(
+      refusal(decide({ ...done, status: 'processing' }, { type: 'ship', parcelNumber: '6A1', carrier: 'other' })),
+    ).toBe('not_allowed');
+    expect(refusal(decide(done, { type: 'ship', parcelNumber: '  ', carrier: 'other' }))).toBe('amount_invalid');
+  });
+
+  it('asks a supplement of a paid order once, settles it for its exact amount, or records the refusal', () => {
+    const paid = state({ status: 'processing', stage: 'received', paymentStatus: 'paid' });
+    expect(decide(paid, { type: 'request_supplement', amountCents: 700 })).toMatchObject({
+      ok: true,
+      effects: [{ kind: 'email', template: 'supplement-requested' }],
+    });
+    expect(refusal(decide(state(), { type: 'request_supplement', amountCents: 700 }))).toBe('not_paid');
+    const open = { ...paid, supplement: { id: 'adj-1', amountCents: 700 } };
+    expect(refusal(decide(open, { type: 'request_supplement', amountCents: 700 }))).toBe('supplement_open');
+    expect(
+      refusal(decide(open, { type: 'settle_supplement', adjustmentId: 'adj-1', amountCents: 699, method: 'card' })),
+    ).toBe('amount_mismatch');
+    expect(
+      refusal(decide(open, { type: 'settle_supplement', adjustmentId: 'adj-2', amountCents: 700, method: 'card' })),
+    ).toBe('no_supplement');
+    const settled = decide(open, {
+      type: 'settle_supplement',
+      adjustmentId: 'adj-1',
+      amountCents: 700,
+      method: 'card',
+    });
+    expect(settled).toMatchObject({ ok: true, next: { supplement: null, paidCents: TOTAL + 700 } });
+    if (!settled.ok) return;
+    // What can be refunded afterwards includes the supplement.
+    expect(refusal(decide(settled.next, { type: 'refund', amountCents: TOTAL + 700 }))).toBe('ok');
+    expect(
+      decide(open, { type: 'decline_supplement', adjustmentId: 'adj-1', decision: 'digitise_paid' }),
+    ).toMatchObject({
+      ok: true,
+      next: { supplement: null },
+      event: { kind: 'supplement_declined', to: 'digitise_paid' },
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { formatEurosFromCents } from '../format';
-import { ORDER_STATUS_LABELS, type OrderStatus, type PaymentStatus } from '../order-status';
+import {
+  ORDER_STATUS_LABELS,
+  type OrderStatus,
+  type PaymentStatus,
+  WORKSHOP_STAGE_LABELS,
+  type WorkshopStage,
+} from '../order-status';
 import type { CheckoutPaymentMethod } from '../payments/offline';
 import type { OrderEventKind } from './events';
 
@@ -31,6 +37,37 @@ export interface OrderState {
   paidCents: number;
   /** Refunded or being refunded (refunds not failed). */
   refundedCents: number;
+  /** The workshop stage (awaiting_originals until the parcel is received). */
+  stage: WorkshopStage;
+  /** Something physical travels (USB key, DVD, return of the originals, prepaid label). */
+  physical: boolean;
+  /** A delivery address is frozen on the order. */
+  hasDeliveryAddress: boolean;
+  /** The reception supplement waiting for the customer's answer, if any. */
+  supplement: { id: string; amountCents: number } | null;
+}
+
+/** Something physical travels: it needs a delivery address (DESIGN.md, fulfilment). */
+export function shipsSomethingPhysical(order: {
+  deliveryMethod: string;
+  returnOriginals: boolean;
+  sendMethod: string;
+}): boolean {
+  return order.deliveryMethod !== 'digital' || order.returnOriginals || order.sendMethod === 'label';
+}
+
+/** The stage moves of the workshop: forward one step, or back from quality check to digitising (rework). */
+export const STAGE_MOVES: Readonly<Record<WorkshopStage, readonly WorkshopStage[]>> = {
+  awaiting_originals: [],
+  received: ['digitising'],
+  digitising: ['quality_check'],
+  quality_check: ['ready', 'digitising'],
+  ready: [],
+};
+
+/** The next stage of the board's « étape suivante » (null at the last one or before reception). */
+export function nextStage(stage: WorkshopStage): WorkshopStage | null {
+  return STAGE_MOVES[stage][0] ?? null;
 }
 
 export type Transition =
@@ -51,7 +88,19 @@ export type Transition =
   /** Withdrawal after the work started: the staff keep a proportionate amount, the rest is refunded. */
   | { type: 'settle_withdrawal'; keptCents: number }
   /** A refund was given back (gateway or by hand): its credit note, the new payment status. */
-  | { type: 'refund'; amountCents: number };
+  | { type: 'refund'; amountCents: number }
+  /** The originals arrived at the workshop (« Colis reçu »); `dueAt` is the promised date (ISO). */
+  | { type: 'receive'; dueAt: string }
+  /** The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité ». */
+  | { type: 'advance_stage'; to: Exclude<WorkshopStage, 'awaiting_originals' | 'received'> }
+  /** Something physical leaves the workshop with its parcel number. */
+  | { type: 'ship'; parcelNumber: string; carrier: 'colissimo' | 'other' }
+  /** More items counted than ordered: the customer is asked to approve and pay the difference. */
+  | { type: 'request_supplement'; amountCents: number }
+  /** The supplement was paid (by its gateway, or validated by hand): its own invoice. */
+  | { type: 'settle_supplement'; adjustmentId: string; amountCents: number; method: CheckoutMethod }
+  /** The customer (or the staff for them) declines the supplement: what is done with the extra items. */
+  | { type: 'decline_supplement'; adjustmentId: string; decision: 'digitise_paid' | 'return_extra' };
 
 export type TransitionType = Transition['type'];
 
@@ -59,6 +108,8 @@ export type Effect =
   | { kind: 'notify'; about: 'new_order' | 'payment_received' | 'payment_failed' | 'payment_method' | 'withdrawal' }
   | { kind: 'email'; template: EmailEffect }
   | { kind: 'invoice' }
+  /** The invoice of a paid reception supplement. */
+  | { kind: 'supplement_invoice'; adjustmentId: string; amountCents: number }
   | { kind: 'credit_note'; amountCents: number }
   /** Closes the order's open payment sessions (Stripe: expires them). */
   | { kind: 'close_payment_sessions'; reason: 'canceled' | 'withdrawn' | 'replaced' }
@@ -70,7 +121,12 @@ export type EmailEffect =
   | 'payment-received'
   | 'order-status'
   | 'withdrawal-acknowledgement'
-  | 'refund-issued';
+  | 'refund-issued'
+  | 'originals-received'
+  | 'order-ready'
+  | 'order-shipped'
+  | 'supplement-requested'
+  | 'supplement-paid';
 
 /** The history events the transitions write: kinds of the registry (events.ts), so each has its French label. */
 export type EventKind = Extract<
@@ -84,6 +140,12 @@ export type EventKind = Extract<
   | 'withdrawal_requested'
   | 'withdrawal_settled'
   | 'refund_issued'
+  | 'parcel_received'
+  | 'stage_changed'
+  | 'shipped'
+  | 'supplement_requested'
+  | 'supplement_paid'
+  | 'supplement_declined'
 >;
 
 export type RefusalCode =
@@ -100,7 +162,13 @@ export type RefusalCode =
   | 'performed'
   | 'expired'
   | 'not_withdrawn'
-  | 'amount_invalid';
+  | 'amount_invalid'
+  | 'no_address'
+  | 'already_received'
+  | 'not_received'
+  | 'stage_not_allowed'
+  | 'supplement_open'
+  | 'no_supplement';
 
 export interface Accepted {
   ok: true;
@@ -139,6 +207,18 @@ export const LIFECYCLE_MESSAGES = {
     max > 0
       ? `Le montant à rembourser doit être compris entre ${formatEurosFromCents(1)} et ${formatEurosFromCents(max)}.`
       : 'Tout ce qui a été payé a déjà été remboursé.',
+  noAddress: 'Aucune adresse de livraison n’est enregistrée pour cette commande.',
+  alreadyReceived: 'Le colis de cette commande a déjà été reçu.',
+  notReceived: 'Le colis de cette commande n’a pas encore été reçu.',
+  stageNotAllowed: (from: WorkshopStage, to: WorkshopStage) =>
+    `Une commande à l’étape « ${WORKSHOP_STAGE_LABELS[from]} » ne peut pas passer à « ${WORKSHOP_STAGE_LABELS[to]} ».`,
+  unpaidWork: 'La commande doit être payée avant d’être numérisée.',
+  supplementOpen: 'Le client n’a pas encore répondu au supplément demandé.',
+  noSupplement: 'Aucun supplément n’attend de réponse pour cette commande.',
+  supplementUnpaidOrder: 'La commande doit être payée avant qu’un supplément soit demandé.',
+  notShippable: (from: OrderStatus) =>
+    `Une commande « ${ORDER_STATUS_LABELS[from]} » ne peut pas être expédiée : terminez d’abord son traitement.`,
+  parcelNumber: 'Indiquez le numéro de suivi du colis.',
   keptTooLarge: (max: number) =>
     `Le montant conservé doit être compris entre ${formatEurosFromCents(0)} et ${formatEurosFromCents(max)}.`,
 } as const;
@@ -272,7 +352,8 @@ export function decide(state: OrderState, transition: Transition): Decision {
       }
       return accept(
         state,
-        { status: transition.to },
+        // « Traité » by hand means the files are ready: the workshop stage follows.
+        { status: transition.to, ...(transition.to === 'completed' ? { stage: 'ready' as const } : {}) },
         { kind: 'status_changed', from: state.status, to: transition.to },
         [{ kind: 'email', template: 'order-status' }],
       );
@@ -350,6 +431,103 @@ export function decide(state: OrderState, transition: Transition): Decision {
           { kind: 'credit_note', amountCents: transition.amountCents },
           { kind: 'email', template: 'refund-issued' },
         ],
+      );
+    }
+    case 'receive': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (state.stage !== 'awaiting_originals') return refuse('already_received', LIFECYCLE_MESSAGES.alreadyReceived);
+      if (state.status !== 'pending' && state.status !== 'processing') {
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));
+      }
+      return accept(
+        state,
+        { stage: 'received', status: 'processing' },
+        { kind: 'parcel_received', from: state.stage, to: 'received' },
+        [{ kind: 'email', template: 'originals-received' }],
+      );
+    }
+    case 'advance_stage': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
+      if (!STAGE_MOVES[state.stage].includes(transition.to)) {
+        return refuse('stage_not_allowed', LIFECYCLE_MESSAGES.stageNotAllowed(state.stage, transition.to));
+      }
+      if (transition.to === 'digitising') {
+        if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
+        if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+      }
+      const ready = transition.to === 'ready';
+      return accept(
+        state,
+        { stage: transition.to, status: ready ? 'completed' : 'processing' },
+        { kind: 'stage_changed', from: state.stage, to: transition.to },
+        ready ? [{ kind: 'email', template: 'order-ready' }] : [],
+      );
+    }
+    case 'ship': {
+      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
+      if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
+      if (state.status === 'shipped') return refuse('same_status', LIFECYCLE_MESSAGES.sameStatus);
+      // A withdrawn order's originals still go home; anything else leaves once the work is done.
+      if (state.status !== 'completed' && !state.withdrawn) {
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.notShippable(state.status));
+      }
+      if (transition.parcelNumber.trim() === '') return refuse('amount_invalid', LIFECYCLE_MESSAGES.parcelNumber);
+      if (state.physical && !state.hasDeliveryAddress) return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
+      return accept(state, { status: 'shipped' }, { kind: 'shipped', from: state.status, to: 'shipped' }, [
+        { kind: 'email', template: 'order-shipped' },
+      ]);
+    }
+    case 'request_supplement': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.supplementUnpaidOrder);
+      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+      if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(0));
+      }
+      // The id is the adjustment row the server inserts with this transition.
+      return accept(
+        state,
+        { supplement: { id: '', amountCents: transition.amountCents } },
+        { kind: 'supplement_requested', from: null, to: 'awaiting_customer' },
+        [{ kind: 'email', template: 'supplement-requested' }],
+      );
+    }
+    case 'settle_supplement': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (!state.supplement || state.supplement.id !== transition.adjustmentId) {
+        return refuse('no_supplement', LIFECYCLE_MESSAGES.noSupplement);
+      }
+      if (transition.amountCents !== state.supplement.amountCents) {
+        return refuse(
+          'amount_mismatch',
+          LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.supplement.amountCents),
+        );
+      }
+      return accept(
+        state,
+        { supplement: null, paidCents: state.paidCents + transition.amountCents },
+        { kind: 'supplement_paid', from: 'awaiting_customer', to: 'paid' },
+        [
+          { kind: 'notify', about: 'payment_received' },
+          { kind: 'supplement_invoice', adjustmentId: transition.adjustmentId, amountCents: transition.amountCents },
+          { kind: 'email', template: 'supplement-paid' },
+        ],
+      );
+    }
+    case 'decline_supplement': {
+      if (!state.supplement || state.supplement.id !== transition.adjustmentId) {
+        return refuse('no_supplement', LIFECYCLE_MESSAGES.noSupplement);
+      }
+      return accept(
+        state,
+        { supplement: null },
+        { kind: 'supplement_declined', from: 'awaiting_customer', to: transition.decision },
+        [],
       );
     }
   }

@@ -100,9 +100,27 @@ export interface PriceListDocument {
   sendingLabelPrice: number;
   /** Ours: return of the originals to the customer, in cents. */
   returnShippingPrice: number;
+  /**
+   * Ours: the promised turnaround, counted in working days from the reception of the originals
+   * (the due date of the workshop board), and the express option's price per order, in cents.
+   */
+  turnaround: { standardDays: number; expressDays: number; expressPrice: number };
+  /**
+   * Ours: the ad valorem insurance of the return parcel: a price per started 100 € of declared
+   * value, in cents, up to a maximum declared value in cents (Colissimo's ceiling).
+   */
+  insurance: { per100EurosPrice: number; maxValue: number };
   /** ISO 8601 date of the last change. */
   lastUpdated: string;
 }
+
+/** What a price list stored before the turnaround and insurance entries existed is read with. */
+export const DEFAULT_TURNAROUND: PriceListDocument['turnaround'] = {
+  standardDays: 15,
+  expressDays: 2,
+  expressPrice: 2900,
+};
+export const DEFAULT_INSURANCE: PriceListDocument['insurance'] = { per100EurosPrice: 120, maxValue: 500_000 };
 
 export const DEFAULT_PRICE_LIST: PriceListDocument = {
   supports: {
@@ -137,5 +155,7 @@ export const DEFAULT_PRICE_LIST: PriceListDocument = {
   denoisePrice: 500,
   sendingLabelPrice: 990,
   returnShippingPrice: 1290,
+  turnaround: DEFAULT_TURNAROUND,
+  insurance: DEFAULT_INSURANCE,
   lastUpdated: '2026-11-21T00:00:00.000Z',
 };

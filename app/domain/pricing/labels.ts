@@ -38,6 +38,8 @@ export const BREAKDOWN_LABELS: Readonly<Record<keyof PriceBreakdown, string>> = 
   deliveryCostCents: 'Livraison des fichiers',
   sendShippingCostCents: 'Envoi de vos originaux',
   returnShippingCostCents: 'Retour de vos originaux',
+  expressPriceCents: 'Traitement express',
+  insurancePriceCents: 'Assurance du retour',
   totalPriceCents: 'Total TTC',
 };
 
@@ -83,6 +85,11 @@ export function extraLines(
     extras.push({ label: SEND_METHOD_LABELS.label, totalCents: price.sendShippingCostCents });
   }
   if (choice.returnOriginals) extras.push({ label: RETURN_ORIGINALS_LABEL, totalCents: price.returnShippingCostCents });
+  if (price.expressPriceCents > 0)
+    extras.push({ label: BREAKDOWN_LABELS.expressPriceCents, totalCents: price.expressPriceCents });
+  if (price.insurancePriceCents > 0) {
+    extras.push({ label: BREAKDOWN_LABELS.insurancePriceCents, totalCents: price.insurancePriceCents });
+  }
   return extras;
 }
 

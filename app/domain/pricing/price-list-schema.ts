@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  DEFAULT_INSURANCE,
+  DEFAULT_TURNAROUND,
   DELIVERY_METHODS,
   FORMATS,
   type PriceListDocument,
@@ -25,6 +27,12 @@ const cents = z
   .max(MAX_AMOUNT_CENTS, { error: 'Montant trop élevé.' });
 
 export const MAX_MULTIPLIER_VALUE = 10;
+
+const days = z
+  .number({ error: 'Indiquez un nombre de jours.' })
+  .int({ error: 'Un délai s’exprime en jours entiers.' })
+  .min(1, { error: 'Un délai est d’au moins 1 jour.' })
+  .max(120, { error: 'Un délai est d’au plus 120 jours.' });
 
 const multiplier = (min: number) =>
   z
@@ -55,6 +63,24 @@ export const priceListDocumentSchema = z.object({
   denoisePrice: cents,
   sendingLabelPrice: cents,
   returnShippingPrice: cents,
+  // Lists published before these entries existed are read with the defaults (docs/pricing.md).
+  turnaround: z
+    .object({
+      standardDays: days,
+      expressDays: days,
+      expressPrice: cents,
+    })
+    .refine((t) => t.expressDays < t.standardDays, {
+      error: 'Le délai express doit être plus court que le délai standard.',
+      path: ['expressDays'],
+    })
+    .default(DEFAULT_TURNAROUND),
+  insurance: z
+    .object({
+      per100EurosPrice: cents,
+      maxValue: cents.min(10_000, { error: 'Valeur assurable d’au moins 100,00 €.' }),
+    })
+    .default(DEFAULT_INSURANCE),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

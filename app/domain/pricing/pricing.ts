@@ -66,6 +66,10 @@ export interface OrderChoice {
   deliveryMethod: DeliveryMethod;
   sendMethod: SendMethod;
   returnOriginals: boolean;
+  /** The express turnaround (price list `turnaround.expressPrice`); standard when absent. */
+  express?: boolean;
+  /** Declared value of the return parcel for its insurance, in cents (0 or absent: not insured). */
+  insuredValueCents?: number;
 }
 
 /** The order's price fields (`orders` columns), which add up exactly to the total. */
@@ -73,6 +77,8 @@ export interface PriceBreakdown extends LineParts {
   deliveryCostCents: number;
   sendShippingCostCents: number;
   returnShippingCostCents: number;
+  expressPriceCents: number;
+  insurancePriceCents: number;
   totalPriceCents: number;
 }
 
@@ -91,6 +97,8 @@ export const PRICE_BREAKDOWN_KEYS = [
   'deliveryCostCents',
   'sendShippingCostCents',
   'returnShippingCostCents',
+  'expressPriceCents',
+  'insurancePriceCents',
 ] as const satisfies readonly (keyof PriceBreakdown)[];
 
 const LINE_PART_KEYS = [
@@ -237,6 +245,19 @@ export function orderExtrasCents(
   };
 }
 
+/**
+ * The return parcel's ad valorem insurance: a price per started 100 € of declared value. Only a
+ * parcel that travels back can be insured; a value above the list's maximum is a PricingError
+ * (the checkout refuses it first with a French message).
+ */
+export function insurancePriceCents(list: PriceListDocument, insuredValueCents: number): number {
+  const value = count(insuredValueCents, 'insured value');
+  if (value === 0n) return 0;
+  if (value > centsOf(list.insurance.maxValue, 'insurance ceiling')) throw new PricingError('insured value too high');
+  const tranches = (value + 9_999n) / 10_000n;
+  return toNumber(tranches * centsOf(list.insurance.per100EurosPrice, 'insurance'));
+}
+
 /** Prices every line and the order's extras; the breakdown's fields add up exactly to its total. */
 export function priceOrder(list: PriceListDocument, order: OrderChoice): PricedOrder {
   const lines = order.lines.map((line) => priceLine(list, line));
@@ -244,13 +265,19 @@ export function priceOrder(list: PriceListDocument, order: OrderChoice): PricedO
     LINE_PART_KEYS.map((key) => [key, lines.reduce((sum, line) => sum + line[key], 0)]),
   ) as unknown as LineParts;
   const extras = orderExtrasCents(list, order);
+  const expressPriceCents = order.express ? toNumber(centsOf(list.turnaround.expressPrice, 'express')) : 0;
+  // Insurance covers a parcel going back: the originals, a USB key or a DVD.
+  const travelsBack = order.returnOriginals || order.deliveryMethod !== 'digital';
+  const insured = travelsBack ? insurancePriceCents(list, order.insuredValueCents ?? 0) : 0;
   const totalPriceCents =
     lines.reduce((sum, line) => sum + line.lineTotalCents, 0) +
     extras.deliveryCostCents +
     extras.sendShippingCostCents +
-    extras.returnShippingCostCents;
+    extras.returnShippingCostCents +
+    expressPriceCents +
+    insured;
   if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
-  return { lines, price: { ...parts, ...extras, totalPriceCents } };
+  return { lines, price: { ...parts, ...extras, expressPriceCents, insurancePriceCents: insured, totalPriceCents } };
 }
 
 /** The VAT included in an amount at 20 %: amount - round(amount / 1.2), in cents. */

@@ -299,3 +299,17 @@ export async function getOrderDocuments(
     creditNotes: creditRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
   };
 }
+
+export interface IssueSupplementInvoiceInput {
+  orderId: string;
+  adjustmentId: string;
+  amountCents: number;
+  actor: string;
+  payment: IssueInvoiceInput['payment'];
+}
+
+/** The invoice of a paid reception supplement (issue 15, reception): its own number and lines. */
+export async function issueSupplementInvoice(_tx: Tx, input: IssueSupplementInvoiceInput): Promise<IssuedDocument> {
+  // TODO(issue 15, reception helper): build the supplement's invoice from order_adjustments.pricing.
+  throw new InvoiceError(`supplement invoices are not built yet (${input.adjustmentId})`);
+}

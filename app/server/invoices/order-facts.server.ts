@@ -20,6 +20,11 @@ export interface OrderFacts extends SnapshotOrder {
   paymentMethod: string;
   paidAt: Date | null;
   withdrawnAt: Date | null;
+  stage: string;
+  returnOriginals: boolean;
+  sendMethod: string;
+  express: boolean;
+  dueAt: Date | null;
   customer: OrderCustomer;
   priceList: PriceListDocument | null;
 }
@@ -60,6 +65,11 @@ export async function loadOrderFacts(
     paymentMethod: order.paymentMethod,
     paidAt: order.paidAt,
     withdrawnAt: order.withdrawnAt,
+    stage: order.stage,
+    returnOriginals: order.returnOriginals,
+    sendMethod: order.sendMethod,
+    express: order.express,
+    dueAt: order.dueAt,
     deliveryMethod: order.deliveryMethod,
     deliveryCostCents: order.deliveryCostCents,
     sendShippingCostCents: order.sendShippingCostCents,

@@ -47,6 +47,8 @@ export async function enqueueOrderConfirmation(
       deliveryCostCents: orders.deliveryCostCents,
       sendShippingCostCents: orders.sendShippingCostCents,
       returnShippingCostCents: orders.returnShippingCostCents,
+      expressPriceCents: orders.expressPriceCents,
+      insurancePriceCents: orders.insurancePriceCents,
       totalPriceCents: orders.totalPriceCents,
       priceListId: orders.priceListId,
     })
@@ -97,6 +99,8 @@ export async function enqueueOrderConfirmation(
           deliveryCostCents: order.deliveryCostCents,
           sendShippingCostCents: order.sendShippingCostCents,
           returnShippingCostCents: order.returnShippingCostCents,
+          expressPriceCents: order.expressPriceCents,
+          insurancePriceCents: order.insurancePriceCents,
           totalPriceCents: order.totalPriceCents,
         },
         {

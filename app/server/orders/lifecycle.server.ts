@@ -6,6 +6,7 @@ import {
   orderStatusLabel,
   type PaymentStatus,
   paymentMethodLabel,
+  type WorkshopStage,
   wasPaid,
 } from '~/domain/order-status';
 import {
@@ -14,21 +15,23 @@ import {
   decide,
   type Effect,
   type OrderState,
+  shipsSomethingPhysical,
   type Transition,
 } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
 import { type Database, db, type Tx } from '../db/client.server';
-import { notifications, orderEvents, orders, payments } from '../db/schema';
+import { notifications, orderAdjustments, orderEvents, orders, payments } from '../db/schema';
 import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
 import { enqueueEmail } from '../email/outbox.server';
 import { baseUrl } from '../env.server';
-import { issueCreditNote, issueInvoice } from '../invoices/invoices.server';
+import { issueCreditNote, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
 import { enqueueOrderConfirmation } from './confirmation-email.server';
+import { enqueueJourneyEmail } from './journey-emails.server';
 import type { RefundResult } from './refunds.server';
 
 /*
@@ -62,6 +65,8 @@ export interface TransitionContext {
   refundMethod?: 'gateway' | 'transfer' | 'cheque';
   /** Anything else the history entry should keep. */
   data?: Record<string, unknown>;
+  /** The reception supplement `request_supplement` creates: its re-priced lines and pay link. */
+  adjustment?: { receptionId: string | null; pricing: unknown; accessTokenHash: string | null };
   now?: Date;
 }
 
@@ -84,6 +89,8 @@ export interface AppliedTransition {
   stripeSessions: string[];
   /** What became of `refunds` (filled by applyTransition after the commit). */
   refundResults: RefundResult[];
+  /** The supplement row `request_supplement` created. */
+  adjustmentId: string | null;
 }
 
 export type TransitionResult =
@@ -107,13 +114,27 @@ export async function lockOrderState(
 ): Promise<LockedOrder | null> {
   const facts = await loadOrderFacts(tx, orderId, { lock: true });
   if (!facts) return null;
-  const extra = await tx.execute<{ placed_at: string | null; refunded: number; token: string | null }>(sql`
+  const extra = await tx.execute<{
+    placed_at: string | null;
+    refunded: number;
+    token: string | null;
+    has_address: boolean;
+    supplements_paid: number;
+    open_supplement_id: string | null;
+    open_supplement_amount: number | null;
+  }>(sql`
     select o.placed_at, o.access_token_hash as token,
+      exists (select 1 from order_addresses a where a.order_id = o.id and a.kind = 'delivery') as has_address,
+      (select coalesce(sum(j.amount), 0)::int from order_adjustments j
+        where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
+      s.id as open_supplement_id, s.amount as open_supplement_amount,
       (select coalesce(sum(r.amount), 0)::int from refunds r
         where r.order_id = o.id and r.status <> 'failed' and r.id is distinct from ${context.refundId ?? null}::uuid
           and (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order))
       ) as refunded
-    from orders o where o.id = ${orderId}`);
+    from orders o
+    left join order_adjustments s on s.order_id = o.id and s.kind = 'supplement' and s.status = 'awaiting_customer'
+    where o.id = ${orderId}`);
   const row = extra.rows[0];
   const paymentStatus = facts.paymentStatus as PaymentStatus;
   const paid = wasPaid(paymentStatus);
@@ -128,9 +149,16 @@ export async function lockOrderState(
       placed: Boolean(row?.placed_at),
       withdrawn: facts.withdrawnAt !== null,
       totalCents: facts.totalPriceCents,
-      // An order is paid only for its exact amount (the rule book), so what paid it is its total.
-      paidCents: paid ? facts.totalPriceCents : 0,
+      // An order is paid only for its exact amount (the rule book), so what paid it is its total,
+      // plus the reception supplements paid since.
+      paidCents: paid ? facts.totalPriceCents + Number(row?.supplements_paid ?? 0) : 0,
       refundedCents: Number(row?.refunded ?? 0),
+      stage: facts.stage as WorkshopStage,
+      physical: shipsSomethingPhysical(facts),
+      hasDeliveryAddress: Boolean(row?.has_address),
+      supplement: row?.open_supplement_id
+        ? { id: row.open_supplement_id, amountCents: Number(row.open_supplement_amount) }
+        : null,
     },
   };
 }
@@ -164,9 +192,13 @@ export async function applyTransitionInTx(
       ...(next.placed && !state.placed ? { placedAt: now, termsVersion: TERMS_VERSION, termsAcceptedAt: now } : {}),
       ...(next.withdrawn && !state.withdrawn ? { withdrawnAt: now } : {}),
       ...(next.paymentStatus === 'paid' && state.paymentStatus !== 'paid' ? { paidAt: now } : {}),
+      stage: next.stage,
+      ...(transition.type === 'receive' ? { receivedAt: now, dueAt: new Date(transition.dueAt) } : {}),
+      ...(transition.type === 'ship' ? { shippedAt: now } : {}),
       updatedAt: now,
     })
     .where(eq(orders.id, orderId));
+  const adjustmentId = await writeAdjustment(tx, orderId, transition, context, now);
 
   const [event] = await tx
     .insert(orderEvents)
@@ -192,10 +224,51 @@ export async function applyTransitionInTx(
     refunds: [],
     stripeSessions: [],
     refundResults: [],
+    adjustmentId,
   };
   const run = { tx, facts, transition, actor, context, now, applied, eventId: event?.id ?? 0 };
   for (const effect of decision.effects) await perform(run, effect);
   return applied;
+}
+
+/** The reception supplements follow their transitions: created, paid, declined. */
+async function writeAdjustment(
+  tx: Tx,
+  orderId: string,
+  transition: Transition,
+  context: TransitionContext,
+  now: Date,
+): Promise<string | null> {
+  switch (transition.type) {
+    case 'request_supplement': {
+      const [row] = await tx
+        .insert(orderAdjustments)
+        .values({
+          orderId,
+          receptionId: context.adjustment?.receptionId ?? null,
+          kind: 'supplement',
+          amountCents: transition.amountCents,
+          pricing: context.adjustment?.pricing ?? {},
+          accessTokenHash: context.adjustment?.accessTokenHash ?? null,
+          createdAt: now,
+        })
+        .returning({ id: orderAdjustments.id });
+      return row?.id ?? null;
+    }
+    case 'settle_supplement':
+    case 'decline_supplement':
+      await tx
+        .update(orderAdjustments)
+        .set({
+          status: transition.type === 'settle_supplement' ? 'paid' : 'declined',
+          ...(transition.type === 'decline_supplement' ? { decision: transition.decision } : {}),
+          decidedAt: now,
+        })
+        .where(eq(orderAdjustments.id, transition.adjustmentId));
+      return transition.adjustmentId;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -338,6 +411,21 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       }
       return;
     }
+    case 'supplement_invoice': {
+      const invoice = await issueSupplementInvoice(tx, {
+        orderId: facts.id,
+        adjustmentId: effect.adjustmentId,
+        amountCents: effect.amountCents,
+        actor: run.actor,
+        payment: {
+          method: applied.decision.next.paymentMethod,
+          paidAt: run.now,
+          provider: run.context.payment?.provider ?? null,
+        },
+      });
+      applied.invoiceNumber = invoice.number;
+      return;
+    }
     case 'refund':
       applied.refunds.push({ amountCents: effect.amountCents });
       return;
@@ -462,6 +550,21 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
     }
     case 'refund-issued':
       await queueRefundEmail(run);
+      return;
+    case 'originals-received':
+    case 'order-ready':
+    case 'order-shipped':
+    case 'supplement-requested':
+    case 'supplement-paid':
+      await enqueueJourneyEmail(tx, facts, {
+        template,
+        eventKey: `event${run.eventId}`,
+        now: run.now,
+        accessToken: context.accessToken ?? null,
+        adjustmentId: applied.adjustmentId,
+        invoiceNumber: applied.invoiceNumber,
+        data: context.data ?? {},
+      });
       return;
   }
 }

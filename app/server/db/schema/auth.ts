@@ -30,6 +30,8 @@ export const user = pgTable(
     street: text('street'),
     postalCode: text('postal_code'),
     city: text('city'),
+    /** ISO 3166-1 alpha-2 code of the profile address's country (domain/orders/address.ts). */
+    country: text('country'),
     // The terms of sale accepted at registration (domain/terms.ts), recorded by the server.
     termsVersion: text('terms_version'),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -20,6 +21,9 @@ import { user } from './auth';
  * The shop's tables (DESIGN.md, data model). Money is in integer cents, timestamps are timestamptz.
  * Status columns hold the English code values of domain/; French labels live in domain/ maps.
  */
+
+/** Binary content (PDF labels, reception photos) as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -83,7 +87,25 @@ export const orders = pgTable(
     deliveryCostCents: integer('delivery_cost').notNull().default(0),
     sendShippingCostCents: integer('send_shipping_cost').notNull().default(0),
     returnShippingCostCents: integer('return_shipping_cost').notNull().default(0),
+    /** The express turnaround's surcharge (0 when standard) and the return's ad valorem insurance. */
+    expressPriceCents: integer('express_price').notNull().default(0),
+    insurancePriceCents: integer('insurance_price').notNull().default(0),
     totalPriceCents: integer('total_price').notNull().default(0),
+    /** The promised turnaround: express (priced in Tarifs) or standard. */
+    express: boolean('express').notNull().default(false),
+    /** The value the customer declared for the return parcel's insurance (0: not insured). */
+    insuredValueCents: integer('insured_value').notNull().default(0),
+    /**
+     * The workshop stage (DESIGN.md, order lifecycle): awaiting_originals until the parcel is
+     * received, then received -> digitising -> quality_check -> ready. Written by the lifecycle only.
+     */
+    stage: text('stage', { enum: ['awaiting_originals', 'received', 'digitising', 'quality_check', 'ready'] })
+      .notNull()
+      .default('awaiting_originals'),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    /** When the workshop promised to be done: the reception date plus the promised turnaround. */
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    shippedAt: timestamp('shipped_at', { withTimezone: true }),
     priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
     /** The customer's express request to start before the end of the 14-day withdrawal period. */
     earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
@@ -119,6 +141,150 @@ export const orders = pgTable(
       sql`${t.paymentStatus} in ('pending', 'paid', 'failed', 'partially_refunded', 'refunded')`,
     ),
     check('orders_payment_method_check', sql`${t.paymentMethod} in ('card', 'transfer', 'cheque')`),
+    check(
+      'orders_stage_check',
+      sql`${t.stage} in ('awaiting_originals', 'received', 'digitising', 'quality_check', 'ready')`,
+    ),
+    // The workshop board: placed orders still in the workshop, by stage and due date.
+    index('orders_workshop_board_idx')
+      .on(t.stage, t.dueAt, t.createdAt)
+      .where(sql`${t.placedAt} is not null and ${t.status} in ('pending', 'processing', 'completed')`),
+  ],
+);
+
+/**
+ * The postal addresses frozen on an order when it is placed (DESIGN.md, fulfilment): `delivery`
+ * whenever something physical travels, `billing` when the customer gave a different one.
+ */
+export const orderAddresses = pgTable(
+  'order_addresses',
+  {
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['delivery', 'billing'] }).notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    company: text('company'),
+    line1: text('line1').notNull(),
+    line2: text('line2'),
+    postalCode: text('postal_code').notNull(),
+    city: text('city').notNull(),
+    /** ISO 3166-1 alpha-2 (FR, BE, …): one of the countries the shop ships to. */
+    country: text('country').notNull(),
+    phone: text('phone'),
+    createdAt,
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.kind] }),
+    check('order_addresses_kind_check', sql`${t.kind} in ('delivery', 'billing')`),
+  ],
+);
+
+/**
+ * Parcels: `inbound` (the customer's originals to the workshop, on the prepaid label) and
+ * `outbound` (the return of originals, USB key or DVD). A Colissimo label keeps its PDF; a parcel
+ * number typed in by the staff has none.
+ */
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    direction: text('direction', { enum: ['inbound', 'outbound'] }).notNull(),
+    carrier: text('carrier', { enum: ['colissimo', 'other'] }).notNull(),
+    parcelNumber: text('parcel_number').notNull(),
+    labelPdf: bytea('label_pdf'),
+    insuredValueCents: integer('insured_value').notNull().default(0),
+    /** Staff member (user id) or `system` / `customer`. */
+    createdBy: text('created_by').notNull(),
+    createdAt,
+  },
+  (t) => [
+    // One parcel each way: a label is generated once, then downloaded as often as needed.
+    uniqueIndex('shipments_order_direction_idx').on(t.orderId, t.direction),
+    index('shipments_parcel_number_idx').on(t.parcelNumber),
+    check('shipments_direction_check', sql`${t.direction} in ('inbound', 'outbound')`),
+  ],
+);
+
+/**
+ * What arrived at the workshop: the counted quantities per order line (and reels per size), the
+ * remarks per group of supports, who received it and when. One per order.
+ */
+export const receptions = pgTable('receptions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  orderId: uuid('order_id')
+    .notNull()
+    .references(() => orders.id, { onDelete: 'restrict' })
+    .unique(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  /** The staff member's user id, and their name as it was (the history shows names, not ids). */
+  receivedBy: text('received_by').notNull(),
+  receivedByName: text('received_by_name').notNull(),
+  /** [{ position, type, reelSize, ordered, counted }] (domain/orders/reception.ts). */
+  counts: jsonb('counts').notNull(),
+  /** [{ group, text }]: mould, broken cassette… */
+  remarks: jsonb('remarks').notNull().default(sql`'[]'::jsonb`),
+  createdAt,
+});
+
+export const receptionPhotos = pgTable(
+  'reception_photos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    receptionId: uuid('reception_id')
+      .notNull()
+      .references(() => receptions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+    size: integer('size').notNull(),
+    createdAt,
+  },
+  (t) => [index('reception_photos_reception_id_idx').on(t.receptionId)],
+);
+
+/**
+ * A difference between what was ordered and what was counted at reception, re-priced with the
+ * order's own price list: a `supplement` the customer approves and pays (its own invoice), or a
+ * `reduction` refunded with its credit note. Changed by the order lifecycle only.
+ */
+export const orderAdjustments = pgTable(
+  'order_adjustments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    receptionId: uuid('reception_id').references(() => receptions.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['supplement', 'reduction'] }).notNull(),
+    amountCents: integer('amount').notNull(),
+    /** The re-priced lines and totals (domain/orders/reception.ts), as shown to the customer. */
+    pricing: jsonb('pricing').notNull(),
+    status: text('status', { enum: ['awaiting_customer', 'paid', 'declined', 'refunded', 'canceled'] })
+      .notNull()
+      .default('awaiting_customer'),
+    /** When the supplement is declined: digitise only what was paid, or return the extra items. */
+    decision: text('decision', { enum: ['digitise_paid', 'return_extra'] }),
+    /** SHA-256 of the token of the e-mail's « payer le supplément » link. */
+    accessTokenHash: text('access_token_hash'),
+    createdAt,
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('order_adjustments_order_id_idx').on(t.orderId),
+    index('order_adjustments_reception_id_idx').on(t.receptionId),
+    // At most one supplement waiting for the customer per order.
+    uniqueIndex('order_adjustments_one_open_idx').on(t.orderId).where(sql`${t.status} = 'awaiting_customer'`),
+    check('order_adjustments_amount_check', sql`${t.amountCents} > 0`),
+    check('order_adjustments_kind_check', sql`${t.kind} in ('supplement', 'reduction')`),
+    check(
+      'order_adjustments_status_check',
+      sql`${t.status} in ('awaiting_customer', 'paid', 'declined', 'refunded', 'canceled')`,
+    ),
   ],
 );
 
@@ -184,12 +350,15 @@ export const payments = pgTable(
      * and is refunded (domain/orders/lifecycle.ts, money rules).
      */
     settlesOrder: boolean('settles_order').notNull().default(false),
+    /** The reception supplement this payment pays, null when it pays the order itself. */
+    adjustmentId: uuid('adjustment_id').references(() => orderAdjustments.id, { onDelete: 'restrict' }),
     createdAt,
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
     index('payments_order_id_idx').on(t.orderId),
+    index('payments_adjustment_id_idx').on(t.adjustmentId),
     index('payments_status_created_at_idx').on(t.status, t.createdAt.desc()),
     check('payments_status_check', sql`${t.status} in ('pending', 'paid', 'failed', 'canceled', 'refunded')`),
   ],
@@ -282,8 +451,14 @@ export const invoices = pgTable(
   {
     ...documentColumns(),
     isPaid: boolean('is_paid').notNull().default(false),
+    /** A reception supplement's own invoice; null for the order's invoice (one per order). */
+    adjustmentId: uuid('adjustment_id').references(() => orderAdjustments.id, { onDelete: 'restrict' }),
   },
-  (t) => [uniqueIndex('invoices_order_id_idx').on(t.orderId), index('invoices_issued_at_idx').on(t.issuedAt.desc())],
+  (t) => [
+    uniqueIndex('invoices_order_id_idx').on(t.orderId).where(sql`${t.adjustmentId} is null`),
+    uniqueIndex('invoices_adjustment_id_idx').on(t.adjustmentId),
+    index('invoices_issued_at_idx').on(t.issuedAt.desc()),
+  ],
 );
 
 export const creditNotes = pgTable(

@@ -33,7 +33,23 @@ export interface TestOrderOptions {
   status?: 'pending' | 'processing' | 'completed' | 'shipped' | 'canceled';
   /** Adds this many cents to the base price (and the total), to vary amounts. */
   extraCents?: number;
+  /**
+   * The order ships a USB key: a placed one has its delivery address frozen, as the checkout
+   * writes it. False leaves it without (the orders of before addresses were asked).
+   */
+  deliveryAddress?: boolean;
 }
+
+/** The delivery address frozen on the test orders. */
+export const TEST_DELIVERY_ADDRESS = {
+  firstName: 'Marie',
+  lastName: 'Curie',
+  line1: '11 rue Pierre et Marie Curie',
+  postalCode: '75005',
+  city: 'Paris',
+  country: 'FR',
+  phone: '+33612345678',
+} as const;
 
 type Queryable = Pick<pg.Client, 'query'>;
 
@@ -96,6 +112,14 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
     `insert into order_events (order_id, actor, kind, "to") values ($1, 'customer', 'created', 'pending')`,
     [id],
   );
+  if (options.deliveryAddress !== false) {
+    const a = TEST_DELIVERY_ADDRESS;
+    await client.query(
+      `insert into order_addresses (order_id, kind, first_name, last_name, line1, postal_code, city, country, phone)
+       values ($1, 'delivery', $2, $3, $4, $5, $6, $7, $8)`,
+      [id, a.firstName, a.lastName, a.line1, a.postalCode, a.city, a.country, a.phone],
+    );
+  }
   return {
     id,
     number,

@@ -2,6 +2,7 @@ import { CircleAlertIcon, LockIcon, TruckIcon, UserIcon } from 'lucide-react';
 import * as React from 'react';
 import { Form, Link } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
+import { PAY_FORM_ID } from '~/components/checkout/address-fields';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
 import { Input } from '~/components/ui/input';
@@ -389,7 +390,7 @@ export function PaymentBlock({
         )}
       </CardHeader>
       <CardContent>
-        <Form method="post" className="flex flex-col gap-4">
+        <Form id={PAY_FORM_ID} method="post" className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="pay" />
           <fieldset className="flex flex-col gap-2" aria-describedby={methodError ? 'payment-method-error' : undefined}>
             <legend className="mb-2 font-semibold text-sm">Moyen de paiement</legend>

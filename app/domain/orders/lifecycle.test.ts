@@ -279,6 +279,29 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
     });
   });
 
+  it('places an order with something physical only once its delivery address is frozen', () => {
+    const draft = state({ placed: false, ...physical });
+    expect(decide(draft, { type: 'place', method: 'card' })).toMatchObject({
+      ok: false,
+      code: 'no_address',
+      message: LIFECYCLE_MESSAGES.noAddress,
+    });
+    expect(refusal(decide({ ...draft, hasDeliveryAddress: true }, { type: 'place', method: 'card' }))).toBe('ok');
+    // Nothing travels (files to download, originals kept by the workshop): no address needed.
+    expect(refusal(decide(state({ placed: false }), { type: 'place', method: 'card' }))).toBe('ok');
+  });
+
+  it('refuses « Expédiée » by hand for something physical with no delivery address', () => {
+    for (const from of ['processing', 'completed'] as const) {
+      const order = state({ status: from, paymentStatus: 'paid', ...physical });
+      expect(decide(order, { type: 'set_status', to: 'shipped' })).toMatchObject({ ok: false, code: 'no_address' });
+      expect(refusal(decide({ ...order, hasDeliveryAddress: true }, { type: 'set_status', to: 'shipped' }))).toBe('ok');
+    }
+    expect(refusal(decide(state({ status: 'completed', ...physical }), { type: 'set_status', to: 'processing' }))).toBe(
+      'ok',
+    );
+  });
+
   it('receives the parcel once, into « Reçu » and « En traitement », with the reception e-mail', () => {
     const decision = decide(state({ paymentStatus: 'paid' }), { type: 'receive', dueAt: '2026-12-01T00:00:00Z' });
     expect(decision).toMatchObject({

@@ -278,6 +278,8 @@ export function decide(state: OrderState, transition: Transition): Decision {
       if (state.placed) return refuse('placed', LIFECYCLE_MESSAGES.placed);
       if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
       if (state.totalCents <= 0) return refuse('nothing_to_pay', LIFECYCLE_MESSAGES.nothingToPay);
+      // Something travels: the carrier needs where to (the checkout freezes the address first).
+      if (state.physical && !state.hasDeliveryAddress) return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
       return accept(
         state,
         { placed: true, paymentMethod: transition.method, paymentStatus: 'pending' },
@@ -349,6 +351,9 @@ export function decide(state: OrderState, transition: Transition): Decision {
       if (state.status === transition.to) return refuse('same_status', LIFECYCLE_MESSAGES.sameStatus);
       if (!STATUS_MOVES[state.status].includes(transition.to)) {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, transition.to));
+      }
+      if (transition.to === 'shipped' && state.physical && !state.hasDeliveryAddress) {
+        return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
       }
       return accept(
         state,

@@ -1,6 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ArrowLeftIcon, ShoppingCartIcon } from 'lucide-react';
 import { data, isRouteErrorResponse, Link, redirect, redirectDocument, useNavigation } from 'react-router';
+import { OrderAddresses } from '~/components/account/order-addresses';
+import { CheckoutAddressBlock } from '~/components/checkout/address-fields';
 import {
   AccountBlock,
   CanceledBanner,
@@ -16,6 +18,14 @@ import {
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { wasPaid } from '~/domain/order-status';
+import type { AddressFormValues } from '~/domain/orders/address';
+import {
+  CHECKOUT_DETAILS_MESSAGES,
+  type CheckoutDetailsErrors,
+  type CheckoutDetailsForm,
+  readCheckoutDetailsForm,
+} from '~/domain/orders/checkout-details';
+import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
@@ -24,6 +34,7 @@ import { orderEvents, orders } from '~/server/db/schema';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { getOrderForViewer, orderAccessCookieName, type ViewableOrder } from '~/server/orders/access.server';
+import { checkCheckoutDetails, insuranceOffer, saveAddressToProfile } from '~/server/orders/checkout-details.server';
 import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
 import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
@@ -83,7 +94,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
   const card = await getCardAvailability();
+  // Something travels and the draft is not placed yet: the address block (and the insurance).
+  const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
   return {
+    asksAddress,
+    insurance: asksAddress ? await insuranceOffer(order) : null,
+    detailsForm: prefilledDetails(order.customer),
+    addresses: order.addresses,
     state: 'shown' as const,
     cardAvailable: card.available,
     canceled: url.searchParams.get('canceled') === 'true',
@@ -126,6 +143,32 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** The address block as first shown: the profile's address, or what the guest saved. */
+function prefilledDetails(customer: ViewableOrder['order']['customer']): CheckoutDetailsForm {
+  const delivery: AddressFormValues = {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    company: '',
+    line1: customer.street ?? '',
+    line2: '',
+    postalCode: customer.postalCode ?? '',
+    city: customer.city ?? '',
+    country: customer.country ?? 'FR',
+    phone: customer.phone ?? '',
+  };
+  const blank = Object.fromEntries(Object.keys(delivery).map((key) => [key, ''])) as AddressFormValues;
+  return {
+    delivery,
+    billingDifferent: false,
+    billing: { ...blank, country: 'FR' },
+    insure: false,
+    insuredValue: '',
+    saveToProfile: false,
+  };
+}
+
+type PayDetails = { form: CheckoutDetailsForm; errors: CheckoutDetailsErrors } | null;
+
 type ActionResult =
   | {
       intent: 'guest-info';
@@ -134,7 +177,14 @@ type ActionResult =
       fieldErrors: GuestInfoFieldErrors;
       values: GuestInfoValues;
     }
-  | { intent: 'pay'; consentError: string | null; paymentError: string | null; methodError?: string | null };
+  | {
+      intent: 'pay';
+      consentError: string | null;
+      paymentError: string | null;
+      methodError?: string | null;
+      /** The address block as posted, with its errors (something physical travels). */
+      details?: PayDetails;
+    };
 
 function text(formData: FormData, name: string): string {
   const value = formData.get(name);
@@ -199,6 +249,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (wasPaid(order.paymentStatus)) {
     throw redirect(confirmationPath(order.id));
   }
+  const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
+  const detailsForm = asksAddress ? readCheckoutDetailsForm(formData) : null;
+  const posted: PayDetails = detailsForm ? { form: detailsForm, errors: {} } : null;
   // Card unless the form says otherwise (the create-checkout API and older forms send no method).
   const method = formData.has('paymentMethod') ? text(formData, 'paymentMethod') : 'card';
   if (!isCheckoutPaymentMethod(method)) {
@@ -207,13 +260,35 @@ export async function action({ request }: Route.ActionArgs) {
       consentError: null,
       paymentError: null,
       methodError: PAYMENT_METHOD_MESSAGES.invalid,
+      details: posted,
     } satisfies ActionResult;
   }
   if (viewer === 'guest' && !order.customer.email) {
-    return { intent: 'pay', consentError: null, paymentError: CHECKOUT_TEXT.guestInfoRequired } satisfies ActionResult;
+    return {
+      intent: 'pay',
+      consentError: null,
+      paymentError: CHECKOUT_TEXT.guestInfoRequired,
+      details: posted,
+    } satisfies ActionResult;
   }
+  const checked = detailsForm ? await checkCheckoutDetails(order, detailsForm) : null;
+  if (detailsForm && checked && !checked.ok) {
+    // Nothing is placed: the form comes back with its French messages, field by field.
+    return {
+      intent: 'pay',
+      consentError: text(formData, 'earlyStartConsent') === 'on' ? null : CHECKOUT_TEXT.consentRequired,
+      paymentError: CHECKOUT_DETAILS_MESSAGES.invalid,
+      details: { form: detailsForm, errors: checked.errors },
+    } satisfies ActionResult;
+  }
+  const details = checked?.ok ? checked.details : null;
   if (text(formData, 'earlyStartConsent') !== 'on') {
-    return { intent: 'pay', consentError: CHECKOUT_TEXT.consentRequired, paymentError: null } satisfies ActionResult;
+    return {
+      intent: 'pay',
+      consentError: CHECKOUT_TEXT.consentRequired,
+      paymentError: null,
+      details: posted,
+    } satisfies ActionResult;
   }
   if (await checkoutRateLimited(request)) {
     return data(
@@ -230,7 +305,9 @@ export async function action({ request }: Route.ActionArgs) {
       method,
       actor,
       accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
+      details,
     });
+    if (details?.saveToProfile && viewer === 'owner' && user) await saveAddressToProfile(user.id, details);
     // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
     if (method !== 'card') return redirect(confirmationPath(order.id));
     const session = await createCheckout({
@@ -268,6 +345,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
   const guestResult = actionData?.intent === 'guest-info' ? actionData : null;
   const payResult = actionData?.intent === 'pay' ? actionData : null;
+  const payDetails = payResult && 'details' in payResult ? payResult.details : null;
   const total = formatEurosFromCents(order.prices.totalPriceCents);
   const blockedReason = guestInfoSaved ? null : CHECKOUT_TEXT.guestInfoRequired;
 
@@ -310,6 +388,16 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             sendMethod={order.sendMethod}
             returnOriginals={order.returnOriginals}
           />
+          {loaderData.asksAddress ? (
+            <CheckoutAddressBlock
+              form={payDetails?.form ?? loaderData.detailsForm}
+              errors={payDetails?.errors}
+              signedIn={viewer === 'owner'}
+              insurance={loaderData.insurance}
+            />
+          ) : (
+            <OrderAddresses delivery={loaderData.addresses.delivery} billing={loaderData.addresses.billing} />
+          )}
         </div>
         <div className="flex flex-col gap-8">
           {viewer === 'guest' ? (

@@ -4,6 +4,7 @@ import { getUser, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { invoices, orders, user } from '../db/schema';
 import { baseUrl } from '../env.server';
+import { loadOrderAddresses, type OrderAddresses } from './addresses.server';
 import { loadOrderHistory, type OrderHistoryEntry } from './history.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from './order-parts.server';
 
@@ -98,7 +99,15 @@ export interface OrderDetails {
   earlyStartConsentAt: Date | null;
   withdrawnAt: Date | null;
   paidAt: Date | null;
+  /** Null for a draft (« Commander » only, not confirmed at checkout). */
+  placedAt: Date | null;
+  priceListId: string | null;
+  expressPriceCents: number;
+  insuredValueCents: number;
+  insurancePriceCents: number;
   customer: OrderCustomer;
+  /** Frozen when the order was placed (something physical travels). */
+  addresses: OrderAddresses;
   items: Array<{
     type: string;
     quantity: number;
@@ -143,11 +152,12 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row) return null;
-  const [items, events, [invoice]] = await Promise.all([
+  const [items, events, [invoice], addresses] = await Promise.all([
     loadOrderLines(database, orderId),
     // The customer's view: what the staff keep for themselves (notes, e-mails, alerts) stays here.
     loadOrderHistory(database, orderId, { audience: 'customer' }),
     database.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
+    loadOrderAddresses(database, orderId),
   ]);
   const o = row.order;
   return {
@@ -174,7 +184,13 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     earlyStartConsentAt: o.earlyStartConsentAt,
     withdrawnAt: o.withdrawnAt,
     paidAt: o.paidAt,
+    placedAt: o.placedAt,
+    priceListId: o.priceListId,
+    expressPriceCents: o.expressPriceCents,
+    insuredValueCents: o.insuredValueCents,
+    insurancePriceCents: o.insurancePriceCents,
     customer: customerOf(o, row.owner),
+    addresses,
     items,
     events,
     invoice: invoice

@@ -16,6 +16,8 @@ export interface OrderCustomer {
   street: string | null;
   postalCode: string | null;
   city: string | null;
+  /** ISO code of the profile address's country (null for a guest or a profile without one). */
+  country: string | null;
 }
 
 /** The account holder's columns, for a select or a join on "user". */
@@ -27,6 +29,7 @@ export const OWNER_COLUMNS = {
   street: user.street,
   postalCode: user.postalCode,
   city: user.city,
+  country: user.country,
 };
 
 /** The account holder when there is one, else the guest details stored on the order. */
@@ -43,6 +46,7 @@ export function customerOf(
       street: owner.street ?? null,
       postalCode: owner.postalCode ?? null,
       city: owner.city ?? null,
+      country: owner.country ?? null,
     };
   }
   return {
@@ -53,6 +57,7 @@ export function customerOf(
     street: order.guestAddress,
     postalCode: order.guestPostalCode,
     city: order.guestCity,
+    country: null,
   };
 }
 

@@ -1,7 +1,9 @@
-import type { CheckoutMethod } from '~/domain/orders/lifecycle';
+import type { CheckoutDetails } from '~/domain/orders/checkout-details';
+import { type CheckoutMethod, LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { db } from '../db/client.server';
+import { applyCheckoutDetails } from '../orders/checkout-details.server';
 import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
@@ -22,6 +24,7 @@ const REFUSAL_STATUS: Record<string, { status: 404 | 409 | 422; message: string 
   canceled: { status: 409, message: PAYMENT_MESSAGES.orderCanceled },
   withdrawn: { status: 409, message: PAYMENT_MESSAGES.orderWithdrawn },
   nothing_to_pay: { status: 422, message: PAYMENT_MESSAGES.nothingToPay },
+  no_address: { status: 422, message: LIFECYCLE_MESSAGES.noAddress },
 };
 
 export async function confirmCheckout(input: {
@@ -30,6 +33,11 @@ export async function confirmCheckout(input: {
   actor: string;
   /** The guest's access token (from their cookie), for the e-mail's link. */
   accessToken: string | null;
+  /**
+   * The addresses and insurance of the checkout form (something physical travels): written with
+   * the placing of a draft, before `place`, which refuses such an order without its address.
+   */
+  details?: CheckoutDetails | null;
 }): Promise<void> {
   // No card may be chosen while no gateway can take one: the order stays as it was (a draft is
   // not placed, nobody is e-mailed); transfer and cheque remain.
@@ -51,6 +59,7 @@ export async function confirmCheckout(input: {
     const unchanged =
       state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
     if (unchanged && state.status !== 'canceled') return null;
+    if (!state.placed && input.details) await applyCheckoutDetails(tx, input.orderId, input.details, input.actor);
     return applyTransitionInTx(
       tx,
       input.orderId,

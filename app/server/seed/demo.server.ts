@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { buildDocumentSnapshot, partyName } from '../../domain/invoices/snapshot';
+import { normalisePhone } from '../../domain/orders/address';
+import { shipsSomethingPhysical } from '../../domain/orders/lifecycle';
 import type { PriceListDocument } from '../../domain/pricing/default-price-list';
 import { includedVatCents } from '../../domain/pricing/pricing';
 import { hashPassword } from '../auth/password.server';
@@ -76,6 +78,10 @@ const tables = () => ({
     resolution_price: 'int4', format_price: 'int4', restoration_price: 'int4', denoise_price: 'int4',
     delivery_cost: 'int4', send_shipping_cost: 'int4', return_shipping_cost: 'int4', total_price: 'int4',
     price_list_id: 'uuid', early_start_consent_at: 'timestamptz', paid_at: 'timestamptz', search_text: 'text',
+  }),
+  addresses: new BulkInsert('order_addresses', {
+    order_id: 'uuid', kind: 'text', first_name: 'text', last_name: 'text', line1: 'text', postal_code: 'text',
+    city: 'text', country: 'text', phone: 'text',
   }),
   items: new BulkInsert('order_items', {
     order_id: 'uuid', position: 'int4', type: 'text', quantity: 'int4', quality: 'text', resolution: 'text',
@@ -184,6 +190,20 @@ function addOrder(t: ReturnType<typeof tables>, order: DemoOrder, priceListId: s
     paid_at: isoOrNull(order.paidAt),
     search_text: who ? `${who.firstName} ${who.lastName} ${who.email}`.toLowerCase() : '',
   });
+  // Something travels: the delivery address the checkout would have frozen (the buyer's own).
+  if (who && shipsSomethingPhysical(order)) {
+    t.addresses.add({
+      order_id: order.id,
+      kind: 'delivery',
+      first_name: who.firstName,
+      last_name: who.lastName,
+      line1: who.street,
+      postal_code: who.postalCode,
+      city: who.city,
+      country: 'FR',
+      phone: normalisePhone('FR', who.phone),
+    });
+  }
   order.items.forEach((item, position) => {
     t.items.add({
       order_id: order.id,
@@ -361,6 +381,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<SeedDemoResult
       pending = (async () => {
         // Parents before children (foreign keys).
         await current.orders.flush(client);
+        await current.addresses.flush(client);
         await current.items.flush(client);
         await current.events.flush(client);
         await current.payments.flush(client);

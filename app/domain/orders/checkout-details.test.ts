@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ADDRESS_MESSAGES } from './address';
+import {
+  CHECKOUT_DETAILS_MESSAGES,
+  type CheckoutDetailsForm,
+  parseCheckoutDetails,
+  parseEurosToCents,
+  readCheckoutDetailsForm,
+} from './checkout-details';
+
+const address = {
+  firstName: 'Jeanne',
+  lastName: 'Martin',
+  company: '',
+  line1: '12 rue des Lilas',
+  line2: '',
+  postalCode: '75011',
+  city: 'Paris',
+  country: 'FR',
+  phone: '0612345678',
+};
+const empty = Object.fromEntries(Object.keys(address).map((key) => [key, ''])) as typeof address;
+const form = (overrides: Partial<CheckoutDetailsForm> = {}): CheckoutDetailsForm => ({
+  delivery: address,
+  billingDifferent: false,
+  billing: empty,
+  insure: false,
+  insuredValue: '',
+  saveToProfile: false,
+  ...overrides,
+});
+const rules = { travelsBack: true, maxInsuredCents: 500_000 };
+
+describe('checkout details', () => {
+  it('reads euros as a French customer types them', () => {
+    expect(parseEurosToCents('350')).toBe(35_000);
+    expect(parseEurosToCents('1 200,5')).toBe(120_050);
+    expect(parseEurosToCents('350.05 €')).toBe(35_005);
+    expect(parseEurosToCents('-3')).toBeNull();
+    expect(parseEurosToCents('beaucoup')).toBeNull();
+  });
+
+  it('keeps the billing address only when it differs, and ignores its fields otherwise', () => {
+    const result = parseCheckoutDetails(form(), rules);
+    expect(result).toMatchObject({ ok: true, details: { billing: null, insuredValueCents: 0 } });
+    const billing = parseCheckoutDetails(
+      form({ billingDifferent: true, billing: { ...address, city: 'Lyon' } }),
+      rules,
+    );
+    expect(billing).toMatchObject({ ok: true, details: { billing: { city: 'Lyon' } } });
+    expect(parseCheckoutDetails(form({ billingDifferent: true }), rules)).toMatchObject({
+      ok: false,
+      errors: { billing: { city: ADDRESS_MESSAGES.city } },
+    });
+  });
+
+  it('insures the return up to the ceiling of the price list, with French messages', () => {
+    expect(parseCheckoutDetails(form({ insure: true, insuredValue: '800' }), rules)).toMatchObject({
+      ok: true,
+      details: { insuredValueCents: 80_000 },
+    });
+    expect(parseCheckoutDetails(form({ insure: true, insuredValue: '6000' }), rules)).toEqual({
+      ok: false,
+      errors: {
+        insuredValue:
+          'La valeur assurée ne peut dépasser 5\u202f000,00\u00a0€ (plafond de l’assurance du transporteur)',
+      },
+    });
+    expect(parseCheckoutDetails(form({ insure: true }), rules)).toMatchObject({
+      errors: { insuredValue: CHECKOUT_DETAILS_MESSAGES.insuredValueRequired },
+    });
+    // Nothing returns: no insurance, whatever the form says.
+    expect(
+      parseCheckoutDetails(form({ insure: true, insuredValue: '800' }), { ...rules, travelsBack: false }),
+    ).toMatchObject({ ok: true, details: { insuredValueCents: 0 } });
+  });
+
+  it('reads the payment form', () => {
+    const data = new FormData();
+    data.set('delivery.city', 'Paris');
+    data.set('insure', 'on');
+    data.set('insuredValue', '300');
+    expect(readCheckoutDetailsForm(data)).toMatchObject({
+      delivery: { city: 'Paris', line1: '' },
+      insure: true,
+      insuredValue: '300',
+      billingDifferent: false,
+      saveToProfile: false,
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { eq, sql } from 'drizzle-orm';
+import {
+  type CheckoutDetails,
+  type CheckoutDetailsErrors,
+  type CheckoutDetailsForm,
+  parseCheckoutDetails,
+} from '~/domain/orders/checkout-details';
+import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
+import { insurancePriceCents } from '~/domain/pricing/pricing';
+import type { Executor } from '../config/config-options.server';
+import { db, type Tx } from '../db/client.server';
+import { orders, user } from '../db/schema';
+import { getActivePriceList, getPriceListById } from '../pricing/price-lists.server';
+import { freezeOrderAddresses } from './addresses.server';
+
+/*
+ * The checkout's addresses and insurance (issue 15) on the server: checked against the order's own
+ * price list (its insurance ceiling), then written in the transaction that places the draft, before
+ * the `place` transition: the insurance re-prices the order (never a price from the browser) and the
+ * addresses are frozen.
+ */
+
+interface PricedOrder {
+  priceListId: string | null;
+  deliveryMethod: string;
+  returnOriginals: boolean;
+  sendMethod: string;
+}
+
+/** A parcel comes back to the customer: the only one the ad valorem insurance covers. */
+export function travelsBack(order: Pick<PricedOrder, 'deliveryMethod' | 'returnOriginals'>): boolean {
+  return order.returnOriginals || order.deliveryMethod !== 'digital';
+}
+
+/** The price list the order was priced with (the active one for an old order that kept none). */
+async function priceListOf(order: Pick<PricedOrder, 'priceListId'>, executor: Executor = db()) {
+  const list = order.priceListId ? await getPriceListById(order.priceListId, executor) : null;
+  return list ?? (await getActivePriceList(executor));
+}
+
+/** What the checkout shows of the insurance: its price per started 100 € and its ceiling. */
+export async function insuranceOffer(
+  order: PricedOrder,
+): Promise<{ per100EurosCents: number; maxCents: number } | null> {
+  if (!travelsBack(order)) return null;
+  const list = await priceListOf(order);
+  return { per100EurosCents: list.data.insurance.per100EurosPrice, maxCents: list.data.insurance.maxValue };
+}
+
+/** Checks the payment form's addresses and insurance for this order (null: nothing physical, nothing asked). */
+export async function checkCheckoutDetails(
+  order: PricedOrder,
+  form: CheckoutDetailsForm,
+): Promise<{ ok: true; details: CheckoutDetails | null } | { ok: false; errors: CheckoutDetailsErrors }> {
+  if (!shipsSomethingPhysical(order)) return { ok: true, details: null };
+  const list = await priceListOf(order);
+  return parseCheckoutDetails(form, {
+    travelsBack: travelsBack(order),
+    maxInsuredCents: list.data.insurance.maxValue,
+  });
+}
+
+/**
+ * Inside the placing transaction (the order's row locked): prices the insurance with the order's
+ * price list, moves the total by the difference, and freezes the addresses.
+ */
+export async function applyCheckoutDetails(
+  tx: Tx,
+  orderId: string,
+  details: CheckoutDetails,
+  actor: string,
+): Promise<void> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+  if (!order) return;
+  const list = await priceListOf(order, tx);
+  const insuredValueCents = travelsBack(order) ? details.insuredValueCents : 0;
+  const insurance = insurancePriceCents(list.data, insuredValueCents);
+  if (insurance !== order.insurancePriceCents || insuredValueCents !== order.insuredValueCents) {
+    await tx
+      .update(orders)
+      .set({
+        insuredValueCents,
+        insurancePriceCents: insurance,
+        totalPriceCents: order.totalPriceCents - order.insurancePriceCents + insurance,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(orders.id, orderId));
+  }
+  await freezeOrderAddresses(tx, orderId, details, actor);
+}
+
+/** « Enregistrer cette adresse dans mon profil »: the delivery address becomes the profile's. */
+export async function saveAddressToProfile(userId: string, details: CheckoutDetails): Promise<void> {
+  const { delivery } = details;
+  await db()
+    .update(user)
+    .set({
+      firstName: delivery.firstName,
+      lastName: delivery.lastName,
+      phone: delivery.phone,
+      street: [delivery.line1, delivery.line2].filter(Boolean).join(', '),
+      postalCode: delivery.postalCode,
+      city: delivery.city,
+      country: delivery.country,
+      updatedAt: new Date(),
+    })
+    .where(eq(user.id, userId));
+}

@@ -1,4 +1,4 @@
-import type { OrderStatus, PaymentStatus } from '../order-status';
+import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status';
 import type { OrderHistoryEntry } from '../orders/events';
 
 /*
@@ -18,6 +18,7 @@ export interface OrderListRow {
   email: string | null;
   userId: string | null;
   items: Array<{ type: string; quantity: number }>;
+  stage: WorkshopStage;
 }
 
 export interface OrderDetails {

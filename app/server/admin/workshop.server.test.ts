@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseOrderListParams } from '~/domain/admin/list-params';
 import { parseBoardParams } from '~/domain/admin/workshop-board';
 import { insertWorkshopOrder } from '../../../tests/support/workshop-orders';
 import { pool } from '../db/client.server';
+import { listOrders } from './orders.server';
 import { advanceOrders, loadWorkshopBoard } from './workshop.server';
 
 const DAY = 86_400_000;
@@ -91,5 +93,22 @@ describe('the workshop board', () => {
     expect(byNumber[unpaid.number]).toEqual(['received', 'processing']);
     const events = await pool().query(`select 1 from order_events where kind = 'stage_changed'`);
     expect(events.rows).toHaveLength(2);
+  });
+});
+
+describe('the orders list', () => {
+  it('filters by delivery method, prepaid label, return of originals and stage, and shows the stage', async () => {
+    const usb = await insertWorkshopOrder(pool(), { deliveryMethod: 'usb', stage: 'digitising' });
+    const label = await insertWorkshopOrder(pool(), { sendMethod: 'label', stage: 'awaiting_originals' });
+    const back = await insertWorkshopOrder(pool(), { returnOriginals: true });
+    const list = async (search: string) =>
+      numbers((await listOrders(parseOrderListParams(new URLSearchParams(search)))).rows);
+    expect(await list('livraison=usb')).toEqual([usb.number]);
+    expect(await list('etiquette=oui')).toEqual([label.number]);
+    expect(await list('retour=oui')).toEqual([back.number]);
+    expect(await list('etape=digitising')).toEqual([usb.number]);
+    expect(await list('etape=inconnue&livraison=pigeon')).toHaveLength(3);
+    const rows = (await listOrders(parseOrderListParams(new URLSearchParams('livraison=usb')))).rows;
+    expect(rows[0]?.stage).toBe('digitising');
   });
 });

@@ -34,6 +34,14 @@ export interface OrderDetails {
   returnOriginals: boolean;
   withdrawnAt: string | null;
   paidAt: string | null;
+  /** The workshop: stage, promised date (late when passed) and the next stage the staff may move to. */
+  workshop: {
+    stage: WorkshopStage;
+    dueAt: string | null;
+    late: boolean;
+    express: boolean;
+    nextStage: WorkshopStage | null;
+  };
   customer: {
     userId: string | null;
     name: string;

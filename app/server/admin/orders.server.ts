@@ -5,8 +5,9 @@ import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
 import { type OrderStatus, type PaymentStatus, type WorkshopStage, wasPaid } from '~/domain/order-status';
+import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
-import type { Transition } from '~/domain/orders/lifecycle';
+import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
@@ -146,6 +147,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     returnOriginals: Boolean(o.return_originals),
     withdrawnAt: isoTimestampOrNull(o.withdrawn_at),
     paidAt: isoTimestampOrNull(o.paid_at),
+    workshop: workshopOf(o),
     customer: {
       userId: text('user_id'),
       name: String(o.customer ?? ''),
@@ -205,6 +207,20 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     })),
     money: moneyOf(o, payments.rows, refundRows.rows),
     history,
+  };
+}
+
+function workshopOf(order: Record<string, unknown>): OrderDetails['workshop'] {
+  const stage = order.stage as WorkshopStage;
+  const dueAt = isoTimestampOrNull(order.due_at);
+  const open = order.status === 'processing' || order.status === 'pending';
+  return {
+    stage,
+    dueAt,
+    late: open && isLate(dueAt ? new Date(dueAt) : null, new Date()),
+    express: Boolean(order.express),
+    // Only a received order moves on from here (the reception has its own form).
+    nextStage: open ? nextStage(stage) : null,
   };
 }
 

@@ -61,6 +61,7 @@ export default [
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/orders.tsx'),
     route('clients', 'routes/admin/customers.tsx'),
+    route('atelier', 'routes/admin/workshop.tsx'),
     route('tarifs', 'routes/admin/pricing.tsx'),
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),

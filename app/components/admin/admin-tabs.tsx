@@ -1,10 +1,19 @@
-import { BarChart3Icon, CalculatorIcon, FlaskConicalIcon, ShoppingBagIcon, TagIcon, UsersIcon } from 'lucide-react';
+import {
+  BarChart3Icon,
+  CalculatorIcon,
+  FlaskConicalIcon,
+  ShoppingBagIcon,
+  TagIcon,
+  UsersIcon,
+  WrenchIcon,
+} from 'lucide-react';
 import { NavLink, useLocation } from 'react-router';
 import { cn } from '~/components/ui/cn';
 
-/** The six tabs of the specification, one URL each (Commandes is /admin itself). */
+/** The six tabs of the specification and the workshop board, one URL each (Commandes is /admin itself). */
 export const ADMIN_TABS = [
   { path: '/admin', label: 'Commandes', icon: ShoppingBagIcon, searchable: true },
+  { path: '/admin/atelier', label: 'Atelier', icon: WrenchIcon, searchable: false },
   { path: '/admin/clients', label: 'Clients', icon: UsersIcon, searchable: true },
   { path: '/admin/tarifs', label: 'Tarifs', icon: TagIcon, searchable: false },
   { path: '/admin/rapports', label: 'Rapports', icon: BarChart3Icon, searchable: false },

@@ -8,15 +8,36 @@ import { itemsSummary } from '~/domain/account/order-details';
 import { type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { OrderListRow } from '~/domain/admin/views';
+import { BOARD_DELIVERY_LABELS } from '~/domain/admin/workshop-board';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUS_LABELS, PAYMENT_STATUSES } from '~/domain/order-status';
+import {
+  ORDER_STATUS_LABELS,
+  ORDER_STATUSES,
+  PAYMENT_STATUS_LABELS,
+  PAYMENT_STATUSES,
+  WORKSHOP_STAGE_LABELS,
+  WORKSHOP_STAGES,
+  workshopStageLabel,
+} from '~/domain/order-status';
+import { DELIVERY_METHODS } from '~/domain/pricing/default-price-list';
 import { NativeSelect } from './native-select';
 import { Pagination } from './pagination';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
 export function OrderFilters({ params }: { params: OrderListParams }) {
-  const active = Boolean(params.status || params.payment || params.drafts || params.from || params.to || params.q);
+  const active = Boolean(
+    params.status ||
+      params.payment ||
+      params.drafts ||
+      params.from ||
+      params.to ||
+      params.q ||
+      params.delivery ||
+      params.label ||
+      params.returnOriginals ||
+      params.stage,
+  );
   return (
     <Form method="get" className="rounded-lg border border-border bg-card p-4" aria-label="Filtrer les commandes">
       <h2 className="mb-3 flex items-center gap-2 font-semibold text-base">
@@ -65,6 +86,43 @@ export function OrderFilters({ params }: { params: OrderListParams }) {
           <Label htmlFor="filtre-au">Au</Label>
           <Input id="filtre-au" type="date" name="to" defaultValue={params.to ?? ''} />
         </div>
+        <NativeSelect
+          className="col-span-2 sm:col-span-1"
+          label="Étape à l’atelier"
+          name="etape"
+          defaultValue={params.stage ?? ''}
+          options={[
+            { value: '', label: 'Toutes les étapes' },
+            ...WORKSHOP_STAGES.map((s) => ({ value: s, label: WORKSHOP_STAGE_LABELS[s] })),
+          ]}
+        />
+        <NativeSelect
+          className="col-span-2 sm:col-span-1"
+          label="Livraison"
+          name="livraison"
+          defaultValue={params.delivery ?? ''}
+          options={[
+            { value: '', label: 'Toutes les livraisons' },
+            ...DELIVERY_METHODS.map((d) => ({ value: d, label: BOARD_DELIVERY_LABELS[d] })),
+          ]}
+        />
+        <fieldset className="col-span-2 flex flex-wrap items-end gap-x-5 gap-y-2 lg:col-span-3">
+          <legend className="sr-only">Options de la commande</legend>
+          <label className="inline-flex min-h-10 items-center gap-2 text-sm">
+            <input type="checkbox" name="etiquette" value="oui" defaultChecked={params.label} className="size-4" />
+            Étiquette prépayée
+          </label>
+          <label className="inline-flex min-h-10 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              name="retour"
+              value="oui"
+              defaultChecked={params.returnOriginals}
+              className="size-4"
+            />
+            Retour des originaux
+          </label>
+        </fieldset>
         <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
           <Button type="submit">Filtrer</Button>
           {active ? (
@@ -113,6 +171,9 @@ function SortHeader({
   );
 }
 
+/** The stage means something while the order is open; shipped or canceled orders have left the workshop. */
+const IN_WORKSHOP = new Set(['pending', 'processing', 'completed']);
+
 /** The orders table: id (number), date, customer, items, status, amount, and a link to the details dialog. */
 export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; params: OrderListParams }) {
   const location = useLocation();
@@ -137,6 +198,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
               <TableHead>Client</TableHead>
               <TableHead>Articles</TableHead>
               <TableHead>Statut</TableHead>
+              <TableHead>Étape</TableHead>
               <TableHead>Paiement</TableHead>
               <SortHeader label="Montant" sort="amount" params={params} className="text-right" />
               <TableHead>
@@ -147,7 +209,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
           <TableBody>
             {page.rows.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={8} className="py-8 text-center text-muted-foreground">
+                <TableCell colSpan={9} className="py-8 text-center text-muted-foreground">
                   Aucune commande ne correspond.
                 </TableCell>
               </TableRow>
@@ -163,6 +225,9 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
                   <TableCell className="max-w-64 text-muted-foreground text-xs">{itemsSummary(order.items)}</TableCell>
                   <TableCell>
                     <OrderStatusBadge status={order.status} />
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-xs">
+                    {IN_WORKSHOP.has(order.status) ? workshopStageLabel(order.stage) : '—'}
                   </TableCell>
                   <TableCell>
                     <PaymentStatusBadge status={order.paymentStatus} />

@@ -1,4 +1,12 @@
-import { isOrderStatus, isPaymentStatus, type OrderStatus, type PaymentStatus } from '../order-status';
+import {
+  isOrderStatus,
+  isPaymentStatus,
+  isWorkshopStage,
+  type OrderStatus,
+  type PaymentStatus,
+  type WorkshopStage,
+} from '../order-status';
+import { DELIVERY_METHODS, type DeliveryMethod } from '../pricing/default-price-list';
 
 /*
  * The back office's lists are driven by the address bar: page, sort, filters and search are search
@@ -34,6 +42,12 @@ export interface OrderListParams {
   to: string | null;
   sort: OrderSort;
   dir: SortDirection;
+  delivery: DeliveryMethod | null;
+  /** Only the orders with the prepaid sending label. */
+  label: boolean;
+  /** Only the orders whose originals go back to the customer. */
+  returnOriginals: boolean;
+  stage: WorkshopStage | null;
 }
 
 export interface CustomerListParams {
@@ -76,8 +90,14 @@ function direction(value: string | null, fallback: SortDirection): SortDirection
   return value === 'asc' || value === 'desc' ? value : fallback;
 }
 
+function isDeliveryMethod(value: string | null): value is DeliveryMethod {
+  return value !== null && (DELIVERY_METHODS as readonly string[]).includes(value);
+}
+
 export function parseOrderListParams(search: URLSearchParams): OrderListParams {
   const status = search.get('status');
+  const delivery = search.get('livraison');
+  const stage = search.get('etape');
   const payment = search.get('payment');
   let from = parseDay(search.get('from'));
   let to = parseDay(search.get('to'));
@@ -93,6 +113,10 @@ export function parseOrderListParams(search: URLSearchParams): OrderListParams {
     to,
     sort: oneOf(ORDER_SORTS, search.get('sort'), 'date'),
     dir: direction(search.get('dir'), 'desc'),
+    delivery: isDeliveryMethod(delivery) ? delivery : null,
+    label: search.get('etiquette') === 'oui',
+    returnOriginals: search.get('retour') === 'oui',
+    stage: isWorkshopStage(stage) ? stage : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { OrderStatus, PaymentStatus } from '../order-status';
+import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status';
 import type { OrderHistoryEntry } from '../orders/events';
 
 /*
@@ -18,6 +18,7 @@ export interface OrderListRow {
   email: string | null;
   userId: string | null;
   items: Array<{ type: string; quantity: number }>;
+  stage: WorkshopStage;
 }
 
 export interface OrderDetails {
@@ -33,6 +34,14 @@ export interface OrderDetails {
   returnOriginals: boolean;
   withdrawnAt: string | null;
   paidAt: string | null;
+  /** The workshop: stage, promised date (late when passed) and the next stage the staff may move to. */
+  workshop: {
+    stage: WorkshopStage;
+    dueAt: string | null;
+    late: boolean;
+    express: boolean;
+    nextStage: WorkshopStage | null;
+  };
   customer: {
     userId: string | null;
     name: string;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { StatusActionData } from '~/components/admin/order-details-dialog';
 import { OrderDetailsDialog } from '~/components/admin/order-details-dialog';
 import type { MoneyActionData } from '~/components/admin/order-money-forms';
+import type { StageActionData } from '~/components/admin/order-stage-form';
 import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
 import { TabError } from '~/components/admin/tab-error';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
@@ -15,6 +16,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
 import { invalidateDashboardStats } from '~/server/admin/stats.server';
+import { advanceOrders } from '~/server/admin/workshop.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { applyTransition } from '~/server/orders/lifecycle.server';
@@ -68,6 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
     return reply({ intent: 'note', ok: false, error }, result.reason === 'not-found' ? 404 : 200);
   }
   if (intent === 'refund') return refund(form, orderId, admin.id);
+  if (intent === 'stage') return advanceStage(orderId, admin.id);
   if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
   const status = form.get('status');
   if (intent !== 'status' || !isOrderStatus(status)) {
@@ -107,6 +110,15 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const moneyReply = (body: MoneyActionData) => data(body, { status: 200 });
+
+/** « Passer à l’étape … » in the dialog: the same lifecycle transition as the workshop board's. */
+async function advanceStage(orderId: string, actor: string) {
+  const [outcome] = await advanceOrders([orderId], actor);
+  const body: StageActionData = outcome?.ok
+    ? { intent: 'stage', ok: true, message: `Commande ${outcome.number} : ${outcome.message}` }
+    : { intent: 'stage', ok: false, error: outcome?.message ?? 'Commande introuvable' };
+  return data(body, { status: 200 });
+}
 
 function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Requête invalide';

@@ -4,9 +4,10 @@ import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
-import { type OrderStatus, type PaymentStatus, wasPaid } from '~/domain/order-status';
+import { type OrderStatus, type PaymentStatus, type WorkshopStage, wasPaid } from '~/domain/order-status';
+import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
-import type { Transition } from '~/domain/orders/lifecycle';
+import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
@@ -35,7 +36,12 @@ const ORDER_BY: Record<string, SQL> = {
   'number:asc': sql`o.number asc`,
 };
 
-function orderConditions(params: Pick<OrderListParams, 'q' | 'status' | 'payment' | 'drafts' | 'from' | 'to'>): SQL[] {
+type OrderFilterParams = Pick<
+  OrderListParams,
+  'q' | 'status' | 'payment' | 'drafts' | 'from' | 'to' | 'delivery' | 'label' | 'returnOriginals' | 'stage'
+>;
+
+function orderConditions(params: OrderFilterParams): SQL[] {
   // Drafts are not orders yet (DESIGN.md, order lifecycle): listed only when asked for.
   const conditions: SQL[] = [params.drafts ? sql`o.placed_at is null` : sql`o.placed_at is not null`];
   if (params.status) conditions.push(sql`o.status = ${params.status}`);
@@ -44,6 +50,10 @@ function orderConditions(params: Pick<OrderListParams, 'q' | 'status' | 'payment
   if (params.from) conditions.push(sql`o.created_at >= (${params.from}::date)::timestamp at time zone 'Europe/Paris'`);
   if (params.to) conditions.push(sql`o.created_at < (${params.to}::date + 1)::timestamp at time zone 'Europe/Paris'`);
   if (params.q) conditions.push(orderSearchCondition(params.q));
+  if (params.delivery) conditions.push(sql`o.delivery_method = ${params.delivery}`);
+  if (params.label) conditions.push(sql`o.send_method = 'label'`);
+  if (params.returnOriginals) conditions.push(sql`o.return_originals`);
+  if (params.stage) conditions.push(sql`o.stage = ${params.stage}`);
   return conditions;
 }
 
@@ -67,6 +77,7 @@ function toListRow(row: Record<string, unknown>): OrderListRow {
     email: (row.email as string | null) ?? null,
     userId: (row.user_id as string | null) ?? null,
     items: (row.items as OrderListRow['items'] | null) ?? [],
+    stage: row.stage as WorkshopStage,
   };
 }
 
@@ -77,7 +88,7 @@ export async function listOrders(params: OrderListParams, pageSize = PAGE_SIZE):
   const [rowsResult, countResult] = await Promise.all([
     // The page is chosen first (on the orders' indexes), then joined with accounts and items.
     db().execute(sql`
-      select o.id, o.number, o.created_at, o.status, o.payment_status, o.total_price, o.user_id,
+      select o.id, o.number, o.created_at, o.status, o.payment_status, o.total_price, o.user_id, o.stage,
         ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
         coalesce((select json_agg(json_build_object('type', i.type, 'quantity', i.quantity) order by i.position)
                   from order_items i where i.order_id = o.id), '[]'::json) as items
@@ -136,6 +147,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     returnOriginals: Boolean(o.return_originals),
     withdrawnAt: isoTimestampOrNull(o.withdrawn_at),
     paidAt: isoTimestampOrNull(o.paid_at),
+    workshop: workshopOf(o),
     customer: {
       userId: text('user_id'),
       name: String(o.customer ?? ''),
@@ -195,6 +207,20 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     })),
     money: moneyOf(o, payments.rows, refundRows.rows),
     history,
+  };
+}
+
+function workshopOf(order: Record<string, unknown>): OrderDetails['workshop'] {
+  const stage = order.stage as WorkshopStage;
+  const dueAt = isoTimestampOrNull(order.due_at);
+  const open = order.status === 'processing' || order.status === 'pending';
+  return {
+    stage,
+    dueAt,
+    late: open && isLate(dueAt ? new Date(dueAt) : null, new Date()),
+    express: Boolean(order.express),
+    // Only a received order moves on from here (the reception has its own form).
+    nextStage: open ? nextStage(stage) : null,
   };
 }
 

@@ -23,6 +23,13 @@ export interface RecountLine {
   label: string;
   type: SupportType;
   reelSize: ReelSize | null;
+  /** The line's options, as ordered (the supplement's invoice states them). */
+  quality: LineChoice['quality'];
+  resolution: LineChoice['resolution'];
+  format: LineChoice['format'];
+  denoise: boolean;
+  /** One item with its multipliers, rounded (the price tag). */
+  unitPriceCents: number;
   ordered: number;
   counted: number;
   orderedCents: number;
@@ -74,6 +81,12 @@ export function remarkGroups(lines: readonly OrderedLine[]): SupportType[] {
   return [...new Set(lines.map((line) => line.type))];
 }
 
+function options(list: PriceListDocument, line: LineChoice) {
+  const unit = priceLine(list, { ...line, quantity: 1, restoration: 0 });
+  const { quality, resolution, format, denoise } = line;
+  return { quality, resolution, format, denoise, unitPriceCents: unit.unitPriceCents };
+}
+
 function amountOf(list: PriceListDocument, line: LineChoice, quantity: number): number {
   if (quantity === 0) return 0;
   // Items not received cannot be restored: restoration follows the count down, never up.
@@ -96,6 +109,7 @@ export function recount(
       label: lineTitle(list, line),
       type: line.type,
       reelSize: line.type === 'film' ? line.reelSize : null,
+      ...options(list, line),
       ordered: line.quantity,
       counted,
       orderedCents: amountOf(list, line, line.quantity),
@@ -113,6 +127,7 @@ export function recount(
       label: lineTitle(list, line),
       type: 'film',
       reelSize: size,
+      ...options(list, line),
       ordered: 0,
       counted,
       orderedCents: 0,

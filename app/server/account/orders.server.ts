@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { type OrderHistoryEntry, orderHistory } from '~/domain/orders/events';
 import { type Database, db } from '../db/client.server';
 import { invoices, orderEvents, orderItems, orders } from '../db/schema';
@@ -76,7 +76,7 @@ export async function listCustomerOrders(
       invoiceNumber: invoices.number,
     })
     .from(orders)
-    .leftJoin(invoices, eq(invoices.orderId, orders.id))
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.adjustmentId)))
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(pageSize)

@@ -53,7 +53,7 @@ async function orderBatch(
       o.delivery_method, o.total_price, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
       coalesce(u.phone, o.guest_phone) as phone,
       case when o.user_id is not null then u.city else o.guest_city end as city,
-      (select i.number from invoices i where i.order_id = o.id) as invoice_number,
+      (select i.number from invoices i where i.order_id = o.id and i.adjustment_id is null) as invoice_number,
       coalesce((select json_agg(json_build_object('type', it.type, 'quantity', it.quantity) order by it.position)
                 from order_items it where it.order_id = o.id), '[]'::json) as items
     from (select * from orders o

@@ -119,7 +119,9 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
       from order_items where order_id = ${orderId} order by position, id`),
     loadOrderHistory(db(), orderId, { audience: 'staff' }),
-    db().execute(sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId}`),
+    db().execute(
+      sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId} and adjustment_id is null`,
+    ),
     db().execute(
       sql`select id, number, issued_at, amount from credit_notes where order_id = ${orderId} order by issued_at`,
     ),

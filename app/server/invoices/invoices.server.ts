@@ -1,15 +1,16 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
 import {
   buildDocumentSnapshot,
   type DocumentSnapshot,
   parseDocumentSnapshot,
   partialCreditLines,
+  type SnapshotItem,
 } from '~/domain/invoices/snapshot';
 import { includedVatCents, splitVat } from '~/domain/invoices/vat';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
-import { creditNotes, invoices, orderEvents } from '../db/schema';
+import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
 import { buyerOf, loadOrderFacts } from './order-facts.server';
 
 /*
@@ -74,6 +75,11 @@ export async function takeDocumentNumber(
   };
 }
 
+/** The order's own invoice (one per order): a reception supplement's invoice is not it. */
+function orderInvoice(orderId: string) {
+  return and(eq(invoices.orderId, orderId), isNull(invoices.adjustmentId));
+}
+
 export interface IssueInvoiceInput {
   orderId: string;
   /** Who caused it, for the order's history (a gateway name, `system`, an admin's id). */
@@ -87,7 +93,7 @@ export interface IssueInvoiceInput {
  * invoice, the existing one is returned). The caller has locked the order row.
  */
 export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<IssuedDocument> {
-  const [existing] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  const [existing] = await tx.select().from(invoices).where(orderInvoice(input.orderId)).limit(1);
   if (existing) return documentOf(existing, false);
   const facts = await loadOrderFacts(tx, input.orderId);
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
@@ -152,7 +158,7 @@ export interface IssueCreditNoteInput {
 export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Promise<IssuedDocument | null> {
   const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
   if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
-  const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  const [invoice] = await tx.select().from(invoices).where(orderInvoice(input.orderId)).limit(1);
   if (!invoice) return null;
   const previous = await tx
     .select()
@@ -276,7 +282,7 @@ export async function getOrderDocuments(
   executor: Executor | Database = db(),
 ): Promise<OrderDocuments> {
   const [invoiceRows, creditRows] = await Promise.all([
-    executor.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
+    executor.select().from(invoices).where(orderInvoice(orderId)).limit(1),
     executor.select().from(creditNotes).where(eq(creditNotes.orderId, orderId)).orderBy(desc(creditNotes.issuedAt)),
   ]);
   const readable = (row: DocumentRow) => {
@@ -308,8 +314,97 @@ export interface IssueSupplementInvoiceInput {
   payment: IssueInvoiceInput['payment'];
 }
 
-/** The invoice of a paid reception supplement (issue 15, reception): its own number and lines. */
-export async function issueSupplementInvoice(_tx: Tx, input: IssueSupplementInvoiceInput): Promise<IssuedDocument> {
-  // TODO(issue 15, reception helper): build the supplement's invoice from order_adjustments.pricing.
-  throw new InvoiceError(`supplement invoices are not built yet (${input.adjustmentId})`);
+/** The re-priced lines a supplement stored (domain/orders/reception.ts, RecountLine), as much as an invoice needs. */
+interface StoredRecountLine {
+  type: string;
+  reelSize: string | null;
+  quality: string;
+  resolution: string | null;
+  format: string | null;
+  denoise: boolean;
+  unitPriceCents: number;
+  ordered: number;
+  counted: number;
+  orderedCents: number;
+  countedCents: number;
+}
+
+/** The extra items of a supplement, as invoice items: what was counted beyond the order, at its prices. */
+export function supplementItems(pricing: unknown): SnapshotItem[] {
+  const lines = (pricing as { lines?: StoredRecountLine[] } | null)?.lines ?? [];
+  return lines
+    .filter((line) => line.countedCents > line.orderedCents)
+    .map((line) => ({
+      type: line.type,
+      quantity: Math.max(1, line.counted - line.ordered),
+      quality: line.quality,
+      resolution: line.resolution,
+      format: line.format,
+      restoration: 0,
+      denoise: line.denoise,
+      reelSize: line.reelSize,
+      unitPriceCents: line.unitPriceCents,
+      lineTotalCents: line.countedCents - line.orderedCents,
+    }));
+}
+
+/**
+ * The invoice of a paid reception supplement, in the transaction that records its payment: its own
+ * number, the extra items as lines, paid (idempotent: one invoice per supplement). Money from the
+ * sandbox makes it a demonstration invoice, like the order's.
+ */
+export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoiceInput): Promise<IssuedDocument> {
+  const [existing] = await tx.select().from(invoices).where(eq(invoices.adjustmentId, input.adjustmentId)).limit(1);
+  if (existing) return documentOf(existing, false);
+  const facts = await loadOrderFacts(tx, input.orderId);
+  if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
+  const [adjustment] = await tx
+    .select({ pricing: orderAdjustments.pricing })
+    .from(orderAdjustments)
+    .where(eq(orderAdjustments.id, input.adjustmentId));
+  if (!adjustment) throw new InvoiceError(`no supplement ${input.adjustmentId}`);
+
+  const demo = input.payment.provider === 'sandbox';
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
+  // Only the extra items: no delivery or shipping, the total is the supplement's amount.
+  const order = {
+    ...facts,
+    items: supplementItems(adjustment.pricing),
+    deliveryCostCents: 0,
+    sendShippingCostCents: 0,
+    returnShippingCostCents: 0,
+    totalPriceCents: input.amountCents,
+  };
+  const snapshot = buildDocumentSnapshot({
+    kind: 'invoice',
+    number,
+    issuedAt,
+    order,
+    priceList: facts.priceList,
+    buyer: buyerOf(facts),
+    payment: input.payment,
+    demo,
+  });
+  const [row] = await tx
+    .insert(invoices)
+    .values({
+      number,
+      orderId: facts.id,
+      issuedAt,
+      amountCents: snapshot.totalCents,
+      vatCents: snapshot.vatCents,
+      snapshot,
+      isPaid: true,
+      isDemo: demo,
+      adjustmentId: input.adjustmentId,
+    })
+    .returning();
+  if (!row) throw new InvoiceError('the supplement invoice was not inserted');
+  await tx.insert(orderEvents).values({
+    orderId: facts.id,
+    actor: input.actor,
+    kind: 'invoice_issued',
+    data: { invoiceId: row.id, number, amountCents: row.amountCents, adjustmentId: input.adjustmentId },
+  });
+  return documentOf(row, true);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { getUser, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { invoices, orders, user } from '../db/schema';
@@ -156,7 +156,11 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     loadOrderLines(database, orderId),
     // The customer's view: what the staff keep for themselves (notes, e-mails, alerts) stays here.
     loadOrderHistory(database, orderId, { audience: 'customer' }),
-    database.select().from(invoices).where(eq(invoices.orderId, orderId)).limit(1),
+    database
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, orderId), isNull(invoices.adjustmentId)))
+      .limit(1),
     loadOrderAddresses(database, orderId),
   ]);
   const o = row.order;

@@ -65,8 +65,12 @@ export interface TransitionContext {
   refundMethod?: 'gateway' | 'transfer' | 'cheque';
   /** Anything else the history entry should keep. */
   data?: Record<string, unknown>;
-  /** The reception supplement `request_supplement` creates: its re-priced lines and pay link. */
-  adjustment?: { receptionId: string | null; pricing: unknown; accessTokenHash: string | null };
+  /**
+   * The reception's adjustment: the supplement `request_supplement` creates (re-priced lines, pay
+   * link), or the reduction a `refund` gives back. `payToken` is the pay link's raw token, for the
+   * e-mail only (never stored, nor written in the history).
+   */
+  adjustment?: { receptionId: string | null; pricing: unknown; accessTokenHash: string | null; payToken?: string };
   now?: Date;
 }
 
@@ -251,6 +255,24 @@ async function writeAdjustment(
           pricing: context.adjustment?.pricing ?? {},
           accessTokenHash: context.adjustment?.accessTokenHash ?? null,
           createdAt: now,
+        })
+        .returning({ id: orderAdjustments.id });
+      return row?.id ?? null;
+    }
+    case 'refund': {
+      // A partial refund of items counted short at reception: the reduction it settles, already refunded.
+      if (!context.adjustment) return null;
+      const [row] = await tx
+        .insert(orderAdjustments)
+        .values({
+          orderId,
+          receptionId: context.adjustment.receptionId,
+          kind: 'reduction',
+          amountCents: transition.amountCents,
+          pricing: context.adjustment.pricing ?? {},
+          status: 'refunded',
+          createdAt: now,
+          decidedAt: now,
         })
         .returning({ id: orderAdjustments.id });
       return row?.id ?? null;
@@ -563,7 +585,11 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
         accessToken: context.accessToken ?? null,
         adjustmentId: applied.adjustmentId,
         invoiceNumber: applied.invoiceNumber,
-        data: context.data ?? {},
+        data: {
+          ...('amountCents' in run.transition ? { amountCents: run.transition.amountCents } : {}),
+          ...context.data,
+          ...(context.adjustment?.payToken ? { supplementToken: context.adjustment.payToken } : {}),
+        },
       });
       return;
   }

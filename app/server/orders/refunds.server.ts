@@ -61,6 +61,8 @@ export async function refundOrder(input: {
    * back through a gateway, raise the « à rembourser » alert instead of failing.
    */
   fallbackToManual?: boolean;
+  /** The reception's reduction this refund settles (recorded by the lifecycle with the refund). */
+  adjustment?: { receptionId: string; pricing: unknown };
 }): Promise<RefundResult> {
   const reason = input.reason.trim();
   if (reason === '') return { ok: false, message: REFUND_MESSAGES.reasonRequired };
@@ -147,6 +149,7 @@ export async function refundOrder(input: {
       reason,
       refundMethod: input.method,
       data: { method: input.method, provider: reserved.payment?.provider ?? null, gatewayRef },
+      ...(input.adjustment ? { adjustment: { ...input.adjustment, accessTokenHash: null } } : {}),
     },
   );
   if (!applied.ok) {

@@ -5,6 +5,7 @@ import { emailVerification, magicLink, passwordReset, welcome } from './account'
 import { contactAcknowledgement, contactToShop } from './contact';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
 import { refundIssued } from './refunds';
+import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
 import type { TemplateDefinition } from './types';
 
@@ -22,6 +23,8 @@ export const EMAIL_TEMPLATES = {
   'contact-acknowledgement': contactAcknowledgement,
   'withdrawal-acknowledgement': withdrawalAcknowledgement,
   'refund-issued': refundIssued,
+  'supplement-requested': supplementRequested,
+  'supplement-paid': supplementPaid,
   'test-email': testEmail,
   custom,
 } satisfies Record<string, TemplateDefinition>;

@@ -41,6 +41,19 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     reason: 'Trois photos manquaient à la réception',
     customerName: 'Marie Curie',
   },
+  'supplement-requested': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 700,
+    counts: [{ label: 'Photos papier', ordered: 250, counted: 270 }],
+    payUrl: '/supplement/0b6c?t=abc',
+    customerName: 'Marie Curie',
+  },
+  'supplement-paid': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 700,
+    invoiceNumber: 'FA-2026-000043',
+    invoiceUrl: '/facture/0b6c?facture=FA-2026-000043',
+  },
   'order-status': {
     orderNumber: 'SV-2026-000042',
     status: 'shipped',
@@ -103,6 +116,8 @@ describe('e-mail templates', () => {
         'payment-received',
         'quote-saved',
         'refund-issued',
+        'supplement-paid',
+        'supplement-requested',
         'test-email',
         'welcome',
         'withdrawal-acknowledgement',

@@ -1,12 +1,18 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /*
- * A local stand-in for Colissimo's label web service (SLS, REST/JSON), enough for the credentials
- * check of the Configuration Coliship dialog: `POST {base}/checkGenerateLabel` with a JSON label
- * request carrying `contractNumber` and `password`. It answers as the service does: 200 with a
- * SUCCESS message when the pair is the one it knows, 400 with an ERROR message otherwise (or when
- * the request is not a label request), and records what it received.
+ * A local stand-in for Colissimo's label web service (SLS, REST/JSON) at `{base}`:
+ * - `POST {base}/checkGenerateLabel` (the Configuration Coliship dialog's check): 200 with a SUCCESS
+ *   message when the contract number and password are the ones it knows, 400 with an ERROR message
+ *   otherwise (or when the request is not a label request);
+ * - `POST {base}/generateLabel`: as the service does, a `multipart/mixed` answer (MTOM-like, parts
+ *   separated by `--uuid:…`) whose first part (Content-ID <jsonInfos>) is the JSON with the messages
+ *   and `labelV2Response.parcelNumber`, and whose second part (Content-ID <label>) is the label, a
+ *   real PDF with the parcel number written in it; 400 with the service's error JSON for bad
+ *   credentials or an address it refuses (no postal code, no city).
+ * It records what it received.
  */
 
 export interface FakeColissimoRequest {
@@ -21,6 +27,8 @@ export interface FakeColissimo {
   contractNumber: string;
   password: string;
   requests: FakeColissimoRequest[];
+  /** The parcel numbers of the labels it generated, in order. */
+  parcelNumbers: string[];
   /** Makes the service answer 503 (an outage) until called with false. */
   setDown(down: boolean): void;
   close(): Promise<void>;
@@ -37,9 +45,69 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   }
 }
 
-function reply(response: import('node:http').ServerResponse, status: number, body: unknown) {
+function reply(response: ServerResponse, status: number, body: unknown) {
   response.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
   response.end(JSON.stringify(body));
+}
+
+function errorMessage(id: string, messageContent: string) {
+  return { messages: [{ id, type: 'ERROR', messageContent, replacementValues: [] }] };
+}
+
+/** A one-page PDF (A4) with these lines of text, its cross-reference table computed. */
+export function labelPdf(lines: string[]): Buffer {
+  const pdfText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
+  const content = ['BT /F1 14 Tf 60 780 Td 18 TL', ...lines.map((line) => `(${pdfText(line)}) Tj T*`), 'ET'].join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(Buffer.byteLength(pdf, 'latin1'));
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf, 'latin1');
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/** The service's multipart answer: the JSON part, then the label's bytes. */
+function multipartLabel(response: ServerResponse, json: unknown, pdf: Buffer) {
+  const boundary = `uuid:${randomUUID()}`;
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Transfer-Encoding: binary\r\n` +
+        `Content-ID: <jsonInfos>\r\n\r\n${JSON.stringify(json)}\r\n` +
+        `--${boundary}\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\n` +
+        'Content-ID: <label>\r\n\r\n',
+      'utf8',
+    ),
+    pdf,
+    Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+  ]);
+  response.writeHead(200, {
+    'content-type': `multipart/mixed; boundary="${boundary}"; start="<jsonInfos>"; type="application/json"`,
+    'content-length': String(body.length),
+  });
+  response.end(body);
+}
+
+type Address = Record<string, unknown> | undefined;
+
+function addressProblem(address: Address, who: string): string | null {
+  if (!address || typeof address.zipCode !== 'string' || address.zipCode.trim() === '') {
+    return `Le code postal du ${who} n'est pas renseigné`;
+  }
+  if (typeof address.city !== 'string' || address.city.trim() === '')
+    return `La commune du ${who} n'est pas renseignée`;
+  return null;
 }
 
 export async function startFakeColissimo({
@@ -50,33 +118,63 @@ export async function startFakeColissimo({
   password?: string;
 } = {}): Promise<FakeColissimo> {
   const requests: FakeColissimoRequest[] = [];
+  const parcelNumbers: string[] = [];
   let down = false;
+  let sequence = 0;
   const server: Server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const body = request.method === 'POST' ? await readJson(request) : null;
     requests.push({ path, contentType: request.headers['content-type'], body });
     if (down) return reply(response, 503, { error: 'Service indisponible' });
-    if (request.method !== 'POST' || !path.endsWith('/checkGenerateLabel')) {
+    const generate = path.endsWith('/generateLabel');
+    if (request.method !== 'POST' || !(generate || path.endsWith('/checkGenerateLabel'))) {
       return reply(response, 404, { error: 'Not found' });
     }
-    const letter = body?.letter as { service?: { productCode?: unknown }; parcel?: { weight?: unknown } } | undefined;
+    const letter = body?.letter as
+      | {
+          service?: { productCode?: unknown; orderNumber?: unknown };
+          parcel?: { weight?: unknown };
+          sender?: { address?: Address };
+          addressee?: { address?: Address };
+        }
+      | undefined;
     if (!body || !letter?.service?.productCode || typeof letter.parcel?.weight !== 'number') {
-      return reply(response, 400, {
-        messages: [{ id: '30100', type: 'ERROR', messageContent: 'La requête est invalide', replacementValues: [] }],
-      });
+      return reply(response, 400, errorMessage('30100', 'La requête est invalide'));
     }
     if (body.contractNumber !== contractNumber || body.password !== password) {
-      return reply(response, 400, {
-        messages: [
-          { id: '30000', type: 'ERROR', messageContent: 'Identifiant ou mot de passe invalide', replacementValues: [] },
-        ],
-      });
+      return reply(response, 400, errorMessage('30000', 'Identifiant ou mot de passe invalide'));
     }
-    return reply(response, 200, {
-      messages: [
-        { id: '0', type: 'SUCCESS', messageContent: 'La requête a été traitée avec succès', replacementValues: [] },
-      ],
-    });
+    const problem =
+      addressProblem(letter.sender?.address, 'expéditeur') ?? addressProblem(letter.addressee?.address, 'destinataire');
+    if (problem) return reply(response, 400, errorMessage('30220', problem));
+    const success = {
+      id: '0',
+      type: 'INFOS',
+      messageContent: 'La requête a été traitée avec succès',
+      replacementValues: [],
+    };
+    if (!generate) return reply(response, 200, { messages: [{ ...success, type: 'SUCCESS' }] });
+
+    sequence += 1;
+    const parcelNumber = `6A${String(Date.now() % 1e8).padStart(8, '0')}${String(sequence % 1000).padStart(3, '0')}`;
+    parcelNumbers.push(parcelNumber);
+    const addressee = letter.addressee?.address ?? {};
+    const pdf = labelPdf([
+      'Colissimo',
+      `Colis ${parcelNumber}`,
+      `Commande ${String(letter.service.orderNumber ?? '')}`,
+      `${String(addressee.firstName ?? '')} ${String(addressee.lastName ?? addressee.companyName ?? '')}`.trim(),
+      `${String(addressee.zipCode)} ${String(addressee.city)}`,
+    ]);
+    return multipartLabel(
+      response,
+      {
+        messages: [success],
+        labelXmlV2Reponse: null,
+        labelV2Response: { parcelNumber, parcelNumberPartner: null, pdfUrl: null, fields: null },
+      },
+      pdf,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -85,6 +183,7 @@ export async function startFakeColissimo({
     contractNumber,
     password,
     requests,
+    parcelNumbers,
     setDown: (value) => {
       down = value;
     },

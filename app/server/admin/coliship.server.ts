@@ -59,6 +59,14 @@ function decryptPassword(stored: StoredCredentials): string {
   }
 }
 
+/** The stored pair the label web service authenticates with (password decrypted), or null when incomplete. */
+export async function loadColishipCredentials(): Promise<{ contractNumber: string; password: string } | null> {
+  const stored = await readStored();
+  if (!stored?.contractNumber) return null;
+  const password = decryptPassword(stored);
+  return password ? { contractNumber: stored.contractNumber, password } : null;
+}
+
 export async function getPublicColishipCredentials(): Promise<PublicColishipCredentials> {
   const stored = await readStored();
   return {
@@ -79,7 +87,7 @@ export type ColishipResult =
   | { ok: false; error: string; fieldErrors: Record<string, string[]> };
 
 /** Tomorrow in Paris, `YYYY-MM-DD`: a deposit date the service accepts. */
-function depositDate(now: Date): string {
+export function depositDate(now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date(now.getTime() + 86_400_000));
 }
 

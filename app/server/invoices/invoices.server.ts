@@ -10,7 +10,7 @@ import { includedVatCents, splitVat } from '~/domain/invoices/vat';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderEvents } from '../db/schema';
-import { buyerOf, loadOrderFacts } from './order-facts.server';
+import { buyerOf, deliveryPartyOf, loadOrderFacts } from './order-facts.server';
 
 /*
  * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
@@ -102,6 +102,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
     order: facts,
     priceList: facts.priceList,
     buyer: buyerOf(facts),
+    deliveryAddress: deliveryPartyOf(facts),
     payment: input.payment,
     demo,
   });

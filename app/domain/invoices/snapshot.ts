@@ -80,6 +80,11 @@ export interface DocumentSnapshot {
   serviceDate: string;
   seller: SellerIdentity;
   buyer: DocumentParty | null;
+  /**
+   * Where the order was delivered, when it is not the buyer's (billing) address: a mention invoices
+   * carry from September 2026. Absent on documents issued before addresses were frozen on orders.
+   */
+  deliveryAddress?: DocumentParty;
   lines: DocumentLine[];
   currency: 'EUR';
   vatRate: number;
@@ -240,6 +245,8 @@ export interface BuildSnapshotInput {
   priceList?: PriceListDocument | null;
   seller?: SellerIdentity;
   buyer: DocumentParty | null;
+  /** The delivery address when it differs from the buyer's. */
+  deliveryAddress?: DocumentParty | null;
   payment?: { method: string; paidAt: Date | null; provider?: string | null } | null;
   /** Credit note: the invoice it cancels. */
   invoiceNumber?: string;
@@ -317,6 +324,7 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
     payment,
     notes: legalNotes(input, paidDay, payment?.methodLabel ?? null),
   };
+  if (input.deliveryAddress) snapshot.deliveryAddress = input.deliveryAddress;
   if (input.invoiceNumber !== undefined) snapshot.invoiceNumber = input.invoiceNumber;
   if (input.reason !== undefined) snapshot.reason = input.reason;
   if (input.demo) snapshot.demo = true;
@@ -386,6 +394,7 @@ export const documentSnapshotSchema = z.object({
     phone: z.string(),
   }),
   buyer: party.nullable(),
+  deliveryAddress: party.optional(),
   lines: z.array(
     z.object({
       label: z.string(),

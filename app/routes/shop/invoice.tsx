@@ -24,6 +24,17 @@ import type { Route } from './+types/invoice';
  */
 
 const cents = z.number().int();
+const party = z.object({
+  name: z.string().optional(),
+  email: z.string().nullish(),
+  street: z.string().nullish(),
+  /** Older snapshots' name of the street. */
+  address: z.string().nullish(),
+  postalCode: z.string().nullish(),
+  city: z.string().nullish(),
+  country: z.string().nullish(),
+});
+
 const snapshotSchema = z
   .object({
     serviceDate: z.string().optional().catch(undefined),
@@ -38,16 +49,8 @@ const snapshotSchema = z
       .partial()
       .optional()
       .catch(undefined),
-    buyer: z
-      .object({
-        name: z.string().optional(),
-        email: z.string().optional(),
-        address: z.string().nullish(),
-        postalCode: z.string().nullish(),
-        city: z.string().nullish(),
-      })
-      .nullish()
-      .catch(undefined),
+    buyer: party.nullish().catch(undefined),
+    deliveryAddress: party.optional().catch(undefined),
     lines: z
       .array(z.object({ label: z.string(), quantity: z.number(), unitPriceCents: cents, totalCents: cents }))
       .optional()
@@ -57,6 +60,13 @@ const snapshotSchema = z
     demo: z.boolean().optional().catch(undefined),
   })
   .catch({});
+
+/** The lines of a party's address, as the PDF prints them (street, postal code and city, country). */
+function partyLines(p: z.infer<typeof party> | null | undefined): string[] {
+  if (!p) return [];
+  const cityLine = [p.postalCode, p.city].filter(Boolean).join(' ');
+  return [p.street ?? p.address, cityLine, p.country].filter((line): line is string => Boolean(line));
+}
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
   { title: loaded ? `${loaded.invoice.title} ${loaded.invoice.number} | Soovenirs` : 'Facture | Soovenirs' },
@@ -94,13 +104,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         pdfHref: creditNotePdfHref(order.id, note.number),
       },
       order: { id: order.id, number: order.number, createdAt: order.createdAt },
-      buyer: {
-        name: s.buyer?.name ?? '',
-        email: s.buyer?.email ?? '',
-        address: s.buyer?.street ?? '',
-        postalCode: s.buyer?.postalCode ?? '',
-        city: s.buyer?.city ?? '',
-      },
+      buyer: { name: s.buyer?.name ?? '', email: s.buyer?.email ?? '', lines: partyLines(s.buyer) },
+      delivery: s.deliveryAddress ? { name: s.deliveryAddress.name, lines: partyLines(s.deliveryAddress) } : null,
       lines: s.lines.map(({ label, quantity, unitPriceCents, totalCents }) => ({
         label,
         quantity,
@@ -140,16 +145,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     buyer: {
       name: snapshot.buyer?.name ?? customerName,
       email: snapshot.buyer?.email ?? order.customer.email ?? '',
-      address: snapshot.buyer?.address ?? order.customer.street ?? '',
-      postalCode: snapshot.buyer?.postalCode ?? order.customer.postalCode ?? '',
-      city: snapshot.buyer?.city ?? order.customer.city ?? '',
+      lines: snapshot.buyer
+        ? partyLines(snapshot.buyer)
+        : partyLines({ ...order.customer, street: order.customer.street, country: null }),
     },
+    delivery: snapshot.deliveryAddress
+      ? { name: snapshot.deliveryAddress.name ?? '', lines: partyLines(snapshot.deliveryAddress) }
+      : null,
     lines,
   };
 }
 
 export default function Invoice({ loaderData }: Route.ComponentProps) {
-  const { invoice, order, buyer, lines, viewer } = loaderData;
+  const { invoice, order, buyer, delivery, lines, viewer } = loaderData;
   return (
     <section
       aria-labelledby="invoice-title"
@@ -210,9 +218,19 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           <h2 className="mb-1 font-semibold text-base">Client</h2>
           {buyer.name ? <span>{buyer.name}</span> : null}
           {buyer.email ? <span className="break-all">{buyer.email}</span> : null}
-          {buyer.address ? <span>{buyer.address}</span> : null}
-          {buyer.postalCode || buyer.city ? <span>{`${buyer.postalCode} ${buyer.city}`.trim()}</span> : null}
+          {buyer.lines.map((line) => (
+            <span key={line}>{line}</span>
+          ))}
         </div>
+        {delivery ? (
+          <div className="flex flex-col gap-0.5 text-sm sm:col-start-2">
+            <h2 className="mb-1 font-semibold text-base">Adresse de livraison</h2>
+            {delivery.name ? <span>{delivery.name}</span> : null}
+            {delivery.lines.map((line) => (
+              <span key={line}>{line}</span>
+            ))}
+          </div>
+        ) : null}
       </div>
 
       <Table>

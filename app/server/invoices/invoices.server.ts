@@ -11,7 +11,7 @@ import { includedVatCents, splitVat } from '~/domain/invoices/vat';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
-import { buyerOf, loadOrderFacts } from './order-facts.server';
+import { buyerOf, deliveryPartyOf, loadOrderFacts } from './order-facts.server';
 
 /*
  * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
@@ -108,6 +108,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
     order: facts,
     priceList: facts.priceList,
     buyer: buyerOf(facts),
+    deliveryAddress: deliveryPartyOf(facts),
     payment: input.payment,
     demo,
   });
@@ -382,6 +383,7 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     order,
     priceList: facts.priceList,
     buyer: buyerOf(facts),
+    deliveryAddress: deliveryPartyOf(facts),
     payment: input.payment,
     demo,
   });

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
 import { partyName } from '~/domain/invoices/snapshot';
+import { countryName, sameAddress } from '~/domain/orders/address';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import type { Executor } from '../config/config-options.server';
 import { orders, priceLists, user } from '../db/schema';
+import { loadOrderAddresses, type OrderAddress, type OrderAddresses } from '../orders/addresses.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '../orders/order-parts.server';
 
 /*
@@ -26,6 +28,8 @@ export interface OrderFacts extends SnapshotOrder {
   express: boolean;
   dueAt: Date | null;
   customer: OrderCustomer;
+  /** Frozen when the order was placed (something physical travels); none for older orders. */
+  addresses: OrderAddresses;
   priceList: PriceListDocument | null;
 }
 
@@ -38,7 +42,7 @@ export async function loadOrderFacts(
   const query = executor.select().from(orders).where(eq(orders.id, orderId));
   const [order] = lock ? await query.for('update') : await query;
   if (!order) return null;
-  const [items, owner, list] = await Promise.all([
+  const [items, owner, list, addresses] = await Promise.all([
     loadOrderLines(executor, orderId),
     order.userId
       ? executor
@@ -54,6 +58,7 @@ export async function loadOrderFacts(
           .where(eq(priceLists.id, order.priceListId))
           .then((rows) => (rows[0]?.data as PriceListDocument | undefined) ?? null)
       : Promise.resolve(null),
+    loadOrderAddresses(executor, orderId),
   ]);
   return {
     id: order.id,
@@ -77,13 +82,34 @@ export async function loadOrderFacts(
     totalPriceCents: order.totalPriceCents,
     items,
     customer: customerOf(order, owner),
+    addresses,
     priceList: list,
   };
 }
 
-/** The buyer as an invoice states it. */
+/** A frozen address as a document's party: the name (with the company), the street lines. */
+function partyOf(address: OrderAddress, email: string | null): DocumentParty {
+  const name = partyName(address.firstName, address.lastName, email);
+  return {
+    name: address.company ? `${name} (${address.company})` : name,
+    email,
+    phone: address.phone,
+    street: [address.line1, address.line2].filter(Boolean).join(', '),
+    postalCode: address.postalCode,
+    city: address.city,
+    country: countryName(address.country),
+  };
+}
+
+/**
+ * The buyer as an invoice states it: at the billing address frozen on the order (the delivery
+ * address when the customer gave no other), else the customer's own details (orders with nothing
+ * physical, which ask no address).
+ */
 export function buyerOf(facts: OrderFacts): DocumentParty {
   const c = facts.customer;
+  const frozen = facts.addresses.billing ?? facts.addresses.delivery;
+  if (frozen) return partyOf(frozen, c.email);
   return {
     name: partyName(c.firstName, c.lastName, c.email),
     email: c.email,
@@ -91,8 +117,15 @@ export function buyerOf(facts: OrderFacts): DocumentParty {
     street: c.street,
     postalCode: c.postalCode,
     city: c.city,
-    country: 'France',
+    country: countryName(c.country ?? 'FR'),
   };
+}
+
+/** The delivery address an invoice prints: only when the buyer is invoiced at another address. */
+export function deliveryPartyOf(facts: OrderFacts): DocumentParty | null {
+  const { delivery, billing } = facts.addresses;
+  if (!delivery || !billing || sameAddress(delivery, billing)) return null;
+  return partyOf(delivery, null);
 }
 
 /** "Marie Curie", or undefined when the customer gave no name (e-mails then say "Bonjour,"). */

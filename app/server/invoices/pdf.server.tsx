@@ -166,6 +166,15 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
               <T>Client</T>
             )}
           </View>
+          {s.deliveryAddress ? (
+            <View style={styles.party}>
+              <T style={styles.partyLabel}>Adresse de livraison</T>
+              <T style={styles.bold}>{s.deliveryAddress.name}</T>
+              {addressLines(s.deliveryAddress).map((line) => (
+                <T key={line}>{line}</T>
+              ))}
+            </View>
+          ) : null}
         </View>
 
         <View style={styles.table}>

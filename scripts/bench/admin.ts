@@ -8,9 +8,9 @@ import { makeDataDir, runScript, startBenchServer } from './server';
  * Goal: the large shop's figure within twice the small shop's.
  */
 
-const ADMIN_EMAIL = 'bench-admin@example.fr';
-const ADMIN_PASSWORD = 'Banc-Essai-Admin-2026';
-const WARM_REQUESTS = 15;
+export const ADMIN_EMAIL = 'bench-admin@example.fr';
+export const ADMIN_PASSWORD = 'Banc-Essai-Admin-2026';
+export const WARM_REQUESTS = 15;
 export const ADMIN_GOAL_FACTOR = 2;
 
 /** What the back office is made of: the dashboard (Commandes), each tab's first page, searches. */
@@ -35,7 +35,7 @@ export interface AdminTiming {
 
 const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
-async function signIn(url: string): Promise<string> {
+export async function signIn(url: string): Promise<string> {
   const response = await fetch(`${url}/api/auth/sign-in/email`, {
     method: 'POST',
     redirect: 'manual',
@@ -60,7 +60,7 @@ async function timed(url: string, cookie: string): Promise<number> {
   return elapsed;
 }
 
-interface Shop {
+export interface Shop {
   url: string;
   cookie: string;
   stop: () => Promise<void>;
@@ -84,38 +84,46 @@ async function openShop(orders: number): Promise<Shop> {
 }
 
 /**
- * Times the pages on a small and a large shop, both running, alternating requests between them
- * so that a burst of load from elsewhere on the machine weighs on both figures alike.
+ * Times the pages on two shops, both running, alternating requests between them so that a burst
+ * of load from elsewhere on the machine weighs on both figures alike.
  */
-export async function timeAdmin(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
-  const shops = [await openShop(small)];
-  try {
-    shops.push(await openShop(large));
-    const timings: [AdminTiming[], AdminTiming[]] = [[], []];
-    for (const page of ADMIN_PAGES) {
-      const samples: number[][] = [[], []];
-      const cold = [0, 0];
-      for (let i = 0; i <= WARM_REQUESTS; i++) {
-        for (const [k, shop] of shops.entries()) {
-          const ms = await timed(`${shop.url}${page.path}`, shop.cookie);
-          if (i === 0) cold[k] = ms;
-          else samples[k]?.push(ms);
-        }
+export async function timeAlternating(
+  shops: readonly [Shop, Shop],
+  pages: readonly { path: string }[],
+): Promise<[AdminTiming[], AdminTiming[]]> {
+  const timings: [AdminTiming[], AdminTiming[]] = [[], []];
+  for (const page of pages) {
+    const samples: number[][] = [[], []];
+    const cold = [0, 0];
+    for (let i = 0; i <= WARM_REQUESTS; i++) {
+      for (const [k, shop] of shops.entries()) {
+        const ms = await timed(`${shop.url}${page.path}`, shop.cookie);
+        if (i === 0) cold[k] = ms;
+        else samples[k]?.push(ms);
       }
-      for (const k of [0, 1] as const) {
-        const sorted = (samples[k] ?? []).sort((a, b) => a - b);
-        timings[k].push({
-          path: page.path,
-          coldMs: cold[k] ?? 0,
-          medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
-        });
-      }
-      const [a, b] = [timings[0].at(-1), timings[1].at(-1)];
-      console.log(`    ${page.path}: ${Math.round(a?.medianMs ?? 0)} ms / ${Math.round(b?.medianMs ?? 0)} ms`);
     }
-    return timings;
+    for (const k of [0, 1] as const) {
+      const sorted = (samples[k] ?? []).sort((a, b) => a - b);
+      timings[k].push({ path: page.path, coldMs: cold[k] ?? 0, medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0 });
+    }
+    const [a, b] = [timings[0].at(-1), timings[1].at(-1)];
+    console.log(`    ${page.path}: ${Math.round(a?.medianMs ?? 0)} ms / ${Math.round(b?.medianMs ?? 0)} ms`);
+  }
+  return timings;
+}
+
+/** Times the back office's pages on a small and a large shop of demo orders. */
+export async function timeAdmin(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
+  const first = await openShop(small);
+  try {
+    const second = await openShop(large);
+    try {
+      return await timeAlternating([first, second], ADMIN_PAGES);
+    } finally {
+      await second.stop();
+    }
   } finally {
-    for (const shop of shops) await shop.stop();
+    await first.stop();
   }
 }
 

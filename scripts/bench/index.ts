@@ -5,14 +5,15 @@ import { benchLighthouse } from './lighthouse';
 import { benchPages, pagesSection } from './pages';
 import { type PartId, REPORT, writeSection } from './report';
 import { ensureBuild, startBenchServer } from './server';
+import { timeWorkshop, workshopSection } from './workshop';
 
 /*
- * npm run bench [-- --only pages,lighthouse,admin,checkout] [--duration S] [--no-baseline]
+ * npm run bench [-- --only pages,lighthouse,admin,workshop,checkout] [--duration S] [--no-baseline]
  *                  [--large N] [--orders N] [--runs N] [--rebuild]
  * Runs the parts, prints their figures and writes each into its section of docs/performance.md.
  */
 
-const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'checkout'];
+const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout'];
 const SMALL_SHOP = 1000;
 
 const usage = `Usage : npm run bench [-- --only ${PARTS.join(',')}] [--duration S] [--no-baseline] [--large N] [--orders N] [--rebuild]
@@ -20,7 +21,7 @@ const usage = `Usage : npm run bench [-- --only ${PARTS.join(',')}] [--duration 
   --only P       parties à mesurer, séparées par des virgules (défaut : toutes)
   --duration S   secondes de charge par page et par serveur (défaut 10)
   --no-baseline  ne mesure pas les pages avec le cache HTML coupé
-  --large N      commandes de la grande boutique du back-office (défaut 200000)
+  --large N      commandes de la grande boutique du back-office et de l’atelier (défaut 200000)
   --orders N     commandes créées et payées en parallèle (défaut 500)
   --runs N       mesures Lighthouse par page, la médiane est retenue (défaut 1)
   --rebuild      reconstruit l'application avant de mesurer`;
@@ -52,6 +53,12 @@ async function runAdmin(small: number, large: number) {
   console.log('\nBack-office');
   const [a, b] = await timeAdmin(small, large);
   await writeSection('admin', adminSection(small, large, a, b));
+}
+
+async function runWorkshop(small: number, large: number) {
+  console.log('\nAtelier');
+  const [a, b] = await timeWorkshop(small, large);
+  await writeSection('workshop', workshopSection(small, large, a, b));
 }
 
 async function runCheckout(orders: number) {
@@ -94,6 +101,7 @@ async function main() {
   if (only.includes('pages')) await runPages(durationS, !values['no-baseline']);
   if (only.includes('lighthouse')) await runLighthouse(Math.max(1, Number(values.runs) || 1));
   if (only.includes('admin')) await runAdmin(SMALL_SHOP, Math.max(SMALL_SHOP, Number(values.large) || 200_000));
+  if (only.includes('workshop')) await runWorkshop(SMALL_SHOP, Math.max(SMALL_SHOP, Number(values.large) || 200_000));
   if (only.includes('checkout')) await runCheckout(Math.max(1, Number(values.orders) || 500));
   console.log(`\nRésultats écrits dans ${REPORT}`);
 }

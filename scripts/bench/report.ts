@@ -11,15 +11,16 @@ import { root } from './server';
 
 export const REPORT = path.join(root, 'docs/performance.md');
 
-export type PartId = 'pages' | 'lighthouse' | 'admin' | 'checkout';
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout';
 
 const TITLES: Record<PartId, string> = {
   pages: 'Public pages under load',
   lighthouse: 'Lighthouse (mobile)',
   admin: 'Back office at scale',
+  workshop: 'Workshop board at scale',
   checkout: 'Checkout under load',
 };
-const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'checkout'];
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout'];
 
 const INTRO = `# Performance
 
@@ -30,7 +31,7 @@ can run alone:
 \`\`\`sh
 npm run build            # the bench measures the build in build/ (built when missing)
 npm run bench            # every part, about 10 minutes (seeding 200 000 orders is most of it)
-npm run bench -- --only pages        # or lighthouse, admin, checkout; several: --only pages,checkout
+npm run bench -- --only pages        # or lighthouse, admin, workshop, checkout; several: --only pages,checkout
 npm run bench -- --only pages --duration 5 --no-baseline
 npm run bench -- --only admin --large 20000   # a smaller "large" shop for a quick look
 \`\`\`

@@ -57,7 +57,7 @@ function PriceInput({
           id={id}
           name={field.name}
           type="text"
-          inputMode="decimal"
+          inputMode={field.kind === 'days' ? 'numeric' : 'decimal'}
           autoComplete="off"
           spellCheck={false}
           value={value}

@@ -31,8 +31,9 @@ describe('the Tarifs form', () => {
       'Format',
       'Livraison',
       'Options et envois',
+      'Délais et assurance',
     ]);
-    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6);
+    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5);
   });
 
   it('shows euros with two decimals and coefficients as they are, with a decimal comma', () => {
@@ -240,5 +241,33 @@ describe('deciding on a posted update', () => {
   it('publishes the parsed document: « 0,39 » is 39 cents', () => {
     const decision = decidePriceUpdate(DEFAULT_PRICE_LIST, { [photos]: '0,39', confirmed: '1' });
     expect(decision.kind === 'publish' && decision.document.supports.photos.basePrice).toBe(39);
+  });
+});
+
+describe('the turnaround and insurance entries', () => {
+  const list = DEFAULT_PRICE_LIST;
+
+  it('reads whole working days and refuses the rest in French', () => {
+    expect(parsePriceEntry('10', 'days')).toEqual({ ok: true, value: 10 });
+    expect(parsePriceEntry(' 2 jours', 'days')).toEqual({ ok: true, value: 2 });
+    expect(parsePriceEntry('2,5', 'days')).toEqual({ ok: false, error: M.daysNotANumber });
+    expect(parsePriceEntry('0', 'days')).toEqual({ ok: false, error: M.daysRange });
+    expect(parsePriceEntry('121', 'days')).toEqual({ ok: false, error: M.daysRange });
+  });
+
+  it('edits the express delay and price, and refuses an express delay not shorter than the standard one', () => {
+    const applied = applyPriceForm(list, { 'turnaround.expressDays': '3', 'turnaround.expressPrice': '24,90' });
+    expect(applied.errors).toEqual({});
+    expect(applied.document.turnaround).toMatchObject({ expressDays: 3, expressPrice: 2490 });
+    const refused = applyPriceForm(list, { 'turnaround.expressDays': String(list.turnaround.standardDays) });
+    expect(refused.errors).toEqual({ 'turnaround.expressDays': M.expressNotShorter });
+    const low = applyPriceForm(list, { 'insurance.maxValue': '50' });
+    expect(low.errors).toEqual({ 'insurance.maxValue': M.insuranceMaxTooLow });
+  });
+
+  it('names a changed delay in days in the summary', () => {
+    const next = applyPriceForm(list, { 'turnaround.expressDays': '1' }).document;
+    const [change] = priceChanges(list, next);
+    expect(change).toMatchObject({ section: 'Délais et assurance', label: 'Délai express', afterText: '1\u00A0jour' });
   });
 });

@@ -8,7 +8,7 @@ import {
   RESOLUTIONS,
   SUPPORT_TYPES,
 } from '../pricing/default-price-list';
-import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE } from '../pricing/price-list-schema';
+import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE, MAX_TURNAROUND_DAYS } from '../pricing/price-list-schema';
 
 /*
  * The Tarifs tab's form (specification 001, section 2): sub-tabs Supports, Bobines, Résolution,
@@ -23,7 +23,8 @@ import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE } from '../pricing/price-list-sc
  * changes beyond ×3 or ÷3 (decidePriceUpdate): the browser shows them, the server checks them.
  */
 
-export type PriceFieldKind = 'euros' | 'multiplier';
+/** Euros (stored in cents), a coefficient, or a turnaround in working days. */
+export type PriceFieldKind = 'euros' | 'multiplier' | 'days';
 
 export interface PriceField {
   /** The form field's name, also its path in the document (`supports.photos.basePrice`). */
@@ -35,7 +36,7 @@ export interface PriceField {
 }
 
 export interface PriceTab {
-  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options';
+  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais';
   label: string;
   description: string;
   fields: PriceField[];
@@ -121,6 +122,24 @@ export function priceTabs(list: PriceListDocument): PriceTab[] {
         { name: 'returnShippingPrice', label: 'Retour des originaux', kind: 'euros', suffix: 'par commande' },
       ],
     },
+    {
+      id: 'delais',
+      label: 'Délais et assurance',
+      description:
+        'Délais promis après la réception des originaux (en jours ouvrés), prix du traitement express, assurance du colis retour.',
+      fields: [
+        { name: 'turnaround.standardDays', label: 'Délai standard', kind: 'days', suffix: 'jours ouvrés' },
+        { name: 'turnaround.expressDays', label: 'Délai express', kind: 'days', suffix: 'jours ouvrés' },
+        { name: 'turnaround.expressPrice', label: 'Traitement express', kind: 'euros', suffix: 'par commande' },
+        {
+          name: 'insurance.per100EurosPrice',
+          label: 'Assurance du retour',
+          kind: 'euros',
+          suffix: 'par tranche de 100 € assurés',
+        },
+        { name: 'insurance.maxValue', label: 'Valeur assurable maximale', kind: 'euros', suffix: 'au plus' },
+      ],
+    },
   ];
 }
 
@@ -158,6 +177,10 @@ export const PRICE_FORM_MESSAGES = {
   multiplierDecimals: 'Un coefficient a au plus quatre décimales',
   eurosMax: `Un montant vaut au plus ${formatEurosFromCents(MAX_AMOUNT_CENTS)}`,
   multiplierMax: `Un coefficient vaut au plus ${MAX_MULTIPLIER_VALUE}`,
+  daysNotANumber: 'Saisissez un nombre entier de jours, par exemple 10',
+  daysRange: `Un délai compte de 1 à ${MAX_TURNAROUND_DAYS}${NBSP}jours ouvrés`,
+  expressNotShorter: 'Le délai express doit être plus court que le délai standard',
+  insuranceMaxTooLow: `La valeur assurable maximale est d’au moins ${formatEurosFromCents(10_000)}`,
   invalid: 'Veuillez corriger les prix signalés',
   unchanged: `Aucun changement${NBSP}: les tarifs saisis sont ceux en vigueur, il n’y a rien à publier.`,
   unconfirmed: `Publication non confirmée${NBSP}: vérifiez le récapitulatif des changements puis confirmez.`,
@@ -176,6 +199,7 @@ export type PriceEntry = { ok: true; value: number } | { ok: false; error: strin
  * is refused with the French message the field shows.
  */
 export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
+  if (kind === 'days') return parseDays(text);
   const euros = kind === 'euros';
   let normalised = text.replace(/\s/g, '');
   if (euros) normalised = normalised.replace(/€$/, '');
@@ -202,6 +226,15 @@ export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry 
   return { ok: true, value: Math.round(value * 10_000) / 10_000 };
 }
 
+/** A turnaround: a whole number of working days, 1 to MAX_TURNAROUND_DAYS. */
+function parseDays(text: string): PriceEntry {
+  const normalised = text.replace(/\s/g, '').replace(/jours?$/i, '');
+  if (!/^\d+$/.test(normalised)) return { ok: false, error: PRICE_FORM_MESSAGES.daysNotANumber };
+  const value = Number(normalised);
+  if (value < 1 || value > MAX_TURNAROUND_DAYS) return { ok: false, error: PRICE_FORM_MESSAGES.daysRange };
+  return { ok: true, value };
+}
+
 export interface PriceFormResult {
   document: PriceListDocument;
   /** Fields whose entry was refused, with the French message; the document keeps their value. */
@@ -222,7 +255,15 @@ export function applyPriceForm(current: PriceListDocument, entries: Record<strin
     if (entry.ok) setPath(document, field.name, entry.value);
     else errors[field.name] = entry.error;
   }
-  return { document: document as unknown as PriceListDocument, errors };
+  // The rules between entries (price-list-schema.ts), on the field the person has to change.
+  const result = document as unknown as PriceListDocument;
+  if (!errors['turnaround.expressDays'] && result.turnaround.expressDays >= result.turnaround.standardDays) {
+    errors['turnaround.expressDays'] = PRICE_FORM_MESSAGES.expressNotShorter;
+  }
+  if (!errors['insurance.maxValue'] && result.insurance.maxValue < 10_000) {
+    errors['insurance.maxValue'] = PRICE_FORM_MESSAGES.insuranceMaxTooLow;
+  }
+  return { document: result, errors };
 }
 
 /** Beyond this factor, up or down, a change asks for a second confirmation (a typo, most likely). */
@@ -254,6 +295,7 @@ const percentFormat = frenchNumber(1);
 const ratioFormat = { small: frenchNumber(1), large: frenchNumber(0) };
 
 function valueText(kind: PriceFieldKind, value: number): string {
+  if (kind === 'days') return `${value}${NBSP}jour${value > 1 ? 's' : ''}`;
   return kind === 'euros' ? formatEurosFromCents(value) : coefficientFormat.format(value);
 }
 
@@ -302,7 +344,7 @@ export function priceChanges(current: PriceListDocument, next: PriceListDocument
 
 /** `Le prix « Photos papier » passe de 0,35 € à 39,00 € (×111).`: what the second confirmation names. */
 export function largeChangeSentence(change: PriceChange): string {
-  const what = change.kind === 'euros' ? 'Le prix' : 'Le coefficient';
+  const what = { euros: 'Le prix', multiplier: 'Le coefficient', days: 'Le délai' }[change.kind];
   const factor = change.before === 0 || change.after === 0 ? change.changeText : ratioText(change.before, change.after);
   return `${what} «${NNBSP}${change.label}${NNBSP}» (${change.section}) passe de ${change.beforeText} à ${change.afterText} (${factor}).`;
 }

@@ -28,11 +28,13 @@ const cents = z
 
 export const MAX_MULTIPLIER_VALUE = 10;
 
+export const MAX_TURNAROUND_DAYS = 120;
+
 const days = z
   .number({ error: 'Indiquez un nombre de jours.' })
   .int({ error: 'Un délai s’exprime en jours entiers.' })
   .min(1, { error: 'Un délai est d’au moins 1 jour.' })
-  .max(120, { error: 'Un délai est d’au plus 120 jours.' });
+  .max(MAX_TURNAROUND_DAYS, { error: `Un délai est d’au plus ${MAX_TURNAROUND_DAYS} jours.` });
 
 const multiplier = (min: number) =>
   z

@@ -44,6 +44,8 @@ export default [
   route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
   route('confirmation', 'routes/shop/confirmation.tsx'),
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
+  // A reception supplement: what was counted beyond the order, to pay or decline (issue 15).
+  route('supplement/:id', 'routes/shop/supplement.tsx'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

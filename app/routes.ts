@@ -78,6 +78,9 @@ export default [
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),
   route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
+  // « Colis reçu »: the reception form and its photos (issue 15).
+  route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
+  route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)

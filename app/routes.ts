@@ -44,6 +44,8 @@ export default [
   route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
   route('confirmation', 'routes/shop/confirmation.tsx'),
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
+  // A reception supplement: what was counted beyond the order, to pay or decline (issue 15).
+  route('supplement/:id', 'routes/shop/supplement.tsx'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),
@@ -77,6 +79,9 @@ export default [
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),
   route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
+  // « Colis reçu »: the reception form and its photos (issue 15).
+  route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
+  route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)

@@ -32,6 +32,8 @@ export interface BodyLimitRule {
 export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
   // The gateways' notifications; app/server/payments/webhooks.server.ts reads at most as much.
   { prefix: '/api/webhooks/', bytes: 1024 * 1024 },
+  // « Colis reçu »: up to 10 photos of 8 MB each, plus the form (domain/orders/reception.ts).
+  { prefix: '/admin/api/reception/', bytes: 81 * 1024 * 1024 },
 ];
 
 /** Arrays and objects nested deeper than this are no JSON our routes expect (sign-up used to answer 500). */

@@ -49,7 +49,7 @@ export function orderAccessCookie(orderId: string, token: string): string {
   return `${orderAccessCookieName(orderId)}=${encodeURIComponent(token)}; Path=/; Max-Age=${ORDER_ACCESS_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
-function cookieValue(request: Request, name: string): string | null {
+export function cookieValue(request: Request, name: string): string | null {
   const header = request.headers.get('cookie');
   if (!header) return null;
   for (const part of header.split(';')) {

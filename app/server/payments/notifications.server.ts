@@ -23,7 +23,9 @@ import type { PaymentNotification } from './types';
  *     paid yet, the exact amount): paid, invoiced, notified, e-mailed; otherwise the money is
  *     recorded as unapplied, never invoiced, an alert raised, and after the commit it is refunded
  *     through the gateway when the gateway allows it. A failed attempt `fail_payment`s the order
- *     (it stays unpaid and can be paid again).
+ *     (it stays unpaid and can be paid again). A payment made for a reception supplement
+ *     (payments.adjustment_id) `settle_supplement`s it instead; money for a supplement no longer
+ *     open is unapplied money like the rest.
  * The order row is locked (FOR UPDATE) before it is read, so two notifications for the same order
  * (two attempts, two gateways) are applied one after the other.
  */
@@ -155,15 +157,28 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
   // Money received. The lifecycle's guard says whether it pays the order (placed, not cancelled,
   // not withdrawn, not paid yet, its exact amount in euros).
   const amount = n.amountCents ?? payment.amountCents;
-  const settled = await applyTransitionInTx(
-    tx,
-    orderId,
-    { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
-    actor,
-    context,
-  );
+  // A reception supplement's payment settles that supplement (its own invoice), not the order.
+  const supplement = payment.adjustmentId;
+  const currencyOk = (n.currency?.toUpperCase() ?? 'EUR') === 'EUR';
+  const settled = supplement
+    ? currencyOk
+      ? await applyTransitionInTx(
+          tx,
+          orderId,
+          { type: 'settle_supplement', adjustmentId: supplement, amountCents: amount, method: 'card' },
+          actor,
+          context,
+        )
+      : { ok: false as const, code: 'amount_mismatch', message: `Devise refusée : ${n.currency}.` }
+    : await applyTransitionInTx(
+        tx,
+        orderId,
+        { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
+        actor,
+        context,
+      );
   if (settled.ok) {
-    await tx.update(payments).set({ settlesOrder: true }).where(eq(payments.id, payment.id));
+    if (!supplement) await tx.update(payments).set({ settlesOrder: true }).where(eq(payments.id, payment.id));
     return { status: 'applied', ...base, orderPaid: true, invoiceNumber: settled.invoiceNumber };
   }
   // It cannot: the money is recorded, never invoiced, and given back (after the commit).

@@ -1,0 +1,161 @@
+import { CircleCheckIcon } from 'lucide-react';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { FormAlert } from '~/components/auth/form-alert';
+import { Button } from '~/components/ui/button';
+import { useHydrated } from '~/components/use-hydrated';
+import { formatEurosFromCents } from '~/domain/format';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { log } from '~/server/log.server';
+import {
+  createSupplementCheckout,
+  declineSupplement,
+  getSupplementForViewer,
+  SUPPLEMENT_MESSAGES,
+  supplementFromLink,
+} from '~/server/orders/supplements.server';
+import { CheckoutError } from '~/server/payments/checkout.server';
+import type { Route } from './+types/supplement';
+
+/*
+ * /supplement/:id, the page of the supplement e-mail (issue 15, reception): what was counted beyond
+ * the order and its price, then « Payer le supplément » (the active gateway) or « Refuser » (only
+ * what was paid is digitised). Open to the order's owner, the guest with the order's token, and
+ * whoever holds the e-mail's link (its token is kept in a cookie and leaves the address bar).
+ */
+
+export const PAY_LABEL = 'Payer le supplément';
+export const DECLINE_LABEL = 'Refuser';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Supplément à valider | Soovenirs' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
+
+async function supplementOr404(request: Request, id: string) {
+  const supplement = await getSupplementForViewer(request, id);
+  if (!supplement) throw data(null, { status: 404 });
+  return supplement;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const fromLink = await supplementFromLink(request, params.id);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
+  return { supplement: await supplementOr404(request, params.id) };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const supplement = await supplementOr404(request, params.id);
+  const form = await request.formData();
+  if (form.get('intent') === 'decline') {
+    const result = await declineSupplement(supplement, 'digitise_paid', 'customer');
+    if (!result.ok) return data({ error: result.message }, { status: 409 });
+    return { done: SUPPLEMENT_MESSAGES.declined };
+  }
+  try {
+    throw redirect(await createSupplementCheckout(supplement));
+  } catch (error) {
+    if (error instanceof CheckoutError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof Response) throw error;
+    log.error({ err: error, supplementId: supplement.id }, 'the supplement payment could not start');
+    return data({ error: 'Le paiement n’a pas pu démarrer. Réessayez dans un instant.' }, { status: 502 });
+  }
+}
+
+export default function Supplement({ loaderData, actionData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  const { supplement } = loaderData;
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const error = actionData && 'error' in actionData ? actionData.error : null;
+  return (
+    <section
+      aria-labelledby="supplement-title"
+      data-hydrated={hydrated}
+      className="mx-auto flex w-full max-w-2xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
+    >
+      <div className="flex flex-col gap-2">
+        <h1 id="supplement-title" className="text-title">
+          Supplément de la commande {supplement.orderNumber}
+        </h1>
+        <p className="text-muted-foreground">
+          Nous avons compté vos originaux à leur arrivée : voici la différence avec votre commande, au tarif de votre
+          commande.
+        </p>
+      </div>
+      <div className="flex flex-col gap-4 rounded-xl border border-border bg-card p-6 shadow-sm">
+        <table className="w-full text-sm">
+          <caption className="sr-only">Différences comptées à la réception</caption>
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th scope="col">Support</th>
+              <th scope="col">Commandé</th>
+              <th scope="col">Reçu</th>
+              <th scope="col" className="text-right">
+                Montant
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {supplement.lines.map((line) => (
+              <tr key={line.label}>
+                <td>{line.label}</td>
+                <td>{line.ordered}</td>
+                <td>{line.counted}</td>
+                <td className="text-right">{formatEurosFromCents(line.differenceCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="font-semibold">
+              <td colSpan={3}>Supplément</td>
+              <td className="text-right">{formatEurosFromCents(supplement.amountCents)}</td>
+            </tr>
+          </tfoot>
+        </table>
+        <FormAlert errors={error ? [error] : null} />
+        {actionData && 'done' in actionData ? <p role="status">{actionData.done}</p> : null}
+        {supplement.status === 'awaiting_customer' ? (
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Form method="post">
+              <input type="hidden" name="intent" value="pay" />
+              <Button type="submit" size="lg" disabled={pending}>
+                {PAY_LABEL}
+              </Button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="decline" />
+              <Button type="submit" size="lg" variant="outline" disabled={pending}>
+                {DECLINE_LABEL}
+              </Button>
+            </Form>
+          </div>
+        ) : null}
+        {supplement.status === 'paid' ? (
+          <div role="status" className="flex items-start gap-3">
+            <CircleCheckIcon className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
+            <div className="flex flex-col gap-1">
+              <p className="font-semibold">Supplément payé</p>
+              {supplement.invoiceNumber ? (
+                <Link
+                  className="text-primary underline"
+                  to={`/facture/${supplement.orderId}?facture=${encodeURIComponent(supplement.invoiceNumber)}`}
+                >
+                  Voir la facture {supplement.invoiceNumber}
+                </Link>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
+        {supplement.status === 'declined' ? (
+          <p role="status">
+            {supplement.decision === 'return_extra'
+              ? 'Supplément refusé : les originaux en plus vous seront retournés sans être numérisés.'
+              : 'Supplément refusé : nous numérisons ce que vous avez déjà payé.'}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,287 @@
+import { asc, eq } from 'drizzle-orm';
+import { dueDate } from '~/domain/orders/due-date';
+import {
+  MAX_RECEPTION_PHOTOS,
+  type OrderedLine,
+  photoProblem,
+  RECEPTION_MESSAGES,
+  type ReceptionSummary,
+  type Recount,
+  receptionFormSchema,
+  receptionSummary,
+  recount,
+} from '~/domain/orders/reception';
+import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/default-price-list';
+import { parsePriceListDocument } from '~/domain/pricing/price-list-schema';
+import type { LineChoice } from '~/domain/pricing/pricing';
+import { db, type Tx } from '../db/client.server';
+import { orderAdjustments, orderItems, orders, priceLists, receptionPhotos, receptions } from '../db/schema';
+import { log } from '../log.server';
+import { type Actor, applyTransitionInTx } from './lifecycle.server';
+import { refundOrder } from './refunds.server';
+import { hashAccessToken, newAccessToken } from './tokens.server';
+
+/*
+ * « Colis reçu » (issue 15, reception): the staff count what arrived; in ONE transaction the
+ * reception (counts, remarks, photos) is stored, the lifecycle's `receive` sets the promised date,
+ * and a count above the order asks the customer for a supplement (`request_supplement`, with the
+ * pay link's token). A count below is refunded once committed, through the existing refunds
+ * (gateway, credit note), the lifecycle recording the reduction with the refund.
+ */
+
+export const REDUCTION_REASON = 'Écart au comptage à la réception';
+
+export interface ReceptionPhotoUpload {
+  name: string;
+  type: string;
+  content: Buffer;
+}
+
+export interface ReceptionOrder {
+  lines: OrderedLine[];
+  list: PriceListDocument;
+  express: boolean;
+  stage: string;
+}
+
+/** The order's lines and its own price list (the list's defaults for entries older lists lack). */
+export async function loadReceptionOrder(orderId: string, executor: Tx | ReturnType<typeof db> = db()) {
+  const [order] = await executor
+    .select({ express: orders.express, stage: orders.stage, list: priceLists.data })
+    .from(orders)
+    .leftJoin(priceLists, eq(priceLists.id, orders.priceListId))
+    .where(eq(orders.id, orderId));
+  if (!order) return null;
+  const rows = await executor
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.position), asc(orderItems.id));
+  const parsed = order.list ? parsePriceListDocument(order.list) : null;
+  if (!parsed?.ok) log.warn({ orderId }, 'reception: the order has no readable price list, the default one prices it');
+  const lines: OrderedLine[] = rows.map((row) => ({
+    position: row.position,
+    type: row.type as LineChoice['type'],
+    quantity: row.quantity,
+    quality: row.quality as LineChoice['quality'],
+    resolution: row.resolution as LineChoice['resolution'],
+    format: row.format as LineChoice['format'],
+    restoration: row.restoration,
+    denoise: row.denoise,
+    reelSize: row.reelSize as LineChoice['reelSize'],
+  }));
+  return {
+    lines,
+    list: parsed?.ok ? parsed.document : DEFAULT_PRICE_LIST,
+    express: order.express,
+    stage: order.stage,
+  } satisfies ReceptionOrder;
+}
+
+export type ReceiveResult =
+  | {
+      ok: true;
+      receptionId: string;
+      recount: Recount;
+      outcome: 'equal' | 'supplement' | 'reduction';
+      /** The partial refund of a reduction (its message when it could not be made). */
+      refund: { ok: true; creditNoteNumber: string | null } | { ok: false; message: string } | null;
+    }
+  | { ok: false; message: string; status: 400 | 404 | 409 };
+
+/** The lifecycle refused inside the transaction: everything rolls back, its French message is shown. */
+class Refusal extends Error {
+  constructor(readonly publicMessage: string) {
+    super(publicMessage);
+  }
+}
+
+/** The photos' own checks: at most 10, JPEG/PNG/WebP, 8 MB each. */
+export function photosProblem(photos: readonly ReceptionPhotoUpload[]): string | null {
+  if (photos.length > MAX_RECEPTION_PHOTOS) return RECEPTION_MESSAGES.tooManyPhotos;
+  for (const photo of photos) {
+    const problem = photoProblem({ type: photo.type, size: photo.content.length });
+    if (problem) return problem;
+  }
+  return null;
+}
+
+export async function receiveParcel(input: {
+  orderId: string;
+  staff: { id: string; name: string };
+  fields: Record<string, unknown>;
+  photos: readonly ReceptionPhotoUpload[];
+  now?: Date;
+}): Promise<ReceiveResult> {
+  const now = input.now ?? new Date();
+  const order = await loadReceptionOrder(input.orderId);
+  if (!order) return { ok: false, message: 'Commande introuvable', status: 404 };
+  const parsed = receptionFormSchema(order.lines, now).safeParse(input.fields);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? '', status: 400 };
+  const problem = photosProblem(input.photos);
+  if (problem) return { ok: false, message: problem, status: 400 };
+  const form = parsed.data;
+  const result = recount(order.list, order.lines, form.counts);
+  const summary: ReceptionSummary = receptionSummary(order.list, result, form.remarks);
+  // The day chosen in the form; today's reception keeps the hour it was recorded.
+  const receivedAt = sameUtcDay(form.receivedAt, now) ? now : form.receivedAt;
+  const { turnaround } = order.list;
+  const due = dueDate(receivedAt, order.express ? turnaround.expressDays : turnaround.standardDays);
+
+  let receptionId = '';
+  try {
+    receptionId = await db().transaction(async (tx) => {
+      const received = await applyTransitionInTx(
+        tx,
+        input.orderId,
+        { type: 'receive', dueAt: due.toISOString() },
+        input.staff.id,
+        { data: { ...summary }, now: receivedAt },
+      );
+      if (!received.ok) throw new Refusal(received.message);
+      const [reception] = await tx
+        .insert(receptions)
+        .values({
+          orderId: input.orderId,
+          receivedAt,
+          receivedBy: input.staff.id,
+          receivedByName: input.staff.name,
+          counts: result.lines.map(({ key, type, reelSize, ordered, counted, label }) => ({
+            key,
+            label,
+            type,
+            reelSize,
+            ordered,
+            counted,
+          })),
+          remarks: form.remarks,
+        })
+        .returning({ id: receptions.id });
+      if (!reception) throw new Error('receptions: the insert returned no row');
+      for (const photo of input.photos) {
+        await tx.insert(receptionPhotos).values({
+          receptionId: reception.id,
+          name: photo.name.slice(0, 200) || 'photo',
+          contentType: photo.type,
+          content: photo.content,
+          size: photo.content.length,
+        });
+      }
+      if (result.differenceCents > 0)
+        await requestSupplement(tx, input.orderId, input.staff.id, reception.id, result, summary);
+      // `receive` and `request_supplement` have no gateway work to run after the commit.
+      return reception.id;
+    });
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, message: error.publicMessage, status: 409 };
+    throw error;
+  }
+
+  if (result.differenceCents < 0) {
+    const refund = await refundOrder({
+      orderId: input.orderId,
+      amountCents: -result.differenceCents,
+      method: 'gateway',
+      reason: REDUCTION_REASON,
+      actor: input.staff.id,
+      fallbackToManual: true,
+      adjustment: { receptionId, pricing: result },
+    });
+    return {
+      ok: true,
+      receptionId,
+      recount: result,
+      outcome: 'reduction',
+      refund: refund.ok ? { ok: true, creditNoteNumber: refund.creditNoteNumber } : refund,
+    };
+  }
+  return {
+    ok: true,
+    receptionId,
+    recount: result,
+    outcome: result.differenceCents > 0 ? 'supplement' : 'equal',
+    refund: null,
+  };
+}
+
+async function requestSupplement(
+  tx: Tx,
+  orderId: string,
+  actor: Actor,
+  receptionId: string,
+  result: Recount,
+  summary: ReceptionSummary,
+): Promise<void> {
+  const payToken = newAccessToken();
+  const requested = await applyTransitionInTx(
+    tx,
+    orderId,
+    { type: 'request_supplement', amountCents: result.differenceCents },
+    actor,
+    {
+      data: { counts: summary.counts },
+      adjustment: { receptionId, pricing: result, accessTokenHash: hashAccessToken(payToken), payToken },
+    },
+  );
+  if (!requested.ok) throw new Refusal(requested.message);
+}
+
+function sameUtcDay(a: Date, b: Date): boolean {
+  return a.toISOString().slice(0, 10) === b.toISOString().slice(0, 10);
+}
+
+/** What the back office's order dialog shows of the reception. */
+export interface ReceptionView {
+  receivedAt: Date;
+  receivedByName: string;
+  counts: Array<{ label: string; ordered: number; counted: number }>;
+  remarks: Array<{ group: string; text: string }>;
+  photos: Array<{ id: string; name: string }>;
+  adjustments: Array<{ id: string; kind: string; amountCents: number; status: string; decision: string | null }>;
+}
+
+export async function loadReception(orderId: string): Promise<ReceptionView | null> {
+  const [row] = await db().select().from(receptions).where(eq(receptions.orderId, orderId));
+  if (!row) return null;
+  const order = await loadReceptionOrder(orderId);
+  const groups = order?.list.supports ?? DEFAULT_PRICE_LIST.supports;
+  const [photos, adjustments] = await Promise.all([
+    db()
+      .select({ id: receptionPhotos.id, name: receptionPhotos.name })
+      .from(receptionPhotos)
+      .where(eq(receptionPhotos.receptionId, row.id))
+      .orderBy(asc(receptionPhotos.createdAt)),
+    db()
+      .select({
+        id: orderAdjustments.id,
+        kind: orderAdjustments.kind,
+        amountCents: orderAdjustments.amountCents,
+        status: orderAdjustments.status,
+        decision: orderAdjustments.decision,
+      })
+      .from(orderAdjustments)
+      .where(eq(orderAdjustments.orderId, orderId))
+      .orderBy(asc(orderAdjustments.createdAt)),
+  ]);
+  const remarks = (row.remarks as Array<{ group: string; text: string }>).map((remark) => ({
+    group: (groups as Record<string, { title: string }>)[remark.group]?.title ?? remark.group,
+    text: remark.text,
+  }));
+  return {
+    receivedAt: row.receivedAt,
+    receivedByName: row.receivedByName,
+    counts: (row.counts as ReceptionView['counts']).map(({ label, ordered, counted }) => ({ label, ordered, counted })),
+    remarks,
+    photos,
+    adjustments,
+  };
+}
+
+/** A reception photo's bytes (the caller checked the staff). */
+export async function loadReceptionPhoto(photoId: string) {
+  const [photo] = await db()
+    .select({ contentType: receptionPhotos.contentType, content: receptionPhotos.content })
+    .from(receptionPhotos)
+    .where(eq(receptionPhotos.id, photoId));
+  return photo ?? null;
+}

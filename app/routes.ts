@@ -44,6 +44,8 @@ export default [
   route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
   route('confirmation', 'routes/shop/confirmation.tsx'),
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
+  // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.
+  route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

@@ -78,6 +78,7 @@ export default [
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),
   route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
+  route('admin/api/expedition', 'routes/admin/api/shipping.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)

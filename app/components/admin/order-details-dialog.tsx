@@ -14,6 +14,7 @@ import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
+import { OrderShipping } from './ship-order';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
@@ -317,6 +318,8 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
           </h3>
           <StatusForm order={order} />
         </section>
+
+        <OrderShipping orderId={order.id} status={order.status} />
 
         <OrderMoneyActions order={order} />
 

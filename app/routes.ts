@@ -46,6 +46,8 @@ export default [
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
   // A reception supplement: what was counted beyond the order, to pay or decline (issue 15).
   route('supplement/:id', 'routes/shop/supplement.tsx'),
+  // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.
+  route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),
@@ -82,6 +84,7 @@ export default [
   // « Colis reçu »: the reception form and its photos (issue 15).
   route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
   route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
+  route('admin/api/expedition', 'routes/admin/api/shipping.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)

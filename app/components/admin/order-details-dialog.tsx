@@ -15,6 +15,7 @@ import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/f
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
+import { OrderShipping } from './ship-order';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
@@ -320,6 +321,7 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
         </section>
 
         <OrderWorkshop order={order} />
+        <OrderShipping orderId={order.id} status={order.status} />
 
         <OrderMoneyActions order={order} />
 

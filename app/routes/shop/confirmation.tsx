@@ -7,6 +7,7 @@ import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
+import { PrepaidLabel } from '~/components/shipping/prepaid-label';
 import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
 import { withdrawalState } from '~/domain/account/withdrawal';
@@ -17,6 +18,7 @@ import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
+import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
 
 /*
@@ -89,6 +91,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         invoiceNumber: order.invoice?.number ?? null,
       },
       withdrawal: toWithdrawalView(withdrawalState(order)),
+      prepaidLabel: await prepaidLabelView(order),
       flash: flash as ServerToast | null,
     },
     { headers: cookieHeaders(setCookie) },
@@ -97,7 +100,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash, payment, payable, instructions } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
@@ -140,6 +143,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
           </Link>
         </Button>
       ) : null}
+      {prepaidLabel ? <PrepaidLabel orderId={order.id} label={prepaidLabel} /> : null}
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">

@@ -7,6 +7,7 @@ import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { isOrderId } from '../orders/access.server';
 import { applyTransitionInTx } from '../orders/lifecycle.server';
+import { createLabelAfterPayment } from '../shipping/labels.server';
 import { CUSTOMER_EMAIL, CUSTOMER_NAME } from './orders.server';
 import { anyOf, isoTimestamp, orderSearchCondition, textConditions } from './search-sql.server';
 import { invalidateDashboardStats } from './stats.server';
@@ -128,7 +129,10 @@ export async function decidePayments(
   const results: PaymentDecisionResult[] = [];
   for (const id of [...new Set(ids)]) {
     try {
-      results.push(await decideOne(id, decision, admin));
+      const result = await decideOne(id, decision, admin);
+      results.push(result);
+      // Paid: the prepaid sending label, when bought, is made after the commit.
+      if (result.ok && decision === 'validate') await createLabelAfterPayment(id.slice(2));
     } catch (error) {
       log.error({ err: error, paymentId: id, decision }, 'payment decision failed');
       results.push({ id, ok: false, reference: null, reason: 'error' });

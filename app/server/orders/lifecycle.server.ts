@@ -319,6 +319,11 @@ export async function afterCommit(
     const config = await loadPaymentConfig();
     for (const session of result.stripeSessions) await expireStripeSession(config, session);
   }
+  if (result.decision.effects.some((effect) => effect.kind === 'invoice')) {
+    // Paid: the prepaid sending label, when bought, is made now, outside the transaction.
+    const { createLabelAfterPayment } = await import('../shipping/labels.server');
+    await createLabelAfterPayment(result.orderId);
+  }
   const outcomes: RefundResult[] = [];
   if (result.refunds.length > 0) {
     // Imported here, not at the top: refunds.server.ts applies the `refund` transition itself.

@@ -8,6 +8,7 @@ import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { applyTransitionInTx } from '../orders/lifecycle.server';
 import { refundUnappliedPayment } from '../orders/refunds.server';
+import { createLabelAfterPayment } from '../shipping/labels.server';
 import type { PaymentNotification } from './types';
 
 /*
@@ -50,6 +51,8 @@ export async function applyPaymentNotification(
   database: Database = db(),
 ): Promise<NotificationResult> {
   const result = await database.transaction((tx) => apply(tx, notification));
+  // Paid: the prepaid sending label, when bought, is made after the commit.
+  if (result.status === 'applied' && result.orderPaid) await createLabelAfterPayment(result.orderId);
   if (result.status === 'applied' && result.unapplied) {
     await refundUnappliedPayment({ paymentId: result.paymentId, actor: notification.provider });
   }

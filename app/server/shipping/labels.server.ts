@@ -2,9 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { company } from '~/domain/company';
 import { wasPaid } from '~/domain/order-status';
 import { orderEvent } from '~/domain/orders/events';
+import type { PrepaidLabelView } from '~/domain/shipping/labels';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
 import { type Database, db, type Tx } from '../db/client.server';
 import { orderAddresses, orderEvents, orders, shipments, user } from '../db/schema';
+import { log } from '../log.server';
 import { type ColissimoAddress, type ColissimoOptions, generateLabel } from './colissimo.server';
 
 /*
@@ -204,5 +206,50 @@ export async function ensureInboundLabel(
       ...orderEvent('label_created', { direction: 'inbound', parcelNumber: label.parcelNumber }),
     });
     return { ok: true, created: true, parcelNumber: label.parcelNumber };
+  });
+}
+
+/**
+ * Once an order is paid (card notification, offline payment validated, any lifecycle caller): its
+ * prepaid sending label, when it has one, is made. Colissimo is called after the payment's commit;
+ * a failure stays in the history and the customer can ask again from the order. Never throws.
+ */
+export async function createLabelAfterPayment(orderId: string): Promise<void> {
+  try {
+    const result = await ensureInboundLabel(orderId, 'system');
+    if (!result.ok && result.reason === 'service')
+      log.warn({ orderId, message: result.message }, 'prepaid label failed');
+  } catch (error) {
+    log.error({ err: error, orderId }, 'the prepaid sending label could not be created');
+  }
+}
+
+/** What the customer's pages show of the prepaid sending label; null when the order has none. */
+export async function prepaidLabelView(order: {
+  id: string;
+  sendMethod: string;
+  paymentStatus: string;
+  status: string;
+}): Promise<PrepaidLabelView | null> {
+  if (order.sendMethod !== 'label' || order.status === 'canceled') return null;
+  const [row] = await db()
+    .select({ parcelNumber: shipments.parcelNumber })
+    .from(shipments)
+    .where(and(eq(shipments.orderId, order.id), eq(shipments.direction, 'inbound')))
+    .limit(1);
+  if (row) return { state: 'ready', parcelNumber: row.parcelNumber };
+  return wasPaid(order.paymentStatus) ? { state: 'missing' } : { state: 'unpaid' };
+}
+
+/** The PDF response of a stored label: private, never cached. */
+export function labelResponse(label: { pdf: Buffer }, fileName: string): Response {
+  return new Response(new Uint8Array(label.pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${fileName}"`,
+      'Content-Length': String(label.pdf.length),
+      // An address and a prepaid postage: never kept by a shared cache.
+      'Cache-Control': 'private, no-store',
+    },
   });
 }

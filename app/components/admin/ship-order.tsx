@@ -1,0 +1,191 @@
+import { DownloadIcon, TruckIcon } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useFetcher } from 'react-router';
+import { Button } from '~/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '~/components/ui/dialog';
+import { Input } from '~/components/ui/input';
+import { Label } from '~/components/ui/label';
+import { toast } from '~/components/ui/toaster';
+import { formatEurosFromCents } from '~/domain/format';
+import { trackingUrl } from '~/domain/shipping/tracking';
+
+/*
+ * The order's parcels in its dialog (the prepaid sending label, the return) and « Expédier »: a
+ * dialog that ships the order with a Colissimo return label or a typed tracking number. The data
+ * and the action are /admin/api/expedition (routes/admin/api/shipping.ts).
+ */
+
+export const SHIPPING_PATH = '/admin/api/expedition';
+
+interface ShipmentView {
+  direction: 'inbound' | 'outbound';
+  carrier: 'colissimo' | 'other';
+  parcelNumber: string;
+  hasLabel: boolean;
+  insuredValueCents: number;
+}
+
+interface ShippingView {
+  orderNumber: string;
+  returnLabel: boolean;
+  insuredValueCents: number;
+  shipments: ShipmentView[];
+  refusal: string | null;
+}
+
+type ShipAnswer = { ok: true; parcelNumber: string; orderNumber: string } | { ok: false; message: string };
+
+function labelHref(orderId: string, direction: ShipmentView['direction']): string {
+  return `${SHIPPING_PATH}?${new URLSearchParams({ orderId, etiquette: direction === 'inbound' ? 'envoi' : 'retour' })}`;
+}
+
+function Parcel({ orderId, shipment }: { orderId: string; shipment: ShipmentView }) {
+  return (
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+      <span className="font-medium">{shipment.direction === 'inbound' ? 'Envoi des originaux' : 'Retour'}</span>
+      <a
+        href={trackingUrl(shipment.parcelNumber)}
+        target="_blank"
+        rel="noreferrer"
+        className="text-primary underline underline-offset-4"
+      >
+        Suivi {shipment.parcelNumber}
+      </a>
+      <span className="text-muted-foreground">
+        {shipment.carrier === 'colissimo' ? 'Colissimo' : 'Autre transporteur'}
+      </span>
+      {shipment.hasLabel ? (
+        <a
+          href={labelHref(orderId, shipment.direction)}
+          className="inline-flex items-center gap-1 text-primary underline underline-offset-4"
+        >
+          <DownloadIcon className="size-3" aria-hidden="true" />
+          Étiquette {shipment.direction === 'inbound' ? 'd’envoi' : 'de retour'} (PDF)
+        </a>
+      ) : null}
+    </li>
+  );
+}
+
+function ShipDialog({ orderId, view, onClose }: { orderId: string; view: ShippingView; onClose: () => void }) {
+  const fetcher = useFetcher<ShipAnswer>();
+  const [mode, setMode] = useState<'colissimo' | 'other'>(view.returnLabel ? 'colissimo' : 'other');
+  const handled = useRef<unknown>(null);
+  const ids = useId();
+  const answer = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !answer || handled.current === answer) return;
+    handled.current = answer;
+    if (answer.ok) {
+      toast.success('Commande expédiée', {
+        description: `Commande ${answer.orderNumber} : colis ${answer.parcelNumber}`,
+      });
+      onClose();
+    }
+  }, [fetcher.state, answer, onClose]);
+  const busy = fetcher.state !== 'idle';
+  return (
+    <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
+      <DialogContent className="max-w-lg">
+        <DialogHeader>
+          <DialogTitle>Expédier la commande {view.orderNumber}</DialogTitle>
+          <DialogDescription>
+            Valeur assurée{'\u00A0'}:{' '}
+            {view.insuredValueCents > 0 ? formatEurosFromCents(view.insuredValueCents) : 'aucune (envoi non assuré)'}
+          </DialogDescription>
+        </DialogHeader>
+        <fetcher.Form method="post" action={SHIPPING_PATH} className="flex flex-col gap-4">
+          <input type="hidden" name="orderId" value={orderId} />
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 font-medium text-sm">Mode d’expédition</legend>
+            {view.returnLabel ? (
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="mode"
+                  value="colissimo"
+                  checked={mode === 'colissimo'}
+                  onChange={() => setMode('colissimo')}
+                />
+                Générer une étiquette de retour Colissimo
+              </label>
+            ) : null}
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="mode"
+                value="other"
+                checked={mode === 'other'}
+                onChange={() => setMode('other')}
+              />
+              Saisir un numéro de suivi (transporteur «{'\u202F'}Autre{'\u202F'}»)
+            </label>
+          </fieldset>
+          {mode === 'other' ? (
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={`${ids}-suivi`}>Numéro de suivi</Label>
+              <Input id={`${ids}-suivi`} name="parcelNumber" required maxLength={40} autoComplete="off" />
+            </div>
+          ) : null}
+          {answer && !answer.ok ? (
+            <p role="alert" className="text-destructive text-sm">
+              {answer.message}
+            </p>
+          ) : null}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Annuler
+            </Button>
+            <Button type="submit" disabled={busy}>
+              <TruckIcon aria-hidden="true" />
+              {busy ? 'Expédition…' : 'Expédier'}
+            </Button>
+          </DialogFooter>
+        </fetcher.Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The order's parcels and the « Expédier » button (when the rule book allows shipping now). */
+export function OrderShipping({ orderId, status }: { orderId: string; status: string }) {
+  const loader = useFetcher<ShippingView>();
+  const [open, setOpen] = useState(false);
+  const { load } = loader;
+  // Loaded again when the order's status changes (shipped here or elsewhere in the dialog).
+  useEffect(() => {
+    void load(`${SHIPPING_PATH}?${new URLSearchParams({ orderId, statut: status })}`);
+  }, [load, orderId, status]);
+  const view = loader.data;
+  if (!view) return null;
+  return (
+    <section aria-labelledby="commande-expedition" className="flex flex-col gap-2 rounded-lg border border-border p-4">
+      <h3 id="commande-expedition" className="font-semibold">
+        Expédition
+      </h3>
+      {view.shipments.length > 0 ? (
+        <ul className="flex flex-col gap-1">
+          {view.shipments.map((shipment) => (
+            <Parcel key={shipment.direction} orderId={orderId} shipment={shipment} />
+          ))}
+        </ul>
+      ) : (
+        <p className="text-muted-foreground text-sm">Aucun colis enregistré.</p>
+      )}
+      {view.refusal === null ? (
+        <Button type="button" className="w-fit" onClick={() => setOpen(true)}>
+          <TruckIcon aria-hidden="true" />
+          Expédier
+        </Button>
+      ) : null}
+      {open ? <ShipDialog orderId={orderId} view={view} onClose={() => setOpen(false)} /> : null}
+    </section>
+  );
+}

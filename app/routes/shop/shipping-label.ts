@@ -1,0 +1,36 @@
+import { data, redirect } from 'react-router';
+import { safeRedirect } from '~/domain/redirect';
+import { LABEL_FAILED_PARAM, labelFileName, prepaidLabelPath } from '~/domain/shipping/labels';
+import { readFormData } from '~/server/form-data.server';
+import { getOrderForViewer } from '~/server/orders/access.server';
+import { ensureInboundLabel, labelResponse, shipmentLabel } from '~/server/shipping/labels.server';
+import type { Route } from './+types/shipping-label';
+
+/*
+ * /commande/{orderId}/etiquette.pdf: the prepaid Colissimo label of the customer's originals.
+ * GET serves the label already made (a GET never creates one); POST (« Générer mon étiquette »,
+ * when Colissimo failed at payment time) makes it, then sends the browser to the GET, or back to
+ * the page it came from with the failure to show. For the order's owner, the guest holding its
+ * access cookie and administrators; anyone else gets 404.
+ */
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const viewable = await getOrderForViewer(request, params.orderId);
+  if (!viewable) throw data('Étiquette introuvable', { status: 404 });
+  const label = await shipmentLabel(viewable.order.id, 'inbound');
+  if (!label) throw data('Étiquette introuvable', { status: 404 });
+  return labelResponse(label, labelFileName(viewable.order.number, 'inbound'));
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const viewable = await getOrderForViewer(request, params.orderId);
+  if (!viewable) throw data('Étiquette introuvable', { status: 404 });
+  const form = await readFormData(request);
+  const back = safeRedirect(form.get('back'), `/confirmation?orderId=${viewable.order.id}`);
+  const actor = viewable.viewer === 'guest' ? 'customer' : (viewable.user?.id ?? 'customer');
+  const result = await ensureInboundLabel(viewable.order.id, actor);
+  if (result.ok) throw redirect(prepaidLabelPath(viewable.order.id), 303);
+  const url = new URL(back, 'http://soovenirs.invalid');
+  url.searchParams.set(LABEL_FAILED_PARAM, '1');
+  throw redirect(`${url.pathname}${url.search}`, 303);
+}

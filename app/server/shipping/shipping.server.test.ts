@@ -1,0 +1,223 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
+import { action as labelAction, loader as labelLoader } from '~/routes/shop/shipping-label';
+import { type FakeColissimo, startFakeColissimo } from '../../../tests/support/fake-colissimo';
+import { insertOrder, registeredAccount, requestWith, TEST_BASE } from '../account/testing/fixtures';
+import { saveAndCheckColishipCredentials } from '../admin/coliship.server';
+import { db } from '../db/client.server';
+import { orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { ensureInboundLabel } from './labels.server';
+import { shipInputSchema, shipOrder } from './shipping.server';
+
+process.env.BASE_URL = TEST_BASE;
+
+let fake: FakeColissimo;
+
+beforeAll(async () => {
+  fake = await startFakeColissimo();
+  // The routes use the credentials saved in the back office and COLISSIMO_API_URL, as in production.
+  process.env.COLISSIMO_API_URL = fake.url;
+  const saved = await saveAndCheckColishipCredentials({
+    username: 'atelier',
+    password: fake.password,
+    contractNumber: fake.contractNumber,
+  });
+  expect(saved).toMatchObject({ ok: true, check: { ok: true } });
+});
+afterAll(async () => {
+  delete process.env.COLISSIMO_API_URL;
+  await fake.close();
+});
+
+async function addDeliveryAddress(orderId: string) {
+  await db().insert(orderAddresses).values({
+    orderId,
+    kind: 'delivery',
+    firstName: 'Jeanne',
+    lastName: 'Martin',
+    line1: '5 rue de Bourgogne',
+    postalCode: '45000',
+    city: 'Orléans',
+    country: 'FR',
+    phone: '0612345678',
+  });
+}
+
+async function completedOrder({ address = true, insured = 0 } = {}) {
+  const order = await insertOrder({ guestEmail: 'invite@example.fr', status: 'completed' });
+  await db()
+    .update(orders)
+    .set({
+      paymentStatus: 'paid',
+      paidAt: new Date(),
+      deliveryMethod: 'usb',
+      returnOriginals: true,
+      insuredValueCents: insured,
+    })
+    .where(eq(orders.id, order.id));
+  if (address) await addDeliveryAddress(order.id);
+  return order;
+}
+
+async function historyOf(orderId: string) {
+  return db().select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
+}
+
+describe('shipOrder', () => {
+  it('ships with a Colissimo return label to the delivery address, insured for the declared value', async () => {
+    const order = await completedOrder({ insured: 80_000 });
+    const result = await shipOrder(order.id, { mode: 'colissimo' }, 'staff');
+    expect(result).toMatchObject({ ok: true, carrier: 'colissimo' });
+    if (!result.ok) return;
+    expect(result.parcelNumber).toMatch(/^6A\d{11}$/);
+    expect(result.trackingUrl).toBe(`https://www.laposte.fr/outils/suivre-vos-envois?code=${result.parcelNumber}`);
+    const sent = fake.requests.at(-1)?.body as { letter: Record<string, Record<string, unknown>> };
+    expect(sent.letter.service).toMatchObject({ productCode: 'DOS', orderNumber: order.number });
+    expect(sent.letter.parcel).toMatchObject({ insuranceValue: 80_000 });
+    expect(sent.letter.addressee).toMatchObject({ address: { lastName: 'Martin', city: 'Orléans' } });
+    expect(sent.letter.sender).toMatchObject({ address: { zipCode: '75004', city: 'Paris' } });
+
+    const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
+    expect(row?.status).toBe('shipped');
+    expect(row?.shippedAt).not.toBeNull();
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    expect(parcel).toMatchObject({ direction: 'outbound', carrier: 'colissimo', parcelNumber: result.parcelNumber });
+    expect(parcel?.insuredValueCents).toBe(80_000);
+    expect(parcel?.labelPdf?.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const kinds = (await historyOf(order.id)).map((e) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['shipped', 'label_created']));
+  });
+
+  it('ships with a typed tracking number (carrier « Autre »)', async () => {
+    const order = await completedOrder();
+    const result = await shipOrder(order.id, { mode: 'other', parcelNumber: 'XY123456789FR' }, 'staff');
+    expect(result).toMatchObject({ ok: true, carrier: 'other', parcelNumber: 'XY123456789FR' });
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    expect(parcel).toMatchObject({ carrier: 'other', parcelNumber: 'XY123456789FR', labelPdf: null });
+  });
+
+  it('refuses in French, before asking Colissimo, what the rule book refuses; nothing is recorded', async () => {
+    const requests = fake.requests.length;
+    const pending = await insertOrder({ guestEmail: 'invite@example.fr', status: 'processing' });
+    const early = await shipOrder(pending.id, { mode: 'colissimo' }, 'staff');
+    expect(early).toEqual({ ok: false, message: LIFECYCLE_MESSAGES.notShippable('processing') });
+    const noAddress = await completedOrder({ address: false });
+    const refused = await shipOrder(noAddress.id, { mode: 'colissimo' }, 'staff');
+    expect(refused).toEqual({ ok: false, message: LIFECYCLE_MESSAGES.noAddress });
+    expect(fake.requests.length).toBe(requests);
+    for (const id of [pending.id, noAddress.id]) {
+      expect(await db().select().from(shipments).where(eq(shipments.orderId, id))).toHaveLength(0);
+      const [row] = await db().select({ status: orders.status }).from(orders).where(eq(orders.id, id));
+      expect(row?.status).not.toBe('shipped');
+    }
+  });
+
+  it('keeps Colissimo’s refusal in the history and leaves the order as it was', async () => {
+    const order = await completedOrder({ address: false });
+    // An address frozen without postal code would be refused by Colissimo with its own words.
+    await db().insert(orderAddresses).values({
+      orderId: order.id,
+      kind: 'delivery',
+      firstName: 'Jeanne',
+      lastName: 'Martin',
+      line1: '5 rue de Bourgogne',
+      postalCode: '',
+      city: 'Orléans',
+      country: 'FR',
+    });
+    const result = await shipOrder(order.id, { mode: 'colissimo' }, 'staff');
+    expect(result).toEqual({
+      ok: false,
+      message: "Colissimo a refusé l’étiquette\u202F: Le code postal du destinataire n'est pas renseigné",
+    });
+    const kinds = (await historyOf(order.id)).map((e) => e.kind);
+    expect(kinds).toContain('label_failed');
+    expect(kinds).not.toContain('shipped');
+  });
+
+  it('asks for the tracking number in French', () => {
+    const parsed = shipInputSchema.safeParse({ mode: 'other', parcelNumber: '  ' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('Saisissez le numéro de suivi du colis');
+  });
+});
+
+describe('the prepaid label download', () => {
+  async function labelOrder(userId: string | null) {
+    const token = randomBytes(16).toString('hex');
+    const order = await insertOrder({
+      userId,
+      guestEmail: userId ? null : 'invite@example.fr',
+      accessTokenHash: userId ? null : createHash('sha256').update(token).digest('hex'),
+      status: 'processing',
+    });
+    await db()
+      .update(orders)
+      .set({ sendMethod: 'label', paymentStatus: 'paid', paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await addDeliveryAddress(order.id);
+    return { order, cookie: `sv_order_${order.id}=${token}` };
+  }
+  const path = (id: string) => `/commande/${id}/etiquette.pdf`;
+  const load = (request: Request, orderId: string) =>
+    labelLoader({ request, params: { orderId }, context: {} } as Parameters<typeof labelLoader>[0]);
+  async function status(promise: Promise<unknown>): Promise<number> {
+    try {
+      const value = await promise;
+      return value instanceof Response ? value.status : 200;
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown.status;
+      return (thrown as { init?: { status?: number } }).init?.status ?? 500;
+    }
+  }
+
+  it('serves the label to its owner, to the guest holding the token, never to a stranger', async () => {
+    const owner = await registeredAccount('customer');
+    const stranger = await registeredAccount('customer');
+    const mine = await labelOrder(owner.id);
+    const guest = await labelOrder(null);
+    for (const { order } of [mine, guest]) expect(await ensureInboundLabel(order.id)).toMatchObject({ ok: true });
+
+    const response = (await load(requestWith(path(mine.order.id), [owner.cookie]), mine.order.id)) as Response;
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, mine.order.id));
+    expect(pdf.toString('latin1')).toContain(`Colis ${parcel?.parcelNumber}`);
+
+    expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(200);
+    expect(await status(load(requestWith(path(mine.order.id), [stranger.cookie]), mine.order.id))).toBe(404);
+    expect(await status(load(requestWith(path(guest.order.id)), guest.order.id))).toBe(404);
+    expect(await status(load(requestWith(path(guest.order.id), [mine.cookie]), guest.order.id))).toBe(404);
+  });
+
+  it('never makes a label on a GET; the POST makes the missing one and sends to the download', async () => {
+    const guest = await labelOrder(null);
+    expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(404);
+    expect(await db().select().from(shipments).where(eq(shipments.orderId, guest.order.id))).toHaveLength(0);
+
+    const post = (cookies: string[]) =>
+      labelAction({
+        request: new Request(`${TEST_BASE}${path(guest.order.id)}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(cookies.length ? { cookie: cookies.join('; ') } : {}),
+          },
+          body: new URLSearchParams({ back: `/confirmation?orderId=${guest.order.id}` }),
+        }),
+        params: { orderId: guest.order.id },
+        context: {},
+      } as Parameters<typeof labelAction>[0]);
+    expect(await status(post([]))).toBe(404);
+    expect(await db().select().from(shipments).where(eq(shipments.orderId, guest.order.id))).toHaveLength(0);
+
+    const redirected = await post([guest.cookie]).catch((thrown: unknown) => thrown);
+    expect(redirected).toBeInstanceOf(Response);
+    expect((redirected as Response).status).toBe(303);
+    expect((redirected as Response).headers.get('location')).toBe(path(guest.order.id));
+    expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(200);
+  });
+});

@@ -1,0 +1,173 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { orderEvent } from '~/domain/orders/events';
+import { decide } from '~/domain/orders/lifecycle';
+import { LABEL_MESSAGES } from '~/domain/shipping/messages';
+import { trackingUrl } from '~/domain/shipping/tracking';
+import { db } from '../db/client.server';
+import { orderEvents, orders, shipments } from '../db/schema';
+import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
+import type { ColissimoOptions } from './colissimo.server';
+import { generateLabel } from './colissimo.server';
+import {
+  customerAddress,
+  DECLARED_WEIGHT_KG,
+  listShipments,
+  recordLabelFailure,
+  type ShipmentSummary,
+  WORKSHOP_ADDRESS,
+} from './labels.server';
+
+/*
+ * « Expédier » in the back office: the return parcel leaves the workshop, either with a Colissimo
+ * return label made here (from the workshop to the delivery address, insured for the value the
+ * customer declared) or with a tracking number the staff type (carrier « Autre »). The outbound
+ * shipment and the lifecycle's `ship` transition are written in one transaction: an order is never
+ * « Expédiée » without its parcel, nor a parcel recorded on an order the rule book refused to ship.
+ */
+
+export const shipInputSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('colissimo') }),
+  z.object({
+    mode: z.literal('other'),
+    parcelNumber: z
+      .string()
+      .trim()
+      .min(1, LABEL_MESSAGES.parcelNumberRequired)
+      .max(40, LABEL_MESSAGES.parcelNumberTooLong),
+  }),
+]);
+
+export type ShipInput = z.infer<typeof shipInputSchema>;
+
+export type ShipResult =
+  | { ok: true; orderNumber: string; parcelNumber: string; carrier: 'colissimo' | 'other'; trackingUrl: string }
+  | { ok: false; message: string };
+
+/** What the « Expédier » dialog shows before shipping. */
+export interface ShippingFacts {
+  orderNumber: string;
+  status: string;
+  /** A Colissimo return label can be made: originals to return, or a USB key or DVD. */
+  returnLabel: boolean;
+  insuredValueCents: number;
+  shipments: ShipmentSummary[];
+  /** Why shipping is refused now (the rule book's words), or null. */
+  refusal: string | null;
+}
+
+/** The return parcel carries something: the originals, or the USB key or DVD. */
+function hasReturnParcel(order: { deliveryMethod: string; returnOriginals: boolean }): boolean {
+  return order.deliveryMethod !== 'digital' || order.returnOriginals;
+}
+
+export async function shippingFacts(orderId: string): Promise<ShippingFacts | null> {
+  return db().transaction(async (tx) => {
+    const locked = await lockOrderState(tx, orderId);
+    if (!locked) return null;
+    const [order] = await tx
+      .select({ insuredValueCents: orders.insuredValueCents })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    const decision = decide(locked.state, { type: 'ship', parcelNumber: 'x', carrier: 'other' });
+    return {
+      orderNumber: locked.facts.number,
+      status: locked.facts.status,
+      returnLabel: hasReturnParcel(locked.facts),
+      insuredValueCents: order?.insuredValueCents ?? 0,
+      shipments: await listShipments(orderId, tx),
+      refusal: decision.ok ? null : decision.message,
+    };
+  });
+}
+
+/** A refusal thrown inside the transaction, so that nothing of it is kept. */
+class Refused extends Error {}
+
+export async function shipOrder(
+  orderId: string,
+  input: ShipInput,
+  actor: string,
+  options: ColissimoOptions = {},
+): Promise<ShipResult> {
+  const facts = await shippingFacts(orderId);
+  if (!facts) return { ok: false, message: NOT_FOUND_MESSAGE };
+  // Refused before a label is paid for at Colissimo.
+  if (facts.refusal) return { ok: false, message: facts.refusal };
+  if (input.mode === 'colissimo' && !facts.returnLabel) return { ok: false, message: LABEL_MESSAGES.noReturn };
+
+  let parcel: { parcelNumber: string; pdf: Buffer | null; carrier: 'colissimo' | 'other' };
+  if (input.mode === 'colissimo') {
+    const addressee = await customerAddress(db(), orderId);
+    const label = await generateLabel(
+      {
+        orderNumber: facts.orderNumber,
+        sender: WORKSHOP_ADDRESS,
+        addressee: addressee ?? { line2: '', zipCode: '', city: '', countryCode: 'FR' },
+        insuredValueCents: facts.insuredValueCents,
+        weightKg: DECLARED_WEIGHT_KG,
+      },
+      options,
+    );
+    if (!label.ok) {
+      await recordLabelFailure(
+        db(),
+        orderId,
+        'outbound',
+        actor,
+        label.detail ? `${label.message} (${label.detail})` : label.message,
+      );
+      return { ok: false, message: label.message };
+    }
+    parcel = { parcelNumber: label.parcelNumber, pdf: label.pdf, carrier: 'colissimo' };
+  } else {
+    parcel = { parcelNumber: input.parcelNumber, pdf: null, carrier: 'other' };
+  }
+
+  const link = trackingUrl(parcel.parcelNumber);
+  let applied: Awaited<ReturnType<typeof applyTransitionInTx>>;
+  try {
+    applied = await db().transaction(async (tx) => {
+      const result = await applyTransitionInTx(
+        tx,
+        orderId,
+        { type: 'ship', parcelNumber: parcel.parcelNumber, carrier: parcel.carrier },
+        actor,
+        { data: { trackingUrl: link, insuredValueCents: facts.insuredValueCents } },
+      );
+      if (!result.ok) throw new Refused(result.message);
+      const values = {
+        carrier: parcel.carrier,
+        parcelNumber: parcel.parcelNumber,
+        labelPdf: parcel.pdf,
+        insuredValueCents: facts.insuredValueCents,
+        createdBy: actor,
+        createdAt: new Date(),
+      };
+      // Shipped again after going back to « Traité »: the new parcel replaces the old one.
+      await tx
+        .insert(shipments)
+        .values({ orderId, direction: 'outbound', ...values })
+        .onConflictDoUpdate({ target: [shipments.orderId, shipments.direction], set: values });
+      if (parcel.pdf) {
+        await tx.insert(orderEvents).values({
+          orderId,
+          actor,
+          ...orderEvent('label_created', { direction: 'outbound', parcelNumber: parcel.parcelNumber }),
+        });
+      }
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message };
+    throw error;
+  }
+  if (applied.ok) await afterCommit(applied, actor);
+  return {
+    ok: true,
+    orderNumber: facts.orderNumber,
+    parcelNumber: parcel.parcelNumber,
+    carrier: parcel.carrier,
+    trackingUrl: link,
+  };
+}

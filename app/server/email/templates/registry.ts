@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
+import { orderReady, orderShipped, originalsReceived } from './journey';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
 import { refundIssued } from './refunds';
 import { custom, testEmail } from './system';
@@ -22,6 +23,9 @@ export const EMAIL_TEMPLATES = {
   'contact-acknowledgement': contactAcknowledgement,
   'withdrawal-acknowledgement': withdrawalAcknowledgement,
   'refund-issued': refundIssued,
+  'originals-received': originalsReceived,
+  'order-ready': orderReady,
+  'order-shipped': orderShipped,
   'test-email': testEmail,
   custom,
 } satisfies Record<string, TemplateDefinition>;

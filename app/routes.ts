@@ -96,6 +96,9 @@ export default [
   route('api/webhooks/monetico', 'routes/api/webhooks/monetico.ts'),
   route('api/webhooks/sandbox', 'routes/api/webhooks/sandbox.ts'),
   route('facture/:orderId/pdf', 'routes/api/invoice-pdf.ts'),
+  // The originals' journey (issue 15): the order slip to put in the parcel, the workshop's job sheet.
+  route('commande/:orderId/bordereau.pdf', 'routes/shop/order-slip-pdf.ts'),
+  route('admin/commandes/:orderId/fiche-atelier.pdf', 'routes/admin/job-sheet-pdf.ts'),
 
   route('*', 'routes/site/not-found.tsx'),
 ] satisfies RouteConfig;

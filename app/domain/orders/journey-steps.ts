@@ -128,3 +128,12 @@ export function countedLines(counts: unknown): CountedLine[] {
     return [{ label, ordered: ordered as number, counted: counted as number }];
   });
 }
+
+/*
+ * La Poste's public tracking page for a parcel number (Colissimo or not, the same page answers).
+ * NOTE for the lead: the « colissimo » helper makes app/domain/shipping/tracking.ts; this one is
+ * to be replaced by it when both branches meet.
+ */
+export function parcelTrackingUrl(parcelNumber: string): string {
+  return `https://www.laposte.fr/outils/suivre-vos-envois?code=${encodeURIComponent(parcelNumber.trim())}`;
+}

@@ -1,7 +1,14 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { supportLabel } from '~/domain/account/order-details';
+import { returnsByPost } from '~/domain/orders/journey-steps';
 import type { EmailEffect } from '~/domain/orders/lifecycle';
 import type { Tx } from '../db/client.server';
+import { orderEvents } from '../db/schema';
+import { enqueueEmail } from '../email/outbox.server';
 import type { OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
+import { orderFollowUrl } from './create-order.server';
 import { enqueueSupplementEmail } from './supplement-emails.server';
 
 /*
@@ -29,11 +36,74 @@ export interface JourneyEmailInput {
   data: Record<string, unknown>;
 }
 
+/** What the reception's caller may hand over; anything else in `data` is ignored. */
+const receptionData = z.object({
+  counts: z
+    .array(z.object({ label: z.string().min(1), ordered: z.number().int(), counted: z.number().int() }))
+    .catch([])
+    .default([]),
+  remarks: z
+    .array(z.object({ group: z.string().default(''), text: z.string().trim().min(1) }))
+    .catch([])
+    .default([]),
+});
+
 export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: JourneyEmailInput): Promise<void> {
   if (input.template === 'supplement-requested' || input.template === 'supplement-paid') {
     await enqueueSupplementEmail(tx, facts, { ...input, template: input.template });
     return;
   }
-  // TODO(issue 15, customer-side helper): templates and queueing of the other journey e-mails.
-  log.info({ orderId: facts.id, template: input.template }, 'journey e-mail not built yet');
+  const to = facts.customer.email?.trim();
+  if (!to || !z.email().safeParse(to).success) {
+    log.info({ orderId: facts.id, template: input.template }, 'journey e-mail skipped: no valid address');
+    return;
+  }
+  const common = {
+    orderNumber: facts.number,
+    ...(facts.customer.firstName?.trim() ? { customerName: facts.customer.firstName.trim() } : {}),
+    // The account holder signs in; a guest's link carries the token when the caller knows it
+    // (otherwise it opens the order in the browser that placed it, which keeps the cookie).
+    orderUrl: orderFollowUrl(facts.id, facts.userId ? null : input.accessToken),
+  };
+  const base = { to, dedupeKey: `${input.template}:${facts.id}:${input.eventKey}`, orderId: facts.id };
+  switch (input.template) {
+    case 'originals-received': {
+      const { counts, remarks } = receptionData.parse(input.data);
+      await enqueueEmail(tx, {
+        ...base,
+        template: 'originals-received',
+        data: { ...common, counts, remarks: remarks.map((r) => ({ ...r, group: r.group && supportLabel(r.group) })) },
+      });
+      return;
+    }
+    case 'order-ready':
+      await enqueueEmail(tx, {
+        ...base,
+        template: 'order-ready',
+        data: { ...common, returnsByPost: returnsByPost(facts) },
+      });
+      return;
+    case 'order-shipped': {
+      const parcelNumber = await shippedParcelNumber(tx, facts.id, input.data);
+      await enqueueEmail(tx, {
+        ...base,
+        template: 'order-shipped',
+        data: { ...common, ...(parcelNumber ? { parcelNumber } : {}) },
+      });
+      return;
+    }
+  }
+}
+
+/** The return parcel's number: from the transition's caller, else the `shipped` history row just written. */
+async function shippedParcelNumber(tx: Tx, orderId: string, data: Record<string, unknown>): Promise<string | null> {
+  if (typeof data.parcelNumber === 'string' && data.parcelNumber.trim()) return data.parcelNumber.trim();
+  const [parcel] = await tx
+    .select({ data: orderEvents.data })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.kind, 'shipped')))
+    .orderBy(desc(orderEvents.at), desc(orderEvents.id))
+    .limit(1);
+  const stored = (parcel?.data as { parcelNumber?: unknown } | null)?.parcelNumber;
+  return typeof stored === 'string' && stored.trim() ? stored.trim() : null;
 }

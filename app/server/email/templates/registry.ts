@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
+import { orderReady, orderShipped, originalsReceived } from './journey';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
 import { refundIssued } from './refunds';
 import { supplementPaid, supplementRequested } from './supplements';
@@ -25,6 +26,9 @@ export const EMAIL_TEMPLATES = {
   'refund-issued': refundIssued,
   'supplement-requested': supplementRequested,
   'supplement-paid': supplementPaid,
+  'originals-received': originalsReceived,
+  'order-ready': orderReady,
+  'order-shipped': orderShipped,
   'test-email': testEmail,
   custom,
 } satisfies Record<string, TemplateDefinition>;

@@ -82,6 +82,23 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     orderDate: '2026-11-18T09:00:00Z',
     customerName: 'Marie Curie',
   },
+  'originals-received': {
+    orderNumber: 'SV-2026-000042',
+    customerName: 'Marie Curie',
+    orderUrl: '/confirmation?orderId=0b6c',
+    counts: [
+      { label: 'Photos papier', ordered: 250, counted: 270 },
+      { label: 'Cassettes VHS', ordered: 2, counted: 2 },
+    ],
+    remarks: [{ group: 'Cassettes VHS', text: 'Une cassette a sa bande cassée' }],
+  },
+  'order-ready': { orderNumber: 'SV-2026-000042', orderUrl: '/confirmation?orderId=0b6c', returnsByPost: true },
+  'order-shipped': {
+    orderNumber: 'SV-2026-000042',
+    customerName: 'Marie Curie',
+    orderUrl: '/confirmation?orderId=0b6c',
+    parcelNumber: '6A12345678901',
+  },
   'test-email': { sentAt: '2026-11-21T10:05:00Z', smtpHost: 'ssl0.ovh.net', smtpPort: 587 },
   custom: { subject: 'Un message', html: '<p>Bonjour</p>' },
 };
@@ -121,6 +138,9 @@ describe('e-mail templates', () => {
         'test-email',
         'welcome',
         'withdrawal-acknowledgement',
+        'originals-received',
+        'order-ready',
+        'order-shipped',
       ].sort(),
     );
   });
@@ -145,7 +165,10 @@ describe('e-mail templates', () => {
     expect(typographyViolations(email.subject)).toEqual([]);
     // Links are absolute, to the shop.
     for (const href of email.html.matchAll(/href="([^"]+)"/g)) {
-      expect(href[1]).toMatch(/^(https:\/\/www\.soovenirs\.test\/|mailto:)/);
+      // La Poste's tracking page is the one link that leaves the shop.
+      expect(href[1]).toMatch(
+        /^(https:\/\/www\.soovenirs\.test\/|mailto:|https:\/\/www\.laposte\.fr\/outils\/suivre-vos-envois\?code=)/,
+      );
     }
   });
 

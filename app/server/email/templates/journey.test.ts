@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_BASE_URL } from '../testing/fixtures';
+import { renderEmail } from './registry';
+
+process.env.BASE_URL = TEST_BASE_URL;
+
+describe('journey e-mails', () => {
+  it('originals received: what was counted against what was ordered, and the remarks', async () => {
+    const email = await renderEmail('originals-received', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/confirmation?orderId=0b6c&token=abc',
+      counts: [{ label: 'Photos papier', ordered: 250, counted: 270 }],
+      remarks: [{ group: 'Photos papier', text: 'Traces de moisissure sur trois tirages' }],
+    });
+    expect(email.subject).toBe('Nous avons bien reçu vos souvenirs (commande SV-2026-000042)');
+    expect(email.text).toMatch(/Photos papier\s+250\s+270/);
+    expect(email.text).toContain('diffère de votre commande');
+    expect(email.text).toContain('Photos papier\u202F: Traces de moisissure sur trois tirages');
+    expect(email.html).toContain('https://www.soovenirs.test/confirmation?orderId=0b6c&amp;token=abc');
+  });
+
+  it('originals received with the counts as ordered says nothing of a difference', async () => {
+    const email = await renderEmail('originals-received', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/confirmation?orderId=0b6c',
+      counts: [{ label: 'Cassettes VHS', ordered: 2, counted: 2 }],
+    });
+    expect(email.text).not.toContain('diffère');
+  });
+
+  it('order ready and order shipped, the latter with the parcel number and La Poste’s tracking link', async () => {
+    const ready = await renderEmail('order-ready', { orderNumber: 'SV-2026-000042', orderUrl: '/profile' });
+    expect(ready.subject).toBe('Vos fichiers sont prêts (commande SV-2026-000042)');
+    expect(ready.text).not.toContain('numéro de suivi');
+
+    const shipped = await renderEmail('order-shipped', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/profile',
+      parcelNumber: '6A12345678901',
+    });
+    expect(shipped.subject).toBe('Votre commande SV-2026-000042 est expédiée');
+    expect(shipped.text).toContain('Numéro de suivi\u202F: 6A12345678901');
+    expect(shipped.html).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901');
+  });
+});

@@ -1,0 +1,143 @@
+import { Column, Link, Row, Section } from '@react-email/components';
+import { z } from 'zod';
+import { frenchTypography } from '~/domain/format';
+import { parcelTrackingUrl } from '~/domain/orders/journey-steps';
+import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
+import type { TemplateDefinition } from './types';
+
+/*
+ * The e-mails of the originals' journey (issue 15): the parcel arrived at the workshop (with what
+ * was counted), the files are ready, the order is shipped (with its tracking link). A guest's link
+ * carries the order's access token, so it is stored sealed (secretFields).
+ */
+
+const orderNumber = z.string().trim().min(1);
+const hello = (name?: string) => (name ? `Bonjour ${name},` : 'Bonjour,');
+const cell = { ...emailStyles.paragraph, margin: '0', padding: '6px 0' };
+const numberCell = { ...cell, textAlign: 'right' as const, whiteSpace: 'nowrap' as const };
+
+const originalsReceivedSchema = z.object({
+  orderNumber,
+  customerName: z.string().trim().optional(),
+  orderUrl: linkSchema,
+  counts: z
+    .array(
+      z.object({
+        label: z.string().min(1),
+        ordered: z.number().int().nonnegative(),
+        counted: z.number().int().nonnegative(),
+      }),
+    )
+    .default([]),
+  remarks: z.array(z.object({ group: z.string().default(''), text: z.string().min(1) })).default([]),
+});
+
+function CountsTable({ counts }: { counts: z.output<typeof originalsReceivedSchema>['counts'] }) {
+  return (
+    <Section style={{ margin: '0 0 16px' }}>
+      <Row data-text-format="dataTable">
+        <Column style={{ ...cell, fontWeight: 700 }}>Support</Column>
+        <Column style={{ ...numberCell, fontWeight: 700 }}>Commandé</Column>
+        <Column style={{ ...numberCell, fontWeight: 700 }}>Compté</Column>
+      </Row>
+      {counts.map((line) => (
+        <Row key={line.label} style={{ borderBottom: '1px solid #e6e0d8' }} data-text-format="dataTable">
+          <Column style={cell}>{line.label}</Column>
+          <Column style={numberCell}>{String(line.ordered)}</Column>
+          <Column style={numberCell}>{String(line.counted)}</Column>
+        </Row>
+      ))}
+    </Section>
+  );
+}
+
+export const originalsReceived: TemplateDefinition<typeof originalsReceivedSchema> = {
+  schema: originalsReceivedSchema,
+  secretFields: ['orderUrl'],
+  build: (data) => {
+    const differs = data.counts.some((line) => line.ordered !== line.counted);
+    return {
+      subject: `Nous avons bien reçu vos souvenirs (commande ${data.orderNumber})`,
+      element: (
+        <EmailLayout preview="Vos originaux sont arrivés à l’atelier." heading="Nous avons bien reçu vos souvenirs">
+          <P>{hello(data.customerName)}</P>
+          <P>{`Votre colis pour la commande ${data.orderNumber} est arrivé à l’atelier. Nous en avons vérifié le contenu.`}</P>
+          {data.counts.length > 0 ? <CountsTable counts={data.counts} /> : null}
+          {differs ? (
+            <P>
+              Le nombre d’éléments reçus diffère de votre commande : nous revenons vers vous pour ajuster la commande
+              avant de commencer la numérisation.
+            </P>
+          ) : null}
+          {data.remarks.length > 0 ? (
+            <>
+              <P>Nos remarques à la réception :</P>
+              {data.remarks.map((remark) => (
+                <P key={`${remark.group}${remark.text}`}>
+                  {remark.group ? `${remark.group} : ${remark.text}` : remark.text}
+                </P>
+              ))}
+            </>
+          ) : null}
+          <P>Nous vous écrirons de nouveau dès que vos fichiers seront prêts.</P>
+          <Action href={data.orderUrl} label="Suivre ma commande" />
+        </EmailLayout>
+      ),
+    };
+  },
+};
+
+const orderReadySchema = z.object({
+  orderNumber,
+  customerName: z.string().trim().optional(),
+  orderUrl: linkSchema,
+  /** Something comes back by post (USB key, DVD, originals): the next e-mail will be its shipping. */
+  returnsByPost: z.boolean().default(false),
+});
+
+export const orderReady: TemplateDefinition<typeof orderReadySchema> = {
+  schema: orderReadySchema,
+  secretFields: ['orderUrl'],
+  build: (data) => ({
+    subject: `Vos fichiers sont prêts (commande ${data.orderNumber})`,
+    element: (
+      <EmailLayout preview="La numérisation de vos souvenirs est terminée." heading="Vos fichiers sont prêts">
+        <P>{hello(data.customerName)}</P>
+        <P>{`La numérisation de votre commande ${data.orderNumber} est terminée et a passé notre contrôle qualité.`}</P>
+        {data.returnsByPost ? (
+          <P>Nous préparons votre colis : vous recevrez son numéro de suivi dès qu’il sera expédié.</P>
+        ) : null}
+        <Action href={data.orderUrl} label="Voir ma commande" />
+      </EmailLayout>
+    ),
+  }),
+};
+
+const orderShippedSchema = z.object({
+  orderNumber,
+  customerName: z.string().trim().optional(),
+  orderUrl: linkSchema,
+  parcelNumber: z.string().trim().min(1).optional(),
+});
+
+export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
+  schema: orderShippedSchema,
+  secretFields: ['orderUrl'],
+  build: (data) => ({
+    subject: `Votre commande ${data.orderNumber} est expédiée`,
+    element: (
+      <EmailLayout preview="Votre colis est en route." heading="Votre commande est expédiée">
+        <P>{hello(data.customerName)}</P>
+        <P>{`Votre colis pour la commande ${data.orderNumber} vient de partir de l’atelier.`}</P>
+        {data.parcelNumber ? (
+          <P>
+            {frenchTypography(`Numéro de suivi : ${data.parcelNumber} `)}
+            <Link href={parcelTrackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+          </P>
+        ) : null}
+        <Action href={data.orderUrl} label="Suivre ma commande" />
+        <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
+      </EmailLayout>
+    ),
+  }),
+};

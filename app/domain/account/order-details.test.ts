@@ -48,8 +48,11 @@ describe('order wording', () => {
       deliveryCostCents: 1590,
       sendShippingCostCents: 0,
       returnShippingCostCents: 0,
-      totalPriceCents: 9050,
+      expressPriceCents: 2900,
+      insurancePriceCents: 0,
+      totalPriceCents: 11_950,
     });
-    expect(lines.map((line) => line.cents)).toEqual([4200, 1260, 2000, 1590]);
+    expect(lines.map((line) => line.cents)).toEqual([4200, 1260, 2000, 1590, 2900]);
+    expect(lines.at(-1)?.label).toBe('Traitement express');
   });
 });

@@ -67,6 +67,8 @@ export interface OrderPrices {
   deliveryCostCents: number;
   sendShippingCostCents: number;
   returnShippingCostCents: number;
+  expressPriceCents: number;
+  insurancePriceCents: number;
   totalPriceCents: number;
 }
 
@@ -82,6 +84,8 @@ export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cent
     'deliveryCostCents',
     'sendShippingCostCents',
     'returnShippingCostCents',
+    'expressPriceCents',
+    'insurancePriceCents',
   ] as const;
   return keys
     .filter((key) => key === 'basePriceCents' || prices[key] !== 0)

@@ -62,6 +62,8 @@ export interface OrderDetails {
     deliveryCostCents: number;
     sendShippingCostCents: number;
     returnShippingCostCents: number;
+    expressPriceCents: number;
+    insurancePriceCents: number;
     totalPriceCents: number;
   };
   invoice: { id: string; number: string; issuedAt: string; isPaid: boolean } | null;

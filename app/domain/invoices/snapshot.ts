@@ -155,6 +155,9 @@ export interface SnapshotOrder {
   deliveryCostCents: number;
   sendShippingCostCents: number;
   returnShippingCostCents: number;
+  /** Absent on orders read before the express option and the insurance existed. */
+  expressPriceCents?: number;
+  insurancePriceCents?: number;
   totalPriceCents: number;
   items: readonly SnapshotItem[];
 }
@@ -227,6 +230,12 @@ export function buildDocumentLines(order: SnapshotOrder, list: PriceListDocument
   }
   if (order.returnShippingCostCents > 0) {
     lines.push(simpleLine('Retour des originaux', 'Envoi suivi', 1, order.returnShippingCostCents));
+  }
+  if ((order.expressPriceCents ?? 0) > 0) {
+    lines.push(simpleLine('Traitement express', 'Délai de traitement raccourci', 1, order.expressPriceCents ?? 0));
+  }
+  if ((order.insurancePriceCents ?? 0) > 0) {
+    lines.push(simpleLine('Assurance du retour', 'Ad valorem', 1, order.insurancePriceCents ?? 0));
   }
   const sum = lines.reduce((total, line) => total + line.totalCents, 0);
   if (sum !== order.totalPriceCents) {

@@ -84,6 +84,8 @@ export async function loader({ request }: Route.LoaderArgs) {
           deliveryCostCents: order.deliveryCostCents,
           sendShippingCostCents: order.sendShippingCostCents,
           returnShippingCostCents: order.returnShippingCostCents,
+          expressPriceCents: order.expressPriceCents,
+          insurancePriceCents: order.insurancePriceCents,
           totalPriceCents: order.totalPriceCents,
         },
         customer: order.customer,

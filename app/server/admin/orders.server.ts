@@ -170,6 +170,8 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       deliveryCostCents: n('delivery_cost'),
       sendShippingCostCents: n('send_shipping_cost'),
       returnShippingCostCents: n('return_shipping_cost'),
+      expressPriceCents: n('express_price'),
+      insurancePriceCents: n('insurance_price'),
       totalPriceCents: n('total_price'),
     },
     invoice: inv

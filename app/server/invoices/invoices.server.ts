@@ -374,6 +374,8 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     deliveryCostCents: 0,
     sendShippingCostCents: 0,
     returnShippingCostCents: 0,
+    expressPriceCents: 0,
+    insurancePriceCents: 0,
     totalPriceCents: input.amountCents,
   };
   const snapshot = buildDocumentSnapshot({

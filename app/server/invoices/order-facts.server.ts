@@ -79,6 +79,8 @@ export async function loadOrderFacts(
     deliveryCostCents: order.deliveryCostCents,
     sendShippingCostCents: order.sendShippingCostCents,
     returnShippingCostCents: order.returnShippingCostCents,
+    expressPriceCents: order.expressPriceCents,
+    insurancePriceCents: order.insurancePriceCents,
     totalPriceCents: order.totalPriceCents,
     items,
     customer: customerOf(order, owner),

@@ -127,6 +127,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         deliveryCostCents: order.deliveryCostCents,
         sendShippingCostCents: order.sendShippingCostCents,
         returnShippingCostCents: order.returnShippingCostCents,
+        expressPriceCents: order.expressPriceCents,
+        insurancePriceCents: order.insurancePriceCents,
         totalPriceCents: order.totalPriceCents,
       },
       consentGiven: order.earlyStartConsentAt !== null,

@@ -57,7 +57,7 @@ describe('the delivery address at checkout', () => {
 
     const delivery = page.getByRole('group', { name: 'Livraison' });
     await delivery.getByLabel('Prénom').fill('Marie');
-    await delivery.getByLabel('Nom', { exact: true }).fill('Curie');
+    await delivery.getByLabel(/^Nom/).fill('Curie');
     await delivery.getByLabel('Numéro et rue').fill('12 rue des Lilas');
     await delivery.getByLabel('Code postal').fill('7501');
     await delivery.getByLabel('Ville').fill('Paris');

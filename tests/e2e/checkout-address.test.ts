@@ -91,7 +91,7 @@ describe('the delivery address at checkout', () => {
       .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 15_000 })
       .toBe(true);
 
-    const addresses = page.getByRole('region', { name: 'Adresse de livraison' });
+    const addresses = page.getByRole('region', { name: 'Adresses de la commande' });
     const shown = await addresses.textContent();
     expect(shown).toContain('Marie Curie');
     expect(shown).toContain('12 rue des Lilas');

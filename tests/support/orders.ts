@@ -51,6 +51,14 @@ export const TEST_DELIVERY_ADDRESS = {
   phone: '+33612345678',
 } as const;
 
+/** The checkout's details of a physical order placed by a test (confirmCheckout's `details`). */
+export const TEST_CHECKOUT_DETAILS = {
+  delivery: { ...TEST_DELIVERY_ADDRESS, company: null, line2: null },
+  billing: null,
+  insuredValueCents: 0,
+  saveToProfile: false,
+};
+
 type Queryable = Pick<pg.Client, 'query'>;
 
 async function withClient<T>(databaseUrl: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
@@ -113,11 +121,20 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
     [id],
   );
   if (options.deliveryAddress !== false) {
+    // The recipient is the buyer: the guest's name, or the account holder's.
+    const { rows: owners } = options.userId
+      ? await client.query<{ first_name: string; last_name: string }>(
+          'select first_name, last_name from "user" where id = $1',
+          [options.userId],
+        )
+      : { rows: [] };
     const a = TEST_DELIVERY_ADDRESS;
+    const firstName = (guest ? options.guestFirstName : owners[0]?.first_name) || a.firstName;
+    const lastName = (guest ? options.guestLastName : owners[0]?.last_name) || a.lastName;
     await client.query(
       `insert into order_addresses (order_id, kind, first_name, last_name, line1, postal_code, city, country, phone)
        values ($1, 'delivery', $2, $3, $4, $5, $6, $7, $8)`,
-      [id, a.firstName, a.lastName, a.line1, a.postalCode, a.city, a.country, a.phone],
+      [id, firstName, lastName, a.line1, a.postalCode, a.city, a.country, a.phone],
     );
   }
   return {

@@ -49,7 +49,7 @@ export function OrderAddresses({
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h2 id={headingId} className="font-semibold text-lg">
-        {separateBilling ? 'Adresses' : 'Adresse de livraison'}
+        Adresses de la commande
       </h2>
       <div className="grid gap-4 sm:grid-cols-2">
         {delivery ? (

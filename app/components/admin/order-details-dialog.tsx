@@ -1,6 +1,7 @@
 import { ExternalLinkIcon, FileDownIcon, StickyNoteIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { OrderAddresses } from '~/components/account/order-addresses';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Label } from '~/components/ui/label';
@@ -223,6 +224,15 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
               <Info label="Ville">{order.customer.city ?? '—'}</Info>
             </dl>
           </section>
+          {order.addresses.delivery || order.addresses.billing ? (
+            <div className="order-last rounded-lg border border-border p-4 sm:col-span-2">
+              <OrderAddresses
+                headingId="commande-adresses"
+                delivery={order.addresses.delivery}
+                billing={order.addresses.billing}
+              />
+            </div>
+          ) : null}
           <section aria-labelledby="commande-resume" className="rounded-lg border border-border p-4">
             <h3 id="commande-resume" className="mb-2 font-semibold">
               Résumé

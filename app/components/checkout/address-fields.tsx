@@ -177,7 +177,7 @@ export function CheckoutAddressBlock({
     >
       <div className="flex flex-col gap-1">
         <h2 id="checkout-address-title" className="font-semibold text-lg">
-          Adresse de livraison
+          Vos adresses
         </h2>
         <p className="text-muted-foreground text-sm">
           Les champs marqués d’un astérisque (*) sont obligatoires. Le téléphone sert au transporteur en cas de besoin.

@@ -67,8 +67,9 @@ export interface OrderPrices {
   deliveryCostCents: number;
   sendShippingCostCents: number;
   returnShippingCostCents: number;
-  expressPriceCents: number;
-  insurancePriceCents: number;
+  /** The express turnaround and the return's insurance (absent: none, as on older orders). */
+  expressPriceCents?: number;
+  insurancePriceCents?: number;
   totalPriceCents: number;
 }
 
@@ -88,6 +89,6 @@ export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cent
     'insurancePriceCents',
   ] as const;
   return keys
-    .filter((key) => key === 'basePriceCents' || prices[key] !== 0)
-    .map((key) => ({ label: BREAKDOWN_LABELS[key], cents: prices[key] }));
+    .filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0)
+    .map((key) => ({ label: BREAKDOWN_LABELS[key], cents: prices[key] ?? 0 }));
 }

@@ -52,6 +52,8 @@ export interface OrderDetails {
     city: string | null;
     isGuest: boolean;
   };
+  /** The addresses frozen when the order was placed (something physical travels). */
+  addresses: { delivery: FrozenAddressView | null; billing: FrozenAddressView | null };
   prices: {
     basePriceCents: number;
     qualityPriceCents: number;
@@ -263,4 +265,17 @@ export interface PendingPaymentRow {
   provider: string | null;
   amountCents: number;
   status: string;
+}
+
+/** An address frozen on an order, as the back office shows it (country: ISO code). */
+export interface FrozenAddressView {
+  firstName: string;
+  lastName: string;
+  company: string | null;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  country: string;
+  phone: string | null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { company } from '../company';
+import { formatEurosFromCents } from '../format';
 import { paymentMethodLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type PriceListDocument, TAPE_OR_REEL_SUPPORTS } from '../pricing/default-price-list';
 import { DOCUMENT_TITLES, type DocumentKind, parisDay } from './number';
@@ -155,9 +156,11 @@ export interface SnapshotOrder {
   deliveryCostCents: number;
   sendShippingCostCents: number;
   returnShippingCostCents: number;
-  /** Absent on orders read before the express option and the insurance existed. */
+  /** The express turnaround and the return's ad valorem insurance (absent on older orders). */
   expressPriceCents?: number;
   insurancePriceCents?: number;
+  /** The value declared for the insurance, in cents. */
+  insuredValueCents?: number;
   totalPriceCents: number;
   items: readonly SnapshotItem[];
 }
@@ -235,7 +238,10 @@ export function buildDocumentLines(order: SnapshotOrder, list: PriceListDocument
     lines.push(simpleLine('Traitement express', 'Délai de traitement raccourci', 1, order.expressPriceCents ?? 0));
   }
   if ((order.insurancePriceCents ?? 0) > 0) {
-    lines.push(simpleLine('Assurance du retour', 'Ad valorem', 1, order.insurancePriceCents ?? 0));
+    const declared = formatEurosFromCents(order.insuredValueCents ?? 0);
+    lines.push(
+      simpleLine('Assurance du retour', `Ad valorem, valeur déclarée ${declared}`, 1, order.insurancePriceCents ?? 0),
+    );
   }
   const sum = lines.reduce((total, line) => total + line.totalCents, 0);
   if (sum !== order.totalPriceCents) {

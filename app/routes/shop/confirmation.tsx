@@ -1,5 +1,6 @@
 import { ArrowLeftIcon, CreditCardIcon, FileTextIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
+import { OrderAddresses } from '~/components/account/order-addresses';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
 import { OrderTimeline } from '~/components/account/order-timeline';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
@@ -89,6 +90,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           totalPriceCents: order.totalPriceCents,
         },
         customer: order.customer,
+        addresses: order.addresses,
         events: order.events,
         invoiceNumber: order.invoice?.number ?? null,
       },
@@ -192,6 +194,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
             </h2>
             <OrderTotals prices={order.prices} />
           </section>
+          <OrderAddresses delivery={order.addresses.delivery} billing={order.addresses.billing} />
           {order.invoiceNumber ? (
             <Button asChild variant="outline" className="w-fit">
               <Link to={`/facture/${order.id}`}>

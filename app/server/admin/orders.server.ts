@@ -11,6 +11,7 @@ import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
+import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, type StatusEmailOutcome } from '../orders/lifecycle.server';
 import type { RefundMethod } from '../orders/refunds.server';
@@ -114,7 +115,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     where o.id = ${orderId}`);
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
-  const [items, history, invoice, creditNotes, payments, refundRows] = await Promise.all([
+  const [items, history, invoice, creditNotes, payments, refundRows, addresses] = await Promise.all([
     db().execute(sql`
       select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
       from order_items where order_id = ${orderId} order by position, id`),
@@ -132,6 +133,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       select r.id, r.created_at, r.amount, r.method, r.status, r.reason, r.credit_note_id,
         (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order)) as for_order
       from refunds r where r.order_id = ${orderId} order by r.created_at`),
+    loadOrderAddresses(db(), orderId),
   ]);
   const inv = invoice.rows[0] as Record<string, unknown> | undefined;
   const n = (key: string) => Number(o[key] ?? 0);
@@ -160,6 +162,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       city: text('city'),
       isGuest: o.user_id === null,
     },
+    addresses,
     prices: {
       basePriceCents: n('base_price'),
       qualityPriceCents: n('quality_price'),

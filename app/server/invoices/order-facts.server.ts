@@ -81,6 +81,7 @@ export async function loadOrderFacts(
     returnShippingCostCents: order.returnShippingCostCents,
     expressPriceCents: order.expressPriceCents,
     insurancePriceCents: order.insurancePriceCents,
+    insuredValueCents: order.insuredValueCents,
     totalPriceCents: order.totalPriceCents,
     items,
     customer: customerOf(order, owner),

@@ -66,6 +66,7 @@ const styles = StyleSheet.create({
   title: { fontFamily: 'Helvetica-Bold', fontSize: 16, color: INK, marginBottom: 6 },
   parties: { flexDirection: 'row', justifyContent: 'space-between', marginBottom: 22 },
   party: { width: '46%' },
+  deliveryParty: { marginTop: 10 },
   partyLabel: { fontFamily: 'Helvetica-Bold', fontSize: 8, color: MUTED, textTransform: 'uppercase', marginBottom: 4 },
   bold: { fontFamily: 'Helvetica-Bold' },
   table: { borderTopWidth: 1, borderTopColor: INK },
@@ -165,16 +166,16 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
             ) : (
               <T>Client</T>
             )}
+            {s.deliveryAddress ? (
+              <View style={styles.deliveryParty}>
+                <T style={styles.partyLabel}>Adresse de livraison</T>
+                <T style={styles.bold}>{s.deliveryAddress.name}</T>
+                {addressLines(s.deliveryAddress).map((line) => (
+                  <T key={line}>{line}</T>
+                ))}
+              </View>
+            ) : null}
           </View>
-          {s.deliveryAddress ? (
-            <View style={styles.party}>
-              <T style={styles.partyLabel}>Adresse de livraison</T>
-              <T style={styles.bold}>{s.deliveryAddress.name}</T>
-              {addressLines(s.deliveryAddress).map((line) => (
-                <T key={line}>{line}</T>
-              ))}
-            </View>
-          ) : null}
         </View>
 
         <View style={styles.table}>

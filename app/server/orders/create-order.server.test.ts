@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { parseSelectionSearchParams, type Selection } from '~/domain/pricing/selection';
 import { TERMS_VERSION } from '~/domain/terms';
+import { TEST_CHECKOUT_DETAILS } from '../../../tests/support/orders';
 import { db, pool } from '../db/client.server';
 import { user } from '../db/schema';
 import { revealEmailData } from '../email/sealed-data.server';
@@ -141,7 +142,13 @@ describe('creating an order', () => {
         data: { totalCents: 15_706, priceListVersion: 1, source: 'configurator' },
       },
     ]);
-    await confirmCheckout({ orderId: created.id, method: 'card', actor: customer.id, accessToken: null });
+    await confirmCheckout({
+      orderId: created.id,
+      method: 'card',
+      actor: customer.id,
+      accessToken: null,
+      details: TEST_CHECKOUT_DETAILS,
+    });
     const [placed] = await rows<{
       placed_at: Date | null;
       terms_version: string | null;

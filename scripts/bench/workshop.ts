@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import {
   ADMIN_EMAIL,
@@ -69,7 +71,9 @@ async function seedWorkshop(databaseUrl: string, count: number) {
 async function openWorkshopShop(orders: number): Promise<Shop> {
   const dataDir = await makeDataDir(`atelier-${orders}`);
   runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
-  const server = await startBenchServer({ dataDir });
+  // The script created the database with DATA_DIR's key: the server must use the same one.
+  const secret = (await fs.readFile(path.join(dataDir, 'app-secret'), 'utf8')).trim();
+  const server = await startBenchServer({ dataDir, env: { APP_SECRET: secret } });
   try {
     console.log(`  ${orders.toLocaleString('fr-FR')} commandes à l’atelier : génération…`);
     const seeding = performance.now();

@@ -8,7 +8,6 @@ import { itemsSummary } from '~/domain/account/order-details';
 import { type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { OrderListRow } from '~/domain/admin/views';
-import { BOARD_DELIVERY_LABELS } from '~/domain/admin/workshop-board';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import {
   ORDER_STATUS_LABELS,
@@ -19,7 +18,7 @@ import {
   WORKSHOP_STAGES,
   workshopStageLabel,
 } from '~/domain/order-status';
-import { DELIVERY_METHODS } from '~/domain/pricing/default-price-list';
+import { DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
 import { Pagination } from './pagination';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
@@ -96,32 +95,10 @@ export function OrderFilters({ params }: { params: OrderListParams }) {
             ...WORKSHOP_STAGES.map((s) => ({ value: s, label: WORKSHOP_STAGE_LABELS[s] })),
           ]}
         />
-        <NativeSelect
-          className="col-span-2 sm:col-span-1"
-          label="Livraison"
-          name="livraison"
-          defaultValue={params.delivery ?? ''}
-          options={[
-            { value: '', label: 'Toutes les livraisons' },
-            ...DELIVERY_METHODS.map((d) => ({ value: d, label: BOARD_DELIVERY_LABELS[d] })),
-          ]}
-        />
+        <DeliveryFilter value={params.delivery} className="col-span-2 sm:col-span-1" />
         <fieldset className="col-span-2 flex flex-wrap items-end gap-x-5 gap-y-2 lg:col-span-3">
           <legend className="sr-only">Options de la commande</legend>
-          <label className="inline-flex min-h-10 items-center gap-2 text-sm">
-            <input type="checkbox" name="etiquette" value="oui" defaultChecked={params.label} className="size-4" />
-            Étiquette prépayée
-          </label>
-          <label className="inline-flex min-h-10 items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              name="retour"
-              value="oui"
-              defaultChecked={params.returnOriginals}
-              className="size-4"
-            />
-            Retour des originaux
-          </label>
+          <ShippingOptionFilters label={params.label} returnOriginals={params.returnOriginals} />
         </fieldset>
         <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
           <Button type="submit">Filtrer</Button>

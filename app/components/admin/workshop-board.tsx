@@ -7,7 +7,6 @@ import {
   type AdvanceOutcome,
   BOARD_COLUMN_LABELS,
   BOARD_COLUMN_SIZE,
-  BOARD_DELIVERY_LABELS,
   BOARD_PAGE_SIZE,
   BOARD_WAITING,
   BOARD_WAITING_LABELS,
@@ -17,7 +16,8 @@ import {
   boardFilterSearch,
 } from '~/domain/admin/workshop-board';
 import { formatDateFr } from '~/domain/format';
-import { DELIVERY_METHODS, SUPPORT_TYPES } from '~/domain/pricing/default-price-list';
+import { SUPPORT_TYPES } from '~/domain/pricing/default-price-list';
+import { CheckFilter, DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
 
 /** The board's filters: a GET form, so that the URL says what is shown (and it works without JavaScript). */
@@ -40,15 +40,7 @@ export function WorkshopFilters({ params }: { params: BoardParams }) {
             ...SUPPORT_TYPES.map((s) => ({ value: s, label: supportLabel(s) })),
           ]}
         />
-        <NativeSelect
-          label="Livraison"
-          name="livraison"
-          defaultValue={params.delivery ?? ''}
-          options={[
-            { value: '', label: 'Toutes les livraisons' },
-            ...DELIVERY_METHODS.map((d) => ({ value: d, label: BOARD_DELIVERY_LABELS[d] })),
-          ]}
-        />
+        <DeliveryFilter value={params.delivery} />
         <NativeSelect
           label="En attente"
           name="attente"
@@ -61,8 +53,7 @@ export function WorkshopFilters({ params }: { params: BoardParams }) {
       </div>
       <fieldset className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2">
         <legend className="sr-only">Options de la commande</legend>
-        <CheckFilter name="etiquette" label="Étiquette prépayée" checked={params.label} />
-        <CheckFilter name="retour" label="Retour des originaux" checked={params.returnOriginals} />
+        <ShippingOptionFilters label={params.label} returnOriginals={params.returnOriginals} />
         <CheckFilter name="express" label="Express" checked={params.express} />
       </fieldset>
       <div className="mt-3 flex items-end gap-2">
@@ -74,15 +65,6 @@ export function WorkshopFilters({ params }: { params: BoardParams }) {
         ) : null}
       </div>
     </Form>
-  );
-}
-
-function CheckFilter({ name, label, checked }: { name: string; label: string; checked: boolean }) {
-  return (
-    <label className="inline-flex min-h-10 items-center gap-2 text-sm">
-      <input type="checkbox" name={name} value="oui" defaultChecked={checked} className="size-4 accent-primary" />
-      {label}
-    </label>
   );
 }
 

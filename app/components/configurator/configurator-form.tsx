@@ -17,9 +17,11 @@ import {
 import {
   DELIVERY_DETAILS,
   DELIVERY_LABELS,
+  expressOptionTitle,
   PHYSICAL_DELIVERY_DELAY,
   RETURN_ORIGINALS_LABEL,
   SEND_METHOD_LABELS,
+  standardTurnaroundSentence,
 } from '~/domain/pricing/labels';
 import { isImageSupport, isRestorable, isTapeOrReel } from '~/domain/pricing/pricing';
 import {
@@ -52,6 +54,7 @@ export type ConfiguratorFields = {
   delivery: string;
   send: string;
   returnOriginals: string;
+  express: string;
 } & { [K in SupportType]: SupportFields };
 
 export type ConfiguratorIntent = 'save' | 'order';
@@ -214,6 +217,23 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
             title="Me renvoyer mes originaux après numérisation"
             price={formatEurosFromCents(list.returnShippingPrice)}
             detail={`${RETURN_ORIGINALS_LABEL}, soigneusement emballés, en colis suivi.`}
+          />
+        </fieldset>
+
+        <fieldset className="flex flex-col gap-3">
+          <legend className="mb-3 font-heading font-semibold text-xl">4. Délai de traitement</legend>
+          <p className="text-muted-foreground text-sm" id="delai-standard">
+            {standardTurnaroundSentence(list)}
+          </p>
+          <ChoiceCard
+            type="checkbox"
+            name="express"
+            value="on"
+            id={`${FORM_ID}-express`}
+            defaultChecked={defaults.express}
+            title={expressOptionTitle(list)}
+            price={formatEurosFromCents(list.turnaround.expressPrice)}
+            detail="Votre commande passe en priorité à l’atelier dès l’arrivée de vos originaux."
           />
         </fieldset>
 

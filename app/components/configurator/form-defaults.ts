@@ -23,6 +23,7 @@ export interface FormDefaults {
   delivery: string;
   send: string;
   returnOriginals: boolean;
+  express: boolean;
 }
 
 function own(record: unknown, key: string): unknown {
@@ -68,5 +69,6 @@ export function formDefaults(payload: Record<string, unknown>): FormDefaults {
     delivery: text(own(payload, 'delivery'), 'digital'),
     send: text(own(payload, 'send'), 'self'),
     returnOriginals: flag(own(payload, 'returnOriginals')),
+    express: flag(own(payload, 'express')),
   };
 }

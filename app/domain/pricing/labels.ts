@@ -28,6 +28,16 @@ export const SEND_METHOD_LABELS: Readonly<Record<SendMethod, string>> = {
 
 export const RETURN_ORIGINALS_LABEL = 'Retour de vos originaux';
 
+/** « Traitement express (48 h ouvrées après réception) »: the promise follows the price list's express delay. */
+export function expressOptionTitle(list: Pick<PriceListDocument, 'turnaround'>): string {
+  return `Traitement express (${list.turnaround.expressDays * 24}\u00A0h ouvrées après réception)`;
+}
+
+/** The standard delay, stated next to the express option. */
+export function standardTurnaroundSentence(list: Pick<PriceListDocument, 'turnaround'>): string {
+  return `Délai standard\u00A0: ${list.turnaround.standardDays}\u00A0jours ouvrés après la réception de vos originaux, sans supplément.`;
+}
+
 export const BREAKDOWN_LABELS: Readonly<Record<keyof PriceBreakdown, string>> = {
   basePriceCents: 'Numérisation (prix de base)',
   qualityPriceCents: 'Supplément qualité',

@@ -1,7 +1,7 @@
 import { parse } from '@conform-to/react';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from './default-price-list';
-import { documentLines, emailItems, extraLines } from './labels';
+import { documentLines, emailItems, expressOptionTitle, extraLines, standardTurnaroundSentence } from './labels';
 import { parsePriceListDocument } from './price-list-schema';
 import {
   computeQuote,
@@ -242,5 +242,32 @@ describe('the price list schema', () => {
     const result = parsePriceListDocument(doc);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((issue) => issue.path)).toContain(path);
+  });
+});
+
+describe('the express turnaround', () => {
+  it('travels through the URL, the stored selection and the estimate, priced from the list', () => {
+    const { value } = parseSelectionSearchParams(new URLSearchParams('support=photos&photos.quantity=100&express=on'));
+    expect(value?.express).toBe(true);
+    const selection = value as Selection;
+    expect(selectionToSearchParams(selection).get('express')).toBe('on');
+    expect(parseStoredSelection(JSON.parse(JSON.stringify(selection)))?.express).toBe(true);
+    const { price } = computeQuote(DEFAULT_PRICE_LIST, selection);
+    expect(price.expressPriceCents).toBe(DEFAULT_PRICE_LIST.turnaround.expressPrice);
+    expect(price.totalPriceCents).toBe(3500 + DEFAULT_PRICE_LIST.turnaround.expressPrice);
+    expect(extraLines(price, selection).map((l) => l.label)).toContain('Traitement express');
+  });
+
+  it('is standard when not asked for, and in selections saved before it existed', () => {
+    const { value } = parseSelectionSearchParams(new URLSearchParams('support=photos'));
+    expect(value?.express).toBeUndefined();
+    expect(computeQuote(DEFAULT_PRICE_LIST, value as Selection).price.expressPriceCents).toBe(0);
+    const old = { ...EMPTY_SELECTION, supports: (value as Selection).supports };
+    expect(parseStoredSelection(old)?.express).toBeUndefined();
+  });
+
+  it('is named with the list’s express delay and states the standard one', () => {
+    expect(expressOptionTitle(DEFAULT_PRICE_LIST)).toBe('Traitement express (48\u00A0h ouvrées après réception)');
+    expect(standardTurnaroundSentence(DEFAULT_PRICE_LIST)).toContain('15\u00A0jours ouvrés');
   });
 });

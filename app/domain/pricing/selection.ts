@@ -59,6 +59,8 @@ export interface Selection {
   deliveryMethod: DeliveryMethod;
   sendMethod: SendMethod;
   returnOriginals: boolean;
+  /** The express turnaround (price list `turnaround`); absent in selections saved before it existed. */
+  express?: boolean;
 }
 
 export const EMPTY_SELECTION: Selection = {
@@ -134,6 +136,7 @@ export function computeQuote(list: PriceListDocument, selection: Selection): Pri
     deliveryMethod: selection.deliveryMethod,
     sendMethod: selection.sendMethod,
     returnOriginals: selection.returnOriginals,
+    express: selection.express === true,
   });
 }
 
@@ -363,6 +366,7 @@ export function resolveSelectionPayload(
   const sendMethod = readEnum(own(payload, 'send'), SEND_METHODS, 'self');
   if (!sendMethod) fail('send', SELECTION_MESSAGES.unknownSendMethod);
   const returnOriginals = readFlag(own(payload, 'returnOriginals'));
+  const express = readFlag(own(payload, 'express'));
 
   if (options.requireSupport && types.length === 0 && unknown.length === 0) fail('', SELECTION_MESSAGES.noSupport);
   if (Object.keys(errors).length > 0) return { error: errors };
@@ -372,6 +376,7 @@ export function resolveSelectionPayload(
     deliveryMethod: deliveryMethod ?? 'digital',
     sendMethod: sendMethod ?? 'self',
     returnOriginals,
+    ...(express ? { express } : {}),
   };
   if (options.priceList && supports.length > 0) {
     const { price } = computeQuote(options.priceList, selection);
@@ -423,6 +428,7 @@ export function selectionToPayload(selection: Selection): Record<string, unknown
     send: selection.sendMethod,
   };
   if (selection.returnOriginals) payload.returnOriginals = 'on';
+  if (selection.express) payload.express = 'on';
   for (const choice of selection.supports) {
     const fields: Record<string, unknown> = { quality: choice.quality };
     if (choice.type === 'film' && choice.reels) {
@@ -462,6 +468,7 @@ export function selectionToSearchParams(selection: Selection): URLSearchParams {
   if (selection.deliveryMethod !== 'digital') params.append('delivery', selection.deliveryMethod);
   if (selection.sendMethod !== 'self') params.append('send', selection.sendMethod);
   if (selection.returnOriginals) params.append('returnOriginals', 'on');
+  if (selection.express) params.append('express', 'on');
   return params;
 }
 
@@ -484,6 +491,7 @@ const storedSelectionSchema = z.object({
   deliveryMethod: z.string(),
   sendMethod: z.string(),
   returnOriginals: z.boolean(),
+  express: z.boolean().optional(),
 });
 
 /**

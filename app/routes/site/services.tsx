@@ -96,7 +96,7 @@ const REASONS: readonly { icon: LucideIcon; title: string; text: string }[] = [
   {
     icon: TimerIcon,
     title: 'Express en 48 h',
-    text: 'Besoin de vos fichiers pour un anniversaire ou une cérémonie ? Prévenez-nous : selon le volume, nous traitons votre commande en 48 h ouvrées.',
+    text: 'Besoin de vos fichiers pour un anniversaire ou une cérémonie ? Choisissez le traitement express dans le configurateur : votre commande est traitée en 48 h ouvrées après la réception de vos originaux.',
   },
   {
     icon: UndoIcon,

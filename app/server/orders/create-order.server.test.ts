@@ -251,6 +251,18 @@ describe('creating an order', () => {
     ]);
   });
 
+  it('records the express turnaround and its price on the order', async () => {
+    const created = await createOrder({
+      selection: selectionOf('support=photos&photos.quantity=100&express=on'),
+      user: customer,
+    });
+    const express = DEFAULT_PRICE_LIST.turnaround.expressPrice;
+    expect(created.totalPriceCents).toBe(3500 + express);
+    expect(await rows('select express, express_price, total_price from orders where id = $1', [created.id])).toEqual([
+      { express: true, express_price: express, total_price: 3500 + express },
+    ]);
+  });
+
   it('refuses a selection that breaks the rules, writing nothing', async () => {
     const before = await orderCount();
     const broken = selectionOf('support=photos&photos.quantity=10');

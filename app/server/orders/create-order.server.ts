@@ -115,6 +115,7 @@ export async function createOrder(input: CreateOrderInput, database: Database = 
         deliveryMethod: selection.deliveryMethod,
         returnOriginals: selection.returnOriginals,
         sendMethod: selection.sendMethod,
+        express: selection.express === true,
         ...price,
         priceListId: priceList.id,
         // A draft: the customer confirms it at checkout (the order lifecycle's `place`).

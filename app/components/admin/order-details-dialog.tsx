@@ -14,6 +14,7 @@ import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
+import { ReceptionPanel } from './reception-panel';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
@@ -319,6 +320,8 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
         </section>
 
         <OrderMoneyActions order={order} />
+
+        <ReceptionPanel orderId={order.id} />
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
           <h3 id="commande-historique" className="font-semibold">

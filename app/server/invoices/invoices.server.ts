@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
 import {
   buildDocumentSnapshot,
@@ -271,6 +271,8 @@ function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
 export interface OrderDocuments {
   invoice: Omit<IssuedDocument, 'created'> | null;
   creditNotes: Omit<IssuedDocument, 'created'>[];
+  /** The invoices of paid reception supplements (issue 15), each with its own number. */
+  supplementInvoices: Omit<IssuedDocument, 'created'>[];
 }
 
 /**
@@ -281,9 +283,14 @@ export async function getOrderDocuments(
   orderId: string,
   executor: Executor | Database = db(),
 ): Promise<OrderDocuments> {
-  const [invoiceRows, creditRows] = await Promise.all([
+  const [invoiceRows, creditRows, supplementRows] = await Promise.all([
     executor.select().from(invoices).where(orderInvoice(orderId)).limit(1),
     executor.select().from(creditNotes).where(eq(creditNotes.orderId, orderId)).orderBy(desc(creditNotes.issuedAt)),
+    executor
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, orderId), isNotNull(invoices.adjustmentId)))
+      .orderBy(desc(invoices.issuedAt)),
   ]);
   const readable = (row: DocumentRow) => {
     const snapshot = parseDocumentSnapshot(row.snapshot);
@@ -303,6 +310,7 @@ export async function getOrderDocuments(
   return {
     invoice: invoiceRow ? readable(invoiceRow) : null,
     creditNotes: creditRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
+    supplementInvoices: supplementRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
   };
 }
 

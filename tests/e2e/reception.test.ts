@@ -79,7 +79,7 @@ async function receptionPanel(order: TestOrder): Promise<{ page: Page; panel: Lo
 
 async function receive(order: TestOrder, photos: number): Promise<Page> {
   const { page, panel } = await receptionPanel(order);
-  await panel.getByLabel(/Photos papier/).fill(String(photos));
+  await panel.getByRole('spinbutton', { name: /Photos papier/ }).fill(String(photos));
   await panel.getByLabel('Remarques — Photos papier').fill('Quelques moisissures');
   await panel.getByRole('button', { name: 'Colis reçu' }).click();
   await panel.getByText(/Reçu le \d{2}\/\d{2}\/\d{4} par Ada Admin/).waitFor({ timeout: 20_000 });

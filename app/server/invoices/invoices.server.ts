@@ -6,12 +6,14 @@ import {
   parseDocumentSnapshot,
   partialCreditLines,
   type SnapshotItem,
+  type SnapshotOrder,
 } from '~/domain/invoices/snapshot';
 import { includedVatCents, splitVat } from '~/domain/invoices/vat';
+import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
-import { buyerOf, loadOrderFacts } from './order-facts.server';
+import { buyerOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
  * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
@@ -99,13 +101,27 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
   if (facts.totalPriceCents < 0) throw new InvoiceError(`order ${facts.number} has a negative total`);
 
+  return insertPaidInvoice(tx, facts, facts, input, null);
+}
+
+/**
+ * Numbers, freezes and stores a paid invoice for `order`: the order itself, or a supplement's extra
+ * items (`adjustmentId`). Money from the sandbox makes it a demonstration invoice (TEST-FA-…).
+ */
+async function insertPaidInvoice(
+  tx: Tx,
+  facts: OrderFacts,
+  order: SnapshotOrder,
+  input: Pick<IssueInvoiceInput, 'actor' | 'payment'>,
+  adjustmentId: string | null,
+): Promise<IssuedDocument> {
   const demo = input.payment.provider === 'sandbox';
   const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
   const snapshot = buildDocumentSnapshot({
     kind: 'invoice',
     number,
     issuedAt,
-    order: facts,
+    order,
     priceList: facts.priceList,
     buyer: buyerOf(facts),
     payment: input.payment,
@@ -122,6 +138,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
       snapshot,
       isPaid: true,
       isDemo: demo,
+      adjustmentId,
     })
     .returning();
   if (!row) throw new InvoiceError('the invoice was not inserted');
@@ -129,7 +146,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
     orderId: facts.id,
     actor: input.actor,
     kind: 'invoice_issued',
-    data: { invoiceId: row.id, number, amountCents: row.amountCents },
+    data: { invoiceId: row.id, number, amountCents: row.amountCents, ...(adjustmentId ? { adjustmentId } : {}) },
   });
   return documentOf(row, true);
 }
@@ -322,24 +339,9 @@ export interface IssueSupplementInvoiceInput {
   payment: IssueInvoiceInput['payment'];
 }
 
-/** The re-priced lines a supplement stored (domain/orders/reception.ts, RecountLine), as much as an invoice needs. */
-interface StoredRecountLine {
-  type: string;
-  reelSize: string | null;
-  quality: string;
-  resolution: string | null;
-  format: string | null;
-  denoise: boolean;
-  unitPriceCents: number;
-  ordered: number;
-  counted: number;
-  orderedCents: number;
-  countedCents: number;
-}
-
 /** The extra items of a supplement, as invoice items: what was counted beyond the order, at its prices. */
 export function supplementItems(pricing: unknown): SnapshotItem[] {
-  const lines = (pricing as { lines?: StoredRecountLine[] } | null)?.lines ?? [];
+  const lines = (pricing as Partial<Recount> | null)?.lines ?? [];
   return lines
     .filter((line) => line.countedCents > line.orderedCents)
     .map((line) => ({
@@ -372,8 +374,6 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     .where(eq(orderAdjustments.id, input.adjustmentId));
   if (!adjustment) throw new InvoiceError(`no supplement ${input.adjustmentId}`);
 
-  const demo = input.payment.provider === 'sandbox';
-  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
   // Only the extra items: no delivery or shipping, the total is the supplement's amount.
   const order = {
     ...facts,
@@ -383,36 +383,5 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     returnShippingCostCents: 0,
     totalPriceCents: input.amountCents,
   };
-  const snapshot = buildDocumentSnapshot({
-    kind: 'invoice',
-    number,
-    issuedAt,
-    order,
-    priceList: facts.priceList,
-    buyer: buyerOf(facts),
-    payment: input.payment,
-    demo,
-  });
-  const [row] = await tx
-    .insert(invoices)
-    .values({
-      number,
-      orderId: facts.id,
-      issuedAt,
-      amountCents: snapshot.totalCents,
-      vatCents: snapshot.vatCents,
-      snapshot,
-      isPaid: true,
-      isDemo: demo,
-      adjustmentId: input.adjustmentId,
-    })
-    .returning();
-  if (!row) throw new InvoiceError('the supplement invoice was not inserted');
-  await tx.insert(orderEvents).values({
-    orderId: facts.id,
-    actor: input.actor,
-    kind: 'invoice_issued',
-    data: { invoiceId: row.id, number, amountCents: row.amountCents, adjustmentId: input.adjustmentId },
-  });
-  return documentOf(row, true);
+  return insertPaidInvoice(tx, facts, order, input, input.adjustmentId);
 }

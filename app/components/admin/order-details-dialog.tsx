@@ -17,6 +17,7 @@ import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { OrderShipping } from './ship-order';
+import { ReceptionPanel } from './reception-panel';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
@@ -334,6 +335,8 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
         <OrderShipping orderId={order.id} status={order.status} />
 
         <OrderMoneyActions order={order} />
+
+        <ReceptionPanel orderId={order.id} />
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
           <h3 id="commande-historique" className="font-semibold">

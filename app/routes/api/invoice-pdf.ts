@@ -7,7 +7,7 @@ import type { Route } from './+types/invoice-pdf';
 /*
  * GET /facture/{orderId}/pdf: the invoice as a PDF download, drawn from the same frozen snapshot as
  * the /facture page. `?avoir=AV-2026-000001` gives one of the order's credit notes instead
- * (its number, or its id). For the
+ * (its number, or its id), `?facture=FA-…` a reception supplement's invoice. For the
  * order's owner, the guest holding its access cookie and administrators; others get 404.
  */
 
@@ -15,10 +15,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const viewable = await getOrderForViewer(request, params.orderId);
   if (!viewable) throw data('Facture introuvable', { status: 404 });
   const documents = await getOrderDocuments(viewable.order.id);
-  const creditNote = new URL(request.url).searchParams.get('avoir');
+  const search = new URL(request.url).searchParams;
+  const creditNote = search.get('avoir');
+  const supplement = search.get('facture');
   const document = creditNote
     ? documents.creditNotes.find((note) => note.number === creditNote || note.id === creditNote)
-    : (documents.invoice ?? undefined);
+    : supplement
+      ? documents.supplementInvoices.find((invoice) => invoice.number === supplement || invoice.id === supplement)
+      : (documents.invoice ?? undefined);
   if (!document) throw data('Facture introuvable', { status: 404 });
   const pdf = await renderDocumentPdf(document.snapshot);
   return new Response(new Uint8Array(pdf), {

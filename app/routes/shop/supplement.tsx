@@ -140,7 +140,8 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
               {supplement.invoiceNumber ? (
                 <Link
                   className="text-primary underline"
-                  to={`/facture/${supplement.orderId}?facture=${encodeURIComponent(supplement.invoiceNumber)}`}
+                  reloadDocument
+                  to={`/facture/${supplement.orderId}/pdf?facture=${encodeURIComponent(supplement.invoiceNumber)}`}
                 >
                   Voir la facture {supplement.invoiceNumber}
                 </Link>

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
 import {
   buildDocumentSnapshot,
@@ -6,12 +6,14 @@ import {
   parseDocumentSnapshot,
   partialCreditLines,
   type SnapshotItem,
+  type SnapshotOrder,
 } from '~/domain/invoices/snapshot';
 import { includedVatCents, splitVat } from '~/domain/invoices/vat';
+import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
-import { buyerOf, deliveryPartyOf, loadOrderFacts } from './order-facts.server';
+import { buyerOf, deliveryPartyOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
  * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
@@ -99,13 +101,27 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
   if (facts.totalPriceCents < 0) throw new InvoiceError(`order ${facts.number} has a negative total`);
 
+  return insertPaidInvoice(tx, facts, facts, input, null);
+}
+
+/**
+ * Numbers, freezes and stores a paid invoice for `order`: the order itself, or a supplement's extra
+ * items (`adjustmentId`). Money from the sandbox makes it a demonstration invoice (TEST-FA-…).
+ */
+async function insertPaidInvoice(
+  tx: Tx,
+  facts: OrderFacts,
+  order: SnapshotOrder,
+  input: Pick<IssueInvoiceInput, 'actor' | 'payment'>,
+  adjustmentId: string | null,
+): Promise<IssuedDocument> {
   const demo = input.payment.provider === 'sandbox';
   const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
   const snapshot = buildDocumentSnapshot({
     kind: 'invoice',
     number,
     issuedAt,
-    order: facts,
+    order,
     priceList: facts.priceList,
     buyer: buyerOf(facts),
     deliveryAddress: deliveryPartyOf(facts),
@@ -123,6 +139,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
       snapshot,
       isPaid: true,
       isDemo: demo,
+      adjustmentId,
     })
     .returning();
   if (!row) throw new InvoiceError('the invoice was not inserted');
@@ -130,7 +147,7 @@ export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<Is
     orderId: facts.id,
     actor: input.actor,
     kind: 'invoice_issued',
-    data: { invoiceId: row.id, number, amountCents: row.amountCents },
+    data: { invoiceId: row.id, number, amountCents: row.amountCents, ...(adjustmentId ? { adjustmentId } : {}) },
   });
   return documentOf(row, true);
 }
@@ -272,6 +289,8 @@ function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
 export interface OrderDocuments {
   invoice: Omit<IssuedDocument, 'created'> | null;
   creditNotes: Omit<IssuedDocument, 'created'>[];
+  /** The invoices of paid reception supplements (issue 15), each with its own number. */
+  supplementInvoices: Omit<IssuedDocument, 'created'>[];
 }
 
 /**
@@ -282,9 +301,14 @@ export async function getOrderDocuments(
   orderId: string,
   executor: Executor | Database = db(),
 ): Promise<OrderDocuments> {
-  const [invoiceRows, creditRows] = await Promise.all([
+  const [invoiceRows, creditRows, supplementRows] = await Promise.all([
     executor.select().from(invoices).where(orderInvoice(orderId)).limit(1),
     executor.select().from(creditNotes).where(eq(creditNotes.orderId, orderId)).orderBy(desc(creditNotes.issuedAt)),
+    executor
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, orderId), isNotNull(invoices.adjustmentId)))
+      .orderBy(desc(invoices.issuedAt)),
   ]);
   const readable = (row: DocumentRow) => {
     const snapshot = parseDocumentSnapshot(row.snapshot);
@@ -304,6 +328,7 @@ export async function getOrderDocuments(
   return {
     invoice: invoiceRow ? readable(invoiceRow) : null,
     creditNotes: creditRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
+    supplementInvoices: supplementRows.map(readable).filter((d): d is NonNullable<typeof d> => d !== null),
   };
 }
 
@@ -315,24 +340,9 @@ export interface IssueSupplementInvoiceInput {
   payment: IssueInvoiceInput['payment'];
 }
 
-/** The re-priced lines a supplement stored (domain/orders/reception.ts, RecountLine), as much as an invoice needs. */
-interface StoredRecountLine {
-  type: string;
-  reelSize: string | null;
-  quality: string;
-  resolution: string | null;
-  format: string | null;
-  denoise: boolean;
-  unitPriceCents: number;
-  ordered: number;
-  counted: number;
-  orderedCents: number;
-  countedCents: number;
-}
-
 /** The extra items of a supplement, as invoice items: what was counted beyond the order, at its prices. */
 export function supplementItems(pricing: unknown): SnapshotItem[] {
-  const lines = (pricing as { lines?: StoredRecountLine[] } | null)?.lines ?? [];
+  const lines = (pricing as Partial<Recount> | null)?.lines ?? [];
   return lines
     .filter((line) => line.countedCents > line.orderedCents)
     .map((line) => ({
@@ -365,8 +375,6 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     .where(eq(orderAdjustments.id, input.adjustmentId));
   if (!adjustment) throw new InvoiceError(`no supplement ${input.adjustmentId}`);
 
-  const demo = input.payment.provider === 'sandbox';
-  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo });
   // Only the extra items: no delivery or shipping, the total is the supplement's amount.
   const order = {
     ...facts,
@@ -378,37 +386,5 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     insurancePriceCents: 0,
     totalPriceCents: input.amountCents,
   };
-  const snapshot = buildDocumentSnapshot({
-    kind: 'invoice',
-    number,
-    issuedAt,
-    order,
-    priceList: facts.priceList,
-    buyer: buyerOf(facts),
-    deliveryAddress: deliveryPartyOf(facts),
-    payment: input.payment,
-    demo,
-  });
-  const [row] = await tx
-    .insert(invoices)
-    .values({
-      number,
-      orderId: facts.id,
-      issuedAt,
-      amountCents: snapshot.totalCents,
-      vatCents: snapshot.vatCents,
-      snapshot,
-      isPaid: true,
-      isDemo: demo,
-      adjustmentId: input.adjustmentId,
-    })
-    .returning();
-  if (!row) throw new InvoiceError('the supplement invoice was not inserted');
-  await tx.insert(orderEvents).values({
-    orderId: facts.id,
-    actor: input.actor,
-    kind: 'invoice_issued',
-    data: { invoiceId: row.id, number, amountCents: row.amountCents, adjustmentId: input.adjustmentId },
-  });
-  return documentOf(row, true);
+  return insertPaidInvoice(tx, facts, order, input, input.adjustmentId);
 }

@@ -103,7 +103,9 @@ describe('receiveParcel', () => {
     expect(invoices[1]).toMatchObject({ amount: 700, adjustment_id: supplement?.id });
     expect(invoices[1]?.number).not.toBe(invoices[0]?.number);
     // The order's invoice stays the order's (credit notes and the invoice page use it).
-    expect((await getOrderDocuments(order.id)).invoice?.amountCents).toBe(order.totalCents);
+    const documents = await getOrderDocuments(order.id);
+    expect(documents.invoice?.amountCents).toBe(order.totalCents);
+    expect(documents.supplementInvoices.map((invoice) => invoice.amountCents)).toEqual([700]);
     const after = await orderState(databaseUrl(), order.id);
     expect(after.outbox.map((m) => m.template)).toContain('supplement-paid');
     expect(after.paymentStatus).toBe('paid');

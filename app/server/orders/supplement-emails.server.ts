@@ -49,7 +49,7 @@ export async function enqueueSupplementEmail(
     data: {
       ...common,
       invoiceNumber: input.invoiceNumber,
-      invoiceUrl: `${baseUrl()}/facture/${facts.id}?facture=${encodeURIComponent(input.invoiceNumber)}`,
+      invoiceUrl: `${baseUrl()}/facture/${facts.id}/pdf?facture=${encodeURIComponent(input.invoiceNumber)}`,
     },
     dedupeKey: `supplement-paid:${input.eventKey}`,
     orderId: facts.id,

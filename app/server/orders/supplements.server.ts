@@ -57,7 +57,7 @@ export async function supplementFromLink(
   const row = await loadSupplement(id);
   if (!row || !accessTokenMatches(token, row.accessTokenHash)) return { setCookie: '', cleanUrl };
   const secure = baseUrl().startsWith('https://');
-  const setCookie = `${SUPPLEMENT_COOKIE_PREFIX}${id}=${encodeURIComponent(token)}; Path=/supplement/${id}; Max-Age=${COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  const setCookie = `${SUPPLEMENT_COOKIE_PREFIX}${id}=${encodeURIComponent(token)}; Path=/supplement; Max-Age=${COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   return { setCookie, cleanUrl };
 }
 

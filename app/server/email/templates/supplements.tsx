@@ -53,7 +53,7 @@ const supplementPaidSchema = z.object({
   orderNumber: z.string().trim().min(1),
   amountCents: z.number().int().positive(),
   invoiceNumber: z.string().trim().min(1),
-  /** The supplement invoice's page: /facture/<orderId>?facture=<number>. */
+  /** The supplement invoice's PDF: /facture/<orderId>/pdf?facture=<number>. */
   invoiceUrl: linkSchema,
   customerName: z.string().trim().optional(),
 });

@@ -1,0 +1,149 @@
+import pg from 'pg';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+
+/*
+ * « Colis reçu » in Chromium against the production server (issue 15, reception): the staff
+ * receive a paid order with 20 more photos than ordered; the customer gets the supplement e-mail on
+ * the real SMTP peer, follows its link in a fresh browser, pays the 7,00 € supplement on the
+ * sandbox's card form and reads « Supplément payé ». With 10 photos fewer, the difference is
+ * refunded through the gateway with its credit note: « Partiellement remboursée ».
+ * The test order: 100 paper photos at 0,35 € and 2 VHS tapes, 94,90 €.
+ */
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+let env: ServerWithSmtp;
+let browser: Browser;
+let admin: TestUser;
+
+const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
+
+async function supplementEmail(to: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = env.smtp.messages.find((m) => m.envelopeTo.includes(to) && m.subject.startsWith('Supplément'));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no supplement e-mail among ${env.smtp.messages.length}`);
+    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A guest's order, paid by card on the sandbox's payment page. */
+async function paidOrder(guestEmail: string): Promise<TestOrder> {
+  const url = env.server.url;
+  const order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
+  const session = await fetch(`${url}/api/create-checkout`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: url,
+      'x-forwarded-for': randomIp(),
+      cookie: order.cookie as string,
+    },
+    body: JSON.stringify({ orderId: order.id, customerEmail: guestEmail, returnUrl: '/' }),
+  });
+  const { url: payUrl } = (await session.json()) as { url: string };
+  const paid = await fetch(payUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+    body: new URLSearchParams({
+      intent: 'pay',
+      cardHolder: 'Marie Curie',
+      cardNumber: '4242424242424242',
+      expiryDate: '12/30',
+      cvv: '123',
+    }),
+  });
+  expect(paid.status).toBe(302);
+  expect((await orderState(env.server.databaseUrl, order.id)).paymentStatus).toBe('paid');
+  return order;
+}
+
+async function receptionPanel(order: TestOrder): Promise<{ page: Page; panel: Locator }> {
+  const page = await openPage(browser, undefined, DESKTOP);
+  await addSessionCookie(page, env.server.url, admin.cookie);
+  await page.goto(`${env.server.url}/admin?commande=${order.id}`);
+  await page.locator('[data-hydrated="true"]').waitFor();
+  const dialog = page.getByRole('dialog', { name: `Commande ${order.number}` });
+  const panel = dialog.getByRole('region', { name: 'Réception des originaux' });
+  await panel.getByRole('button', { name: 'Colis reçu' }).waitFor();
+  return { page, panel };
+}
+
+async function receive(order: TestOrder, photos: number): Promise<Page> {
+  const { page, panel } = await receptionPanel(order);
+  await panel.getByRole('spinbutton', { name: /Photos papier/ }).fill(String(photos));
+  await panel.getByLabel('Remarques — Photos papier').fill('Quelques moisissures');
+  await panel.getByRole('button', { name: 'Colis reçu' }).click();
+  await panel.getByText(/Reçu le \d{2}\/\d{2}\/\d{4} par Ada Admin/).waitFor({ timeout: 20_000 });
+  return page;
+}
+
+beforeAll(async () => {
+  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  admin = await createUser({
+    url: env.server.url,
+    databaseUrl: env.server.databaseUrl,
+    role: 'admin',
+    firstName: 'Ada',
+    lastName: 'Admin',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.dispose();
+});
+
+describe('reception of the originals', () => {
+  it('20 more photos: the customer is e-mailed, pays the supplement on the sandbox and sees it paid', async () => {
+    const email = uniqueEmail('supplement');
+    const order = await paidOrder(email);
+    const staff = await receive(order, 120);
+    const panel = staff.getByRole('region', { name: 'Réception des originaux' });
+    expect(plain(await panel.innerText())).toContain('Supplément de 7,00 € : en attente du client');
+    await expectNoSeriousA11yViolations(staff);
+
+    const message = await supplementEmail(email);
+    expect(plain(message.text)).toContain('7,00 €');
+    const link = /href="([^"]*\/supplement\/[^"]+)"/.exec(message.html)?.[1]?.replace(/&amp;/g, '&');
+    expect(link).toBeDefined();
+
+    const customer = await openPage(browser);
+    await customer.goto(link as string);
+    await customer.locator('[data-hydrated="true"]').waitFor();
+    await customer.getByRole('heading', { name: `Supplément de la commande ${order.number}` }).waitFor();
+    expect(plain(await customer.locator('table').innerText())).toContain('Photos papier');
+    await expectNoSeriousA11yViolations(customer);
+    await customer.getByRole('button', { name: 'Payer le supplément' }).click();
+    await customer.getByLabel('Titulaire de la carte').fill('Marie Curie');
+    await customer.getByLabel('Numéro de carte').fill('4242 4242 4242 4242');
+    await customer.getByLabel('Date d’expiration').fill('12/30');
+    await customer.getByLabel('CVV').fill('123');
+    await customer.getByRole('button', { name: 'Payer 7,00\u00A0€' }).click();
+    await customer.getByText('Supplément payé').waitFor({ timeout: 20_000 });
+    await customer.getByRole('link', { name: /Voir la facture/ }).waitFor();
+  });
+
+  it('10 photos fewer: 3,50 € refunded with a credit note, payment « Partiellement remboursée »', async () => {
+    const order = await paidOrder(uniqueEmail('reduction'));
+    const staff = await receive(order, 90);
+    const dialog = staff.getByRole('dialog', { name: `Commande ${order.number}` });
+    await dialog.getByText('Partiellement remboursée').first().waitFor({ timeout: 20_000 });
+    expect(plain(await dialog.getByRole('region', { name: 'Réception des originaux' }).innerText())).toContain(
+      'Réduction de 3,50 € : remboursé',
+    );
+    const client = new pg.Client({ connectionString: env.server.databaseUrl });
+    await client.connect();
+    const notes = await client.query('select amount from credit_notes where order_id = $1', [order.id]);
+    await client.end();
+    expect(notes.rows).toEqual([{ amount: 350 }]);
+  });
+});

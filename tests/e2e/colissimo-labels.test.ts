@@ -6,6 +6,7 @@ import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } fr
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
@@ -50,31 +51,7 @@ async function paidLabelOrder(guestEmail: string): Promise<TestOrder> {
      values ($1, 'delivery', 'Marie', 'Curie', '11 rue Pierre et Marie Curie', '75005', 'Paris', 'FR', '0612345678')`,
     [order.id],
   );
-  const session = await fetch(`${url}/api/create-checkout`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: url,
-      'x-forwarded-for': randomIp(),
-      cookie: order.cookie as string,
-    },
-    body: JSON.stringify({ orderId: order.id, customerEmail: guestEmail, returnUrl: '/' }),
-  });
-  expect(session.status).toBe(200);
-  const { url: payUrl } = (await session.json()) as { url: string };
-  const paid = await fetch(payUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
-    body: new URLSearchParams({
-      intent: 'pay',
-      cardHolder: 'Marie Curie',
-      cardNumber: '4242424242424242',
-      expiryDate: '12/30',
-      cvv: '123',
-    }),
-  });
-  expect(paid.status).toBe(302);
+  await payBySandboxCard(url, order, guestEmail);
   expect(await orderState(env.server.databaseUrl, order.id)).toMatchObject({ paymentStatus: 'paid' });
   return order;
 }

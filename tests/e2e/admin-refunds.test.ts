@@ -1,9 +1,10 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
-import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
+import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
@@ -47,31 +48,7 @@ async function receivedMessage(
 async function paidOrder(guestEmail: string): Promise<TestOrder & { invoice: string }> {
   const url = env.server.url;
   const order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
-  const session = await fetch(`${url}/api/create-checkout`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: url,
-      'x-forwarded-for': randomIp(),
-      cookie: order.cookie as string,
-    },
-    body: JSON.stringify({ orderId: order.id, customerEmail: guestEmail, returnUrl: '/' }),
-  });
-  expect(session.status).toBe(200);
-  const { url: payUrl } = (await session.json()) as { url: string };
-  const paid = await fetch(payUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
-    body: new URLSearchParams({
-      intent: 'pay',
-      cardHolder: 'Marie Curie',
-      cardNumber: '4242424242424242',
-      expiryDate: '12/30',
-      cvv: '123',
-    }),
-  });
-  expect(paid.status).toBe(302);
+  await payBySandboxCard(url, order, guestEmail);
   const state = await orderState(env.server.databaseUrl, order.id);
   expect(state).toMatchObject({ paymentStatus: 'paid', payments: [{ provider: 'sandbox', status: 'paid' }] });
   expect(state.invoices).toEqual([expect.stringMatching(/^TEST-FA-\d{4}-\d{6}$/)]);

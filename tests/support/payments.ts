@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { encryptSecret } from '~/server/crypto.server';
+import { randomIp } from './auth';
 
 /*
  * The payment configuration of a test server, written straight into its database as the back
@@ -40,4 +41,37 @@ export async function storePaymentConfig(databaseUrl: string, config: TestPaymen
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Pays a guest's order by card through the sandbox gateway of a demo server (PAYMENT_SANDBOX=on):
+ * the checkout's session, then the sandbox's payment page posted as a plain form (as without
+ * JavaScript). Its signed notification pays the order before the page redirects.
+ */
+export async function payBySandboxCard(url: string, order: { id: string; cookie: string | null }, email: string) {
+  const session = await fetch(`${url}/api/create-checkout`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: url,
+      'x-forwarded-for': randomIp(),
+      cookie: order.cookie ?? '',
+    },
+    body: JSON.stringify({ orderId: order.id, customerEmail: email, returnUrl: '/' }),
+  });
+  if (session.status !== 200) throw new Error(`create-checkout answered ${session.status}`);
+  const { url: payUrl } = (await session.json()) as { url: string };
+  const paid = await fetch(payUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+    body: new URLSearchParams({
+      intent: 'pay',
+      cardHolder: 'Marie Curie',
+      cardNumber: '4242424242424242',
+      expiryDate: '12/30',
+      cvv: '123',
+    }),
+  });
+  if (paid.status !== 302) throw new Error(`the sandbox's payment page answered ${paid.status}`);
 }

@@ -114,17 +114,18 @@ export function checkRequestBody(credentials: { contractNumber: string; password
   };
 }
 
-const responseSchema = z.object({
-  messages: z
-    .array(
-      z.object({
-        id: z.union([z.string(), z.number()]).optional(),
-        type: z.string(),
-        messageContent: z.string().optional(),
-      }),
-    )
-    .optional(),
-});
+/** The messages of every answer of the label web service (SUCCESS, INFOS, ERROR…). */
+export const colissimoMessagesSchema = z
+  .array(
+    z.object({
+      id: z.union([z.string(), z.number()]).optional(),
+      type: z.string(),
+      messageContent: z.string().optional(),
+    }),
+  )
+  .optional();
+
+const responseSchema = z.object({ messages: colissimoMessagesSchema });
 
 /** Asks the web service whether these credentials are accepted. Never throws. */
 export async function checkColishipCredentials(

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
-import { COLISSIMO_TIMEOUT_MS, colissimoApiUrl, depositDate, loadColishipCredentials } from '../admin/coliship.server';
+import {
+  COLISSIMO_TIMEOUT_MS,
+  colissimoApiUrl,
+  colissimoMessagesSchema,
+  depositDate,
+  loadColishipCredentials,
+} from '../admin/coliship.server';
 import { log } from '../log.server';
 
 /*
@@ -119,15 +125,7 @@ export function parseMultipart(body: Buffer, boundary: string): MimePart[] {
 }
 
 const messagesSchema = z.object({
-  messages: z
-    .array(
-      z.object({
-        id: z.union([z.string(), z.number()]).optional(),
-        type: z.string(),
-        messageContent: z.string().optional(),
-      }),
-    )
-    .optional(),
+  messages: colissimoMessagesSchema,
   labelV2Response: z.object({ parcelNumber: z.string().nullish() }).nullish(),
 });
 

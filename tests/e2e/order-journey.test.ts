@@ -18,6 +18,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  // The transitions run in this process (as the back office would): its e-mail links use the server's address.
+  process.env.BASE_URL = env.server.url;
 });
 
 afterAll(async () => {

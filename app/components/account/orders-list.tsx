@@ -13,10 +13,16 @@ export interface OrderListRow {
   number: string;
   createdAt: Date;
   status: string;
+  /** « Numérisation », « Prêt »…: where the originals are, while the workshop has them. */
+  stageLabel?: string | null;
   totalPriceCents: number;
   items: Array<{ type: string; quantity: number }>;
   invoiceNumber: string | null;
   withdrawal: WithdrawalView;
+}
+
+function StageLine({ label }: { label?: string | null }) {
+  return label ? <span className="mt-1 block text-muted-foreground text-xs">Étape&nbsp;: {label}</span> : null;
 }
 
 export const WITHDRAW_LINK_LABEL = 'Renoncer au contrat ici';
@@ -101,6 +107,7 @@ export function OrdersList({ rows }: { rows: OrderListRow[] }) {
                 <TableCell className="max-w-64">{itemsSummary(row.items)}</TableCell>
                 <TableCell>
                   <OrderStatusBadge status={row.status} />
+                  <StageLine label={row.stageLabel} />
                 </TableCell>
                 <TableCell className="whitespace-nowrap text-right">
                   {formatEurosFromCents(row.totalPriceCents)}
@@ -121,7 +128,10 @@ export function OrdersList({ rows }: { rows: OrderListRow[] }) {
                 <span className="font-semibold">{row.number}</span>
                 <span className="text-muted-foreground text-sm">{formatDateFr(row.createdAt)}</span>
               </div>
-              <OrderStatusBadge status={row.status} />
+              <div className="flex flex-col items-end">
+                <OrderStatusBadge status={row.status} />
+                <StageLine label={row.stageLabel} />
+              </div>
             </div>
             <p className="text-sm">{itemsSummary(row.items)}</p>
             <p className="font-semibold">{formatEurosFromCents(row.totalPriceCents)}</p>

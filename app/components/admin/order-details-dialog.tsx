@@ -16,8 +16,8 @@ import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/f
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
-import { OrderShipping } from './ship-order';
 import { ReceptionPanel } from './reception-panel';
+import { OrderShipping } from './ship-order';
 import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =

@@ -1,5 +1,6 @@
 import { supportLabel } from '../account/order-details';
 import { DEFAULT_PRICE_LIST, type ReelSize } from '../pricing/default-price-list';
+import type { PackingAdvice } from './sending-instructions';
 
 /*
  * The originals' journey as the customer follows it (issue 15, part 6): Commande → Colis envoyé →
@@ -129,11 +130,13 @@ export function countedLines(counts: unknown): CountedLine[] {
   });
 }
 
-/*
- * La Poste's public tracking page for a parcel number (Colissimo or not, the same page answers).
- * NOTE for the lead: the « colissimo » helper makes app/domain/shipping/tracking.ts; this one is
- * to be replaced by it when both branches meet.
- */
-export function parcelTrackingUrl(parcelNumber: string): string {
-  return `https://www.laposte.fr/outils/suivre-vos-envois?code=${encodeURIComponent(parcelNumber.trim())}`;
+/** What the customer's order page shows of the journey (built by server/orders/journey.server.ts). */
+export interface OrderJourneyView {
+  steps: JourneyStep[] | null;
+  counted: CountedLine[];
+  /** The prepaid sending label: bought, and whether it is already generated. */
+  prepaidLabel: { url: string; ready: boolean } | null;
+  /** While the originals are still expected at the workshop. */
+  sending: { slipUrl: string; packing: PackingAdvice[] } | null;
+  tracking: { parcelNumber: string; url: string } | null;
 }

@@ -25,6 +25,7 @@ import { toast } from '~/components/ui/toaster';
 import { useHydrated } from '~/components/use-hydrated';
 import { profileSchema } from '~/domain/account/schemas';
 import { withdrawalState } from '~/domain/account/withdrawal';
+import { workshopStageLabel } from '~/domain/order-status';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
 import { listCustomerInvoices, listCustomerOrders, pageNumber } from '~/server/account/orders.server';
@@ -91,6 +92,9 @@ export async function loader({ request }: Route.LoaderArgs) {
             number: row.number,
             createdAt: row.createdAt,
             status: row.status,
+            // The workshop's stage while the order is in its hands (issue 15); the status says the rest.
+            stageLabel:
+              row.status === 'processing' || row.status === 'completed' ? workshopStageLabel(row.stage) : null,
             totalPriceCents: row.totalPriceCents,
             items: row.items,
             invoiceNumber: row.invoiceNumber,

@@ -2,12 +2,14 @@ import { ArrowLeftIcon, CreditCardIcon, FileTextIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
+import { OrderJourney } from '~/components/account/order-journey';
 import { OrderTimeline } from '~/components/account/order-timeline';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
+import { SendingInstructions } from '~/components/checkout/sending-instructions';
 import { PrepaidLabel } from '~/components/shipping/prepaid-label';
 import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
@@ -18,6 +20,7 @@ import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
+import { loadOrderJourney } from '~/server/orders/journey.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
@@ -55,10 +58,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     now: new Date(),
     closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
+  const journey = await loadOrderJourney(order.id);
   return data(
     {
       viewer,
       payment,
+      journey,
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,
       instructions:
@@ -104,7 +109,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
@@ -148,6 +153,9 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         </Button>
       ) : null}
       {prepaidLabel ? <PrepaidLabel orderId={order.id} label={prepaidLabel} /> : null}
+
+      {journey?.sending ? <SendingInstructions sending={journey.sending} prepaidLabel={journey.prepaidLabel} /> : null}
+      {journey ? <OrderJourney journey={journey} /> : null}
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">

@@ -23,6 +23,8 @@ export interface AccountOrderRow {
   number: string;
   createdAt: Date;
   status: string;
+  /** Where the originals are in the workshop (issue 15). */
+  stage: string;
   paymentStatus: string;
   totalPriceCents: number;
   withdrawnAt: Date | null;
@@ -70,6 +72,7 @@ export async function listCustomerOrders(
       number: orders.number,
       createdAt: orders.createdAt,
       status: orders.status,
+      stage: orders.stage,
       paymentStatus: orders.paymentStatus,
       totalPriceCents: orders.totalPriceCents,
       withdrawnAt: orders.withdrawnAt,

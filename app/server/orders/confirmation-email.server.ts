@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import { packingAdviceFor, WORKSHOP_ADDRESS_LINES } from '~/domain/orders/sending-instructions';
 import type { OfflinePaymentMethod } from '~/domain/payments/offline';
 import {
   DEFAULT_PRICE_LIST,
@@ -8,10 +9,13 @@ import {
 } from '~/domain/pricing/default-price-list';
 import { emailItems, extraLines } from '~/domain/pricing/labels';
 import type { LineChoice, PricedLine } from '~/domain/pricing/pricing';
+import { prepaidLabelPath } from '~/domain/shipping/labels';
 import type { Tx } from '../db/client.server';
 import { orderItems, orders, priceLists, user } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
+import { baseUrl } from '../env.server';
 import { orderFollowUrl } from './create-order.server';
+import { orderSlipPath } from './journey.server';
 
 /*
  * The order confirmation e-mail of an order that already exists: a guest who gave no e-mail
@@ -112,6 +116,12 @@ export async function enqueueOrderConfirmation(
       totalCents: order.totalPriceCents,
       orderUrl: orderFollowUrl(order.id, order.userId ? null : input.accessToken),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
+      sending: {
+        addressLines: [...WORKSHOP_ADDRESS_LINES],
+        packing: packingAdviceFor(items.map((item) => item.type)),
+        slipUrl: `${baseUrl()}${orderSlipPath(order.id)}`,
+        ...(order.sendMethod === 'label' ? { labelUrl: `${baseUrl()}${prepaidLabelPath(order.id)}` } : {}),
+      },
     },
     dedupeKey: orderConfirmationDedupeKey(order.id, input.paymentMethod),
     orderId: order.id,

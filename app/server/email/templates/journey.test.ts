@@ -43,3 +43,27 @@ describe('journey e-mails', () => {
     expect(shipped.html).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901');
   });
 });
+
+describe('order confirmation: sending instructions', () => {
+  it('gives the workshop address, the slip, the prepaid label and the packing advice', async () => {
+    const email = await renderEmail('order-confirmation', {
+      orderNumber: 'SV-2026-000042',
+      createdAt: '2026-11-21T10:00:00Z',
+      items: [{ label: 'Cassettes VHS', quantity: 2, totalCents: 3400 }],
+      totalCents: 3400,
+      orderUrl: '/confirmation?orderId=0b6c',
+      sending: {
+        addressLines: ['Soovenirs – Atelier de numérisation', '12 rue des Archives', '75004 Paris', 'France'],
+        packing: [{ title: 'Cassettes vidéo', advice: 'Laissez chaque cassette dans son boîtier.' }],
+        slipUrl: '/commande/0b6c/bordereau.pdf',
+        labelUrl: '/commande/0b6c/etiquette',
+      },
+    });
+    expect(email.text).toContain('Envoyez-nous vos originaux');
+    expect(email.text).toContain('Soovenirs – Atelier de numérisation');
+    expect(email.text).toContain('Cassettes vidéo\u202F: Laissez chaque cassette dans son boîtier.');
+    expect(email.html).toContain('https://www.soovenirs.test/commande/0b6c/bordereau.pdf');
+    expect(email.html).toContain('https://www.soovenirs.test/commande/0b6c/etiquette');
+    expect(email.text).toContain('Imprimer le bordereau');
+  });
+});

@@ -1,7 +1,7 @@
 import { Column, Link, Row, Section } from '@react-email/components';
 import { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
-import { parcelTrackingUrl } from '~/domain/orders/journey-steps';
+import { trackingUrl } from '~/domain/shipping/tracking';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -132,7 +132,7 @@ export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
         {data.parcelNumber ? (
           <P>
             {frenchTypography(`Numéro de suivi : ${data.parcelNumber} `)}
-            <Link href={parcelTrackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+            <Link href={trackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
           </P>
         ) : null}
         <Action href={data.orderUrl} label="Suivre ma commande" />

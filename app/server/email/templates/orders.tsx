@@ -51,7 +51,45 @@ const orderConfirmationSchema = z.object({
   orderUrl: linkSchema,
   /** Transfer or cheque chosen at checkout: the e-mail says how to pay (app/domain/payments/offline.ts). */
   paymentMethod: z.enum(OFFLINE_PAYMENT_METHODS).optional(),
+  /** How to send the originals (domain/orders/sending-instructions.ts); absent on orders from before. */
+  sending: z
+    .object({
+      addressLines: z.array(z.string().min(1)).min(1),
+      packing: z.array(z.object({ title: z.string().min(1), advice: z.string().min(1) })).default([]),
+      slipUrl: linkSchema,
+      /** The prepaid Colissimo label was bought: where it is downloaded once generated. */
+      labelUrl: linkSchema.optional(),
+    })
+    .optional(),
 });
+
+/** The workshop's address, the slip to print, the label when bought, and how to pack each support. */
+function SendingBlock({ sending }: { sending: NonNullable<z.output<typeof orderConfirmationSchema>['sending']> }) {
+  return (
+    <Section style={{ margin: '0 0 16px' }}>
+      <Text style={{ ...emailStyles.paragraph, fontWeight: 700, margin: '0 0 8px' }}>Envoyez-nous vos originaux</Text>
+      <P>
+        {sending.labelUrl
+          ? 'Votre étiquette Colissimo prépayée est disponible depuis votre commande : collez-la sur le colis, adressé à :'
+          : 'Envoyez votre colis, de préférence en suivi, à :'}
+      </P>
+      <Text style={{ ...emailStyles.paragraph, fontWeight: 700 }}>
+        {sending.addressLines.map((line, index) => (
+          <span key={line}>
+            {index > 0 ? <br /> : null}
+            {line}
+          </span>
+        ))}
+      </Text>
+      <P>Imprimez le bordereau de la commande et glissez-le dans le colis :</P>
+      <Action href={sending.slipUrl} label="Imprimer le bordereau" />
+      {sending.labelUrl ? <Action href={sending.labelUrl} label="Télécharger l’étiquette prépayée" /> : null}
+      {sending.packing.map((item) => (
+        <P key={item.title}>{`${item.title} : ${item.advice}`}</P>
+      ))}
+    </Section>
+  );
+}
 
 /** How to pay by transfer or cheque: the same words as the confirmation page. */
 function PaymentInstructionsBlock(
@@ -109,6 +147,7 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
             totalPriceCents={data.totalCents}
           />
         ) : null}
+        {data.sending ? <SendingBlock sending={data.sending} /> : null}
         <P>Nous vous tiendrons informé par email de chaque étape du traitement de votre commande.</P>
         <Action href={data.orderUrl} label="Suivre ma commande" />
       </EmailLayout>

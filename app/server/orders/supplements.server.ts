@@ -1,15 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { Recount } from '~/domain/orders/reception';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
-import { missingPaymentKeys } from '~/domain/payments/payment-config';
-import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { db } from '../db/client.server';
 import { invoices, orderAdjustments, orderEvents, payments } from '../db/schema';
 import { baseUrl } from '../env.server';
 import { loadOrderFacts } from '../invoices/order-facts.server';
-import { CheckoutError, providerFor } from '../payments/checkout.server';
-import { loadPaymentConfig } from '../payments/config.server';
-import { getCardAvailability } from '../payments/sandbox-mode.server';
+import { activeGateway, CheckoutError } from '../payments/checkout.server';
 import { PaymentProviderError } from '../payments/types';
 import { accessTokenMatches, cookieValue, getOrderForViewer, isOrderId } from './access.server';
 import { applyTransition } from './lifecycle.server';
@@ -98,13 +94,7 @@ export async function createSupplementCheckout(supplement: SupplementView): Prom
   if (supplement.status !== 'awaiting_customer') throw new CheckoutError(409, SUPPLEMENT_MESSAGES.notOpen);
   const facts = await loadOrderFacts(db(), supplement.orderId);
   if (!facts) throw new CheckoutError(404, PAYMENT_MESSAGES.orderNotFound);
-  const config = await loadPaymentConfig();
-  const card = await getCardAvailability(undefined, config);
-  if (!card.available && card.reason === 'sandbox-disabled') {
-    throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
-  }
-  if (missingPaymentKeys(config).length > 0) throw new CheckoutError(503, PAYMENT_MESSAGES.notConfigured);
-  const provider = providerFor(config.type, config);
+  const { provider } = await activeGateway();
   const page = `${baseUrl()}/supplement/${supplement.id}`;
   let session: Awaited<ReturnType<typeof provider.createSession>>;
   try {

@@ -74,6 +74,18 @@ export function returnPathFor(returnUrl: unknown, orderId: string): string {
   return safeRedirect(candidate, fallback);
 }
 
+/** The back office's gateway, when it may take a card payment now (else CheckoutError 503). */
+export async function activeGateway(): Promise<{ config: PaymentConfig; provider: PaymentProvider }> {
+  const config = await loadPaymentConfig();
+  const card = await getCardAvailability(undefined, config);
+  // A production shop without a real gateway: no test card may "pay" an order (DESIGN.md).
+  if (!card.available && card.reason === 'sandbox-disabled') {
+    throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
+  }
+  if (missingPaymentKeys(config).length > 0) throw new CheckoutError(503, PAYMENT_MESSAGES.notConfigured);
+  return { config, provider: providerFor(config.type, config) };
+}
+
 export interface CreateCheckoutInput {
   orderId: string;
   /** The spec's returnUrl: where to come back after paying (sanitised, see returnPathFor). */
@@ -102,14 +114,7 @@ export async function createCheckout(input: CreateCheckoutInput): Promise<Checko
   if (order.withdrawnAt) throw new CheckoutError(409, PAYMENT_MESSAGES.orderWithdrawn);
   if (order.totalPriceCents <= 0) throw new CheckoutError(422, PAYMENT_MESSAGES.nothingToPay);
 
-  const config = await loadPaymentConfig();
-  const card = await getCardAvailability(undefined, config);
-  // A production shop without a real gateway: no test card may "pay" an order (DESIGN.md).
-  if (!card.available && card.reason === 'sandbox-disabled') {
-    throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
-  }
-  if (missingPaymentKeys(config).length > 0) throw new CheckoutError(503, PAYMENT_MESSAGES.notConfigured);
-  const provider = providerFor(config.type, config);
+  const { config, provider } = await activeGateway();
 
   const origin = baseUrl();
   const returnUrl = `${origin}${returnPathFor(input.returnUrl, order.id)}`;

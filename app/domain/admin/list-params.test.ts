@@ -51,8 +51,15 @@ describe('list parameters', () => {
         to: null,
         sort: 'amount',
         dir: 'asc',
+        delivery: null,
+        label: false,
+        returnOriginals: false,
+        stage: null,
       },
     );
+    expect(
+      parseOrderListParams(new URLSearchParams('livraison=usb&etiquette=oui&retour=oui&etape=received')),
+    ).toMatchObject({ delivery: 'usb', label: true, returnOriginals: true, stage: 'received' });
     expect(
       parseOrderListParams(new URLSearchParams('status=lost&sort=evil&dir=up&from=2026-11-30&to=2026-11-01')),
     ).toMatchObject({ status: null, sort: 'date', dir: 'desc', from: '2026-11-01', to: '2026-11-30' });

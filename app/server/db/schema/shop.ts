@@ -308,7 +308,11 @@ export const orderItems = pgTable(
     unitPriceCents: integer('unit_price').notNull(),
     lineTotalCents: integer('line_total').notNull(),
   },
-  (t) => [index('order_items_order_id_idx').on(t.orderId, t.position)],
+  (t) => [
+    index('order_items_order_id_idx').on(t.orderId, t.position),
+    // The workshop board's and orders list's filter by support: the orders holding a type.
+    index('order_items_type_order_id_idx').on(t.type, t.orderId),
+  ],
 );
 
 export const orderEvents = pgTable(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frenchPublicHolidays, parisDay, withdrawalPeriod, withdrawalState } from './withdrawal';
+import { frenchPublicHolidays, parisDay } from '../calendar';
+import { withdrawalPeriod, withdrawalState } from './withdrawal';
 
 const at = (iso: string) => new Date(iso);
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
+import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
-import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
+import { type FakeColissimo, saveColishipCredentials, startFakeColissimo } from '../support/fake-colissimo';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
@@ -78,18 +78,7 @@ beforeAll(async () => {
     firstName: 'Ada',
     lastName: 'Admin',
   });
-  // The Coliship credentials, saved as the staff do in Configuration Coliship.
-  const saved = await fetch(`${env.server.url}/admin/api/coliship`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: env.server.url,
-      cookie: admin.cookie,
-      'x-forwarded-for': randomIp(),
-    },
-    body: new URLSearchParams({ username: 'atelier', password: fake.password, contractNumber: fake.contractNumber }),
-  });
-  expect(await saved.json()).toMatchObject({ ok: true, check: { ok: true } });
+  await saveColishipCredentials(env.server.url, admin.cookie, fake);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
 import { launchBrowser, openPage } from '../support/browser';
-import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
+import { type FakeColissimo, saveColishipCredentials, startFakeColissimo } from '../support/fake-colissimo';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
@@ -42,18 +42,7 @@ beforeAll(async () => {
     firstName: 'Ada',
     lastName: 'Admin',
   });
-  // The Coliship credentials, saved as the staff do in Configuration Coliship.
-  const saved = await fetch(`${env.server.url}/admin/api/coliship`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: env.server.url,
-      cookie: admin.cookie,
-      'x-forwarded-for': randomIp(),
-    },
-    body: new URLSearchParams({ username: 'atelier', password: fake.password, contractNumber: fake.contractNumber }),
-  });
-  expect(await saved.json()).toMatchObject({ ok: true, check: { ok: true } });
+  await saveColishipCredentials(env.server.url, admin.cookie, fake);
 });
 
 afterAll(async () => {

@@ -1,9 +1,10 @@
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
+import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
@@ -36,32 +37,8 @@ async function supplementEmail(to: string, timeoutMs = 20_000) {
 
 /** A guest's order, paid by card on the sandbox's payment page. */
 async function paidOrder(guestEmail: string): Promise<TestOrder> {
-  const url = env.server.url;
   const order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
-  const session = await fetch(`${url}/api/create-checkout`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: url,
-      'x-forwarded-for': randomIp(),
-      cookie: order.cookie as string,
-    },
-    body: JSON.stringify({ orderId: order.id, customerEmail: guestEmail, returnUrl: '/' }),
-  });
-  const { url: payUrl } = (await session.json()) as { url: string };
-  const paid = await fetch(payUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
-    body: new URLSearchParams({
-      intent: 'pay',
-      cardHolder: 'Marie Curie',
-      cardNumber: '4242424242424242',
-      expiryDate: '12/30',
-      cvv: '123',
-    }),
-  });
-  expect(paid.status).toBe(302);
+  await payBySandboxCard(env.server.url, order, guestEmail);
   expect((await orderState(env.server.databaseUrl, order.id)).paymentStatus).toBe('paid');
   return order;
 }

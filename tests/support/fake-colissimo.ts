@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomIp } from './auth';
 
 /*
  * A local stand-in for Colissimo's label web service (SLS, REST/JSON) at `{base}`:
@@ -189,4 +190,24 @@ export async function startFakeColissimo({
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Saves the peer's credentials in Configuration Coliship as the staff do, and checks they were accepted. */
+export async function saveColishipCredentials(
+  shopUrl: string,
+  adminCookie: string,
+  fake: FakeColissimo,
+): Promise<void> {
+  const saved = await fetch(`${shopUrl}/admin/api/coliship`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: shopUrl,
+      cookie: adminCookie,
+      'x-forwarded-for': randomIp(),
+    },
+    body: new URLSearchParams({ username: 'atelier', password: fake.password, contractNumber: fake.contractNumber }),
+  });
+  const answer = (await saved.json()) as { ok?: boolean; check?: { ok?: boolean } };
+  if (!answer.ok || !answer.check?.ok) throw new Error(`Coliship credentials refused: ${JSON.stringify(answer)}`);
 }

@@ -30,7 +30,11 @@ interface RouteEntry {
 }
 
 /** Values for the parameters of admin routes (a new parameter name fails the test until added here). */
-const PARAMS: Record<string, string> = { dataset: 'commandes' };
+const PARAMS: Record<string, string> = {
+  dataset: 'commandes',
+  orderId: '00000000-0000-4000-8000-000000000001',
+  photoId: '00000000-0000-4000-8000-000000000002',
+};
 const APP = path.resolve(import.meta.dirname, '../../app');
 
 function adminRoutes(): AdminRoute[] {

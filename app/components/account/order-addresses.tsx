@@ -1,23 +1,11 @@
-import { addressLines, formatPhone, sameAddress } from '~/domain/orders/address';
+import { addressLines, type FrozenAddress, formatPhone, sameAddress } from '~/domain/orders/address';
 
 /*
  * The addresses frozen on an order, as the confirmation, the account and the back office show them:
  * the delivery address, and the billing address when the customer gave a different one.
  */
 
-export interface AddressView {
-  firstName: string;
-  lastName: string;
-  company: string | null;
-  line1: string;
-  line2: string | null;
-  postalCode: string;
-  city: string;
-  country: string;
-  phone: string | null;
-}
-
-function AddressText({ title, address }: { title: string; address: AddressView }) {
+function AddressText({ title, address }: { title: string; address: FrozenAddress }) {
   return (
     <div className="flex flex-col gap-1">
       <h3 className="font-semibold text-sm">{title}</h3>
@@ -40,8 +28,8 @@ export function OrderAddresses({
   billing,
   headingId = 'order-addresses-title',
 }: {
-  delivery: AddressView | null;
-  billing: AddressView | null;
+  delivery: FrozenAddress | null;
+  billing: FrozenAddress | null;
   headingId?: string;
 }) {
   if (!delivery && !billing) return null;

@@ -1,4 +1,5 @@
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status';
+import type { FrozenAddress } from '../orders/address';
 import type { OrderHistoryEntry } from '../orders/events';
 
 /*
@@ -53,7 +54,7 @@ export interface OrderDetails {
     isGuest: boolean;
   };
   /** The addresses frozen when the order was placed (something physical travels). */
-  addresses: { delivery: FrozenAddressView | null; billing: FrozenAddressView | null };
+  addresses: { delivery: FrozenAddress | null; billing: FrozenAddress | null };
   prices: {
     basePriceCents: number;
     qualityPriceCents: number;
@@ -265,17 +266,4 @@ export interface PendingPaymentRow {
   provider: string | null;
   amountCents: number;
   status: string;
-}
-
-/** An address frozen on an order, as the back office shows it (country: ISO code). */
-export interface FrozenAddressView {
-  firstName: string;
-  lastName: string;
-  company: string | null;
-  line1: string;
-  line2: string | null;
-  postalCode: string;
-  city: string;
-  country: string;
-  phone: string | null;
 }

@@ -235,6 +235,20 @@ export function formatPhone(phone: string): string {
 
 type DisplayedAddress = Omit<PostalAddress, 'country' | 'phone'> & { country: string; phone?: string | null };
 
+/** An address frozen on an order (order_addresses), as the customer's and the staff's pages show it. */
+export interface FrozenAddress {
+  firstName: string;
+  lastName: string;
+  company: string | null;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  /** ISO code (FR, BE…). */
+  country: string;
+  phone: string | null;
+}
+
 /** The lines of the address as printed on an envelope: name, company, street, code and city, country. */
 export function addressLines(address: DisplayedAddress): string[] {
   return [

@@ -112,13 +112,18 @@ export async function timeAlternating(
   return timings;
 }
 
-/** Times the back office's pages on a small and a large shop of demo orders. */
-export async function timeAdmin(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
-  const first = await openShop(small);
+/** Opens a small and a large shop with `open`, times `pages` on both, and stops them whatever happens. */
+export async function timeTwoShops(
+  open: (orders: number) => Promise<Shop>,
+  small: number,
+  large: number,
+  pages: { label: string; path: string }[],
+): Promise<[AdminTiming[], AdminTiming[]]> {
+  const first = await open(small);
   try {
-    const second = await openShop(large);
+    const second = await open(large);
     try {
-      return await timeAlternating([first, second], ADMIN_PAGES);
+      return await timeAlternating([first, second], pages);
     } finally {
       await second.stop();
     }
@@ -127,15 +132,30 @@ export async function timeAdmin(small: number, large: number): Promise<[AdminTim
   }
 }
 
-export function adminSection(small: number, large: number, a: AdminTiming[], b: AdminTiming[]): string {
-  const fr = (n: number) => n.toLocaleString('en-US');
-  const rows = ADMIN_PAGES.map((page, i) => {
+/** Times the back office's pages on a small and a large shop of demo orders. */
+export function timeAdmin(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
+  return timeTwoShops(openShop, small, large, ADMIN_PAGES);
+}
+
+/** The table rows (small vs large, ratio against the goal) and the pages that miss the goal. */
+export function scalingRows(
+  pages: { label: string; path: string }[],
+  a: AdminTiming[],
+  b: AdminTiming[],
+): { rows: string[]; misses: { label: string; path: string }[] } {
+  const rows = pages.map((page, i) => {
     const s = a[i] as AdminTiming;
     const l = b[i] as AdminTiming;
     const factor = l.medianMs / s.medianMs;
     return `| ${page.label} | \`${page.path}\` | ${Math.round(s.medianMs)} (${Math.round(s.coldMs)}) | ${Math.round(l.medianMs)} (${Math.round(l.coldMs)}) | ${factor.toFixed(2)}× ${factor <= ADMIN_GOAL_FACTOR ? '✓' : '✗'} |`;
   });
-  const misses = ADMIN_PAGES.filter((_, i) => (b[i]?.medianMs ?? 0) / (a[i]?.medianMs ?? 1) > ADMIN_GOAL_FACTOR);
+  const misses = pages.filter((_, i) => (b[i]?.medianMs ?? 0) / (a[i]?.medianMs ?? 1) > ADMIN_GOAL_FACTOR);
+  return { rows, misses };
+}
+
+export function adminSection(small: number, large: number, a: AdminTiming[], b: AdminTiming[]): string {
+  const fr = (n: number) => n.toLocaleString('en-US');
+  const { rows, misses } = scalingRows(ADMIN_PAGES, a, b);
   return `Shops seeded by \`npm run seed -- --demo --orders N\` (customers, payments, invoices and history
 in proportion), then \`VACUUM ANALYZE\` (what autovacuum does shortly after a bulk load: without it
 the planner has no statistics for the new rows), an administrator signed in; each page is the full server-rendered document. Figures

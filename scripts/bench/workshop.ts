@@ -7,8 +7,9 @@ import {
   ADMIN_PASSWORD,
   type AdminTiming,
   type Shop,
+  scalingRows,
   signIn,
-  timeAlternating,
+  timeTwoShops,
   WARM_REQUESTS,
 } from './admin';
 import { makeDataDir, runScript, startBenchServer } from './server';
@@ -86,29 +87,13 @@ async function openWorkshopShop(orders: number): Promise<Shop> {
   }
 }
 
-export async function timeWorkshop(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
-  const first = await openWorkshopShop(small);
-  try {
-    const second = await openWorkshopShop(large);
-    try {
-      return await timeAlternating([first, second], WORKSHOP_PAGES);
-    } finally {
-      await second.stop();
-    }
-  } finally {
-    await first.stop();
-  }
+export function timeWorkshop(small: number, large: number): Promise<[AdminTiming[], AdminTiming[]]> {
+  return timeTwoShops(openWorkshopShop, small, large, WORKSHOP_PAGES);
 }
 
 export function workshopSection(small: number, large: number, a: AdminTiming[], b: AdminTiming[]): string {
   const fr = (n: number) => n.toLocaleString('en-US');
-  const rows = WORKSHOP_PAGES.map((page, i) => {
-    const s = a[i] as AdminTiming;
-    const l = b[i] as AdminTiming;
-    const factor = l.medianMs / s.medianMs;
-    return `| ${page.label} | \`${page.path}\` | ${Math.round(s.medianMs)} (${Math.round(s.coldMs)}) | ${Math.round(l.medianMs)} (${Math.round(l.coldMs)}) | ${factor.toFixed(2)}× ${factor <= ADMIN_GOAL_FACTOR ? '✓' : '✗'} |`;
-  });
-  const misses = WORKSHOP_PAGES.filter((_, i) => (b[i]?.medianMs ?? 0) / (a[i]?.medianMs ?? 1) > ADMIN_GOAL_FACTOR);
+  const { rows, misses } = scalingRows(WORKSHOP_PAGES, a, b);
   return `Shops whose orders are written by \`generate_series\` (scripts/bench/workshop.ts): four in ten
 shipped, one in ten canceled, the rest spread over the workshop's stages, a third of the due dates
 passed, one support line per order; then \`VACUUM ANALYZE\`. Each page is the full server-rendered

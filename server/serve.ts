@@ -10,6 +10,7 @@ import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
 import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
+import { checkFileStorage } from '~/server/files/storage.server';
 import { log } from '~/server/log.server';
 import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
 import { getCardAvailability, isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
@@ -81,6 +82,11 @@ await requireSharedAppSecret().catch(async (error: Error) => {
   fail(error.message);
 });
 await startSharedCaches();
+// The customers' files: the bucket answers (S3_*), or DATA_DIR/files can be written.
+await checkFileStorage().catch(async (error: Error) => {
+  await database.stop();
+  fail(error.message);
+});
 
 // A shop always has a price list: the specification's defaults until the back office publishes one.
 await ensureDefaultPriceList();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_SECRET_REQUIRED, parseEnv } from './env.server';
+import { APP_SECRET_REQUIRED, parseEnv, S3_INCOMPLETE } from './env.server';
 
 // The settings read where they are used are checked at start too: a typo stops the server.
 describe('parseEnv', () => {
@@ -45,6 +45,21 @@ describe('parseEnv', () => {
     expect(parseEnv({ DATABASE_URL: databaseUrl, APP_SECRET: 's'.repeat(32) }).APP_SECRET).toBe('s'.repeat(32));
     // The embedded database generates DATA_DIR/app-secret: nothing to require.
     expect(parseEnv({}).APP_SECRET).toBeUndefined();
+  });
+
+  it('takes the object storage whole or not at all, with French messages', () => {
+    const s3 = {
+      S3_ENDPOINT: 'https://s3.fr-par.scw.cloud',
+      S3_BUCKET: 'soovenirs-fichiers',
+      S3_ACCESS_KEY_ID: 'SCWKEY',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(parseEnv(s3)).toMatchObject({ S3_BUCKET: 'soovenirs-fichiers', S3_REGION: 'us-east-1' });
+    expect(parseEnv({}).S3_BUCKET).toBeUndefined();
+    expect(() => parseEnv({ ...s3, S3_SECRET_ACCESS_KEY: '' })).toThrow(`S3_SECRET_ACCESS_KEY: ${S3_INCOMPLETE}`);
+    expect(() => parseEnv({ S3_ENDPOINT: s3.S3_ENDPOINT })).toThrow('S3_BUCKET: le stockage objet');
+    expect(() => parseEnv({ ...s3, S3_BUCKET: 'Mon Bucket' })).toThrow('S3_BUCKET doit être un nom de compartiment');
+    expect(() => parseEnv({ ...s3, S3_ENDPOINT: 'pas une adresse' })).toThrow('S3_ENDPOINT doit être une adresse');
   });
 
   it('treats an empty variable as not set', () => {

@@ -49,6 +49,18 @@ const envSchema = z
       .enum(PAYMENT_SANDBOX_SETTINGS, { message: 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)' })
       .optional(),
     COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
+    // The customers' files in S3-compatible object storage (files/storage.server.ts); without
+    // S3_BUCKET they stay in DATA_DIR/files.
+    S3_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: 'S3_ENDPOINT doit être une adresse complète (https://s3.exemple.fr)' })
+      .optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET doit être un nom de compartiment S3 valide')
+      .optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   })
   // With a database of its own (DATABASE_URL), an instance may share it with others: a secret
   // generated here would differ from theirs (sessions refused, stored passwords unreadable), so the
@@ -57,7 +69,18 @@ const envSchema = z
     if (value.DATABASE_URL && !value.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: APP_SECRET_REQUIRED });
     }
+    // Half an S3 configuration would silently keep the files on this machine's disk.
+    const s3 = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+    if (s3.some((name) => value[name] !== undefined)) {
+      for (const name of s3.slice(1)) {
+        if (value[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: S3_INCOMPLETE });
+      }
+    }
   });
+
+export const S3_INCOMPLETE =
+  'le stockage objet des fichiers demande S3_BUCKET, S3_ACCESS_KEY_ID et S3_SECRET_ACCESS_KEY ' +
+  '(et S3_ENDPOINT hors Amazon S3) ; sans S3_BUCKET, les fichiers restent dans DATA_DIR/files.';
 
 export const APP_SECRET_REQUIRED =
   'APP_SECRET est obligatoire quand DATABASE_URL est défini : toutes les instances qui partagent la base ' +

@@ -331,6 +331,43 @@ const CASES: Case[] = [
     detail: 'Seuls les éléments payés seront numérisés',
     customer: 'Supplément refusé',
   },
+  {
+    kind: 'files_published',
+    from: 'quality_check',
+    to: 'ready',
+    data: { fileCount: 12, expiresAt: '2027-01-22T12:00:00.000Z' },
+    label: 'Livraison des fichiers publiée',
+    detail: '12 fichiers · conservés jusqu’au 22/01/2027',
+    customer: 'Vos fichiers sont prêts',
+  },
+  {
+    kind: 'file_rework_requested',
+    data: { fileId: 'f-1', fileName: 'photo-0042.jpg', comment: 'Image floue, merci de la refaire' },
+    label: `Fichier à refaire${S}: photo-0042.jpg`,
+    detail: 'Image floue, merci de la refaire',
+    customer: 'Vous avez demandé à refaire photo-0042.jpg',
+  },
+  {
+    kind: 'files_retention_extended',
+    data: { expiresAt: '2027-03-01T12:00:00.000Z' },
+    label: 'Conservation des fichiers prolongée jusqu’au 01/03/2027',
+    detail: null,
+    customer: 'Vos fichiers sont conservés jusqu’au 01/03/2027',
+  },
+  {
+    kind: 'files_expiry_reminder',
+    data: { expiresAt: 'pas une date' },
+    label: `Rappel envoyé${S}: fichiers bientôt supprimés`,
+    detail: null,
+    customer: null,
+  },
+  {
+    kind: 'files_deleted',
+    data: { fileCount: 1, reason: 'retention' },
+    label: 'Fichiers supprimés (fin de la conservation)',
+    detail: '1 fichier',
+    customer: 'Vos fichiers ont été supprimés à la fin de leur conservation',
+  },
 ];
 
 describe('the registry of order history events', () => {

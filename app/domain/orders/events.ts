@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatEurosFromCents, NBSP } from '../format';
+import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
 import {
   isOrderStatus,
   type OrderStatus,
@@ -135,6 +135,13 @@ function amount(value: number | null | undefined): string | null {
 
 function nonEmpty(value: string | null | undefined): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/** A stored ISO date as `21/11/2026`; null when missing or unreadable. */
+function day(value: string | null | undefined): string | null {
+  if (typeof value !== 'string') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : formatDateFr(date);
 }
 
 /** Several optional pieces on one line, separated by a middle dot; null when none is there. */
@@ -553,6 +560,52 @@ export const ORDER_EVENTS = {
       return null;
     },
     customer: () => 'Supplément refusé',
+  }),
+  files_published: kind({
+    schema: z.object({ fileCount: z.number().int().optional(), expiresAt: text.optional() }).passthrough(),
+    label: () => 'Livraison des fichiers publiée',
+    detail: (data) =>
+      joined(
+        data.fileCount === undefined ? null : `${data.fileCount} fichier${data.fileCount > 1 ? 's' : ''}`,
+        day(data.expiresAt) ? `conservés jusqu’au ${day(data.expiresAt)}` : null,
+      ),
+    customer: () => 'Vos fichiers sont prêts',
+  }),
+  file_rework_requested: kind({
+    schema: z.object({ fileId: text.optional(), fileName: text.optional(), comment: text.optional() }).passthrough(),
+    label: (data) =>
+      nonEmpty(data.fileName) ? nbsp('Fichier à refaire', data.fileName as string) : 'Fichier à refaire',
+    detail: (data) => nonEmpty(data.comment),
+    customer: (data) =>
+      nonEmpty(data.fileName)
+        ? `Vous avez demandé à refaire ${data.fileName}`
+        : 'Vous avez demandé à refaire un fichier',
+  }),
+  files_retention_extended: kind({
+    schema: z.object({ expiresAt: text.optional() }).passthrough(),
+    label: (data) =>
+      day(data.expiresAt)
+        ? `Conservation des fichiers prolongée jusqu’au ${day(data.expiresAt)}`
+        : 'Conservation des fichiers prolongée',
+    customer: (data) =>
+      day(data.expiresAt)
+        ? `Vos fichiers sont conservés jusqu’au ${day(data.expiresAt)}`
+        : 'La conservation de vos fichiers est prolongée',
+  }),
+  files_expiry_reminder: kind({
+    schema: z.object({ expiresAt: text.optional() }).passthrough(),
+    label: () => `Rappel envoyé${NBSP}: fichiers bientôt supprimés`,
+    detail: (data) => (day(data.expiresAt) ? `Suppression le ${day(data.expiresAt)}` : null),
+  }),
+  files_deleted: kind({
+    schema: z
+      .object({ fileCount: z.number().int().optional(), reason: z.enum(['retention', 'staff']).optional() })
+      .passthrough(),
+    label: (data) =>
+      data.reason === 'staff' ? 'Fichiers supprimés par l’équipe' : 'Fichiers supprimés (fin de la conservation)',
+    detail: (data) =>
+      data.fileCount === undefined ? null : `${data.fileCount} fichier${data.fileCount > 1 ? 's' : ''}`,
+    customer: () => 'Vos fichiers ont été supprimés à la fin de leur conservation',
   }),
   order_canceled: kind({
     schema: z.object({ reason: text.optional() }).passthrough(),

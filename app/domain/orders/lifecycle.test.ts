@@ -397,4 +397,27 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
       event: { kind: 'supplement_declined', to: 'digitise_paid' },
     });
   });
+
+  it('publishes the files of a paid, received order: « Prêt », « Traité », the e-mail; again after a rework', () => {
+    const publish = { type: 'publish_files', fileCount: 12, expiresAt: '2027-01-22T23:00:00.000Z' } as const;
+    const checked = state({ status: 'processing', stage: 'quality_check', paymentStatus: 'paid' });
+    const published = decide(checked, publish);
+    expect(published).toMatchObject({
+      ok: true,
+      next: { stage: 'ready', status: 'completed' },
+      event: { kind: 'files_published', from: 'quality_check', to: 'ready' },
+      effects: [{ kind: 'email', template: 'order-ready' }],
+    });
+    if (!published.ok) return;
+    expect(refusal(decide(published.next, publish))).toBe('ok');
+    // Shipped before the files were ready (the originals went home first): it stays shipped.
+    expect(decide({ ...checked, status: 'shipped' }, publish)).toMatchObject({ ok: true, next: { status: 'shipped' } });
+    expect(refusal(decide(checked, { ...publish, fileCount: 0 }))).toBe('no_files');
+    expect(refusal(decide({ ...checked, paymentStatus: 'pending' }, publish))).toBe('not_paid');
+    expect(refusal(decide({ ...checked, stage: 'awaiting_originals' }, publish))).toBe('not_received');
+    expect(refusal(decide({ ...checked, status: 'canceled' }, publish))).toBe('canceled');
+    expect(refusal(decide({ ...checked, supplement: { id: 'adj-1', amountCents: 700 } }, publish))).toBe(
+      'supplement_open',
+    );
+  });
 });

@@ -100,7 +100,13 @@ export type Transition =
   /** The supplement was paid (by its gateway, or validated by hand): its own invoice. */
   | { type: 'settle_supplement'; adjustmentId: string; amountCents: number; method: CheckoutMethod }
   /** The customer (or the staff for them) declines the supplement: what is done with the extra items. */
-  | { type: 'decline_supplement'; adjustmentId: string; decision: 'digitise_paid' | 'return_extra' };
+  | { type: 'decline_supplement'; adjustmentId: string; decision: 'digitise_paid' | 'return_extra' }
+  /**
+   * « Publier la livraison »: the order's files become visible to the customer, kept until
+   * `expiresAt` (ISO, the retention period from now); the order reaches « Prêt » and « Traité ».
+   * Again after a rework: the customer is told once more and the period starts again.
+   */
+  | { type: 'publish_files'; fileCount: number; expiresAt: string };
 
 export type TransitionType = Transition['type'];
 
@@ -146,6 +152,7 @@ export type EventKind = Extract<
   | 'supplement_requested'
   | 'supplement_paid'
   | 'supplement_declined'
+  | 'files_published'
 >;
 
 export type RefusalCode =
@@ -168,7 +175,8 @@ export type RefusalCode =
   | 'not_received'
   | 'stage_not_allowed'
   | 'supplement_open'
-  | 'no_supplement';
+  | 'no_supplement'
+  | 'no_files';
 
 export interface Accepted {
   ok: true;
@@ -216,6 +224,8 @@ export const LIFECYCLE_MESSAGES = {
   supplementOpen: 'Le client n’a pas encore répondu au supplément demandé.',
   noSupplement: 'Aucun supplément n’attend de réponse pour cette commande.',
   supplementUnpaidOrder: 'La commande doit être payée avant qu’un supplément soit demandé.',
+  unpaidDelivery: 'La commande doit être payée avant que ses fichiers soient livrés.',
+  noFiles: 'Aucun fichier à livrer : déposez d’abord les fichiers de la commande.',
   notShippable: (from: OrderStatus) =>
     `Une commande « ${ORDER_STATUS_LABELS[from]} » ne peut pas être expédiée : terminez d’abord son traitement.`,
   parcelNumber: 'Indiquez le numéro de suivi du colis.',
@@ -533,6 +543,23 @@ export function decide(state: OrderState, transition: Transition): Decision {
         { supplement: null },
         { kind: 'supplement_declined', from: 'awaiting_customer', to: transition.decision },
         [],
+      );
+    }
+    case 'publish_files': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
+      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidDelivery);
+      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+      if (!Number.isInteger(transition.fileCount) || transition.fileCount <= 0) {
+        return refuse('no_files', LIFECYCLE_MESSAGES.noFiles);
+      }
+      // An order already shipped stays « Expédiée »: its files are delivered on top.
+      return accept(
+        state,
+        { stage: 'ready', status: state.status === 'shipped' ? 'shipped' : 'completed' },
+        { kind: 'files_published', from: state.stage, to: 'ready' },
+        [{ kind: 'email', template: 'order-ready' }],
       );
     }
   }

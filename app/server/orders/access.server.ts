@@ -213,16 +213,19 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
 
 /**
  * Decides who `request` is for this order: `owner` (signed in as orders.user_id), `guest` (holds the
- * cookie `sv_order_<id>` whose SHA-256 is access_token_hash) or `admin`.
+ * cookie `sv_order_<id>` whose SHA-256 is access_token_hash, or delivery_token_hash: the token of
+ * the « Vos fichiers sont prêts » e-mail) or `admin`.
  */
 export function viewerOf(
   order: { id: string; userId: string | null },
-  accessTokenHash: string | null,
+  accessTokenHashes: string | null | ReadonlyArray<string | null>,
   sessionUser: SessionUser | null,
   request: Request,
 ): OrderViewerKind | null {
   if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
-  if (accessTokenMatches(cookieValue(request, orderAccessCookieName(order.id)), accessTokenHash)) return 'guest';
+  const cookie = cookieValue(request, orderAccessCookieName(order.id));
+  const hashes = Array.isArray(accessTokenHashes) ? accessTokenHashes : [accessTokenHashes];
+  if (hashes.some((hash) => accessTokenMatches(cookie, hash))) return 'guest';
   if (sessionUser?.role === 'admin') return 'admin';
   return null;
 }
@@ -234,13 +237,18 @@ export function viewerOf(
 export async function getOrderForViewer(request: Request, orderId: string): Promise<ViewableOrder | null> {
   if (!isOrderId(orderId)) return null;
   const [access] = await db()
-    .select({ id: orders.id, userId: orders.userId, accessTokenHash: orders.accessTokenHash })
+    .select({
+      id: orders.id,
+      userId: orders.userId,
+      accessTokenHash: orders.accessTokenHash,
+      deliveryTokenHash: orders.deliveryTokenHash,
+    })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!access) return null;
   const sessionUser = await getUser(request);
-  const viewer = viewerOf(access, access.accessTokenHash, sessionUser, request);
+  const viewer = viewerOf(access, [access.accessTokenHash, access.deliveryTokenHash], sessionUser, request);
   if (!viewer) return null;
   const order = await loadOrderDetails(orderId);
   if (!order) return null;
@@ -260,10 +268,16 @@ export async function accessFromLink(
   const url = new URL(request.url);
   const token = url.searchParams.get('token');
   if (!token || !isOrderId(orderId)) return null;
-  const [row] = await db().select({ hash: orders.accessTokenHash }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  const [row] = await db()
+    .select({ hash: orders.accessTokenHash, delivery: orders.deliveryTokenHash })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
   url.searchParams.delete('token');
   const cleanUrl = `${url.pathname}${url.search}`;
   // A wrong token is simply dropped from the address; the page then answers as it would without it.
-  if (!row || !accessTokenMatches(token, row.hash)) return { setCookie: '', cleanUrl };
+  if (!row || !(accessTokenMatches(token, row.hash) || accessTokenMatches(token, row.delivery))) {
+    return { setCookie: '', cleanUrl };
+  }
   return { setCookie: orderAccessCookie(orderId, token), cleanUrl };
 }

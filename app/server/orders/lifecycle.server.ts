@@ -199,6 +199,9 @@ export async function applyTransitionInTx(
       stage: next.stage,
       ...(transition.type === 'receive' ? { receivedAt: now, dueAt: new Date(transition.dueAt) } : {}),
       ...(transition.type === 'ship' ? { shippedAt: now } : {}),
+      ...(transition.type === 'publish_files'
+        ? { filesPublishedAt: now, filesExpireAt: new Date(transition.expiresAt), filesReminderSentAt: null }
+        : {}),
       updatedAt: now,
     })
     .where(eq(orders.id, orderId));

@@ -106,6 +106,21 @@ export const orders = pgTable(
     /** When the workshop promised to be done: the reception date plus the promised turnaround. */
     dueAt: timestamp('due_at', { withTimezone: true }),
     shippedAt: timestamp('shipped_at', { withTimezone: true }),
+    /**
+     * The digital delivery (issue 16): when « Publier la livraison » made the files visible to the
+     * customer (set by the lifecycle's publish_files), until when they are kept (the retention
+     * period from then, extendable by the staff), when the reminder went and when they were deleted.
+     */
+    filesPublishedAt: timestamp('files_published_at', { withTimezone: true }),
+    filesExpireAt: timestamp('files_expire_at', { withTimezone: true }),
+    filesReminderSentAt: timestamp('files_reminder_sent_at', { withTimezone: true }),
+    filesDeletedAt: timestamp('files_deleted_at', { withTimezone: true }),
+    /**
+     * SHA-256 of the token in the « Vos fichiers sont prêts » e-mail of a guest's order: the shop
+     * keeps only the hash of the order's own token, so publishing makes a second one that opens
+     * the order (and its files) on any device, like the order's.
+     */
+    deliveryTokenHash: text('delivery_token_hash'),
     priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
     /** The customer's express request to start before the end of the 14-day withdrawal period. */
     earlyStartConsentAt: timestamp('early_start_consent_at', { withTimezone: true }),
@@ -146,6 +161,10 @@ export const orders = pgTable(
       sql`${t.stage} in ('awaiting_originals', 'received', 'digitising', 'quality_check', 'ready')`,
     ),
     // The workshop board: placed orders still in the workshop, by stage and due date.
+    // The retention job: published orders whose files are still kept, by expiry.
+    index('orders_files_expire_at_idx')
+      .on(t.filesExpireAt)
+      .where(sql`${t.filesExpireAt} is not null and ${t.filesDeletedAt} is null`),
     index('orders_workshop_board_idx')
       .on(t.stage, t.dueAt, t.createdAt)
       .where(sql`${t.placedAt} is not null and ${t.status} in ('pending', 'processing', 'completed')`),
@@ -245,6 +264,60 @@ export const receptionPhotos = pgTable(
     createdAt,
   },
   (t) => [index('reception_photos_reception_id_idx').on(t.receptionId)],
+);
+
+/**
+ * The customer's files (issue 16, DESIGN.md « Fulfilment »): one row per delivered file, its bytes
+ * in the file storage (app/server/files/storage.server.ts) under `storage_key`. `name` is the
+ * sanitised name the customer sees and downloads, unique among the order's live files (a file is
+ * never silently overwritten); `sha256` and `crc32` are computed while it is stored (the ZIP is
+ * streamed with the CRC known in advance). Previews are made in the background (`preview_status`).
+ * `deleted_at` is set when the retention job (or the staff) removed the bytes; the row stays as
+ * the record of what was delivered.
+ */
+export const orderFiles = pgTable(
+  'order_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull().unique(),
+    name: text('name').notNull(),
+    /** The support the file belongs to (a service key: photos, vhs…), for the gallery's groups. */
+    support: text('support').notNull(),
+    kind: text('kind', { enum: ['image', 'video', 'other'] }).notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    crc32: bigint('crc32', { mode: 'number' }).notNull(),
+    uploadedBy: text('uploaded_by').notNull(),
+    createdAt,
+    previewStatus: text('preview_status', { enum: ['pending', 'ready', 'none', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** Storage keys of the small thumbnail and the web-size preview (or a video's poster frame). */
+    thumbnailKey: text('thumbnail_key'),
+    previewKey: text('preview_key'),
+    width: integer('width'),
+    height: integer('height'),
+    durationSeconds: integer('duration_seconds'),
+    previewAttempts: integer('preview_attempts').notNull().default(0),
+    /** The customer asked for this file to be redone (« À refaire »), with their comment. */
+    reworkRequestedAt: timestamp('rework_requested_at', { withTimezone: true }),
+    reworkComment: text('rework_comment'),
+    downloadCount: integer('download_count').notNull().default(0),
+    lastDownloadedAt: timestamp('last_downloaded_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('order_files_order_name_idx').on(t.orderId, t.name).where(sql`${t.deletedAt} is null`),
+    index('order_files_order_id_idx').on(t.orderId, t.support, t.name),
+    index('order_files_preview_pending_idx').on(t.createdAt).where(sql`${t.previewStatus} = 'pending'`),
+    check('order_files_kind_check', sql`${t.kind} in ('image', 'video', 'other')`),
+    check('order_files_preview_status_check', sql`${t.previewStatus} in ('pending', 'ready', 'none', 'failed')`),
+    check('order_files_sha256_check', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
+  ],
 );
 
 /**

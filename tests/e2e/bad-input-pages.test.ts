@@ -118,7 +118,8 @@ describe('pages and GET endpoints', () => {
       const after = await db.counts();
       expect(after, `GET ${path} stored something`).toEqual(before);
     });
-  });
+    // 500 addresses, each with two counts of the database: about 30 s alone, more on a busy machine.
+  }, 180_000);
 
   it('answer a path whose escapes do not decode with a 400, never a 5xx nor the raw text', async () => {
     // Express itself refuses these before any page runs; server/app.ts answers in French.

@@ -80,7 +80,14 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     await page.getByRole('button', { name: pay }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
 
-    // Declined: a French message, and nothing changes.
+    // Declined: a French message, and nothing changes. The order's confirmation leaves the outbox on
+    // the worker's own schedule (its « email_sent » history line): wait for it, so that it does not
+    // land between the two snapshots.
+    await expect
+      .poll(async () => (await orderState(server.databaseUrl, orderId)).events.includes('email_sent'), {
+        timeout: 20_000,
+      })
+      .toBe(true);
     const before = await orderState(server.databaseUrl, orderId);
     await fillCard(page, '4000 0000 0000 0002');
     await page.getByRole('button', { name: pay }).click();

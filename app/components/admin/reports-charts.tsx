@@ -44,8 +44,9 @@ function ChartCard({ title, children, table }: { title: string; children: React.
     <figure className="flex flex-col gap-2 rounded-lg border border-border bg-card p-4">
       <figcaption className="font-semibold">{title}</figcaption>
       {/* The chart is a picture of the table below: hidden from assistive technology and out of the
-          tab order (recharts' own keyboard layer would put a focusable element in a hidden region). */}
-      <div className="h-80 w-full" aria-hidden="true">
+          tab order (recharts' own keyboard layer would put a focusable element in a hidden region;
+          its pie is focusable on its own, hence `inert` over the whole picture). */}
+      <div className="h-80 w-full" aria-hidden="true" inert>
         {children}
       </div>
       <details className="text-sm">
@@ -172,6 +173,7 @@ export default function ReportsCharts({ data }: { data: ReportsData }) {
               outerRadius="80%"
               paddingAngle={2}
               isAnimationActive={false}
+              rootTabIndex={-1}
             >
               {statuses.map((s) => (
                 <Cell key={s.status} fill={STATUS_COLOURS[s.status] ?? '#5a6270'} />

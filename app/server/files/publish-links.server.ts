@@ -98,3 +98,27 @@ export async function galleryLinkFor(executor: Executor, orderId: string, files:
   if (files.userId) return galleryUrl(orderId, null);
   return galleryUrl(orderId, await knownDeliveryToken(executor, orderId, files.deliveryTokenHash));
 }
+
+/**
+ * The files' fields of an e-mail (galleryUrl, fileCount, totalBytes, expiresAt), or none when the
+ * files are not online. `token`: the guest's delivery token when the caller holds it.
+ */
+export async function deliveredFilesEmailFields(
+  executor: Executor,
+  orderId: string,
+  token: string | null = null,
+): Promise<{ galleryUrl?: string; fileCount?: number; totalBytes?: number; expiresAt?: string }> {
+  const files = await publishedFiles(executor, orderId);
+  if (!filesOnline(files)) return {};
+  const usable = token && accessTokenMatches(token, files.deliveryTokenHash) ? token : null;
+  return {
+    galleryUrl: files.userId
+      ? galleryUrl(orderId, null)
+      : usable
+        ? galleryUrl(orderId, usable)
+        : await galleryLinkFor(executor, orderId, files),
+    fileCount: files.fileCount,
+    totalBytes: files.totalBytes,
+    expiresAt: files.expiresAt.toISOString(),
+  };
+}

@@ -5,6 +5,7 @@ import { Spinner } from '~/components/ui/spinner';
 import { toast } from '~/components/ui/toaster';
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, REMINDER_DAYS_BEFORE } from '~/domain/files/delivered-files';
 import type { FilesConfig } from '~/domain/files/retention';
+import { frenchTypography } from '~/domain/format';
 import { fieldError, TextField } from './text-field';
 
 export const FILES_CONFIG_PATH = '/admin/api/configuration-fichiers';
@@ -45,7 +46,9 @@ function FilesConfigForm({ config }: { config: FilesConfig }) {
         min={MIN_RETENTION_DAYS}
         max={MAX_RETENTION_DAYS}
         defaultValue={current.retentionDays}
-        hint={`Entre ${MIN_RETENTION_DAYS} et ${MAX_RETENTION_DAYS} jours après « Publier la livraison ». Le client reçoit un rappel ${REMINDER_DAYS_BEFORE} jours avant la suppression. Les commandes déjà publiées gardent leur date.`}
+        hint={frenchTypography(
+          `Entre ${MIN_RETENTION_DAYS} et ${MAX_RETENTION_DAYS} jours après « Publier la livraison ». Le client reçoit un rappel ${REMINDER_DAYS_BEFORE} jours avant la suppression. Les commandes déjà publiées gardent leur date.`,
+        )}
         error={fieldError(errors, 'retentionDays')}
       />
       <div className="flex justify-end">

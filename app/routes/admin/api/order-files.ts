@@ -50,9 +50,7 @@ export async function action({ request, params }: Route.ActionArgs): Promise<Ord
     case 'extend': {
       const until = String(form.get('until') ?? '').trim();
       const request: ExtensionRequest =
-        form.get('mode') === 'days' || until === ''
-          ? { kind: 'days', days: EXTENSION_DAYS }
-          : { kind: 'until', day: until };
+        form.get('mode') === 'days' ? { kind: 'days', days: EXTENSION_DAYS } : { kind: 'until', day: until };
       const result = await extendRetention(orderId, request, admin.id);
       if (!result.ok) return { intent, ok: false, error: result.message };
       return { intent, ok: true, message: RETENTION_MESSAGES.extended(result.expiresAt) };

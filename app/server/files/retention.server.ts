@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { REMINDER_DAYS_BEFORE } from '~/domain/files/delivered-files';
 import { type ExtensionRequest, extendedExpiry } from '~/domain/files/retention';
@@ -25,6 +25,7 @@ import { type FileStorage, fileKey, fileStorage } from './storage.server';
  */
 
 const REMINDER_BATCH = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Orders deleted per transaction: each may hold thousands of files. */
 const DELETION_BATCH = 5;
 /** Storage deletions in flight at once (S3: one request each). */
@@ -35,16 +36,23 @@ export async function sendRetentionReminders(now: Date = new Date(), database: D
   let total = 0;
   for (;;) {
     const claimed = await database.transaction(async (tx) => {
-      const due = await tx.execute<{ id: string; expires_at: string }>(sql`
-        select id, files_expire_at as expires_at from orders
-        where files_expire_at is not null and files_deleted_at is null and files_reminder_sent_at is null
-          and files_expire_at > ${now}::timestamptz
-          and files_expire_at <= ${now}::timestamptz + make_interval(days => ${REMINDER_DAYS_BEFORE})
-        order by files_expire_at
-        limit ${REMINDER_BATCH}
-        for update skip locked`);
-      for (const row of due.rows) await remindOne(tx, row.id, new Date(row.expires_at), now);
-      return due.rows.length;
+      const due = await tx
+        .select({ id: orders.id, expiresAt: orders.filesExpireAt })
+        .from(orders)
+        .where(
+          and(
+            isNotNull(orders.filesExpireAt),
+            isNull(orders.filesDeletedAt),
+            isNull(orders.filesReminderSentAt),
+            gt(orders.filesExpireAt, now),
+            lte(orders.filesExpireAt, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
+          ),
+        )
+        .orderBy(asc(orders.filesExpireAt))
+        .limit(REMINDER_BATCH)
+        .for('update', { skipLocked: true });
+      for (const row of due) await remindOne(tx, row.id, row.expiresAt as Date, now);
+      return due.length;
     });
     total += claimed;
     if (claimed < REMINDER_BATCH) return total;

@@ -96,11 +96,16 @@ async function reminders(orderId: string) {
   return rows.rows.map((row) => revealEmailData('files-expiring', row.data) as Record<string, unknown>);
 }
 
-const backends: Record<string, { storage: () => FileStorage; directory: () => string }> = {
-  'a folder in DATA_DIR': { storage: () => createLocalStorage(folder), directory: () => folder },
+/*
+ * Each test runs the jobs at its own clock, earlier than every order of the tests before it, so
+ * that no job sweeps another test's orders: the years go down.
+ */
+const backends: Record<string, { storage: () => FileStorage; directory: () => string; year: number }> = {
+  'a folder in DATA_DIR': { storage: () => createLocalStorage(folder), directory: () => folder, year: 2090 },
   'S3-compatible object storage (s3rver)': {
     storage: () => createS3Storage(s3.settings),
     directory: () => s3.directory,
+    year: 2070,
   },
 };
 

@@ -85,6 +85,8 @@ export default [
   route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
   route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
   route('admin/api/expedition', 'routes/admin/api/shipping.ts'),
+  route('admin/api/commandes/:orderId/fichiers', 'routes/admin/api/order-files.ts'),
+  route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
   // Resource routes (API)

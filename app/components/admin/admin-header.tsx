@@ -1,4 +1,12 @@
-import { CreditCardIcon, ListChecksIcon, LogOutIcon, MailIcon, SettingsIcon, TruckIcon } from 'lucide-react';
+import {
+  CreditCardIcon,
+  FolderClockIcon,
+  ListChecksIcon,
+  LogOutIcon,
+  MailIcon,
+  SettingsIcon,
+  TruckIcon,
+} from 'lucide-react';
 import { Form } from 'react-router';
 import { Button } from '~/components/ui/button';
 import {
@@ -12,18 +20,25 @@ import {
 import type { NotificationFeed } from '~/domain/admin/notifications';
 import { NotificationsPopover } from './notifications-popover';
 
-export type SettingsDialog = 'coliship' | 'payment' | 'validation' | 'email';
+export type SettingsDialog = 'coliship' | 'payment' | 'validation' | 'email' | 'files';
 
 export const SETTINGS_DIALOG_TITLES: Readonly<Record<SettingsDialog, string>> = {
   coliship: 'Configuration Coliship',
   payment: 'Configuration Paiement',
   validation: 'Validation Paiements',
   email: 'Configuration Email',
+  files: 'Fichiers livrés',
 };
 
-const SETTINGS_ICONS = { coliship: TruckIcon, payment: CreditCardIcon, validation: ListChecksIcon, email: MailIcon };
+const SETTINGS_ICONS = {
+  coliship: TruckIcon,
+  payment: CreditCardIcon,
+  validation: ListChecksIcon,
+  email: MailIcon,
+  files: FolderClockIcon,
+};
 
-/** The dashboard's header: title, notifications, the settings menu (four dialogs) and logout. */
+/** The dashboard's header: title, notifications, the settings menu (its dialogs) and logout. */
 export function AdminHeader({
   adminName,
   feed,
@@ -50,7 +65,7 @@ export function AdminHeader({
           <DropdownMenuContent align="end" className="w-60">
             <DropdownMenuLabel>Paramètres</DropdownMenuLabel>
             <DropdownMenuSeparator />
-            {(['coliship', 'payment', 'validation', 'email'] as const).map((dialog) => {
+            {(['coliship', 'payment', 'validation', 'email', 'files'] as const).map((dialog) => {
               const Icon = SETTINGS_ICONS[dialog];
               return (
                 <DropdownMenuItem key={dialog} onSelect={() => onOpenDialog(dialog)}>

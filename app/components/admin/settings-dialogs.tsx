@@ -3,6 +3,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { SETTINGS_DIALOG_TITLES, type SettingsDialog } from './admin-header';
 import { ColishipPanel } from './coliship-form';
 import { EmailConfigPanel } from './email-config-dialog';
+import { FilesConfigPanel } from './files-config-form';
 import { PaymentConfigPanel } from './payment-config-form';
 import { PaymentValidation } from './payment-validation';
 
@@ -11,9 +12,10 @@ const DESCRIPTIONS: Record<SettingsDialog, string> = {
   payment: 'Solution de paiement en ligne et ses clés, enregistrées chiffrées.',
   validation: 'Paiements en attente : validez-les (facture émise, client prévenu) ou rejetez-les.',
   email: 'Serveur d’envoi des emails aux clients, email de test et boîte d’envoi.',
+  files: 'Combien de temps les fichiers livrés restent en ligne pour les clients.',
 };
 
-/** The four dialogs of the settings menu (Radix dialogs; their content loads when they open). */
+/** The dialogs of the settings menu (Radix dialogs; their content loads when they open). */
 export function SettingsDialogs({
   open,
   onOpenChange,
@@ -38,6 +40,7 @@ export function SettingsDialogs({
           {open === 'payment' ? <PaymentConfigPanel idPrefix="dialogue-paiement" /> : null}
           {open === 'validation' ? <PaymentValidation /> : null}
           {open === 'email' ? <EmailConfigPanel /> : null}
+          {open === 'files' ? <FilesConfigPanel /> : null}
         </DialogContent>
       ) : null}
     </Dialog>

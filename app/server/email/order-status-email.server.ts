@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../config/config-options.server';
 import { db } from '../db/client.server';
 import { orders } from '../db/schema';
+import { deliveredFilesEmailFields } from '../files/publish-links.server';
 import { log } from '../log.server';
 import { readStoredEmailConfig } from './email-config.server';
 import { type EnqueuedEmail, enqueueEmail, InvalidRecipientError } from './outbox.server';
@@ -70,6 +71,10 @@ export async function enqueueOrderStatusEmail(
         statusLabel: input.statusLabel,
         customerName: input.customer?.trim() || undefined,
         orderUrl: input.orderUrl,
+        // « Traité » and « Expédié »: the files online, when they are (issue 16).
+        ...(input.status === 'completed' || input.status === 'shipped'
+          ? await deliveredFilesEmailFields(tx, input.orderId)
+          : {}),
       },
       dedupeKey: `order-status:${input.orderId}:${input.status}:${eventKey}`,
       orderId: input.orderId,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.server';
+import { deleteExpiredFiles, sendRetentionReminders } from '../files/retention.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
@@ -11,7 +12,9 @@ import { expireStripeSession } from '../payments/stripe.server';
  *    too), so that nothing can pay an old session the customer forgot about;
  *  - a draft never confirmed at checkout is deleted after 30 days, with its lines and history
  *    (never one with a payment or an invoice: those are kept whatever happens).
- * Neither changes an order's states: an expired attempt leaves the order as it was.
+ *  - the delivered files' retention (issue 16): the reminder 7 days before, then the deletion of
+ *    the files from the storage (files/retention.server.ts).
+ * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
 export const CARD_ATTEMPT_TTL_HOURS = 24;
@@ -68,6 +71,17 @@ async function runOnce(): Promise<void> {
     if (expired > 0 || drafts > 0) log.info({ expired, drafts }, 'order housekeeping');
   } catch (error) {
     log.warn({ err: error }, 'order housekeeping failed; it runs again later');
+  }
+  // Apart: a storage outage must not stop the payments' housekeeping, nor the other way round.
+  try {
+    const now = new Date();
+    const reminders = await sendRetentionReminders(now);
+    const deleted = await deleteExpiredFiles(now);
+    if (reminders > 0 || deleted.orders > 0 || deleted.failed > 0) {
+      log.info({ reminders, ...deleted }, 'delivered files retention');
+    }
+  } catch (error) {
+    log.warn({ err: error }, 'delivered files retention failed; it runs again later');
   }
 }
 

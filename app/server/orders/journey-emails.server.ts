@@ -6,6 +6,7 @@ import type { EmailEffect } from '~/domain/orders/lifecycle';
 import type { Tx } from '../db/client.server';
 import { orderEvents } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
+import { deliveredFilesEmailFields } from '../files/publish-links.server';
 import type { OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { orderFollowUrl } from './create-order.server';
@@ -80,7 +81,12 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
       await enqueueEmail(tx, {
         ...base,
         template: 'order-ready',
-        data: { ...common, returnsByPost: returnsByPost(facts) },
+        // Published files (issue 16): the gallery, with the delivery token the publication passed.
+        data: {
+          ...common,
+          returnsByPost: returnsByPost(facts),
+          ...(await deliveredFilesEmailFields(tx, facts.id, input.accessToken)),
+        },
       });
       return;
     case 'order-shipped': {
@@ -88,7 +94,11 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
       await enqueueEmail(tx, {
         ...base,
         template: 'order-shipped',
-        data: { ...common, ...(parcelNumber ? { parcelNumber } : {}) },
+        data: {
+          ...common,
+          ...(parcelNumber ? { parcelNumber } : {}),
+          ...(await deliveredFilesEmailFields(tx, facts.id, input.accessToken)),
+        },
       });
       return;
     }

@@ -67,3 +67,63 @@ describe('order confirmation: sending instructions', () => {
     expect(email.text).toContain('Imprimer le bordereau');
   });
 });
+
+describe('the delivered files in e-mails (issue 16)', () => {
+  const files = {
+    galleryUrl: '/commande/0b6c/fichiers?token=abc',
+    fileCount: 12,
+    totalBytes: 1_234_000_000,
+    expiresAt: '2027-01-22T10:00:00Z',
+  };
+
+  it('order ready with published files: the gallery button, the count and size, until when', async () => {
+    const email = await renderEmail('order-ready', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/confirmation?orderId=0b6c&token=abc',
+      ...files,
+    });
+    expect(email.subject).toBe('Vos fichiers sont prêts (commande SV-2026-000042)');
+    expect(email.text).toContain('Vos fichiers sont prêts');
+    expect(email.text).toContain('Vos fichiers en ligne\u202F: 12\u00a0fichiers · 1,2\u00a0Go.');
+    expect(email.text).toContain('Ils restent disponibles jusqu’au 22/01/2027.');
+    expect(email.text).toContain('Voir et télécharger mes fichiers');
+    expect(email.html).toContain('href="https://www.soovenirs.test/commande/0b6c/fichiers?token=abc"');
+    // The gallery replaces the order's button: one call to action.
+    expect(email.text).not.toContain('Voir ma commande');
+  });
+
+  it('the status e-mails « Traité » and « Expédié » and the shipping e-mail gain the gallery link', async () => {
+    for (const status of ['completed', 'shipped']) {
+      const email = await renderEmail('order-status', { orderNumber: 'SV-2026-000042', status, ...files });
+      expect(email.text).toContain('Mes fichiers en ligne');
+      expect(email.text).toContain('Ils restent disponibles jusqu’au 22/01/2027.');
+      expect(email.html).toContain('https://www.soovenirs.test/commande/0b6c/fichiers?token=abc');
+    }
+    const shipped = await renderEmail('order-shipped', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/profile',
+      parcelNumber: '6A12345678901',
+      galleryUrl: '/commande/0b6c/fichiers',
+      expiresAt: files.expiresAt,
+    });
+    expect(shipped.html).toContain('href="https://www.soovenirs.test/commande/0b6c/fichiers"');
+    const without = await renderEmail('order-status', { orderNumber: 'SV-2026-000042', status: 'completed' });
+    expect(without.text).not.toContain('Mes fichiers en ligne');
+  });
+
+  it('the reminder: the deletion date, the link, « Tout télécharger »', async () => {
+    const email = await renderEmail('files-expiring', {
+      orderNumber: 'SV-2026-000042',
+      customerName: 'Marie',
+      galleryUrl: files.galleryUrl,
+      expiresAt: files.expiresAt,
+      fileCount: 1,
+      totalBytes: 999,
+    });
+    expect(email.subject).toBe('Vos fichiers seront supprimés le 22/01/2027 (commande SV-2026-000042)');
+    expect(email.text).toContain('Bonjour Marie,');
+    expect(email.text).toContain('(1\u00a0fichier · 999\u00a0octets) restent disponibles jusqu’au 22/01/2027');
+    expect(email.text).toContain('le bouton «\u202FTout télécharger\u202F»');
+    expect(email.html).toContain('href="https://www.soovenirs.test/commande/0b6c/fichiers?token=abc"');
+  });
+});

@@ -2,6 +2,7 @@ import { Column, Link, Row, Section } from '@react-email/components';
 import { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { trackingUrl } from '~/domain/shipping/tracking';
+import { DeliveredFiles, deliveredFilesFields } from './files';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -93,21 +94,29 @@ const orderReadySchema = z.object({
   orderUrl: linkSchema,
   /** Something comes back by post (USB key, DVD, originals): the next e-mail will be its shipping. */
   returnsByPost: z.boolean().default(false),
+  ...deliveredFilesFields,
 });
 
 export const orderReady: TemplateDefinition<typeof orderReadySchema> = {
   schema: orderReadySchema,
-  secretFields: ['orderUrl'],
+  secretFields: ['orderUrl', 'galleryUrl'],
   build: (data) => ({
     subject: `Vos fichiers sont prêts (commande ${data.orderNumber})`,
     element: (
       <EmailLayout preview="La numérisation de vos souvenirs est terminée." heading="Vos fichiers sont prêts">
         <P>{hello(data.customerName)}</P>
         <P>{`La numérisation de votre commande ${data.orderNumber} est terminée et a passé notre contrôle qualité.`}</P>
+        {data.galleryUrl ? (
+          <P>
+            Vous pouvez dès maintenant les regarder en ligne, les télécharger un par un ou tous ensemble, et nous
+            signaler un fichier à refaire.
+          </P>
+        ) : null}
+        <DeliveredFiles {...data} />
         {data.returnsByPost ? (
           <P>Nous préparons votre colis : vous recevrez son numéro de suivi dès qu’il sera expédié.</P>
         ) : null}
-        <Action href={data.orderUrl} label="Voir ma commande" />
+        {data.galleryUrl ? null : <Action href={data.orderUrl} label="Voir ma commande" />}
       </EmailLayout>
     ),
   }),
@@ -118,11 +127,12 @@ const orderShippedSchema = z.object({
   customerName: z.string().trim().optional(),
   orderUrl: linkSchema,
   parcelNumber: z.string().trim().min(1).optional(),
+  ...deliveredFilesFields,
 });
 
 export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
   schema: orderShippedSchema,
-  secretFields: ['orderUrl'],
+  secretFields: ['orderUrl', 'galleryUrl'],
   build: (data) => ({
     subject: `Votre commande ${data.orderNumber} est expédiée`,
     element: (
@@ -136,6 +146,7 @@ export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
           </P>
         ) : null}
         <Action href={data.orderUrl} label="Suivre ma commande" />
+        <DeliveredFiles {...data} label="Mes fichiers en ligne" />
         <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
       </EmailLayout>
     ),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { orderStatusEmailWording } from '~/domain/email/order-status-email';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/format';
 import { OFFLINE_PAYMENT_METHODS, paymentInstructions } from '~/domain/payments/offline';
+import { DeliveredFiles, deliveredFilesFields } from './files';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -196,10 +197,13 @@ const orderStatusSchema = z.object({
   statusLabel: z.string().trim().optional(),
   customerName: z.string().trim().optional(),
   orderUrl: linkSchema.optional(),
+  /** The files are online (issue 16): the gallery (a guest's link carries the delivery token). */
+  ...deliveredFilesFields,
 });
 
 export const orderStatus: TemplateDefinition<typeof orderStatusSchema> = {
   schema: orderStatusSchema,
+  secretFields: ['galleryUrl'],
   build: (data) => {
     const wording = orderStatusEmailWording(data.status, data.orderNumber);
     return {
@@ -211,6 +215,7 @@ export const orderStatus: TemplateDefinition<typeof orderStatusSchema> = {
           {wording.generic ? <P>{`Nouveau statut : ${data.statusLabel ?? data.status}`}</P> : null}
           <P>{`Commande : ${data.orderNumber}`}</P>
           {data.orderUrl ? <Action href={data.orderUrl} label="Voir ma commande" /> : null}
+          <DeliveredFiles {...data} label="Mes fichiers en ligne" />
           <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
         </EmailLayout>
       ),

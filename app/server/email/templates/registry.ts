@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
+import { filesExpiring } from './files';
 import { orderReady, orderShipped, originalsReceived } from './journey';
 import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
 import { refundIssued } from './refunds';
@@ -29,6 +30,7 @@ export const EMAIL_TEMPLATES = {
   'originals-received': originalsReceived,
   'order-ready': orderReady,
   'order-shipped': orderShipped,
+  'files-expiring': filesExpiring,
   'test-email': testEmail,
   custom,
 } satisfies Record<string, TemplateDefinition>;

@@ -98,6 +98,18 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     customerName: 'Marie Curie',
     orderUrl: '/confirmation?orderId=0b6c',
     parcelNumber: '6A12345678901',
+    galleryUrl: '/commande/0b6c/fichiers?token=abc',
+    fileCount: 12,
+    totalBytes: 1_234_000_000,
+    expiresAt: '2027-01-22T10:00:00Z',
+  },
+  'files-expiring': {
+    orderNumber: 'SV-2026-000042',
+    customerName: 'Marie',
+    galleryUrl: '/commande/0b6c/fichiers?token=abc',
+    expiresAt: '2027-01-22T10:00:00Z',
+    fileCount: 250,
+    totalBytes: 3_400_000_000,
   },
   'test-email': { sentAt: '2026-11-21T10:05:00Z', smtpHost: 'ssl0.ovh.net', smtpPort: 587 },
   custom: { subject: 'Un message', html: '<p>Bonjour</p>' },
@@ -141,6 +153,7 @@ describe('e-mail templates', () => {
         'originals-received',
         'order-ready',
         'order-shipped',
+        'files-expiring',
       ].sort(),
     );
   });

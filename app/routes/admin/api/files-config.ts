@@ -1,0 +1,22 @@
+import { data } from 'react-router';
+import { requireAdminUser } from '~/server/admin/access.server';
+import { readFilesConfig, saveFilesConfig } from '~/server/files/retention-settings.server';
+import { readFormData } from '~/server/form-data.server';
+import type { Route } from './+types/files-config';
+
+/*
+ * The « Fichiers livrés » settings dialog (issue 16): GET the retention period, POST saves it
+ * (French validation). Staff only.
+ */
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return data({ config: await readFilesConfig() }, { headers: { 'Cache-Control': 'no-store' } });
+}
+
+// Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminUser(request);
+  const form = await readFormData(request);
+  return saveFilesConfig({ retentionDays: String(form.get('retentionDays') ?? '').trim() });
+}

@@ -1,0 +1,69 @@
+import { data } from 'react-router';
+import { EXTENSION_DAYS, type ExtensionRequest, RETENTION_MESSAGES } from '~/domain/files/retention';
+import { requireAdminUser } from '~/server/admin/access.server';
+import { deleteOrderFile, loadAdminOrderFiles, markReworkDone } from '~/server/files/admin-files.server';
+import { publishOrderFiles } from '~/server/files/publish.server';
+import { extendRetention } from '~/server/files/retention.server';
+import { readFormData } from '~/server/form-data.server';
+import { isOrderId } from '~/server/orders/access.server';
+import type { Route } from './+types/order-files';
+
+/*
+ * The « Fichiers livrés » section of the order dialog (issue 16). GET: the order's files and its
+ * delivery (published, until when, deleted). POST, by `intent`: publish (« Publier la livraison »),
+ * extend (« Prolonger la conservation »: a date or + 30 days), delete-file, rework-done. Staff only,
+ * checked here for both.
+ */
+
+const noStore = { 'Cache-Control': 'no-store' };
+const NOT_FOUND = 'Commande introuvable';
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  const files = isOrderId(params.orderId) ? await loadAdminOrderFiles(params.orderId) : null;
+  if (!files) throw data({ error: NOT_FOUND }, { status: 404, headers: noStore });
+  return data(files, { headers: noStore });
+}
+
+export type OrderFilesActionData =
+  | { intent: string; ok: true; message: string }
+  | { intent: string; ok: false; error: string };
+
+// Answers a form can correct are 200 with `ok: false` (as the order dialog's other forms).
+export async function action({ request, params }: Route.ActionArgs): Promise<OrderFilesActionData> {
+  const admin = await requireAdminUser(request);
+  if (!isOrderId(params.orderId)) throw data({ error: NOT_FOUND }, { status: 404 });
+  const orderId = params.orderId;
+  const form = await readFormData(request);
+  const intent = String(form.get('intent') ?? '');
+  const fileId = String(form.get('fileId') ?? '');
+  switch (intent) {
+    case 'publish': {
+      const result = await publishOrderFiles(orderId, admin.id);
+      if (!result.ok) return { intent, ok: false, error: result.message };
+      return {
+        intent,
+        ok: true,
+        message: `Livraison publiée : ${result.fileCount} fichier${result.fileCount > 1 ? 's' : ''}, le client est prévenu par email.`,
+      };
+    }
+    case 'extend': {
+      const until = String(form.get('until') ?? '').trim();
+      const request: ExtensionRequest =
+        form.get('mode') === 'days' ? { kind: 'days', days: EXTENSION_DAYS } : { kind: 'until', day: until };
+      const result = await extendRetention(orderId, request, admin.id);
+      if (!result.ok) return { intent, ok: false, error: result.message };
+      return { intent, ok: true, message: RETENTION_MESSAGES.extended(result.expiresAt) };
+    }
+    case 'delete-file': {
+      const result = await deleteOrderFile(orderId, fileId, admin.id);
+      return result.ok ? { intent, ok: true, message: result.message } : { intent, ok: false, error: result.message };
+    }
+    case 'rework-done': {
+      const result = await markReworkDone(orderId, fileId);
+      return result.ok ? { intent, ok: true, message: result.message } : { intent, ok: false, error: result.message };
+    }
+    default:
+      return { intent, ok: false, error: 'Action inconnue.' };
+  }
+}

@@ -244,7 +244,7 @@ export function centralHeader(entry: ZipEntryInput, offset: number): Uint8Array 
     const extra = CENTRAL_HEADER_LENGTH + name.length;
     view.setUint16(extra, 0x0001, true);
     view.setUint16(extra + 2, 8 * values.length, true);
-    values.forEach((value, index) => u64(view, extra + 4 + 8 * index, value));
+    for (const [index, value] of values.entries()) u64(view, extra + 4 + 8 * index, value);
   }
   return bytes;
 }

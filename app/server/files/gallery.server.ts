@@ -262,3 +262,30 @@ export async function countZipDownload(
       ),
     );
 }
+
+export interface FilesSummary {
+  expiresAt: Date | null;
+  deletedAt: Date | null;
+  count: number;
+  bytes: number;
+}
+
+/**
+ * What the order page says about the files: null until they are published (the caller has checked
+ * access to the order), else how many, until when, or that they were deleted.
+ */
+export async function loadFilesSummary(orderId: string, database: Database = db()): Promise<FilesSummary | null> {
+  const [row] = await database
+    .select({
+      publishedAt: orders.filesPublishedAt,
+      expiresAt: orders.filesExpireAt,
+      deletedAt: orders.filesDeletedAt,
+      count: sql<number>`(select count(*)::int from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
+      bytes: sql<string>`(select coalesce(sum(f.size_bytes), 0)::text from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!row?.publishedAt) return null;
+  return { expiresAt: row.expiresAt, deletedAt: row.deletedAt, count: row.count, bytes: Number(row.bytes) };
+}

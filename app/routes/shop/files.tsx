@@ -55,8 +55,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { state: 'ready' as const, viewer, order: summary, gallery: await loadGalleryPage(order.id, page) };
 }
 
-/** A refused « À refaire », with its French message and the status that says why. */
-function refused(fileId: string | null, error: string, status: number) {
+/**
+ * A refused « À refaire », with its French message: a form's answer, status 200 like the other forms
+ * of the shop (a 4xx would be a console error in the browser), except the staff's 403.
+ */
+function refused(fileId: string | null, error: string, status = 200) {
   const body: ReworkActionData = { intent: 'rework', ok: false, fileId, error };
   return data(body, { status });
 }
@@ -73,7 +76,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const parsed = reworkFormSchema.safeParse({ fileId: form.get('fileId'), comment: form.get('comment') ?? '' });
   if (!parsed.success) {
     const error = parsed.error.issues[0]?.message ?? REWORK_MESSAGES.commentTooShort;
-    return refused(rawFileId, error, 400);
+    return refused(rawFileId, error);
   }
   const result = await requestRework({
     orderId: access.order.id,
@@ -83,7 +86,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     actor: access.viewer === 'owner' && access.user ? access.user.id : 'guest',
   });
   if (!result.ok) {
-    return refused(rawFileId, result.error, 400);
+    return refused(rawFileId, result.error);
   }
   const done: ReworkActionData = { intent: 'rework', ok: true, fileId: parsed.data.fileId };
   return data(done);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomFillSync, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';

@@ -1,6 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { createServer } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 
 /*
  * The reference of the ZIP bench: a bare node:http server streaming the same files, concatenated,
@@ -18,7 +18,9 @@ const server = createServer(async (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': total });
   try {
     for (const file of manifest.files) {
-      await pipeline(fs.createReadStream(file.path, { highWaterMark: 1024 * 1024 }), res, { end: false });
+      for await (const chunk of fs.createReadStream(file.path, { highWaterMark: 1024 * 1024 })) {
+        if (!res.write(chunk)) await once(res, 'drain');
+      }
     }
     res.end();
   } catch {

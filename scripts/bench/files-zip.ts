@@ -47,6 +47,8 @@ export interface ZipFigures {
   bare: Round[];
   rssBeforeMb: number;
   rssPeakMb: number;
+  /** CPU seconds the shop's process used per ZIP download. */
+  shopCpuSeconds: number[];
 }
 
 /** The 1 000 files, made once and kept between runs (their digests in manifest.json). */
@@ -95,6 +97,14 @@ async function rssMb(pid: number): Promise<number> {
   const status = await fsp.readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await fsp.readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command; in clock ticks (100/s).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** The server process of a bench server, found by its own DATA_DIR (BenchServer keeps no pid). */
@@ -217,9 +227,12 @@ export async function benchFilesZip(): Promise<ZipFigures> {
     }, 50);
     const shop: Round[] = [];
     const bareRounds: Round[] = [];
+    const shopCpuSeconds: number[] = [];
     try {
       for (let round = 0; round < ROUNDS; round++) {
+        const cpuBefore = await cpuSeconds(pid);
         const zip = await download(zipUrl, headers);
+        shopCpuSeconds.push((await cpuSeconds(pid)) - cpuBefore);
         shop.push(zip);
         console.log(`  boutique (ZIP) : ${zip.mbPerSecond.toFixed(0)} Mo/s en ${zip.seconds.toFixed(1)} s`);
         const plain = await download(bare.url);
@@ -237,6 +250,7 @@ export async function benchFilesZip(): Promise<ZipFigures> {
       bare: bareRounds,
       rssBeforeMb,
       rssPeakMb,
+      shopCpuSeconds,
     };
   } finally {
     await client.end();
@@ -252,7 +266,7 @@ export function filesZipSection(f: ZipFigures): string {
   const growth = f.rssPeakMb - f.rssBeforeMb;
   const rows = f.shop.map(
     (round, i) =>
-      `| ${i + 1} | ${round.mbPerSecond.toFixed(0)} MB/s (${round.seconds.toFixed(1)} s) | ${(f.bare[i]?.mbPerSecond ?? 0).toFixed(0)} MB/s (${(f.bare[i]?.seconds ?? 0).toFixed(1)} s) |`,
+      `| ${i + 1} | ${round.mbPerSecond.toFixed(0)} MB/s (${round.seconds.toFixed(1)} s) | ${(f.shopCpuSeconds[i] ?? 0).toFixed(1)} s | ${(f.bare[i]?.mbPerSecond ?? 0).toFixed(0)} MB/s (${(f.bare[i]?.seconds ?? 0).toFixed(1)} s) |`,
   );
   return `One order of ${f.files} files, ${(f.totalBytes / 1e9).toFixed(2)} GB in the local storage, downloaded as
 \`/commande/{id}/fichiers.zip\` (${(f.zipBytes / 1e9).toFixed(3)} GB: STORE entries, headers built from the
@@ -261,8 +275,8 @@ server streaming the same files concatenated from disk (scripts/bench/files-zip-
 reads over loopback and discards the bytes; the shop's memory is the server process's VmRSS sampled
 every 50 ms through the rounds.
 
-| Round | Shop (ZIP) | Bare server |
-| --- | --- | --- |
+| Round | Shop (ZIP) | Shop's CPU | Bare server |
+| --- | --- | --- | --- |
 ${rows.join('\n')}
 
 - Throughput, best round of each: shop ${best(f.shop).toFixed(0)} MB/s, bare ${best(f.bare).toFixed(0)} MB/s: **${(ratio * 100).toFixed(0)} %** (goal ≥ 80 %) ${ratio >= 0.8 ? '✓' : '✗'}

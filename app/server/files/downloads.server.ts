@@ -48,11 +48,16 @@ export function isFullDownload(request: Request, range: RangeRequest): boolean {
 }
 
 /**
- * A Node stream as the body of a Response, read only as fast as the client takes it: the web
- * stream pulls one chunk at a time (highWaterMark 0 queues nothing ahead), so at most one chunk of
- * the storage's read buffer is in memory per download. Node's Readable.toWeb buffers ahead.
+ * An async source (a storage stream, the ZIP's chunks) as the body of a Response, read only as fast
+ * as the client takes it: the web stream pulls when fewer than `aheadChunks` chunks wait (one
+ * storage read is 1 MB), so a download holds a few MB at most whatever its size, while the disk
+ * keeps reading as the socket drains. Node's Readable.toWeb has no such bound in Node 20.
  */
-export function webStreamOf(source: AsyncIterable<Uint8Array>, onAbort?: () => void): ReadableStream<Uint8Array> {
+export function webStreamOf(
+  source: AsyncIterable<Uint8Array>,
+  onAbort?: () => void,
+  aheadChunks = 4,
+): ReadableStream<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>(
     {
@@ -70,7 +75,7 @@ export function webStreamOf(source: AsyncIterable<Uint8Array>, onAbort?: () => v
         await iterator.return?.();
       },
     },
-    { highWaterMark: 0 },
+    new CountQueuingStrategy({ highWaterMark: aheadChunks }),
   );
 }
 

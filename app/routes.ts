@@ -48,6 +48,12 @@ export default [
   route('supplement/:id', 'routes/shop/supplement.tsx'),
   // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.
   route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
+  // The customer's files (issue 16): the gallery, each original, its thumbnail and preview, the ZIP.
+  route('commande/:orderId/fichiers', 'routes/shop/files.tsx'),
+  route('commande/:orderId/fichiers.zip', 'routes/shop/files-zip.ts'),
+  route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
+  route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),
+  route('commande/:orderId/fichiers/:fileId/apercu.jpg', 'routes/shop/files-preview.ts', { id: 'files-preview' }),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

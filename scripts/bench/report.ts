@@ -11,7 +11,7 @@ import { root } from './server';
 
 export const REPORT = path.join(root, 'docs/performance.md');
 
-export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout';
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout' | 'files-zip';
 
 const TITLES: Record<PartId, string> = {
   pages: 'Public pages under load',
@@ -19,8 +19,9 @@ const TITLES: Record<PartId, string> = {
   admin: 'Back office at scale',
   workshop: 'Workshop board at scale',
   checkout: 'Checkout under load',
+  'files-zip': '« Tout télécharger »: the ZIP of 1 000 files (2 GB)',
 };
-const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout'];
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip'];
 
 const INTRO = `# Performance
 

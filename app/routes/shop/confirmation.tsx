@@ -10,6 +10,7 @@ import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
 import { SendingInstructions } from '~/components/checkout/sending-instructions';
+import { FilesLink } from '~/components/files/files-link';
 import { PrepaidLabel } from '~/components/shipping/prepaid-label';
 import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
@@ -19,6 +20,7 @@ import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/
 import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
+import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
@@ -64,6 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       viewer,
       payment,
       journey,
+      files: await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,
       instructions:
@@ -109,7 +112,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey, files } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
@@ -155,6 +158,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       {prepaidLabel ? <PrepaidLabel orderId={order.id} label={prepaidLabel} /> : null}
 
       {journey?.sending ? <SendingInstructions sending={journey.sending} prepaidLabel={journey.prepaidLabel} /> : null}
+      {files ? <FilesLink orderId={order.id} files={files} /> : null}
       {journey ? <OrderJourney journey={journey} /> : null}
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">

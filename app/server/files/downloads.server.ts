@@ -1,0 +1,222 @@
+import type { Readable } from 'node:stream';
+import type { OrderFile } from './order-files.server';
+import { attachmentDisposition, type ByteRange, type FileStorage, fileStorage } from './storage.server';
+
+/*
+ * Serving one of the customer's files (issue 16, points 4 and 6): the original as an attachment
+ * under its sanitised name, resumable with a single HTTP Range (206, or 416 when the range cannot
+ * be satisfied), HEAD, ETag = its SHA-256; thumbnails and previews inline. The bytes are streamed
+ * from the storage with backpressure (constant memory whatever the size). With S3 the original is
+ * a 302 to a presigned link valid 5 minutes: the bucket serves the bytes (and the ranges) itself.
+ *
+ * A « full » download (no Range, or a Range from byte 0) is counted by the route through
+ * `isFullDownload`.
+ */
+
+export type RangeRequest =
+  | { kind: 'whole' }
+  | { kind: 'partial'; range: ByteRange }
+  /** Well-formed but outside the file: 416. */
+  | { kind: 'unsatisfiable' };
+
+/**
+ * `Range: bytes=a-b`, `a-`, `-n` against a file of `size` bytes. A header that is not one single
+ * byte range (several ranges, another unit, garbage) is ignored as RFC 9110 allows: the whole file.
+ */
+export function parseRange(header: string | null, size: number): RangeRequest {
+  if (!header) return { kind: 'whole' };
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return { kind: 'whole' };
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return { kind: 'whole' };
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', range: { start: Math.max(0, size - suffix), end: size - 1 } };
+  }
+  const start = Number(first);
+  if (start >= size) return { kind: 'unsatisfiable' };
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (end < start) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', range: { start, end } };
+}
+
+/** A download that starts at the first byte: one more download of the file. */
+export function isFullDownload(request: Request, range: RangeRequest): boolean {
+  if (request.method !== 'GET') return false;
+  return range.kind === 'whole' || (range.kind === 'partial' && range.range.start === 0);
+}
+
+/**
+ * An async source (a storage stream, the ZIP's chunks) as the body of a Response, read only as fast
+ * as the client takes it: the web stream pulls when fewer than `aheadChunks` chunks wait (one
+ * storage read is 1 MB), so a download holds a few MB at most whatever its size, while the disk
+ * keeps reading as the socket drains. Node's Readable.toWeb has no such bound in Node 20.
+ */
+export function webStreamOf(
+  source: AsyncIterable<Uint8Array>,
+  onAbort?: () => void,
+  aheadChunks = 4,
+): ReadableStream<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        onAbort?.();
+        await iterator.return?.();
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: aheadChunks }),
+  );
+}
+
+/** The headers every file answer shares: private, never transformed (compression would break ranges). */
+function baseHeaders(contentType: string, etag: string | null): Headers {
+  const headers = new Headers({
+    'Content-Type': contentType,
+    'Cache-Control': 'private, no-transform, max-age=0, must-revalidate',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (etag) headers.set('ETag', etag);
+  return headers;
+}
+
+export function etagOf(sha256: string): string {
+  return `"${sha256}"`;
+}
+
+function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get('if-none-match');
+  return header?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) ?? false;
+}
+
+/**
+ * `If-Range`: a resumed download of a file that changed since (another ETag) gets the whole file
+ * instead of a piece of the new one glued to the old.
+ */
+function rangeStillValid(request: Request, etag: string): boolean {
+  const ifRange = request.headers.get('if-range');
+  return ifRange === null || ifRange.trim() === etag;
+}
+
+export interface ServedBytes {
+  key: string;
+  size: number;
+  contentType: string;
+  etag: string | null;
+  /** `attachment; filename=…` for originals; inline for previews. */
+  disposition: string | null;
+}
+
+/**
+ * The answer for `bytes` of the storage: 200, 206, 304, 416 or 404 (the bytes are missing). The
+ * returned `range` tells the caller whether this was a full download.
+ */
+export async function bytesResponse(
+  request: Request,
+  bytes: ServedBytes,
+  storage: FileStorage = fileStorage(),
+): Promise<{ response: Response; range: RangeRequest }> {
+  const headers = baseHeaders(bytes.contentType, bytes.etag);
+  headers.set('Accept-Ranges', 'bytes');
+  if (bytes.disposition) headers.set('Content-Disposition', bytes.disposition);
+  let range = parseRange(request.headers.get('range'), bytes.size);
+  if (range.kind !== 'whole' && bytes.etag && !rangeStillValid(request, bytes.etag)) range = { kind: 'whole' };
+  if (bytes.etag && range.kind === 'whole' && notModified(request, bytes.etag)) {
+    return { response: new Response(null, { status: 304, headers }), range };
+  }
+  if (range.kind === 'unsatisfiable') {
+    headers.set('Content-Range', `bytes */${bytes.size}`);
+    headers.set('Content-Type', 'text/plain; charset=utf-8');
+    headers.delete('Content-Disposition');
+    return {
+      response: new Response('La plage demandée dépasse la taille du fichier.', { status: 416, headers }),
+      range,
+    };
+  }
+  const status = range.kind === 'partial' ? 206 : 200;
+  const start = range.kind === 'partial' ? range.range.start : 0;
+  const end = range.kind === 'partial' ? range.range.end : bytes.size - 1;
+  headers.set('Content-Length', String(Math.max(0, end - start + 1)));
+  if (range.kind === 'partial') headers.set('Content-Range', `bytes ${start}-${end}/${bytes.size}`);
+  if (request.method === 'HEAD') return { response: new Response(null, { status, headers }), range };
+  // An empty file has no byte to read (a range 0--1 means nothing to the storage).
+  if (bytes.size === 0) return { response: new Response('', { status, headers }), range };
+  const stream = await storage.read(bytes.key, range.kind === 'partial' ? range.range : undefined);
+  if (!stream) return { response: new Response('Fichier introuvable', { status: 404 }), range };
+  return {
+    response: new Response(
+      webStreamOf(stream as Readable, () => stream.destroy()),
+      { status, headers },
+    ),
+    range,
+  };
+}
+
+/**
+ * The original of a delivered file. With S3, a GET is sent to a presigned link (the bucket streams
+ * it, Range included); HEAD and the local folder are answered here.
+ */
+export async function originalResponse(
+  request: Request,
+  file: Pick<OrderFile, 'storageKey' | 'name' | 'contentType' | 'sizeBytes' | 'sha256'>,
+  storage: FileStorage = fileStorage(),
+): Promise<{ response: Response; range: RangeRequest }> {
+  const disposition = attachmentDisposition(file.name);
+  if (request.method === 'GET' && storage.kind === 's3') {
+    const range = parseRange(request.headers.get('range'), file.sizeBytes);
+    const url = await storage.signedDownloadUrl(file.storageKey, {
+      fileName: file.name,
+      contentType: file.contentType,
+    });
+    if (url) {
+      return {
+        response: new Response(null, {
+          status: 302,
+          headers: { Location: url, 'Cache-Control': 'private, no-store' },
+        }),
+        range,
+      };
+    }
+  }
+  return bytesResponse(
+    request,
+    {
+      key: file.storageKey,
+      size: file.sizeBytes,
+      contentType: file.contentType,
+      etag: etagOf(file.sha256),
+      disposition,
+    },
+    storage,
+  );
+}
+
+/** A thumbnail or preview (JPEG made by the previews job), or null when there is none. */
+export async function previewResponse(
+  request: Request,
+  key: string | null,
+  storage: FileStorage = fileStorage(),
+): Promise<Response | null> {
+  if (!key) return null;
+  const stat = await storage.stat(key);
+  if (!stat) return null;
+  const { response } = await bytesResponse(
+    request,
+    { key, size: stat.size, contentType: 'image/jpeg', etag: null, disposition: null },
+    storage,
+  );
+  // Previews never change for a key: the browser keeps them for the gallery's visit (private).
+  if (response.status === 200 || response.status === 206)
+    response.headers.set('Cache-Control', 'private, max-age=3600, no-transform');
+  return response;
+}

@@ -1,0 +1,127 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { supportLabel } from '~/domain/account/order-details';
+import {
+  centralHeader,
+  endRecords,
+  localHeader,
+  planZip,
+  type ZipPlan,
+  zipEntryName,
+  zipFileName,
+} from '~/domain/files/zip-layout';
+import { type Database, db } from '../db/client.server';
+import { orderFiles } from '../db/schema';
+import { webStreamOf } from './downloads.server';
+import { attachmentDisposition, type FileStorage, fileStorage } from './storage.server';
+
+/*
+ * « Tout télécharger » (issue 16): one ZIP of the order's files (or one support's), streamed on
+ * the fly from the storage: no temporary file, constant memory (one storage chunk at a time,
+ * pulled only as fast as the client reads). The headers come from app/domain/files/zip-layout.ts
+ * with the CRC-32 and sizes recorded when each file was stored, so the exact Content-Length is
+ * sent before the first byte. A file whose bytes differ in length from its row (a storage fault)
+ * aborts the stream: the client sees a truncated download, never a silently corrupt archive.
+ */
+
+export interface ZipSource {
+  /** Path inside the archive. */
+  name: string;
+  key: string;
+  size: number;
+  crc32: number;
+  modifiedAt: Date;
+}
+
+/** The bytes of the archive, in order: header, content, header, content…, central directory, end. */
+export async function* zipChunks(
+  plan: ZipPlan,
+  sources: readonly ZipSource[],
+  storage: FileStorage,
+): AsyncGenerator<Uint8Array> {
+  for (const [index, entry] of plan.entries.entries()) {
+    const source = sources[index] as ZipSource;
+    yield localHeader(entry);
+    if (entry.size === 0) continue;
+    const stream = await storage.read(source.key);
+    if (!stream) throw new Error(`file missing from the storage: ${source.key}`);
+    let written = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        written += chunk.length;
+        if (written > entry.size) throw new Error(`file larger than recorded: ${source.key}`);
+        yield chunk;
+      }
+    } finally {
+      stream.destroy();
+    }
+    if (written !== entry.size) throw new Error(`file shorter than recorded: ${source.key}`);
+  }
+  // The central directory in batches of headers: a few hundred KB per write, not one per entry.
+  let batch: Uint8Array[] = [];
+  let batchLength = 0;
+  for (const entry of plan.entries) {
+    const header = centralHeader(entry, entry.offset);
+    batch.push(header);
+    batchLength += header.length;
+    if (batchLength >= 256 * 1024) {
+      yield Buffer.concat(batch);
+      batch = [];
+      batchLength = 0;
+    }
+  }
+  batch.push(endRecords(plan));
+  yield Buffer.concat(batch);
+}
+
+/** The live files of an order (or of one support) as the archive's entries, by support then name. */
+export async function zipSourcesOf(
+  orderId: string,
+  support: string | null,
+  database: Database = db(),
+): Promise<ZipSource[]> {
+  const rows = await database
+    .select({
+      name: orderFiles.name,
+      support: orderFiles.support,
+      key: orderFiles.storageKey,
+      size: orderFiles.sizeBytes,
+      crc32: orderFiles.crc32,
+      createdAt: orderFiles.createdAt,
+    })
+    .from(orderFiles)
+    .where(
+      and(
+        eq(orderFiles.orderId, orderId),
+        isNull(orderFiles.deletedAt),
+        support === null ? undefined : eq(orderFiles.support, support),
+      ),
+    )
+    .orderBy(asc(orderFiles.support), asc(orderFiles.name), asc(orderFiles.id));
+  return rows.map((row) => ({
+    name: zipEntryName(supportLabel(row.support), row.name),
+    key: row.key,
+    size: row.size,
+    crc32: row.crc32,
+    modifiedAt: row.createdAt,
+  }));
+}
+
+/** The download of the archive: 200 with its exact length (HEAD: the headers only). */
+export function zipResponse(
+  request: Request,
+  input: { orderNumber: string; support: string | null; sources: readonly ZipSource[] },
+  storage: FileStorage = fileStorage(),
+): Response {
+  const plan = planZip(input.sources);
+  const headers = new Headers({
+    'Content-Type': 'application/zip',
+    'Content-Length': String(plan.totalLength),
+    'Content-Disposition': attachmentDisposition(
+      zipFileName(input.orderNumber, input.support === null ? undefined : supportLabel(input.support)),
+    ),
+    'Cache-Control': 'private, no-store, no-transform',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  return new Response(webStreamOf(zipChunks(plan, input.sources, storage)), { status: 200, headers });
+}

@@ -112,7 +112,9 @@ function peakRssMb(pid: number | null): number | null {
 export async function benchFilesUpload(sizeBytes = 1000 ** 3): Promise<FilesUploadFigures> {
   const dataDir = await makeDataDir('files-upload');
   runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
-  const server = await startBenchServer({ dataDir });
+  // The script wrote DATA_DIR/app-secret: the server must use the same key (the database checks it).
+  const appSecret = (await fsp.readFile(path.join(dataDir, 'app-secret'), 'utf8')).trim();
+  const server = await startBenchServer({ dataDir, env: { APP_SECRET: appSecret } });
   const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'soovenirs-bench-source-'));
   try {
     const cookie = await signIn(server.url);

@@ -8,6 +8,7 @@ import type { ViteDevServer } from 'vite';
 import { databaseIsUp } from '~/server/db/client.server';
 import { PostgresRateLimitStore } from '~/server/db/rate-limit.server';
 import { baseUrl } from '~/server/env.server';
+import { uploadsMiddleware } from '~/server/files/uploads.server';
 import { log } from '~/server/log.server';
 import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
 import { htmlCache } from './html-cache';
@@ -44,6 +45,9 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
 
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
+  // The back office's resumable uploads (tus) need the raw request: before compression, the HTML
+  // cache, the posts' rate limit (one POST per file) and React Router. They check staff themselves.
+  app.use(uploadsMiddleware());
   // Anonymous public pages from memory (server/html-cache.ts), served before any other work, even
   // compression (a hit carries its own gzip copy); not in development, where the code changes
   // under the cache. HTML_CACHE_MAX_ENTRIES=0 turns it off.

@@ -34,6 +34,9 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
   { prefix: '/api/webhooks/', bytes: 1024 * 1024 },
   // « Colis reçu »: up to 10 photos of 8 MB each, plus the form (domain/orders/reception.ts).
   { prefix: '/admin/api/reception/', bytes: 81 * 1024 * 1024 },
+  // The tus uploads: one PATCH carries at most UPLOAD_CHUNK_BYTES (16 MiB), announced by its
+  // Content-Length and streamed to the store, never held here (domain/files/uploads.ts).
+  { prefix: '/admin/api/televersements', bytes: 17 * 1024 * 1024 },
 ];
 
 /** Arrays and objects nested deeper than this are no JSON our routes expect (sign-up used to answer 500). */

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { adminSection, timeAdmin } from './admin';
 import { benchCheckout, checkoutSection } from './checkout';
 import { benchFilesZip, filesZipSection } from './files-zip';
+import { benchFilesUpload, filesUploadSection } from './files-upload';
 import { benchLighthouse } from './lighthouse';
 import { benchPages, pagesSection } from './pages';
 import { type PartId, REPORT, writeSection } from './report';
@@ -14,7 +15,7 @@ import { timeWorkshop, workshopSection } from './workshop';
  * Runs the parts, prints their figures and writes each into its section of docs/performance.md.
  */
 
-const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip'];
+const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip', 'files-upload'];
 const SMALL_SHOP = 1000;
 
 const usage = `Usage : npm run bench [-- --only ${PARTS.join(',')}] [--duration S] [--no-baseline] [--large N] [--orders N] [--rebuild]
@@ -75,6 +76,13 @@ async function runCheckout(orders: number) {
   }
 }
 
+async function runFilesUpload() {
+  console.log('\nTéléversement de 1 Go coupé à mi-chemin puis repris');
+  const figures = await benchFilesUpload();
+  console.log(filesUploadSection(figures));
+  await writeSection('files-upload', filesUploadSection(figures));
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -105,6 +113,7 @@ async function main() {
   if (only.includes('workshop')) await runWorkshop(SMALL_SHOP, Math.max(SMALL_SHOP, Number(values.large) || 200_000));
   if (only.includes('checkout')) await runCheckout(Math.max(1, Number(values.orders) || 500));
   if (only.includes('files-zip')) await writeSection('files-zip', filesZipSection(await benchFilesZip()));
+  if (only.includes('files-upload')) await runFilesUpload();
   console.log(`\nRésultats écrits dans ${REPORT}`);
 }
 

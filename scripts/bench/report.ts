@@ -11,7 +11,7 @@ import { root } from './server';
 
 export const REPORT = path.join(root, 'docs/performance.md');
 
-export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout' | 'files-zip';
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout' | 'files-zip' | 'files-upload';
 
 const TITLES: Record<PartId, string> = {
   pages: 'Public pages under load',
@@ -20,8 +20,9 @@ const TITLES: Record<PartId, string> = {
   workshop: 'Workshop board at scale',
   checkout: 'Checkout under load',
   'files-zip': '« Tout télécharger »: the ZIP of 1 000 files (2 GB)',
+  'files-upload': 'A 1 GB upload cut halfway and resumed',
 };
-const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip'];
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip', 'files-upload'];
 
 const INTRO = `# Performance
 

@@ -15,6 +15,7 @@ import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { OrderFilesSection } from './order-files-section';
+import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { ReceptionPanel } from './reception-panel';
@@ -339,6 +340,7 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
 
         <ReceptionPanel orderId={order.id} />
         <OrderFilesSection orderId={order.id} />
+        <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
           <h3 id="commande-historique" className="font-semibold">

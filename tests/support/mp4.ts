@@ -21,7 +21,15 @@ export function largeBox(type: string, payload: Uint8Array): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-export function movieHeader({ timescale, duration, version = 0 }: { timescale: number; duration: number; version?: 0 | 1 }) {
+export function movieHeader({
+  timescale,
+  duration,
+  version = 0,
+}: {
+  timescale: number;
+  duration: number;
+  version?: 0 | 1;
+}) {
   // version, flags, creation and modification times, time scale, duration, then rate, volume,
   // reserved, matrix, pre-defined and next track id (80 bytes), zeros here.
   if (version === 0) {

@@ -11,7 +11,7 @@ import { root } from './server';
 
 export const REPORT = path.join(root, 'docs/performance.md');
 
-export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout';
+export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout' | 'files-previews';
 
 const TITLES: Record<PartId, string> = {
   pages: 'Public pages under load',
@@ -19,8 +19,9 @@ const TITLES: Record<PartId, string> = {
   admin: 'Back office at scale',
   workshop: 'Workshop board at scale',
   checkout: 'Checkout under load',
+  'files-previews': 'Previews of delivered files',
 };
-const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout'];
+const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-previews'];
 
 const INTRO = `# Performance
 

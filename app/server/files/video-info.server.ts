@@ -75,8 +75,8 @@ function parseRange(header: string | undefined, size: number): { start: number; 
   return start <= end ? { start, end } : null;
 }
 
-/** Serves `key` on 127.0.0.1 under a random path for as long as `use` runs. */
-async function servedOnLoopback<T>(
+/** Serves `key` on 127.0.0.1 under a random path, with Range, for as long as `use` runs (ffmpeg reads it). */
+export async function servedOnLoopback<T>(
   storage: FileStorage,
   key: string,
   size: number,

@@ -10,6 +10,7 @@ import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
 import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
+import { startFilePreviews, stopFilePreviews } from '~/server/files/previews.server';
 import { checkFileStorage } from '~/server/files/storage.server';
 import { log } from '~/server/log.server';
 import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
@@ -91,10 +92,12 @@ await checkFileStorage().catch(async (error: Error) => {
 // A shop always has a price list: the specification's defaults until the back office publishes one.
 await ensureDefaultPriceList();
 startEmailWorker();
+startFilePreviews();
 startOrderHousekeeping();
 onFailedStart(async () => {
   stopOrderHousekeeping();
   await stopEmailWorker();
+  await stopFilePreviews();
 });
 await warnAboutPayments();
 
@@ -151,6 +154,7 @@ async function shutdown(signal: string) {
   stopOrderHousekeeping();
   await stopSharedCaches();
   await stopEmailWorker();
+  await stopFilePreviews();
   await closeDatabase();
   await database.stop();
   log.info('stopped');

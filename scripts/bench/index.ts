@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { adminSection, timeAdmin } from './admin';
 import { benchCheckout, checkoutSection } from './checkout';
-import { benchFilesZip, filesZipSection } from './files-zip';
+import { benchFilePreviews, filePreviewsSection } from './files-previews';
 import { benchFilesUpload, filesUploadSection } from './files-upload';
+import { benchFilesZip, filesZipSection } from './files-zip';
 import { benchLighthouse } from './lighthouse';
 import { benchPages, pagesSection } from './pages';
 import { type PartId, REPORT, writeSection } from './report';
@@ -15,7 +16,16 @@ import { timeWorkshop, workshopSection } from './workshop';
  * Runs the parts, prints their figures and writes each into its section of docs/performance.md.
  */
 
-const PARTS: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip', 'files-upload'];
+const PARTS: PartId[] = [
+  'pages',
+  'lighthouse',
+  'admin',
+  'workshop',
+  'checkout',
+  'files-zip',
+  'files-upload',
+  'files-previews',
+];
 const SMALL_SHOP = 1000;
 
 const usage = `Usage : npm run bench [-- --only ${PARTS.join(',')}] [--duration S] [--no-baseline] [--large N] [--orders N] [--rebuild]
@@ -83,6 +93,13 @@ async function runFilesUpload() {
   await writeSection('files-upload', filesUploadSection(figures));
 }
 
+async function runFilePreviews() {
+  console.log('\nAperçus des fichiers livrés');
+  const figures = await benchFilePreviews();
+  console.log(filePreviewsSection(figures));
+  await writeSection('files-previews', filePreviewsSection(figures));
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -106,7 +123,8 @@ async function main() {
   if (unknown.length > 0) throw new Error(`Parties inconnues : ${unknown.join(', ')}\n\n${usage}`);
   const durationS = Math.max(1, Number(values.duration) || 10);
 
-  ensureBuild(values.rebuild);
+  // The previews run in the bench's own process, on a database of their own: no server, no build.
+  if (only.some((part) => part !== 'files-previews')) ensureBuild(values.rebuild);
   if (only.includes('pages')) await runPages(durationS, !values['no-baseline']);
   if (only.includes('lighthouse')) await runLighthouse(Math.max(1, Number(values.runs) || 1));
   if (only.includes('admin')) await runAdmin(SMALL_SHOP, Math.max(SMALL_SHOP, Number(values.large) || 200_000));
@@ -114,6 +132,7 @@ async function main() {
   if (only.includes('checkout')) await runCheckout(Math.max(1, Number(values.orders) || 500));
   if (only.includes('files-zip')) await writeSection('files-zip', filesZipSection(await benchFilesZip()));
   if (only.includes('files-upload')) await runFilesUpload();
+  if (only.includes('files-previews')) await runFilePreviews();
   console.log(`\nRésultats écrits dans ${REPORT}`);
 }
 

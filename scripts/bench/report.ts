@@ -11,7 +11,15 @@ import { root } from './server';
 
 export const REPORT = path.join(root, 'docs/performance.md');
 
-export type PartId = 'pages' | 'lighthouse' | 'admin' | 'workshop' | 'checkout' | 'files-zip' | 'files-upload';
+export type PartId =
+  | 'pages'
+  | 'lighthouse'
+  | 'admin'
+  | 'workshop'
+  | 'checkout'
+  | 'files-zip'
+  | 'files-upload'
+  | 'files-previews';
 
 const TITLES: Record<PartId, string> = {
   pages: 'Public pages under load',
@@ -21,8 +29,18 @@ const TITLES: Record<PartId, string> = {
   checkout: 'Checkout under load',
   'files-zip': '« Tout télécharger »: the ZIP of 1 000 files (2 GB)',
   'files-upload': 'A 1 GB upload cut halfway and resumed',
+  'files-previews': 'Previews of delivered files',
 };
-const ORDER: PartId[] = ['pages', 'lighthouse', 'admin', 'workshop', 'checkout', 'files-zip', 'files-upload'];
+const ORDER: PartId[] = [
+  'pages',
+  'lighthouse',
+  'admin',
+  'workshop',
+  'checkout',
+  'files-zip',
+  'files-upload',
+  'files-previews',
+];
 
 const INTRO = `# Performance
 

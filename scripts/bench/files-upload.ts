@@ -35,6 +35,7 @@ export interface FilesUploadFigures {
   mbPerS: number;
   sourceSha256: string;
   storedSha256: string | null;
+  serverRssBeforeMb: number | null;
   serverPeakRssMb: number | null;
 }
 
@@ -96,13 +97,14 @@ function serverPid(port: number): number | null {
   return null;
 }
 
-function peakRssMb(pid: number | null): number | null {
+/** VmRSS (now) or VmHWM (peak) of a process, in MB. */
+function rssMb(pid: number | null, field: 'VmRSS' | 'VmHWM'): number | null {
   if (!pid) return null;
   try {
     const line = fs
       .readFileSync(`/proc/${pid}/status`, 'utf8')
       .split('\n')
-      .find((l) => l.startsWith('VmHWM:'));
+      .find((l) => l.startsWith(`${field}:`));
     return line ? Math.round(Number(line.replace(/\D/g, '')) / 1024) : null;
   } catch {
     return null;
@@ -123,6 +125,9 @@ export async function benchFilesUpload(sizeBytes = 1000 ** 3): Promise<FilesUplo
     console.log(`  source : ${formatFileSize(sizeBytes)} d’octets aléatoires…`);
     const sourceSha256 = await makeSource(source, sizeBytes);
     const pid = serverPid(Number(new URL(server.url).port));
+    const serverRssBeforeMb = rssMb(pid, 'VmRSS');
+    // The peak from here on (Linux: writing 5 to clear_refs resets VmHWM to the current RSS).
+    if (pid) await fsp.writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
     const options = {
       endpoint: `${server.url}${UPLOADS_PATH}`,
       chunkSize: UPLOAD_CHUNK_BYTES,
@@ -184,7 +189,8 @@ export async function benchFilesUpload(sizeBytes = 1000 ** 3): Promise<FilesUplo
       mbPerS: sentBytes / 1e6 / (firstHalfS + secondHalfS),
       sourceSha256,
       storedSha256,
-      serverPeakRssMb: peakRssMb(pid),
+      serverRssBeforeMb,
+      serverPeakRssMb: rssMb(pid, 'VmHWM'),
     };
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
@@ -209,7 +215,7 @@ Upload on the same address asks the server's offset (HEAD) and sends the rest
 | First part | ${f.firstHalfS.toFixed(1)} s |
 | Second part (with storing: SHA-256, CRC-32, copy into the files' folder) | ${f.secondHalfS.toFixed(1)} s |
 | Throughput over both parts | ${f.mbPerS.toFixed(1)} MB/s |
-| Server's peak resident memory | ${f.serverPeakRssMb === null ? 'not measured' : `${f.serverPeakRssMb} MB`} |
+| Server's resident memory before the upload → peak | ${f.serverPeakRssMb === null ? 'not measured' : `${f.serverRssBeforeMb} MB → ${f.serverPeakRssMb} MB`} |
 | Stored SHA-256 = source's | ${ok ? 'yes' : `**no** (${f.storedSha256} vs ${f.sourceSha256})`} |
 
 Nothing starts again: what was on the wire when the connection died and had not reached the disk

@@ -52,8 +52,7 @@ async function staffPage(): Promise<Page> {
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    const cut =
-      message.text().startsWith('Failed to load resource') && message.location().url.includes(`${UPLOADS_PATH}/`);
+    const cut = message.text().startsWith('Failed to load resource') && message.location().url.includes(UPLOADS_PATH);
     if (!cut) errors.push(`console.error: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
@@ -158,5 +157,74 @@ describe('files to deliver', () => {
     await panel.getByLabel('Choisir des fichiers').setInputFiles(path.join(work, 'Noël 1986.jpg'));
     await list.getByRole('listitem').filter({ hasText: 'Noël 1986.jpg' }).getByText('Déjà présent').waitFor();
     expect(await rows(order.id)).toHaveLength(3);
+  });
+
+  it('waits while the browser is offline and resumes by itself when it is back', { timeout: 120_000 }, async () => {
+    const order = await insertTestOrder(server.databaseUrl, { paymentStatus: 'paid', status: 'processing' });
+    const video = randomBytes(CHUNK + 2_000_000);
+    await fs.writeFile(path.join(work, 'Super 8 – mariage.mp4'), video);
+    const page = await staffPage();
+    const offsets: number[] = [];
+    let offline = false;
+    await page.route(`**${UPLOADS_PATH}/*`, async (route) => {
+      const request = route.request();
+      if (request.method() !== 'PATCH') return route.continue();
+      const offset = Number(request.headers()['upload-offset']);
+      offsets.push(offset);
+      if (!offline && offset === CHUNK) {
+        // The network goes away as the second chunk leaves.
+        offline = true;
+        await page.context().setOffline(true);
+        return route.abort('internetdisconnected');
+      }
+      return route.continue();
+    });
+    await page.goto(`${server.url}/admin?commande=${order.id}`);
+    await page.locator('[data-hydrated="true"]').waitFor();
+    const panel = page
+      .getByRole('dialog', { name: `Commande ${order.number}` })
+      .getByRole('region', { name: 'Fichiers à livrer' });
+    await panel.getByLabel('Support des fichiers').selectOption('vhs');
+    await panel.getByLabel('Choisir des fichiers').setInputFiles(path.join(work, 'Super 8 – mariage.mp4'));
+    const row = panel.getByRole('listitem').filter({ hasText: 'Super 8 – mariage.mp4' });
+    await row.getByText(/Connexion perdue\s*: reprise automatique/).waitFor({ timeout: 30_000 });
+    expect(await rows(order.id)).toEqual([]);
+
+    await page.context().setOffline(false);
+    await row.getByText('Déposé').waitFor({ timeout: 45_000 });
+    // Resumed at the second chunk, never from zero.
+    expect(offsets.filter((offset) => offset === 0)).toHaveLength(1);
+    expect(offsets.filter((offset) => offset === CHUNK).length).toBeGreaterThanOrEqual(2);
+    expect(await rows(order.id)).toEqual([
+      { name: 'Super 8 – mariage.mp4', support: 'vhs', sha256: sha256(video), size_bytes: String(video.length) },
+    ]);
+  });
+});
+
+describe('the upload address', () => {
+  it('answers 401 to strangers and 403 to customers, in French, on the production server', async () => {
+    const customer = await createUser({ url: server.url });
+    const order = await insertTestOrder(server.databaseUrl);
+    const metadata = ['orderId', 'support', 'filename']
+      .map((key, i) => `${key} ${Buffer.from([order.id, 'photos', 'a.jpg'][i] as string).toString('base64')}`)
+      .join(',');
+    const post = (cookie?: string) =>
+      fetch(`${server.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': '10',
+          'Upload-Metadata': metadata,
+          origin: server.url,
+          ...(cookie ? { cookie } : {}),
+        },
+      });
+    const anonymous = await post();
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toContain('Non authentifié');
+    const asCustomer = await post(customer.cookie);
+    expect(asCustomer.status).toBe(403);
+    expect(await asCustomer.text()).toContain('Accès non autorisé');
+    expect(await rows(order.id)).toEqual([]);
   });
 });

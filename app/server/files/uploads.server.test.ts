@@ -15,7 +15,7 @@ import { startFakeS3 } from '../../../tests/support/fake-s3';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { registeredAccount, TEST_BASE, type TestAccount } from '../account/testing/fixtures';
 import { createLocalStorage, createS3Storage, type FileStorage, fileKey, type S3Settings } from './storage.server';
-import { uploadsMiddleware } from './uploads.server';
+import { ABANDONED_UPLOAD_MS, removeAbandonedUploads, uploadsMiddleware } from './uploads.server';
 
 // The shop's BASE_URL must be absolute before env.server is read (Vitest sets it to "/").
 process.env.BASE_URL = TEST_BASE;
@@ -330,5 +330,31 @@ describe('who may upload, and what', () => {
     expect(unknown.status).toBe(404);
     const ok = await create({ orderId: order.id, support: 'autres', filename: 'notice.pdf' }, { cookie: admin.cookie });
     expect(ok.status).toBe(201);
+  });
+
+  it('removes the partial uploads abandoned for a week, and only those', async () => {
+    const uploadsDir = path.join(work, 'uploads-refusals');
+    const order = await insertTestOrder(process.env.DATABASE_URL as string);
+    const metadata = { orderId: order.id, support: 'photos', filename: 'a.jpg' };
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await create(metadata, { cookie: admin.cookie });
+      ids.push((created.headers.get('location') ?? '').split('/').pop() ?? '');
+    }
+    const [old, recent] = ids;
+    const info = path.join(uploadsDir, `${old}.json`);
+    const upload = JSON.parse(await fsp.readFile(info, 'utf8'));
+    upload.creation_date = new Date(Date.now() - ABANDONED_UPLOAD_MS - 60_000).toISOString();
+    await fsp.writeFile(info, JSON.stringify(upload));
+    const options = { storage: createLocalStorage(path.join(work, 'files-refusals')), s3: null, uploadsDir };
+    expect(await removeAbandonedUploads(options)).toBe(1);
+    const left = await fsp.readdir(uploadsDir);
+    expect(left.some((name) => name.startsWith(old ?? '-'))).toBe(false);
+    expect(left).toContain(`${recent}.json`);
+    const gone = await fetch(`${shop.url}${UPLOADS_PATH}/${old}`, {
+      method: 'HEAD',
+      headers: { cookie: admin.cookie, 'Tus-Resumable': '1.0.0' },
+    });
+    expect(gone.status).toBe(404);
   });
 });

@@ -80,9 +80,30 @@ interface UploadBackend {
 const URL_ID = /^[0-9a-f]{32}$/;
 const S3_PREFIX = 'uploads/';
 
-function localBackend(directory: string): UploadBackend {
+/**
+ * An upload left unfinished this long is abandoned: its address answers 410 and the client starts
+ * the file again; removeAbandonedUploads frees its disk.
+ */
+export const ABANDONED_UPLOAD_MS = 7 * 24 * 60 * 60 * 1000;
+
+function localStore(directory: string): FileStore {
   fs.mkdirSync(directory, { recursive: true });
-  const datastore = new FileStore({ directory });
+  return new FileStore({ directory, expirationPeriodInMilliseconds: ABANDONED_UPLOAD_MS });
+}
+
+/**
+ * Removes the partial uploads of DATA_DIR/uploads untouched for ABANDONED_UPLOAD_MS (a file the
+ * staff never finished sending); returns how many. In a bucket, the partial uploads are the
+ * bucket's: a lifecycle rule on `uploads/` and on incomplete multipart uploads removes them
+ * (docs/decisions/011-resumable-uploads.md).
+ */
+export async function removeAbandonedUploads(options: UploadsOptions = uploadsOptionsFromEnv()): Promise<number> {
+  if (options.s3) return 0;
+  return localStore(options.uploadsDir).deleteExpired();
+}
+
+function localBackend(directory: string): UploadBackend {
+  const datastore = localStore(directory);
   return {
     datastore,
     storeId: (urlId) => urlId,

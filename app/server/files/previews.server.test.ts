@@ -276,6 +276,33 @@ describe('the previews worker', () => {
     expect([...rows.values()].every((row) => row.previewStatus === 'ready' && row.previewAttempts === 0)).toBe(true);
   });
 
+  it('decodes a large original from a temporary file, removed afterwards', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    // An uncompressed TIFF of 3 600 × 4 000 pixels: 43 MB, over what is read into memory.
+    const tiff = await sharp({ create: { width: 3600, height: 4000, channels: 3, background: '#4080c0' } })
+      .tiff({ compression: 'none' })
+      .toBuffer();
+    expect(tiff.length).toBeGreaterThan(32 * 1024 * 1024);
+    const { file } = await storeOrderFile(
+      {
+        orderId: order.id,
+        name: 'Grand format.tif',
+        support: 'photos',
+        body: Readable.from([tiff]),
+        uploadedBy: 'import',
+      },
+      { storage: storage() },
+    );
+    const temporaries = async () =>
+      (await fs.readdir(os.tmpdir())).filter((name) => name.startsWith('soovenirs-preview-')).length;
+    const before = await temporaries();
+    await drain(storage());
+    const row = (await rowsOf([file.id])).get(file.id);
+    expect(row).toMatchObject({ previewStatus: 'ready', width: 3600, height: 4000 });
+    expect(await jpegSize(storage(), row?.previewKey ?? null)).toEqual({ format: 'jpeg', width: 1440, height: 1600 });
+    expect(await temporaries()).toBe(before);
+  });
+
   it('starts with the server and is woken by a stored file', async () => {
     // A poll of a minute: only the wake-up can make the preview within the test's time.
     startFilePreviews({ storage: storage(), pollMs: 60_000 });

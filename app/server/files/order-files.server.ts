@@ -5,6 +5,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { fileTypeOf, sanitizeFileName, uniqueFileName } from '~/domain/files/delivered-files';
 import { type Database, db } from '../db/client.server';
 import { orderFiles } from '../db/schema';
+import { wakeFilePreviews } from './previews.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
@@ -106,6 +107,8 @@ export async function storeOrderFile(
       .then(async (result) => {
         // The same bytes were already there: the copy just made is not kept.
         if (result.status === 'already_there') await storage.delete(storageKey);
+        // A new image or video: this instance's previews worker starts on it now, not at its next poll.
+        else if (result.file.previewStatus === 'pending') wakeFilePreviews();
         return result;
       });
   } catch (error) {

@@ -95,7 +95,7 @@ function localStore(directory: string): FileStore {
  * Removes the partial uploads of DATA_DIR/uploads untouched for ABANDONED_UPLOAD_MS (a file the
  * staff never finished sending); returns how many. In a bucket, the partial uploads are the
  * bucket's: a lifecycle rule on `uploads/` and on incomplete multipart uploads removes them
- * (docs/decisions/011-resumable-uploads.md).
+ * (docs/decisions/012-resumable-uploads.md).
  */
 export async function removeAbandonedUploads(options: UploadsOptions = uploadsOptionsFromEnv()): Promise<number> {
   if (options.s3) return 0;

@@ -203,6 +203,7 @@ describe('the delivered files in the back office', () => {
     const { rows } = await env.db.query<{ files_expire_at: Date }>('select files_expire_at from orders where id = $1', [
       order.id,
     ]);
-    expect(Math.round(((rows[0]?.files_expire_at as Date).getTime() - Date.now()) / DAY)).toBe(90);
+    const expiry = rows[0]?.files_expire_at as Date;
+    expect(Math.round((expiry.getTime() - Date.now()) / DAY)).toBe(90);
   });
 });

@@ -169,6 +169,28 @@ describe.each(Object.entries(backends))('retention of the delivered files on %s'
       ok: false,
       message: 'Les fichiers de cette commande ont déjà été supprimés : leur conservation ne peut plus être prolongée.',
     });
+
+    // Files delivered again after the deletion (a rework): online again, the e-mail links them.
+    await storeOrderFile(
+      {
+        orderId: order.id,
+        name: 'IMG_0001.jpg',
+        support: 'photos',
+        body: Readable.from([randomBytes(10)]),
+        uploadedBy: adminId,
+      },
+      { storage },
+    );
+    const again = await publishOrderFiles(order.id, adminId, { now: new Date(deletedAt.getTime() + DAY) });
+    expect(again).toMatchObject({ ok: true, fileCount: 1 });
+    const online = await db().execute<{ files_deleted_at: string | null }>(
+      sql`select files_deleted_at from orders where id = ${order.id}`,
+    );
+    expect(online.rows[0]?.files_deleted_at).toBeNull();
+    const ready = await db().execute<{ data: unknown }>(
+      sql`select data from email_outbox where order_id = ${order.id} and template = 'order-ready' order by created_at desc limit 1`,
+    );
+    expect(revealEmailData('order-ready', ready.rows[0]?.data)).toMatchObject({ fileCount: 1, totalBytes: 10 });
   });
 
   it('the staff extend the retention: a later date, the reminder re-armed, nothing deleted at the old date', async () => {

@@ -139,7 +139,11 @@ describe('publishing the files of an order', () => {
     expect(emails[1]?.data.galleryUrl).toBe(link);
 
     // Shipped later (the USB key): the shipping e-mail links the gallery with the same token.
-    const shipped = await applyTransition(order.id, { type: 'ship', parcelNumber: '6A12345678901' }, adminId);
+    const shipped = await applyTransition(
+      order.id,
+      { type: 'ship', parcelNumber: '6A12345678901', carrier: 'colissimo' },
+      adminId,
+    );
     expect(shipped.ok).toBe(true);
     const [shipping] = await outboxOf(order.id, 'order-shipped');
     expect(shipping?.data).toMatchObject({ galleryUrl: link, fileCount: 3 });

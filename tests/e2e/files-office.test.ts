@@ -173,4 +173,37 @@ describe('the delivered files in the back office', () => {
     await rework.waitFor({ state: 'detached', timeout: 20_000 });
     await expectNoSeriousA11yViolations(page);
   });
+
+  it('the retention period is set in the settings, checked in French, and used by the next publication', async () => {
+    const page = await openPage(browser, undefined, DESKTOP);
+    await addSessionCookie(page, env.server.url, admin.cookie);
+    await page.goto(`${env.server.url}/admin`);
+    await page.locator('[data-hydrated="true"]').waitFor();
+    await page.getByRole('button', { name: 'Paramètres' }).click();
+    await page.getByRole('menuitem', { name: 'Fichiers livrés' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fichiers livrés' });
+    const field = dialog.getByRole('spinbutton', { name: 'Durée de conservation des fichiers (jours)' });
+    expect(await field.inputValue()).toBe('60');
+    await expectNoSeriousA11yViolations(page);
+
+    await field.fill('3');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.getByText('Indiquez une durée de conservation entre 7 et 730 jours.').waitFor({ timeout: 20_000 });
+    await field.fill('90');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await page
+      .getByText('Les fichiers sont désormais conservés 90 jours après leur publication.')
+      .waitFor({ timeout: 20_000 });
+
+    const { order } = await orderWithFiles(uniqueEmail('conservation'));
+    const { section } = await filesSection(order);
+    await section.getByRole('button', { name: 'Publier la livraison' }).click();
+    await section.getByRole('button', { name: 'Confirmer la publication' }).click();
+    await section.getByText(/^Publiée le /).waitFor({ timeout: 20_000 });
+    const { rows } = await env.db.query<{ files_expire_at: Date }>('select files_expire_at from orders where id = $1', [
+      order.id,
+    ]);
+    const expiry = rows[0]?.files_expire_at as Date;
+    expect(Math.round((expiry.getTime() - Date.now()) / DAY)).toBe(90);
+  });
 });

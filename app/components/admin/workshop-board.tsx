@@ -190,6 +190,7 @@ function Card({ card }: { card: BoardCard }) {
           <div className="flex flex-wrap gap-1">
             {card.late ? <Badge variant="destructive">En retard</Badge> : null}
             {card.express ? <Badge variant="info">Express</Badge> : null}
+            {card.rework ? <Badge variant="warning">À refaire</Badge> : null}
             {card.paid ? null : <Badge variant="warning">Non payée</Badge>}
           </div>
           <div className="flex flex-wrap gap-3">

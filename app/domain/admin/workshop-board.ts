@@ -103,6 +103,8 @@ export interface BoardCard {
   late: boolean;
   express: boolean;
   paid: boolean;
+  /** The customer flagged a delivered file « À refaire » (issue 16). */
+  rework: boolean;
 }
 
 export interface BoardColumnView {

@@ -34,6 +34,16 @@ describe('the workshop board', () => {
     expect(digitising.cards.map((c) => c.late)).toEqual([true, false, false]);
     expect(numbers((await column('', 'to_ship')).cards)).toEqual([toShip.number]);
     expect(numbers((await column('', 'ready')).cards)).toEqual([done.number]);
+    expect((await column('', 'ready')).cards[0]?.rework).toBe(false);
+    // A delivered file the customer flagged « À refaire » (issue 16) shows on the card.
+    await pool().query(
+      `insert into order_files (order_id, storage_key, name, support, kind, content_type, size_bytes, sha256, crc32,
+         uploaded_by, rework_requested_at, rework_comment)
+       values ($1, $2, 'IMG_0001.jpg', 'photos', 'image', 'image/jpeg', 10, repeat('a', 64), 0, 'import', now(), 'Floue')`,
+      [done.id, `orders/${done.id}/f`],
+    );
+    expect((await column('', 'ready')).cards[0]?.rework).toBe(true);
+    expect(digitising.cards.map((c) => c.rework)).toEqual([false, false, false]);
   });
 
   it('filters by support, delivery, label, return of originals, express and what is awaited', async () => {

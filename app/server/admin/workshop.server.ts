@@ -66,6 +66,7 @@ function toCard(row: Record<string, unknown>, now: Date): BoardCard {
     late: isLate(dueAt ? new Date(dueAt) : null, now),
     express: Boolean(row.express),
     paid: row.payment_status === 'paid' || row.payment_status === 'partially_refunded',
+    rework: Boolean(row.rework),
   };
 }
 
@@ -83,7 +84,10 @@ async function loadColumn(
     db().execute(sql`
       select o.id, o.number, o.stage, o.due_at, o.express, o.payment_status, ${CUSTOMER_NAME} as customer,
         coalesce((select json_agg(json_build_object('type', i.type, 'quantity', i.quantity) order by i.position)
-                  from order_items i where i.order_id = o.id), '[]'::json) as items
+                  from order_items i where i.order_id = o.id), '[]'::json) as items,
+        -- A delivered file the customer wants redone (issue 16): one index probe per card shown.
+        exists (select 1 from order_files f
+                where f.order_id = o.id and f.rework_requested_at is not null and f.deleted_at is null) as rework
       from (select * from orders o ${where} order by ${orderBy} limit ${limit} offset ${offset}) o
       left join "user" u on u.id = o.user_id
       order by ${orderBy}`),

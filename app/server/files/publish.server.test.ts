@@ -10,6 +10,7 @@ import { insertTestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { revealEmailData } from '../email/sealed-data.server';
 import { accessFromLink, getOrderForViewer } from '../orders/access.server';
+import { applyTransition } from '../orders/lifecycle.server';
 import { storeOrderFile } from './order-files.server';
 import { publishOrderFiles } from './publish.server';
 import { saveFilesConfig } from './retention-settings.server';
@@ -136,6 +137,16 @@ describe('publishing the files of an order', () => {
     const emails = await outboxOf(order.id, 'order-ready');
     expect(emails).toHaveLength(2);
     expect(emails[1]?.data.galleryUrl).toBe(link);
+
+    // Shipped later (the USB key): the shipping e-mail links the gallery with the same token.
+    const shipped = await applyTransition(
+      order.id,
+      { type: 'ship', parcelNumber: '6A12345678901', carrier: 'colissimo' },
+      adminId,
+    );
+    expect(shipped.ok).toBe(true);
+    const [shipping] = await outboxOf(order.id, 'order-shipped');
+    expect(shipping?.data).toMatchObject({ galleryUrl: link, fileCount: 3 });
     await saveFilesConfig({ retentionDays: String(DEFAULT_RETENTION_DAYS) });
   });
 

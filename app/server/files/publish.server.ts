@@ -52,6 +52,12 @@ export async function publishOrderFiles(
         }
       }
 
+      // Files uploaded again after a deletion are online again: the deletion belonged to the old
+      // ones. Before the transition, whose e-mail reads whether the files are online.
+      if (files.deletedAt) {
+        await tx.update(orders).set({ filesDeletedAt: null }).where(eq(orders.id, orderId));
+      }
+
       const result = await applyTransitionInTx(
         tx,
         orderId,
@@ -61,8 +67,6 @@ export async function publishOrderFiles(
       );
       // Refused: nothing of this attempt stays (the new token's hash included).
       if (!result.ok) throw new RefusedPublication({ ok: false, code: result.code, message: result.message });
-      // Files uploaded again after a deletion are online again: the deletion belongs to the old ones.
-      await tx.update(orders).set({ filesDeletedAt: null }).where(eq(orders.id, orderId));
       return { ok: true as const, result, fileCount: files.fileCount, expiresAt, guestToken };
     })
     .catch((error: unknown) => {

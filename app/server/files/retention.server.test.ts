@@ -134,7 +134,15 @@ describe.each(Object.entries(backends))('retention of the delivered files on %s'
     for (const key of keys) expect(await storage.stat(key)).not.toBeNull();
 
     const deletedAt = new Date(expiresAt.getTime() + 60_000);
-    expect(await deleteExpiredFiles(deletedAt, storage)).toEqual({ orders: 1, files: 3, failed: 0 });
+    // Two instances at once: the order is claimed by one of them, its files deleted once.
+    const runs = await Promise.all([deleteExpiredFiles(deletedAt, storage), deleteExpiredFiles(deletedAt, storage)]);
+    expect(
+      runs.reduce((sum, run) => ({
+        orders: sum.orders + run.orders,
+        files: sum.files + run.files,
+        failed: sum.failed + run.failed,
+      })),
+    ).toEqual({ orders: 1, files: 3, failed: 0 });
     for (const key of keys) expect(await storage.stat(key)).toBeNull();
     // Nothing of the order is left where the bytes were.
     expect((await filesUnder(backend.directory())).filter((file) => file.includes(order.id))).toEqual([]);
@@ -161,6 +169,28 @@ describe.each(Object.entries(backends))('retention of the delivered files on %s'
       ok: false,
       message: 'Les fichiers de cette commande ont déjà été supprimés : leur conservation ne peut plus être prolongée.',
     });
+
+    // Files delivered again after the deletion (a rework): online again, the e-mail links them.
+    await storeOrderFile(
+      {
+        orderId: order.id,
+        name: 'IMG_0001.jpg',
+        support: 'photos',
+        body: Readable.from([randomBytes(10)]),
+        uploadedBy: adminId,
+      },
+      { storage },
+    );
+    const again = await publishOrderFiles(order.id, adminId, { now: new Date(deletedAt.getTime() + DAY) });
+    expect(again).toMatchObject({ ok: true, fileCount: 1 });
+    const online = await db().execute<{ files_deleted_at: string | null }>(
+      sql`select files_deleted_at from orders where id = ${order.id}`,
+    );
+    expect(online.rows[0]?.files_deleted_at).toBeNull();
+    const ready = await db().execute<{ data: unknown }>(
+      sql`select data from email_outbox where order_id = ${order.id} and template = 'order-ready' order by created_at desc limit 1`,
+    );
+    expect(revealEmailData('order-ready', ready.rows[0]?.data)).toMatchObject({ fileCount: 1, totalBytes: 10 });
   });
 
   it('the staff extend the retention: a later date, the reminder re-armed, nothing deleted at the old date', async () => {

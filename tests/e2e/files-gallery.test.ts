@@ -54,7 +54,12 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
 async function photo(seed: number): Promise<Buffer> {
   return sharp({
-    create: { width: 600 + seed * 10, height: 400, channels: 3, background: { r: 40 * seed, g: 120, b: 200 - 30 * seed } },
+    create: {
+      width: 600 + seed * 10,
+      height: 400,
+      channels: 3,
+      background: { r: 40 * seed, g: 120, b: 200 - 30 * seed },
+    },
   })
     .jpeg({ quality: 80 })
     .toBuffer();
@@ -123,7 +128,11 @@ beforeAll(async () => {
   ]);
   // The role was set after the sign-up: a fresh session carries it.
   admin.cookie = await signIn({ url: env.server.url, email: admin.email });
-  order = await insertTestOrder(env.server.databaseUrl, { userId: owner.id, paymentStatus: 'paid', status: 'processing' });
+  order = await insertTestOrder(env.server.databaseUrl, {
+    userId: owner.id,
+    paymentStatus: 'paid',
+    status: 'processing',
+  });
   await env.db.query(`update orders set stage = 'digitising', paid_at = now() where id = $1`, [order.id]);
 
   for (const [index, name] of ['Été 84 - Mamie.jpg', 'IMG_0002.jpg', 'IMG_0003.jpg'].entries()) {
@@ -174,7 +183,9 @@ describe('the customer’s gallery', () => {
     const thumbnails = page.locator('img[loading="lazy"]');
     expect(await thumbnails.count()).toBe(3);
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]')].every((img) => img.complete && img.naturalWidth > 0),
+      [...document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]')].every(
+        (img) => img.complete && img.naturalWidth > 0,
+      ),
     );
     await expectNoSeriousA11yViolations(page);
 
@@ -306,7 +317,10 @@ describe('the customer’s gallery', () => {
     expect(rows).toEqual([
       {
         actor: owner.id,
-        data: expect.objectContaining({ fileName: 'IMG_0003.jpg', comment: 'La photo est floue, merci de la refaire.' }),
+        data: expect.objectContaining({
+          fileName: 'IMG_0003.jpg',
+          comment: 'La photo est floue, merci de la refaire.',
+        }),
       },
     ]);
     await page.goto(`${env.server.url}/confirmation?orderId=${order.id}`);

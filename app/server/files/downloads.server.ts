@@ -222,7 +222,7 @@ export async function bytesResponse(
   if (!stream) return { response: new Response('Fichier introuvable', { status: 404 }), range };
   return {
     response: new Response(
-      webStreamOf(stream as Readable, () => stream.destroy()),
+      webStreamOf(stream as Readable, () => stream.destroy(), body),
       { status, headers },
     ),
     range,

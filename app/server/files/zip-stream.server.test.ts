@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { writeReadableStreamToWritable } from '@react-router/node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestOrder } from '../../../tests/support/orders';
@@ -107,6 +109,46 @@ describe('the ZIP of an order', () => {
     const { rows } = await client.query('select download_count from order_files where order_id = $1', [order.id]);
     await client.end();
     expect(rows.map((row) => row.download_count)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('with reused buffers, is still byte for byte once written by React Router’s Node adapter', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    const contents = Array.from({ length: 5 }, () => randomBytes(1_500_000));
+    for (const [i, bytes] of contents.entries()) {
+      await storeOrderFile(
+        {
+          orderId: order.id,
+          name: `scan-${i}.tif`,
+          support: 'photos',
+          body: Readable.from([bytes]),
+          uploadedBy: 'import',
+        },
+        { storage },
+      );
+    }
+    const sources = await zipSourcesOf(order.id, null);
+    const server = http.createServer(async (_req, res) => {
+      const response = zipResponse(
+        new Request('http://shop.test/x.zip'),
+        { orderNumber: 'SV-1', support: null, sources },
+        storage,
+        {
+          reuseBuffers: true,
+        },
+      );
+      res.writeHead(200, { 'content-length': response.headers.get('content-length') as string });
+      await writeReadableStreamToWritable(response.body as ReadableStream<Uint8Array>, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const archive = await saveBody(await fetch(`http://127.0.0.1:${port}/`), 'adapter.zip');
+      expect(await readWithPython(archive)).toEqual(
+        Object.fromEntries(contents.map((bytes, i) => [`Photos papier/scan-${i}.tif`, sha256(bytes)])),
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('switches to ZIP64 beyond 65 535 entries, still readable', async () => {

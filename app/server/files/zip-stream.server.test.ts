@@ -9,11 +9,12 @@ import { promisify } from 'node:util';
 import { writeReadableStreamToWritable } from '@react-router/node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeS3 } from '../../../tests/support/fake-s3';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { bytesResponse, originalResponse, parseRange } from './downloads.server';
 import { countZipDownload, loadGalleryPage, REWORK_MESSAGES, requestRework } from './gallery.server';
 import { storeOrderFile } from './order-files.server';
-import { createLocalStorage, type FileStorage } from './storage.server';
+import { createLocalStorage, createS3Storage, type FileStorage } from './storage.server';
 import { type ZipSource, zipResponse, zipSourcesOf } from './zip-stream.server';
 
 /*
@@ -248,6 +249,41 @@ describe('Range', () => {
       storage,
     );
     expect(missing.response.status).toBe(404);
+  });
+});
+
+describe('with S3', () => {
+  it('sends the browser to a presigned link (the bucket serves the bytes and the ranges); the ZIP streams from the bucket', async () => {
+    const s3 = await startFakeS3();
+    try {
+      const bucket = createS3Storage(s3.settings);
+      const order = await insertTestOrder(databaseUrl());
+      const bytes = randomBytes(300_000);
+      const { file } = await storeOrderFile(
+        { orderId: order.id, name: 'Été.jpg', support: 'photos', body: Readable.from([bytes]), uploadedBy: 'import' },
+        { storage: bucket },
+      );
+      const { response, range } = await originalResponse(new Request('http://shop.test/f'), file, bucket);
+      expect(response.status).toBe(302);
+      expect(range).toEqual({ kind: 'whole' });
+      const location = response.headers.get('location') as string;
+      expect(location).toContain('X-Amz-Expires=300');
+      const direct = await fetch(location);
+      expect(direct.status).toBe(200);
+      expect(sha256(Buffer.from(await direct.arrayBuffer()))).toBe(file.sha256);
+      const part = await fetch(location, { headers: { Range: 'bytes=0-9' } });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 10))).toBe(true);
+
+      const zip = zipResponse(
+        new Request('http://shop.test/x.zip'),
+        { orderNumber: order.number, support: null, sources: await zipSourcesOf(order.id, null) },
+        bucket,
+      );
+      expect(await readWithPython(await saveBody(zip, 's3.zip'))).toEqual({ 'Photos papier/Été.jpg': file.sha256 });
+    } finally {
+      await s3.close();
+    }
   });
 });
 

@@ -282,6 +282,13 @@ ${rows.join('\n')}
 - Throughput, best round of each: shop ${best(f.shop).toFixed(0)} MB/s, bare ${best(f.bare).toFixed(0)} MB/s: **${(ratio * 100).toFixed(0)} %** (goal ≥ 80 %) ${ratio >= 0.8 ? '✓' : '✗'}
 - Shop's RSS: ${f.rssBeforeMb.toFixed(0)} MB before, ${f.rssPeakMb.toFixed(0)} MB at most: **+${growth.toFixed(0)} MB** (goal < 100 MB) ${growth < 100 ? '✓' : '✗'}
 
+The first runs (2026-11-24) gave 35 MB/s and +1 937 MB: React Router's Node adapter
+(@react-router/node 7.18, \`writeReadableStreamToWritable\`) races each read against one promise
+pending until the response ends, and V8 keeps every value such a race resolved with until then
+(remix-run/react-router#15247), so a download held all its chunks, and the garbage collector
+worked through them (20 s of CPU per download). The file routes now hand it their bytes in three
+reused 1 MB buffers (app/server/files/downloads.server.ts, \`reuseBuffers\`).
+
 \`npm run bench -- --only files-zip\`; the 2 GB of random files are made once under
 \`${SOURCE}\` and reused.`;
 }

@@ -15,7 +15,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!access || !filesAreServed(access)) throw data('Fichier introuvable', { status: 404 });
   const file = await findOrderFile(access.order.id, params.fileId);
   if (!file) throw data('Fichier introuvable', { status: 404 });
-  const { response, range } = await originalResponse(request, file);
+  // React Router's Node adapter writes the body (downloads.server.ts says why the buffers are reused).
+  const { response, range } = await originalResponse(request, file, undefined, { reuseBuffers: true });
   const served = response.status === 200 || response.status === 206 || response.status === 302;
   if (served && access.viewer !== 'admin' && isFullDownload(request, range)) {
     await countDownloads(access.order.id, [file.id]);

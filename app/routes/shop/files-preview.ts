@@ -15,7 +15,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const file = await findOrderFile(access.order.id, params.fileId);
   if (!file) throw data('Aperçu introuvable', { status: 404 });
   const variant = new URL(request.url).pathname.endsWith('/apercu.jpg') ? 'preview' : 'thumbnail';
-  const response = await previewResponse(request, variant === 'preview' ? file.previewKey : file.thumbnailKey);
+  const key = variant === 'preview' ? file.previewKey : file.thumbnailKey;
+  const response = await previewResponse(request, key, undefined, { reuseBuffers: true });
   if (!response) throw data('Aperçu introuvable', { status: 404 });
   return response;
 }

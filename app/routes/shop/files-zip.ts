@@ -15,7 +15,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const support = new URL(request.url).searchParams.get('support') || null;
   const sources = await zipSourcesOf(access.order.id, support);
   if (sources.length === 0) throw data('Fichiers introuvables', { status: 404 });
-  const response = zipResponse(request, { orderNumber: access.order.number, support, sources });
+  // React Router's Node adapter writes the body (downloads.server.ts says why the buffers are reused).
+  const response = zipResponse(request, { orderNumber: access.order.number, support, sources }, undefined, {
+    reuseBuffers: true,
+  });
   if (request.method === 'GET' && access.viewer !== 'admin') await countZipDownload(access.order.id, support);
   return response;
 }

@@ -47,35 +47,101 @@ export function isFullDownload(request: Request, range: RangeRequest): boolean {
   return range.kind === 'whole' || (range.kind === 'partial' && range.range.start === 0);
 }
 
+export interface BodyOptions {
+  /**
+   * The body goes to React Router's Node adapter, which writes each chunk and waits for the socket
+   * to drain before it reads the next: the chunks can then be copied into three reused 1 MB
+   * buffers. Needed because that adapter (@react-router/node 7.18, writeReadableStreamToWritable)
+   * races every read against one promise that settles only at the end of the response, and V8
+   * keeps every value such a race resolved with until then: a 2 GB ZIP held 2 GB of memory
+   * (remix-run/react-router#15247, fixed upstream by #15500, not released in 7.x as of 7.18.5).
+   * With reused buffers it holds 3 MB. Off for any other consumer (tests reading the whole body),
+   * which may keep chunks.
+   */
+  reuseBuffers?: boolean;
+}
+
+const SLAB_BYTES = 1024 * 1024;
+const SLABS = 3;
+
 /**
  * An async source (a storage stream, the ZIP's chunks) as the body of a Response, read only as fast
- * as the client takes it: the web stream pulls when fewer than `aheadChunks` chunks wait (one
- * storage read is 1 MB), so a download holds a few MB at most whatever its size, while the disk
- * keeps reading as the socket drains. Node's Readable.toWeb has no such bound in Node 20.
+ * as the client takes it: pulled one chunk at a time (highWaterMark 0 reads nothing ahead; the
+ * storage's own stream reads 1 MB ahead), so a download holds a few MB whatever its size. Node's
+ * Readable.toWeb reads ahead without bound in Node 20.
  */
 export function webStreamOf(
   source: AsyncIterable<Uint8Array>,
   onAbort?: () => void,
-  aheadChunks = 4,
+  { reuseBuffers = false }: BodyOptions = {},
 ): ReadableStream<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
+  const cancel = async () => {
+    onAbort?.();
+    await iterator.return?.();
+  };
+  if (!reuseBuffers) {
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const { value, done } = await iterator.next();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+        cancel,
+      },
+      { highWaterMark: 0 },
+    );
+  }
+  // Each chunk sent is a full 1 MB slab (the last one excepted): always more than the socket's
+  // high-water mark, so the adapter waits for it to drain before the next read, and a slab is
+  // refilled only two reads after that.
+  const slabs: Buffer[] = [];
+  let turn = 0;
+  let pending: Uint8Array | null = null;
+  let offset = 0;
+  let finished = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const { value, done } = await iterator.next();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (finished) {
+            controller.close();
+            return;
+          }
+          const slab = slabs[turn] ?? Buffer.allocUnsafeSlow(SLAB_BYTES);
+          slabs[turn] = slab;
+          let filled = 0;
+          while (filled < SLAB_BYTES) {
+            if (!pending || offset >= pending.length) {
+              const next = await iterator.next();
+              if (next.done) {
+                finished = true;
+                break;
+              }
+              pending = next.value;
+              offset = 0;
+              continue;
+            }
+            const length = Math.min(SLAB_BYTES - filled, pending.length - offset);
+            slab.set(pending.subarray(offset, offset + length), filled);
+            filled += length;
+            offset += length;
+          }
+          if (filled > 0) controller.enqueue(slab.subarray(0, filled));
+          else controller.close();
+          turn = (turn + 1) % SLABS;
         } catch (error) {
           controller.error(error);
         }
       },
-      async cancel() {
-        onAbort?.();
-        await iterator.return?.();
-      },
+      cancel,
     },
-    new CountQueuingStrategy({ highWaterMark: aheadChunks }),
+    { highWaterMark: 0 },
   );
 }
 
@@ -125,6 +191,7 @@ export async function bytesResponse(
   request: Request,
   bytes: ServedBytes,
   storage: FileStorage = fileStorage(),
+  body: BodyOptions = {},
 ): Promise<{ response: Response; range: RangeRequest }> {
   const headers = baseHeaders(bytes.contentType, bytes.etag);
   headers.set('Accept-Ranges', 'bytes');
@@ -155,7 +222,7 @@ export async function bytesResponse(
   if (!stream) return { response: new Response('Fichier introuvable', { status: 404 }), range };
   return {
     response: new Response(
-      webStreamOf(stream as Readable, () => stream.destroy()),
+      webStreamOf(stream as Readable, () => stream.destroy(), body),
       { status, headers },
     ),
     range,
@@ -170,6 +237,7 @@ export async function originalResponse(
   request: Request,
   file: Pick<OrderFile, 'storageKey' | 'name' | 'contentType' | 'sizeBytes' | 'sha256'>,
   storage: FileStorage = fileStorage(),
+  body: BodyOptions = {},
 ): Promise<{ response: Response; range: RangeRequest }> {
   const disposition = attachmentDisposition(file.name);
   if (request.method === 'GET' && storage.kind === 's3') {
@@ -198,6 +266,7 @@ export async function originalResponse(
       disposition,
     },
     storage,
+    body,
   );
 }
 
@@ -206,6 +275,7 @@ export async function previewResponse(
   request: Request,
   key: string | null,
   storage: FileStorage = fileStorage(),
+  body: BodyOptions = {},
 ): Promise<Response | null> {
   if (!key) return null;
   const stat = await storage.stat(key);
@@ -214,6 +284,7 @@ export async function previewResponse(
     request,
     { key, size: stat.size, contentType: 'image/jpeg', etag: null, disposition: null },
     storage,
+    body,
   );
   // Previews never change for a key: the browser keeps them for the gallery's visit (private).
   if (response.status === 200 || response.status === 206)

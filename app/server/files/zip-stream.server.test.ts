@@ -1,17 +1,20 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { writeReadableStreamToWritable } from '@react-router/node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeS3 } from '../../../tests/support/fake-s3';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { bytesResponse, originalResponse, parseRange } from './downloads.server';
 import { countZipDownload, loadGalleryPage, REWORK_MESSAGES, requestRework } from './gallery.server';
 import { storeOrderFile } from './order-files.server';
-import { createLocalStorage, type FileStorage } from './storage.server';
+import { createLocalStorage, createS3Storage, type FileStorage } from './storage.server';
 import { type ZipSource, zipResponse, zipSourcesOf } from './zip-stream.server';
 
 /*
@@ -107,6 +110,46 @@ describe('the ZIP of an order', () => {
     const { rows } = await client.query('select download_count from order_files where order_id = $1', [order.id]);
     await client.end();
     expect(rows.map((row) => row.download_count)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('with reused buffers, is still byte for byte once written by React Router’s Node adapter', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    const contents = Array.from({ length: 5 }, () => randomBytes(1_500_000));
+    for (const [i, bytes] of contents.entries()) {
+      await storeOrderFile(
+        {
+          orderId: order.id,
+          name: `scan-${i}.tif`,
+          support: 'photos',
+          body: Readable.from([bytes]),
+          uploadedBy: 'import',
+        },
+        { storage },
+      );
+    }
+    const sources = await zipSourcesOf(order.id, null);
+    const server = http.createServer(async (_req, res) => {
+      const response = zipResponse(
+        new Request('http://shop.test/x.zip'),
+        { orderNumber: 'SV-1', support: null, sources },
+        storage,
+        {
+          reuseBuffers: true,
+        },
+      );
+      res.writeHead(200, { 'content-length': response.headers.get('content-length') as string });
+      await writeReadableStreamToWritable(response.body as ReadableStream<Uint8Array>, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const archive = await saveBody(await fetch(`http://127.0.0.1:${port}/`), 'adapter.zip');
+      expect(await readWithPython(archive)).toEqual(
+        Object.fromEntries(contents.map((bytes, i) => [`Photos papier/scan-${i}.tif`, sha256(bytes)])),
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('switches to ZIP64 beyond 65 535 entries, still readable', async () => {
@@ -206,6 +249,41 @@ describe('Range', () => {
       storage,
     );
     expect(missing.response.status).toBe(404);
+  });
+});
+
+describe('with S3', () => {
+  it('sends the browser to a presigned link (the bucket serves the bytes and the ranges); the ZIP streams from the bucket', async () => {
+    const s3 = await startFakeS3();
+    try {
+      const bucket = createS3Storage(s3.settings);
+      const order = await insertTestOrder(databaseUrl());
+      const bytes = randomBytes(300_000);
+      const { file } = await storeOrderFile(
+        { orderId: order.id, name: 'Été.jpg', support: 'photos', body: Readable.from([bytes]), uploadedBy: 'import' },
+        { storage: bucket },
+      );
+      const { response, range } = await originalResponse(new Request('http://shop.test/f'), file, bucket);
+      expect(response.status).toBe(302);
+      expect(range).toEqual({ kind: 'whole' });
+      const location = response.headers.get('location') as string;
+      expect(location).toContain('X-Amz-Expires=300');
+      const direct = await fetch(location);
+      expect(direct.status).toBe(200);
+      expect(sha256(Buffer.from(await direct.arrayBuffer()))).toBe(file.sha256);
+      const part = await fetch(location, { headers: { Range: 'bytes=0-9' } });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 10))).toBe(true);
+
+      const zip = zipResponse(
+        new Request('http://shop.test/x.zip'),
+        { orderNumber: order.number, support: null, sources: await zipSourcesOf(order.id, null) },
+        bucket,
+      );
+      expect(await readWithPython(await saveBody(zip, 's3.zip'))).toEqual({ 'Photos papier/Été.jpg': file.sha256 });
+    } finally {
+      await s3.close();
+    }
   });
 });
 

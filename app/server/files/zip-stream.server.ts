@@ -11,7 +11,7 @@ import {
 } from '~/domain/files/zip-layout';
 import { type Database, db } from '../db/client.server';
 import { orderFiles } from '../db/schema';
-import { webStreamOf } from './downloads.server';
+import { type BodyOptions, webStreamOf } from './downloads.server';
 import { attachmentDisposition, type FileStorage, fileStorage } from './storage.server';
 
 /*
@@ -111,6 +111,7 @@ export function zipResponse(
   request: Request,
   input: { orderNumber: string; support: string | null; sources: readonly ZipSource[] },
   storage: FileStorage = fileStorage(),
+  body: BodyOptions = {},
 ): Response {
   const plan = planZip(input.sources);
   const headers = new Headers({
@@ -123,5 +124,5 @@ export function zipResponse(
     'X-Content-Type-Options': 'nosniff',
   });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  return new Response(webStreamOf(zipChunks(plan, input.sources, storage)), { status: 200, headers });
+  return new Response(webStreamOf(zipChunks(plan, input.sources, storage), undefined, body), { status: 200, headers });
 }

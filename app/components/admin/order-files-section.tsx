@@ -20,6 +20,7 @@ import { describeFileCount } from '~/domain/files/delivered-files';
 import { EXTENSION_DAYS, parisDayKey } from '~/domain/files/retention';
 import { formatDateFr, formatDateTimeFr, frenchTypography } from '~/domain/format';
 import type { OrderFilesActionData, loader as orderFilesLoader } from '~/routes/admin/api/order-files';
+import { ORDER_FILES_CHANGED_EVENT } from './file-upload-panel';
 
 /*
  * « Fichiers livrés » in the order dialog (issue 16, point 4): the files the customer flagged
@@ -55,6 +56,15 @@ export function OrderFilesSection({ orderId }: { orderId: string }) {
     if (action.state === 'idle') panel.load(url);
   }, [url, action.state]);
   useResultToast(action);
+  // A file stored by the upload panel beside this section: the list follows without a reload.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: panel.load is stable enough; the URL is what matters
+  useEffect(() => {
+    const reload = (event: Event) => {
+      if ((event as CustomEvent<{ orderId?: string }>).detail?.orderId === orderId) panel.load(url);
+    };
+    window.addEventListener(ORDER_FILES_CHANGED_EVENT, reload);
+    return () => window.removeEventListener(ORDER_FILES_CHANGED_EVENT, reload);
+  }, [orderId, url]);
 
   const value = panel.data;
   const busy = action.state !== 'idle';

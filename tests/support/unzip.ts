@@ -7,7 +7,12 @@ import yauzl, { type Entry } from 'yauzl';
  * entry's name and the SHA-256 of its bytes. Streamed, so that archives of gigabytes can be checked.
  */
 export async function zipDigests(file: string): Promise<Record<string, string>> {
-  const zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true });
+  const zip = await yauzl.openPromise(file, {
+    lazyEntries: true,
+    autoClose: false,
+    validateEntrySizes: true,
+    strictFileNames: true,
+  });
   const digests: Record<string, string> = {};
   try {
     const entries = new Promise<Entry[]>((resolve, reject) => {

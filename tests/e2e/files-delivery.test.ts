@@ -110,6 +110,8 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
     const started = await backend.start();
     stopBackend = started.stop;
     [env, browser] = await Promise.all([startServerWithSmtp(started.env), launchBrowser()]);
+    // The retention job runs in this process too (its e-mails' links use the server's address).
+    process.env.BASE_URL = env.server.url;
     storage = started.storage(env.server.dataDir);
     [admin, otherCustomer] = await Promise.all([
       createUser({ url: env.server.url, databaseUrl: env.server.databaseUrl, role: 'admin', firstName: 'Camille' }),
@@ -218,10 +220,13 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
     const main = plain(await page.locator('main').innerText());
     expect(main).toContain('3 fichiers');
     expect(main).toMatch(/Conservés jusqu’au \d{2}\/\d{2}\/\d{4}/);
-    await page
-      .getByRole('img', { name: /Noël 1986\.jpg/ })
-      .first()
-      .waitFor();
+    // The photos' thumbnails (made in the background before publishing) are shown, decoded.
+    const thumbnails = page.locator('main img[src$="/miniature.jpg"]');
+    await expect
+      .poll(() =>
+        thumbnails.evaluateAll((images) => images.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      )
+      .toBe(2);
 
     await page.getByRole('link', { name: /Noël 1986\.jpg/ }).click();
     const viewer = page.getByRole('dialog');

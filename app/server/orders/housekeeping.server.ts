@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.server';
 import { deleteExpiredFiles, sendRetentionReminders } from '../files/retention.server';
+import { removeAbandonedUploads } from '../files/uploads.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
@@ -77,8 +78,10 @@ async function runOnce(): Promise<void> {
     const now = new Date();
     const reminders = await sendRetentionReminders(now);
     const deleted = await deleteExpiredFiles(now);
-    if (reminders > 0 || deleted.orders > 0 || deleted.failed > 0) {
-      log.info({ reminders, ...deleted }, 'delivered files retention');
+    // Uploads the staff started and never finished, untouched for a week (DATA_DIR/uploads).
+    const abandonedUploads = await removeAbandonedUploads();
+    if (reminders > 0 || deleted.orders > 0 || deleted.failed > 0 || abandonedUploads > 0) {
+      log.info({ reminders, ...deleted, abandonedUploads }, 'delivered files retention');
     }
   } catch (error) {
     log.warn({ err: error }, 'delivered files retention failed; it runs again later');

@@ -348,6 +348,13 @@ const CASES: Case[] = [
     customer: 'Vous avez demandé à refaire photo-0042.jpg',
   },
   {
+    kind: 'file_rework_done',
+    data: { fileId: 'f-1', fileName: 'photo-0042.jpg' },
+    label: `Fichier refait${S}: photo-0042.jpg`,
+    detail: null,
+    customer: 'photo-0042.jpg a été refait',
+  },
+  {
     kind: 'files_retention_extended',
     data: { expiresAt: '2027-03-01T12:00:00.000Z' },
     label: 'Conservation des fichiers prolongée jusqu’au 01/03/2027',

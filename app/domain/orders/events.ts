@@ -581,6 +581,11 @@ export const ORDER_EVENTS = {
         ? `Vous avez demandé à refaire ${data.fileName}`
         : 'Vous avez demandé à refaire un fichier',
   }),
+  file_rework_done: kind({
+    schema: z.object({ fileId: text.optional(), fileName: text.optional() }).passthrough(),
+    label: (data) => (nonEmpty(data.fileName) ? nbsp('Fichier refait', data.fileName as string) : 'Fichier refait'),
+    customer: (data) => (nonEmpty(data.fileName) ? `${data.fileName} a été refait` : 'Le fichier demandé a été refait'),
+  }),
   files_retention_extended: kind({
     schema: z.object({ expiresAt: text.optional() }).passthrough(),
     label: (data) =>

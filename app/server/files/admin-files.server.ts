@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdminFile, DeliveryState } from '~/domain/files/admin-files';
 import { orderEvent } from '~/domain/orders/events';
 import { type Database, db } from '../db/client.server';
@@ -113,18 +113,33 @@ export async function deleteOrderFile(
   });
 }
 
-/** The staff redid a file the customer flagged: the « À refaire » mark goes. */
+/** The staff redid a file the customer flagged: the « À refaire » mark goes, and the history says so. */
 export async function markReworkDone(
   orderId: string,
   fileId: string,
+  actor: string,
   database: Database = db(),
 ): Promise<FileActionResult> {
   if (!isOrderId(orderId) || !isOrderId(fileId)) return { ok: false, message: FILE_NOT_FOUND };
-  const [file] = await database
-    .update(orderFiles)
-    .set({ reworkRequestedAt: null, reworkComment: null })
-    .where(and(eq(orderFiles.id, fileId), eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)))
-    .returning({ name: orderFiles.name });
-  if (!file) return { ok: false, message: FILE_NOT_FOUND };
-  return { ok: true, message: `${file.name} n’est plus à refaire.` };
+  return database.transaction(async (tx) => {
+    const [file] = await tx
+      .update(orderFiles)
+      .set({ reworkRequestedAt: null, reworkComment: null })
+      .where(
+        and(
+          eq(orderFiles.id, fileId),
+          eq(orderFiles.orderId, orderId),
+          isNull(orderFiles.deletedAt),
+          isNotNull(orderFiles.reworkRequestedAt),
+        ),
+      )
+      .returning({ name: orderFiles.name });
+    if (!file) return { ok: false as const, message: FILE_NOT_FOUND };
+    await tx.insert(orderEvents).values({
+      orderId,
+      actor,
+      ...orderEvent('file_rework_done', { fileId, fileName: file.name }),
+    });
+    return { ok: true as const, message: `${file.name} n’est plus à refaire.` };
+  });
 }

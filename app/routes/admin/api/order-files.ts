@@ -60,7 +60,7 @@ export async function action({ request, params }: Route.ActionArgs): Promise<Ord
       return result.ok ? { intent, ok: true, message: result.message } : { intent, ok: false, error: result.message };
     }
     case 'rework-done': {
-      const result = await markReworkDone(orderId, fileId);
+      const result = await markReworkDone(orderId, fileId, admin.id);
       return result.ok ? { intent, ok: true, message: result.message } : { intent, ok: false, error: result.message };
     }
     default:

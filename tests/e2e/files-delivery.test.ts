@@ -269,6 +269,13 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
       .getByText(/Fichier à refaire\s:\sNoël 1986\.jpg/)
       .first()
       .waitFor();
+    // Redone: the mark goes, the history keeps both lines.
+    await rework.getByRole('button', { name: 'Noël 1986.jpg : refait' }).click();
+    await dialog
+      .getByText(/Fichier refait\s:\sNoël 1986\.jpg/)
+      .first()
+      .waitFor();
+    await rework.waitFor({ state: 'detached' });
     await staff.close();
   }, 180_000);
 

@@ -239,7 +239,7 @@ spread over two cores doing nothing else it would be ${n(f.cpuS / 2, 1)} s, ${f.
 What the time goes to (CPU per scan, measured alone): decoding the 6-megapixel JPEG about 60 ms,
 the reduction to ${PREVIEW_PX} px 7 ms (a linear kernel; Lanczos took 22), encoding the preview 14 ms (without
 the Huffman optimisation pass, which took 23 ms more for 4 % fewer bytes; progressive encoding took
-150 ms), the thumbnail 9 ms. Decoding is most of it and cannot be shrunk here: libjpeg decodes at
-half size only when sharp reduces by 3× or more (\`fastShrinkOnLoad\`), and ${n(WIDTH)} → ${PREVIEW_PX} is 1.9×;
-originals of 4 800 px and more are decoded at half size.`;
+150 ms), the thumbnail 9 ms. Decoding is most of it: libjpeg decodes at half size only when sharp
+reduces by more than 2× (\`fastShrinkOnLoad\`); ${n(WIDTH)} → ${PREVIEW_PX} px is ${(WIDTH / PREVIEW_PX).toFixed(2).replace('.', ',')}×, which is why the
+preview is ${PREVIEW_PX} px and not 1 600 (1,9×, a full-size decode: about 60 ms more per scan).`;
 }

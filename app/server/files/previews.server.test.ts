@@ -147,7 +147,7 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('previews in t
     };
     expect(await sizes(jpeg.id)).toEqual({
       thumbnail: { format: 'jpeg', width: 267, height: 400 },
-      preview: { format: 'jpeg', width: 1067, height: 1600 },
+      preview: { format: 'jpeg', width: 933, height: 1400 },
     });
     // Smaller than a preview: kept at its own size, never enlarged.
     expect(await sizes(tiff.id)).toEqual({
@@ -163,11 +163,11 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('previews in t
     const upright = await read(storage, rows.get(jpeg.id)?.previewKey ?? null);
     // (stats() reads the input as it is: the band is cut out first.)
     const band = async (top: number) => {
-      const cut = await sharp(upright).extract({ left: 0, top, width: 1067, height: 200 }).toBuffer();
+      const cut = await sharp(upright).extract({ left: 0, top, width: 933, height: 200 }).toBuffer();
       return (await sharp(cut).stats()).channels[0]?.mean ?? -1;
     };
     expect(await band(100)).toBeLessThan(20);
-    expect(await band(1300)).toBeGreaterThan(235);
+    expect(await band(1100)).toBeGreaterThan(235);
     // The TIFF's first page (red), not its second (blue); the transparent PNG on white.
     const tiffColour = (await sharp(await read(storage, rows.get(tiff.id)?.thumbnailKey ?? null)).stats()).channels;
     expect(tiffColour[0]?.mean).toBeGreaterThan(200);
@@ -299,7 +299,7 @@ describe('the previews worker', () => {
     await drain(storage());
     const row = (await rowsOf([file.id])).get(file.id);
     expect(row).toMatchObject({ previewStatus: 'ready', width: 3600, height: 4000 });
-    expect(await jpegSize(storage(), row?.previewKey ?? null)).toEqual({ format: 'jpeg', width: 1440, height: 1600 });
+    expect(await jpegSize(storage(), row?.previewKey ?? null)).toEqual({ format: 'jpeg', width: 1260, height: 1400 });
     expect(await temporaries()).toBe(before);
   });
 

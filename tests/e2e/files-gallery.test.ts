@@ -166,6 +166,10 @@ afterAll(async () => {
 describe('the customer’s gallery', () => {
   it('opens from the order page, shows the groups, and the viewer walks with the keyboard (desktop)', async () => {
     const page = await ownerPage();
+    // From the account's orders list, then from the order's page.
+    await page.goto(`${env.server.url}/profile`);
+    await page.getByRole('link', { name: `Fichiers de la commande ${order.number}` }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Vos fichiers' }).waitFor();
     await page.goto(`${env.server.url}/confirmation?orderId=${order.id}`);
     await page.getByRole('link', { name: 'Voir et télécharger mes fichiers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Vos fichiers' }).waitFor();

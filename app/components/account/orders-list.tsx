@@ -1,5 +1,6 @@
-import { FileTextIcon, PackageOpenIcon, Undo2Icon } from 'lucide-react';
+import { FileTextIcon, ImagesIcon, PackageOpenIcon, Undo2Icon } from 'lucide-react';
 import { Link } from 'react-router';
+import { galleryPath } from '~/components/files/file-paths';
 import { Button } from '~/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { toast } from '~/components/ui/toaster';
@@ -18,6 +19,8 @@ export interface OrderListRow {
   totalPriceCents: number;
   items: Array<{ type: string; quantity: number }>;
   invoiceNumber: string | null;
+  /** The delivered files are online: a link to their gallery. */
+  filesOnline?: boolean;
   withdrawal: WithdrawalView;
 }
 
@@ -41,6 +44,14 @@ function Actions({ row }: { row: OrderListRow }) {
           Détails
         </Link>
       </Button>
+      {row.filesOnline ? (
+        <Button asChild variant="outline" size="sm">
+          <Link to={galleryPath(row.id)} aria-label={`Fichiers de la commande ${row.number}`}>
+            <ImagesIcon aria-hidden="true" />
+            Fichiers
+          </Link>
+        </Button>
+      ) : null}
       {row.invoiceNumber ? (
         <Button asChild variant="outline" size="sm">
           <Link

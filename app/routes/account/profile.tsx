@@ -98,6 +98,7 @@ export async function loader({ request }: Route.LoaderArgs) {
             totalPriceCents: row.totalPriceCents,
             items: row.items,
             invoiceNumber: row.invoiceNumber,
+            filesOnline: row.filesOnline,
             withdrawal: toWithdrawalView(withdrawalState(row, now)),
           })),
         },

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type OrderHistoryEntry, orderHistory } from '~/domain/orders/events';
 import { type Database, db } from '../db/client.server';
 import { invoices, orderEvents, orderItems, orders } from '../db/schema';
@@ -32,6 +32,8 @@ export interface AccountOrderRow {
   /** The history as the customer reads it (domain/orders/events.ts): no staff-only events. */
   events: OrderHistoryEntry[];
   invoiceNumber: string | null;
+  /** The delivered files are online (published, not deleted yet): the gallery can be opened. */
+  filesOnline: boolean;
 }
 
 export interface AccountInvoiceRow {
@@ -77,6 +79,7 @@ export async function listCustomerOrders(
       totalPriceCents: orders.totalPriceCents,
       withdrawnAt: orders.withdrawnAt,
       invoiceNumber: invoices.number,
+      filesOnline: sql<boolean>`(${orders.filesPublishedAt} is not null and ${orders.filesDeletedAt} is null)`,
     })
     .from(orders)
     .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.adjustmentId)))

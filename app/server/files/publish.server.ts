@@ -42,20 +42,16 @@ export async function publishOrderFiles(
 
       // A guest opens the gallery with a delivery token. Published again (after a rework), the token
       // of the first e-mail is kept when it can be recovered, so that its link keeps working.
+      // The lifecycle stores a new token's hash with the publication.
       let guestToken: string | null = null;
+      let deliveryTokenHash: string | null = null;
       if (!files.userId) {
         guestToken = await knownDeliveryToken(tx, orderId, files.deliveryTokenHash);
         if (!guestToken) {
           const fresh = createOrderAccessToken();
           guestToken = fresh.token;
-          await tx.update(orders).set({ deliveryTokenHash: fresh.hash }).where(eq(orders.id, orderId));
+          deliveryTokenHash = fresh.hash;
         }
-      }
-
-      // Files uploaded again after a deletion are online again: the deletion belonged to the old
-      // ones. Before the transition, whose e-mail reads whether the files are online.
-      if (files.deletedAt) {
-        await tx.update(orders).set({ filesDeletedAt: null }).where(eq(orders.id, orderId));
       }
 
       const result = await applyTransitionInTx(
@@ -63,7 +59,7 @@ export async function publishOrderFiles(
         orderId,
         { type: 'publish_files', fileCount: files.fileCount, expiresAt: expiresAt.toISOString() },
         actor,
-        { accessToken: guestToken, now },
+        { accessToken: guestToken, deliveryTokenHash, now },
       );
       // Refused: nothing of this attempt stays (the new token's hash included).
       if (!result.ok) throw new RefusedPublication({ ok: false, code: result.code, message: result.message });

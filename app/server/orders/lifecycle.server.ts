@@ -57,6 +57,8 @@ export interface TransitionContext {
   detail?: string | null;
   /** The guest's access token, so that the e-mail's link opens the order in any browser. */
   accessToken?: string | null;
+  /** publish_files: the hash of a guest's new delivery token, stored with the publication. */
+  deliveryTokenHash?: string | null;
   /** The refund row this `refund` transition completes (refunds.server.ts). */
   refundId?: string;
   /** Why the money goes back, on the credit note and in the e-mail. */
@@ -199,8 +201,16 @@ export async function applyTransitionInTx(
       stage: next.stage,
       ...(transition.type === 'receive' ? { receivedAt: now, dueAt: new Date(transition.dueAt) } : {}),
       ...(transition.type === 'ship' ? { shippedAt: now } : {}),
+      // Published files are online, again after a deletion (that one was the old files'); a guest's
+      // first publication stores the hash of the e-mail's delivery token.
       ...(transition.type === 'publish_files'
-        ? { filesPublishedAt: now, filesExpireAt: new Date(transition.expiresAt), filesReminderSentAt: null }
+        ? {
+            filesPublishedAt: now,
+            filesExpireAt: new Date(transition.expiresAt),
+            filesReminderSentAt: null,
+            filesDeletedAt: null,
+            ...(context.deliveryTokenHash ? { deliveryTokenHash: context.deliveryTokenHash } : {}),
+          }
         : {}),
       updatedAt: now,
     })

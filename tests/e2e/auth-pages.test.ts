@@ -410,8 +410,11 @@ describe('magic link', () => {
     await hydrated(page);
     await page.getByRole('link', { name: 'Recevoir un lien de connexion par email' }).click();
     await page.waitForURL((url) => url.searchParams.get('mode') === 'magic-link');
+    // The address changes before React swaps the sign-in form for this one, both with « Email ».
+    const send = page.getByRole('button', { name: 'Recevoir le lien de connexion' });
+    await send.waitFor();
     await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Recevoir le lien de connexion' }).click();
+    await send.click();
     await toast(page, 'Lien de connexion envoyé').waitFor();
 
     const link = await authEmailLink(server, email, 'magic-link');

@@ -100,22 +100,21 @@ describe('the public pages', () => {
     },
   );
 
-  it('keeps the accessibility on a phone, menus and forms included', async () => {
-    for (const path of [
-      '/',
-      '/services/photos',
-      '/services/bobines',
-      '/contact',
-      '/faq',
-      '/cgv',
-      '/villes-du-loiret',
-      '/blog/resolution-ideale-numerisation',
-    ]) {
-      const page = await openPage(browser, `${server.url}${path}`, PHONE);
-      await expectNoSeriousA11yViolations(page);
-      // Nothing wider than the screen.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
-    }
+  // One test per page: axe on a loaded 2-core machine takes seconds a page.
+  it.each([
+    '/',
+    '/services/photos',
+    '/services/bobines',
+    '/contact',
+    '/faq',
+    '/cgv',
+    '/villes-du-loiret',
+    '/blog/resolution-ideale-numerisation',
+  ])('%s keeps its accessibility on a phone, menus and forms included', async (path) => {
+    const page = await openPage(browser, `${server.url}${path}`, PHONE);
+    await expectNoSeriousA11yViolations(page);
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
   });
 
   it('names the canonical address of each page, the alias and the unaccented URL included', async () => {

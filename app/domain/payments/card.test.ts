@@ -5,8 +5,10 @@ import {
   cardLast4,
   createCardFormSchema,
   formatCardNumber,
+  formatExpiryInput,
   isExpired,
   luhnValid,
+  normaliseExpiry,
   parseExpiry,
 } from './card';
 
@@ -74,7 +76,14 @@ describe('expiry MM/AA', () => {
     ['03/2029', { month: 3, year: 2029 }],
     ['13/27', null],
     ['00/27', null],
-    ['1227', null],
+    ['1227', { month: 12, year: 2027 }], // a phone's numeric keypad has no slash
+    ['122029', { month: 12, year: 2029 }],
+    ['12 / 29', { month: 12, year: 2029 }],
+    ['12-29', { month: 12, year: 2029 }],
+    [' 1229 ', { month: 12, year: 2029 }],
+    ['1329', null],
+    ['0029', null],
+    ['129', null],
     ['12/7', null],
     ['', null],
   ])('%j -> %j', (value, expected) => {
@@ -96,10 +105,40 @@ describe('expiry MM/AA', () => {
   });
 });
 
+describe('expiry as one types it', () => {
+  it.each([
+    ['', ''],
+    ['1', '1'],
+    ['12', '12'],
+    ['122', '12/2'],
+    ['1229', '12/29'],
+    ['12/29', '12/29'],
+    ['12 / 29', '12/29'],
+    ['12/2', '12/2'],
+    ['122029', '12/20'],
+  ])('%j shows %j', (typed, shown) => {
+    expect(formatExpiryInput(typed)).toBe(shown);
+  });
+
+  it.each([
+    ['1229', '12/29'],
+    ['1/29', '01/29'],
+    ['12 / 2029', '12/29'],
+    ['nonsense', 'nonsense'],
+  ])('%j is kept as %j', (typed, kept) => {
+    expect(normaliseExpiry(typed)).toBe(kept);
+  });
+});
+
 describe('card form schema', () => {
   it('accepts a complete form and normalises the number', () => {
     const result = schema.parse(valid);
     expect(result.cardNumber).toBe('4242424242424242');
+  });
+
+  it('accepts what a phone types: no slash in the expiry, spaces in the number and the CVV', () => {
+    const result = schema.parse({ ...valid, cardNumber: '4242424242424242', expiryDate: '1229', cvv: '1 2 3' });
+    expect(result).toEqual({ ...valid, cardNumber: '4242424242424242', expiryDate: '12/29', cvv: '123' });
   });
 
   it('requires every field, with the French messages', () => {
@@ -119,7 +158,7 @@ describe('card form schema', () => {
 
   it.each([
     [{ cardNumber: '4242 4242 4242 4241' }, 'cardNumber', CARD_MESSAGES.cardNumberInvalid],
-    [{ expiryDate: '1228' }, 'expiryDate', CARD_MESSAGES.expiryFormat],
+    [{ expiryDate: '12285' }, 'expiryDate', CARD_MESSAGES.expiryFormat],
     [{ expiryDate: '13/28' }, 'expiryDate', CARD_MESSAGES.expiryFormat],
     [{ expiryDate: '10/26' }, 'expiryDate', CARD_MESSAGES.expiryPast],
     [{ cvv: '12' }, 'cvv', CARD_MESSAGES.cvvInvalid],

@@ -14,7 +14,7 @@ export const CARD_MESSAGES = {
   cardNumberRequired: 'Le numéro de carte est requis',
   cardNumberInvalid: 'Numéro de carte invalide',
   expiryRequired: 'La date d’expiration est requise',
-  expiryFormat: 'La date d’expiration doit être au format MM/AA',
+  expiryFormat: 'La date d’expiration doit être au format MM/AA (par exemple 12/29)',
   expiryPast: 'Cette carte est expirée',
   cvvRequired: 'Le cryptogramme visuel (CVV) est requis',
   cvvInvalid: 'Le CVV doit contenir 3 ou 4 chiffres',
@@ -64,15 +64,42 @@ export function cardBrand(value: string): CardBrand {
   return 'unknown';
 }
 
-/** "MM/AA" (also "MM/AAAA" and "MM / AA") -> month and full year, or null. */
+/**
+ * The expiry as people type it -> month and full year, or null. Phones' numeric keypads have no
+ * slash, so « 1229 » (and « 122029 ») are read like « 12/29 »; « 12 / 29 », « 12-29 », « 1/29 »
+ * and « 12/2029 » too.
+ */
 export function parseExpiry(value: string): { month: number; year: number } | null {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  const match =
+    /^\s*(\d{1,2})\s*[/\-.\s]\s*(\d{2}|\d{4})\s*$/.exec(value) ?? /^\s*(\d{2})(\d{2}|\d{4})\s*$/.exec(value);
   if (!match) return null;
   const month = Number(match[1]);
   const rawYear = match[2] as string;
   const year = rawYear.length === 2 ? 2000 + Number(rawYear) : Number(rawYear);
   if (month < 1 || month > 12) return null;
   return { month, year };
+}
+
+/** The expiry in its printed form, « 12/29 »: what the server keeps of what was typed. */
+export function normaliseExpiry(value: string): string {
+  const expiry = parseExpiry(value);
+  if (!expiry) return value.trim();
+  return `${String(expiry.month).padStart(2, '0')}/${String(expiry.year % 100).padStart(2, '0')}`;
+}
+
+/**
+ * The expiry field as one types (JavaScript only): the digits, with the slash put in after the
+ * month — « 1 », « 12 », « 12/2 », « 12/29 ». Whatever is not a digit is dropped, so a slash typed
+ * by hand is not doubled.
+ */
+export function formatExpiryInput(value: string): string {
+  const digits = value.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+}
+
+/** The CVV's digits: spaces typed between them are dropped. */
+export function normaliseCvv(value: string): string {
+  return value.replace(/\s/g, '');
 }
 
 const parisYearMonth = new Intl.DateTimeFormat('en-CA', {
@@ -101,14 +128,18 @@ export function createCardFormSchema({ now = () => new Date() }: { now?: () => D
     cardNumber: required(CARD_MESSAGES.cardNumberRequired)
       .transform(normaliseCardNumber)
       .refine(luhnValid, { error: CARD_MESSAGES.cardNumberInvalid }),
-    expiryDate: required(CARD_MESSAGES.expiryRequired).superRefine((value, ctx) => {
-      const expiry = parseExpiry(value);
-      if (!expiry) ctx.addIssue({ code: 'custom', message: CARD_MESSAGES.expiryFormat });
-      else if (isExpired(expiry, now())) ctx.addIssue({ code: 'custom', message: CARD_MESSAGES.expiryPast });
-    }),
+    expiryDate: required(CARD_MESSAGES.expiryRequired)
+      .superRefine((value, ctx) => {
+        const expiry = parseExpiry(value);
+        if (!expiry) ctx.addIssue({ code: 'custom', message: CARD_MESSAGES.expiryFormat });
+        else if (isExpired(expiry, now())) ctx.addIssue({ code: 'custom', message: CARD_MESSAGES.expiryPast });
+      })
+      .transform(normaliseExpiry),
+    // Checked after the spaces are dropped: « 123 » typed as « 1 2 3 » is a CVV (no `pattern` for
+    // the browser to refuse it before).
     cvv: required(CARD_MESSAGES.cvvRequired)
-      .max(4, CARD_MESSAGES.cvvInvalid)
-      .regex(/^\d{3,4}$/, CARD_MESSAGES.cvvInvalid),
+      .transform(normaliseCvv)
+      .refine((cvv) => /^\d{3,4}$/.test(cvv), { error: CARD_MESSAGES.cvvInvalid }),
   });
 }
 

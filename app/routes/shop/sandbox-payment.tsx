@@ -9,7 +9,7 @@ import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { company } from '~/domain/company';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
-import { cardFormSchema, formatCardNumber } from '~/domain/payments/card';
+import { cardFormSchema, formatCardNumber, formatExpiryInput } from '~/domain/payments/card';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_TEST_CARDS } from '~/domain/payments/sandbox-cards';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
@@ -164,15 +164,17 @@ function CardField({
 } & Omit<React.ComponentProps<'input'>, 'id' | 'name' | 'defaultValue' | 'form' | 'type'>) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const { key, ...input } = getInputProps(meta, { type: 'text', ariaDescribedBy: hintId });
+  // The hint under the field, not between label and field: two fields side by side keep their
+  // boxes on one line on a phone however long each hint wraps.
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={meta.id}>{label}</Label>
+      <Input key={key} {...input} {...rest} />
       {hint ? (
-        <p id={hintId} className="-mt-1 text-muted-foreground text-xs">
+        <p id={hintId} className="text-muted-foreground text-xs">
           {hint}
         </p>
       ) : null}
-      <Input key={key} {...input} {...rest} />
       {meta.errors?.length ? (
         <p id={meta.errorId} className="text-destructive text-sm">
           {meta.errors[0]}
@@ -218,19 +220,22 @@ function CardPaymentForm({
         autoComplete="cc-number"
         placeholder="4242 4242 4242 4242"
         maxLength={23}
+        onInput={(event) => reformatAtEnd(event.currentTarget, formatCardNumber)}
         onBlur={(event) => {
           event.currentTarget.value = formatCardNumber(event.currentTarget.value);
         }}
       />
-      <div className="grid grid-cols-2 gap-4">
+      <div className="grid grid-cols-2 items-start gap-4">
+        {/* The numeric keypad has no slash: « 1229 » is accepted, and shown « 12/29 » as typed. */}
         <CardField
           meta={fields.expiryDate}
           label="Date d’expiration"
-          hint="MM/AA"
+          hint="MM/AA, par exemple 12/29"
           inputMode="numeric"
           autoComplete="cc-exp"
           placeholder="MM/AA"
           maxLength={7}
+          onInput={(event) => reformatAtEnd(event.currentTarget, formatExpiryInput)}
         />
         <CardField
           meta={fields.cvv}
@@ -238,7 +243,7 @@ function CardPaymentForm({
           hint="3 ou 4 chiffres au dos de la carte"
           inputMode="numeric"
           autoComplete="cc-csc"
-          maxLength={4}
+          maxLength={7}
         />
       </div>
       <Button type="submit" name="intent" value="pay" size="lg" disabled={busy}>
@@ -247,6 +252,16 @@ function CardPaymentForm({
       </Button>
     </Form>
   );
+}
+
+/**
+ * Shows the typed value in its printed form while the caret is at the end (typing on): an edit in
+ * the middle is left alone, so the caret does not jump.
+ */
+function reformatAtEnd(input: HTMLInputElement, format: (value: string) => string) {
+  if (input.selectionStart !== input.value.length) return;
+  const formatted = format(input.value);
+  if (formatted !== input.value) input.value = formatted;
 }
 
 /** A form of its own: cancelling does not go through the card form's checks. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TERMS_VERSION, termsVersionLabel } from './terms';
+import { TERMS_VERSION, termsVersionLabel, termsVersionNotice } from './terms';
 
 describe('TERMS_VERSION', () => {
   it('is the date of the /cgv text (content/pages/cgv.md, front matter `modified`): change both together', () => {
@@ -12,5 +12,10 @@ describe('TERMS_VERSION', () => {
   it('reads as a French date in the back office', () => {
     expect(termsVersionLabel('2026-11-21')).toBe('CGV du 21/11/2026');
     expect(termsVersionLabel('v2')).toBe('CGV v2');
+  });
+
+  it('reads as « Version du 21/11/2026 » where the terms are offered', () => {
+    expect(termsVersionNotice('2026-11-21')).toBe('Version du 21/11/2026');
+    expect(termsVersionNotice()).toBe(termsVersionNotice(TERMS_VERSION));
   });
 });

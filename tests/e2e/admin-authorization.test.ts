@@ -8,9 +8,11 @@ import { startServer, type TestServer } from '../support/server';
 
 /*
  * Every loader and every action of the back office, called over HTTP as an anonymous visitor and
- * as a signed-in customer, is refused (401 and 403), and no answer carries a byte of the shop's
- * data. The routes are read from app/routes.ts: a new admin route is covered without touching
- * this file. Page routes are also called as React Router's client navigations do (`.data`).
+ * as a signed-in customer, is refused, and no answer carries a byte of the shop's data. Resource
+ * routes and actions answer 401 and 403; the pages send the anonymous to /login remembering the
+ * page and customers to / (specification 000, §6). The routes are read from app/routes.ts: a new
+ * admin route is covered without touching this file. Page routes are also called as React
+ * Router's client navigations do (`.data`).
  */
 
 interface AdminRoute {
@@ -130,6 +132,20 @@ async function expectRefused(response: Response, status: number, what: string) {
   expect(text, what).not.toContain('Sentinelle');
 }
 
+/** A page's refusal: a redirect (302 for a document, 202 with the target for a client navigation). */
+async function expectRedirected(response: Response, location: string, what: string) {
+  const text = await response.text();
+  if (new URL(response.url).pathname.endsWith('.data')) {
+    expect(response.status, what).toBe(202);
+    expect(text, what).toContain(location);
+  } else {
+    expect(response.status, what).toBe(302);
+    expect(response.headers.get('location'), what).toBe(location);
+  }
+  expect(text, what).not.toContain(SENTINEL_NUMBER);
+  expect(text, what).not.toContain('Sentinelle');
+}
+
 describe('the back office’s routes', () => {
   it('are found in app/routes.ts', () => {
     const paths = all.map((r) => r.path);
@@ -147,10 +163,14 @@ describe('the back office’s routes', () => {
     expect(all.some((r) => r.path.startsWith('/admin/exports/'))).toBe(true);
   });
 
-  it.each(all.map((r) => [r.path, r] as const))('%s refuses anonymous visitors (401)', async (_path, route) => {
-    await expectRefused(await call(route, { method: 'GET' }), 401, `GET ${route.path}`);
-    if (route.hasComponent)
-      await expectRefused(await call(route, { method: 'GET', data: true }), 401, `GET ${route.path}.data`);
+  it.each(all.map((r) => [r.path, r] as const))('%s refuses anonymous visitors', async (_path, route) => {
+    if (route.hasComponent) {
+      const login = `/login?${new URLSearchParams({ redirectTo: route.path })}`;
+      await expectRedirected(await call(route, { method: 'GET' }), login, `GET ${route.path}`);
+      await expectRedirected(await call(route, { method: 'GET', data: true }), login, `GET ${route.path}.data`);
+    } else {
+      await expectRefused(await call(route, { method: 'GET' }), 401, `GET ${route.path}`);
+    }
     if (route.hasAction) {
       await expectRefused(await call(route, { method: 'POST' }), 401, `POST ${route.path}`);
       if (route.hasComponent)
@@ -158,11 +178,14 @@ describe('the back office’s routes', () => {
     }
   });
 
-  it.each(all.map((r) => [r.path, r] as const))('%s refuses customers (403)', async (_path, route) => {
+  it.each(all.map((r) => [r.path, r] as const))('%s refuses customers', async (_path, route) => {
     const cookie = customer.cookie;
-    await expectRefused(await call(route, { method: 'GET', cookie }), 403, `GET ${route.path}`);
-    if (route.hasComponent)
-      await expectRefused(await call(route, { method: 'GET', cookie, data: true }), 403, `GET ${route.path}.data`);
+    if (route.hasComponent) {
+      await expectRedirected(await call(route, { method: 'GET', cookie }), '/', `GET ${route.path}`);
+      await expectRedirected(await call(route, { method: 'GET', cookie, data: true }), '/', `GET ${route.path}.data`);
+    } else {
+      await expectRefused(await call(route, { method: 'GET', cookie }), 403, `GET ${route.path}`);
+    }
     if (route.hasAction) {
       await expectRefused(await call(route, { method: 'POST', cookie }), 403, `POST ${route.path}`);
       if (route.hasComponent) {

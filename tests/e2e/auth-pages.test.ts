@@ -276,10 +276,11 @@ describe('registration, sign-out, sign-in and profile', () => {
     await page.locator('form#register').getByRole('link', { name: 'conditions générales de vente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Conditions générales de vente' });
     await dialog.waitFor();
-    for (const section of ['1. Objet', '2. Services', '3. Commandes', '4. Prix et paiement']) {
+    // The /cgv text itself, whole, under its version (one text: issue 17).
+    for (const section of ['1. Le vendeur', '10. Le droit de rétractation', '16. Droit applicable']) {
       await dialog.getByRole('heading', { name: section }).waitFor();
     }
-    await dialog.getByText('Dernière mise à jour : 14 mai 2025').waitFor();
+    await dialog.getByText('Version du 21/11/2026').waitFor();
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('button', { name: "J'ai lu et j'accepte" }).click();
     await dialog.waitFor({ state: 'hidden' });

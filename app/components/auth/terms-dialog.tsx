@@ -1,3 +1,6 @@
+import { useEffect, useRef } from 'react';
+import { useFetcher } from 'react-router';
+import { Prose } from '~/components/site/prose';
 import { Button } from '~/components/ui/button';
 import {
   Dialog,
@@ -8,9 +11,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from '~/components/ui/dialog';
-import { company } from '~/domain/company';
+import { NBSP } from '~/domain/format';
+import { TERMS_VERSION, termsVersionNotice } from '~/domain/terms';
 
-export const TERMS_LAST_UPDATED = '14 mai 2025';
+/** What the dialog reads of the /cgv page's loader data (routes/site/content-page.tsx). */
+interface TermsPageData {
+  page: { title: string; modified: string; html: string };
+}
 
 interface TermsDialogProps {
   open: boolean;
@@ -20,68 +27,48 @@ interface TermsDialogProps {
 }
 
 /**
- * The general terms of sale, as the registration form shows them (specification 000, section 2):
- * object, services, orders, prices and payment; last updated 14 May 2025. The full text lives on
- * /cgv; this is what a customer accepts when creating an account.
+ * The general terms of sale, as the registration form offers them: the whole /cgv text, loaded from
+ * that page's own loader when the dialog first opens (one Markdown file, content/pages/cgv.md, one
+ * rendering: no second copy to drift), under its version date. The link opens the page itself.
  */
 export function TermsDialog({ open, onOpenChange, onAccept }: TermsDialogProps) {
+  const fetcher = useFetcher<TermsPageData>();
+  const { state, data, load } = fetcher;
+  // Asked once: a failed load is not retried in a loop (the link to the page stays).
+  const requested = useRef(false);
+  useEffect(() => {
+    if (!open || requested.current) return;
+    requested.current = true;
+    load('/cgv');
+  }, [open, load]);
+  const page = data?.page;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-2xl">
         <DialogHeader>
           <DialogTitle>Conditions générales de vente</DialogTitle>
-          <DialogDescription>Dernière mise à jour : {TERMS_LAST_UPDATED}</DialogDescription>
+          <DialogDescription>
+            {termsVersionNotice(page?.modified ?? TERMS_VERSION)} ·{' '}
+            <a href="/cgv" target="_blank" rel="noopener" className="text-primary underline underline-offset-4">
+              ouvrir la page des conditions générales de vente
+            </a>
+          </DialogDescription>
         </DialogHeader>
         {/* A scrolling text: focusable so that the keyboard can scroll it too. */}
         <section
           aria-label="Texte des conditions générales de vente"
+          aria-busy={!page}
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable from the keyboard
           tabIndex={0}
-          className="flex max-h-[55dvh] flex-col gap-4 overflow-y-auto rounded-md pr-1 text-sm leading-relaxed"
+          className="max-h-[55dvh] overflow-y-auto rounded-md pr-1 text-sm"
         >
-          <section aria-labelledby="cgv-objet" className="flex flex-col gap-1.5">
-            <h3 id="cgv-objet" className="font-semibold text-base">
-              1. Objet
-            </h3>
-            <p>
-              Les présentes conditions générales de vente régissent les relations contractuelles entre{' '}
-              {company.legalName}, société par actions simplifiée au capital de {company.capital}, immatriculée au{' '}
-              {company.rcs} sous le numéro {company.siren}, dont le siège est situé {company.street},{' '}
-              {company.postalCode} {company.city}, et toute personne passant commande sur le site Soovenirs.
+          {page ? (
+            <Prose html={page.html} className="text-sm [&_h2]:mt-6 [&_h2]:text-lg [&_h3]:mt-4 [&_h3]:text-base" />
+          ) : (
+            <p className="text-muted-foreground">
+              {state === 'idle' ? `Le texte n’a pas pu être chargé${NBSP}: ouvrez la page ci-dessus.` : 'Chargement du texte…'}
             </p>
-          </section>
-          <section aria-labelledby="cgv-services" className="flex flex-col gap-1.5">
-            <h3 id="cgv-services" className="font-semibold text-base">
-              2. Services
-            </h3>
-            <p>
-              Soovenirs numérise des supports analogiques (photos papier, diapositives, ektachromes, négatifs, plaques
-              de verre, cassettes VHS, VHS-C et MiniDV, films Super 8 et 16 mm, documents et journaux), propose la
-              restauration numérique des images et vend la boîte Soovenirs. Les fichiers numérisés sont livrés par
-              téléchargement, sur clé USB ou sur disque, selon le choix fait à la commande.
-            </p>
-          </section>
-          <section aria-labelledby="cgv-commandes" className="flex flex-col gap-1.5">
-            <h3 id="cgv-commandes" className="font-semibold text-base">
-              3. Commandes
-            </h3>
-            <p>
-              La commande est passée en ligne à partir du configurateur. Elle est confirmée par email et suivie depuis
-              l’espace client. Le client dispose d’un délai de rétractation de 14 jours à compter de la commande, qu’il
-              peut exercer depuis son espace client (« Renoncer au contrat ici ») ; s’il a demandé que la prestation
-              commence avant la fin de ce délai, le montant correspondant au service déjà fourni reste dû.
-            </p>
-          </section>
-          <section aria-labelledby="cgv-prix" className="flex flex-col gap-1.5">
-            <h3 id="cgv-prix" className="font-semibold text-base">
-              4. Prix et paiement
-            </h3>
-            <p>
-              Les prix sont indiqués en euros, toutes taxes comprises. Le paiement s’effectue par carte bancaire, par
-              virement bancaire ou par chèque. Une facture est émise pour chaque commande et reste disponible dans
-              l’espace client.
-            </p>
-          </section>
+          )}
         </section>
         <DialogFooter>
           <DialogClose asChild>

@@ -10,10 +10,10 @@ import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
-import { requireAdminUser } from '~/server/admin/access.server';
 import { getNotificationFeed } from '~/server/admin/notifications.server';
 import { warmReports } from '~/server/admin/reports.server';
 import { getDashboardStats } from '~/server/admin/stats.server';
+import { requireAdmin } from '~/server/auth/session.server';
 import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/layout';
 
@@ -37,7 +37,10 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminUser(request);
+  // The pages (spec 000): anonymous visitors to /login remembering the page, customers to the home
+  // page. Their resource routes (/admin/api, /admin/exports) and the tabs' own loaders and actions
+  // keep answering 401/403 through requireAdminUser; the layout's redirect wins for a page.
+  const admin = await requireAdmin(request);
   const [stats, feed, card] = await Promise.all([
     getDashboardStats(),
     getNotificationFeed(admin.id),

@@ -8,6 +8,7 @@ import { pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-cont
 import { breadcrumbList, seoMeta } from '~/domain/content/seo';
 import { fillPricePlaceholders } from '~/domain/content/service-prices';
 import { frenchProse as fr } from '~/domain/content/typography';
+import { TERMS_PAGE_SLUG, termsVersionNotice } from '~/domain/terms';
 import { loadPriceList, siteOrigin } from '~/server/content/site.server';
 import { loadSitePage } from '~/server/content/source.server';
 import type { Route } from './+types/content-page';
@@ -78,6 +79,10 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
                       : formatLongDate(page.modified)}
                   </time>
                 </p>
+              ) : null}
+              {/* The version the registration dialog and the checkout's box name (domain/terms.ts). */}
+              {page.slug === TERMS_PAGE_SLUG && page.modified ? (
+                <p className="font-semibold text-sm">{termsVersionNotice(page.modified)}</p>
               ) : null}
             </div>
           ) : undefined

@@ -172,9 +172,14 @@ describe('the back office’s routes', () => {
       await expectRefused(await call(route, { method: 'GET' }), 401, `GET ${route.path}`);
     }
     if (route.hasAction) {
-      await expectRefused(await call(route, { method: 'POST' }), 401, `POST ${route.path}`);
-      if (route.hasComponent)
+      // A page's form posted without JavaScript: the action refuses, then the page redirects.
+      if (route.hasComponent) {
+        const login = `/login?${new URLSearchParams({ redirectTo: route.path })}`;
+        await expectRedirected(await call(route, { method: 'POST' }), login, `POST ${route.path}`);
         await expectRefused(await call(route, { method: 'POST', data: true }), 401, `POST ${route.path}.data`);
+      } else {
+        await expectRefused(await call(route, { method: 'POST' }), 401, `POST ${route.path}`);
+      }
     }
   });
 
@@ -187,9 +192,11 @@ describe('the back office’s routes', () => {
       await expectRefused(await call(route, { method: 'GET', cookie }), 403, `GET ${route.path}`);
     }
     if (route.hasAction) {
-      await expectRefused(await call(route, { method: 'POST', cookie }), 403, `POST ${route.path}`);
       if (route.hasComponent) {
+        await expectRedirected(await call(route, { method: 'POST', cookie }), '/', `POST ${route.path}`);
         await expectRefused(await call(route, { method: 'POST', cookie, data: true }), 403, `POST ${route.path}.data`);
+      } else {
+        await expectRefused(await call(route, { method: 'POST', cookie }), 403, `POST ${route.path}`);
       }
     }
   });

@@ -1,17 +1,20 @@
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import {
   DELIVERY_LABELS,
-  itemOptions,
   type OrderItemView,
   type OrderPrices,
   PAYMENT_METHOD_LABELS,
   priceBreakdown,
-  supportLabel,
 } from '~/domain/account/order-details';
 import { formatEurosFromCents } from '~/domain/format';
+import { orderItemRows } from '~/domain/pricing/item-rows';
 
-/** The lines of an order: support, options, quantity, unit price and line total. */
-export function OrderItemsTable({ items }: { items: OrderItemView[] }) {
+/**
+ * The lines of an order: support, options, quantity, unit price and amount, each row multiplying
+ * exactly (domain/pricing/item-rows.ts): restoration and denoising on rows of their own, a line
+ * rounded as a whole shown as one lot.
+ */
+export function OrderItemsTable({ items, prices }: { items: OrderItemView[]; prices: OrderPrices }) {
   return (
     <Table>
       <caption className="sr-only">Articles de la commande</caption>
@@ -24,16 +27,16 @@ export function OrderItemsTable({ items }: { items: OrderItemView[] }) {
         </TableRow>
       </TableHeader>
       <TableBody>
-        {items.map((item, index) => (
+        {orderItemRows(items, prices).map((row, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: lines in their stored order
           <TableRow key={index}>
             <TableCell>
-              <span className="font-medium">{supportLabel(item.type)}</span>
-              <span className="block text-muted-foreground text-xs">{itemOptions(item)}</span>
+              <span className="font-medium">{row.label}</span>
+              <span className="block text-muted-foreground text-xs">{row.detail}</span>
             </TableCell>
-            <TableCell className="text-right">{item.quantity}</TableCell>
-            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(item.unitPriceCents)}</TableCell>
-            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(item.lineTotalCents)}</TableCell>
+            <TableCell className="text-right">{row.quantity}</TableCell>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(row.unitPriceCents)}</TableCell>
+            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(row.totalCents)}</TableCell>
           </TableRow>
         ))}
       </TableBody>

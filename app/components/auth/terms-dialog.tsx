@@ -66,7 +66,9 @@ export function TermsDialog({ open, onOpenChange, onAccept }: TermsDialogProps) 
             <Prose html={page.html} className="text-sm [&_h2]:mt-6 [&_h2]:text-lg [&_h3]:mt-4 [&_h3]:text-base" />
           ) : (
             <p className="text-muted-foreground">
-              {state === 'idle' ? `Le texte n’a pas pu être chargé${NBSP}: ouvrez la page ci-dessus.` : 'Chargement du texte…'}
+              {state === 'idle'
+                ? `Le texte n’a pas pu être chargé${NBSP}: ouvrez la page ci-dessus.`
+                : 'Chargement du texte…'}
             </p>
           )}
         </section>

@@ -94,7 +94,7 @@ export function OrderRecap({ items, prices }: { items: OrderItemView[]; prices: 
   return (
     <section aria-labelledby="recap-title" className="flex flex-col gap-3">
       <SectionTitle id="recap-title">Récapitulatif de la commande</SectionTitle>
-      <OrderItemsTable items={items} />
+      <OrderItemsTable items={items} prices={prices} />
       <OrderTotals prices={prices} />
     </section>
   );

@@ -1,4 +1,4 @@
-import { formatEurosFromCents } from '~/domain/format';
+import { formatEurosFromCents, NBSP } from '~/domain/format';
 import type { DeliveryMethod, PriceListDocument, SendMethod } from '~/domain/pricing/default-price-list';
 import { BREAKDOWN_LABELS, extraLines, lineOptions, lineTitle } from '~/domain/pricing/labels';
 import { PRICE_BREAKDOWN_KEYS, type PricedOrder } from '~/domain/pricing/pricing';
@@ -32,15 +32,36 @@ export function PriceDetails({
     <div className={cn('flex flex-col gap-4', className)}>
       <ul className="flex flex-col divide-y divide-border" aria-label="Lignes de l’estimation">
         {quote.lines.map((line) => (
-          <li key={`${line.type}-${line.reelSize ?? ''}`} className="flex items-start justify-between gap-4 py-2">
-            <span className="min-w-0">
-              <span className="block font-medium">
-                {line.quantity}
-                {'\u00A0'}× {lineTitle(list, line)}
+          <li key={`${line.type}-${line.reelSize ?? ''}`} className="flex flex-col gap-1 py-2">
+            <span className="flex items-start justify-between gap-4">
+              <span className="min-w-0">
+                <span className="block font-medium">
+                  {line.quantity}
+                  {NBSP}× {lineTitle(list, line)}
+                </span>
+                <span className="block text-muted-foreground text-sm">
+                  {lineOptions(list, { ...line, restoration: 0, denoise: false }).join(' · ')}
+                </span>
               </span>
-              <span className="block text-muted-foreground text-sm">{lineOptions(list, line).join(' · ')}</span>
+              <span className="shrink-0 font-medium tabular-nums">{formatEurosFromCents(line.digitisationCents)}</span>
             </span>
-            <span className="shrink-0 font-medium tabular-nums">{formatEurosFromCents(line.lineTotalCents)}</span>
+            {/* The options priced per item on their own rows: the line's figures add up as read. */}
+            {line.restorationPriceCents > 0 ? (
+              <OptionRow
+                label="Restauration"
+                count={line.restoration}
+                unitCents={list.restorationPrice}
+                totalCents={line.restorationPriceCents}
+              />
+            ) : null}
+            {line.denoisePriceCents > 0 ? (
+              <OptionRow
+                label="Débruitage"
+                count={line.quantity}
+                unitCents={list.denoisePrice}
+                totalCents={line.denoisePriceCents}
+              />
+            ) : null}
           </li>
         ))}
         {extras.map((extra) => (
@@ -79,5 +100,29 @@ export function PriceDetails({
         </span>
       </p>
     </div>
+  );
+}
+
+/** « Débruitage : 3 × 5,00 € » and its amount, under the line it belongs to. */
+function OptionRow({
+  label,
+  count,
+  unitCents,
+  totalCents,
+}: {
+  label: string;
+  count: number;
+  unitCents: number;
+  totalCents: number;
+}) {
+  return (
+    <span className="flex items-start justify-between gap-4 text-sm">
+      <span className="min-w-0 text-muted-foreground">
+        {label}
+        {NBSP}: {count}
+        {NBSP}× {formatEurosFromCents(unitCents)}
+      </span>
+      <span className="shrink-0 tabular-nums">{formatEurosFromCents(totalCents)}</span>
+    </span>
   );
 }

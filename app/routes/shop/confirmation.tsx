@@ -198,7 +198,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
             <h2 id="order-items-title" className="font-semibold text-lg">
               Articles
             </h2>
-            <OrderItemsTable items={order.items} />
+            <OrderItemsTable items={order.items} prices={order.prices} />
           </section>
           <section aria-labelledby="order-totals-title" className="flex flex-col gap-3">
             <h2 id="order-totals-title" className="font-semibold text-lg">

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { invoicePdfHref } from '~/components/account/invoices-list';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
-import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { itemOptions, supportLabel } from '~/domain/account/order-details';
 import { company } from '~/domain/company';
-import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { formatDateFr, formatEurosFromCents, NBSP } from '~/domain/format';
 import { creditNotePdfHref } from '~/domain/invoices/links';
 import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
@@ -52,7 +52,16 @@ const snapshotSchema = z
     buyer: party.nullish().catch(undefined),
     deliveryAddress: party.optional().catch(undefined),
     lines: z
-      .array(z.object({ label: z.string(), quantity: z.number(), unitPriceCents: cents, totalCents: cents }))
+      .array(
+        z.object({
+          label: z.string(),
+          /** The options in words ("Qualité standard, 4800 dpi, TIFF"), as the PDF prints them. */
+          detail: z.string().optional().catch(undefined),
+          quantity: z.number(),
+          unitPriceCents: cents,
+          totalCents: cents,
+        }),
+      )
       .optional()
       .catch(undefined),
     vatRate: z.number().optional().catch(undefined),
@@ -106,8 +115,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       order: { id: order.id, number: order.number, createdAt: order.createdAt },
       buyer: { name: s.buyer?.name ?? '', email: s.buyer?.email ?? '', lines: partyLines(s.buyer) },
       delivery: s.deliveryAddress ? { name: s.deliveryAddress.name, lines: partyLines(s.deliveryAddress) } : null,
-      lines: s.lines.map(({ label, quantity, unitPriceCents, totalCents }) => ({
+      lines: s.lines.map(({ label, detail, quantity, unitPriceCents, totalCents }) => ({
         label,
+        detail,
         quantity,
         unitPriceCents,
         totalCents,
@@ -118,7 +128,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const lines =
     snapshot.lines ??
     order.items.map((item) => ({
-      label: `${supportLabel(item.type)} (${itemOptions(item)})`,
+      label: supportLabel(item.type),
+      detail: itemOptions(item),
       quantity: item.quantity,
       unitPriceCents: item.unitPriceCents,
       totalCents: item.lineTotalCents,
@@ -233,6 +244,8 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
+      {/* On a phone the quantity and unit price go under the designation (two columns, nothing cut);
+          the totals are a list of their own, right-aligned, readable at any width. */}
       <Table>
         <caption className="sr-only">
           {invoice.title === 'Facture' ? 'Lignes de la facture' : 'Lignes de l’avoir'}
@@ -240,8 +253,8 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
         <TableHeader>
           <TableRow>
             <TableHead>Désignation</TableHead>
-            <TableHead className="text-right">Quantité</TableHead>
-            <TableHead className="text-right">Prix unitaire TTC</TableHead>
+            <TableHead className="hidden text-right sm:table-cell">Quantité</TableHead>
+            <TableHead className="hidden text-right sm:table-cell">Prix unitaire TTC</TableHead>
             <TableHead className="text-right">Total TTC</TableHead>
           </TableRow>
         </TableHeader>
@@ -249,40 +262,40 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           {lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the invoice's lines in their frozen order
             <TableRow key={index}>
-              <TableCell>{line.label}</TableCell>
-              <TableCell className="text-right">{line.quantity}</TableCell>
-              <TableCell className="whitespace-nowrap text-right">
+              <TableCell className="whitespace-normal">
+                <span className="block">{line.label}</span>
+                {line.detail ? <span className="block text-muted-foreground text-xs">{line.detail}</span> : null}
+                <span className="block text-muted-foreground text-xs tabular-nums sm:hidden">
+                  {line.quantity}
+                  {NBSP}×{NBSP}
+                  {formatEurosFromCents(line.unitPriceCents)}
+                </span>
+              </TableCell>
+              <TableCell className="hidden text-right sm:table-cell">{line.quantity}</TableCell>
+              <TableCell className="hidden whitespace-nowrap text-right sm:table-cell">
                 {formatEurosFromCents(line.unitPriceCents)}
               </TableCell>
               <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(line.totalCents)}</TableCell>
             </TableRow>
           ))}
         </TableBody>
-        <TableFooter>
-          <TableRow>
-            <TableHead scope="row" colSpan={3} className="text-right font-normal">
-              Total HT
-            </TableHead>
-            <TableCell className="whitespace-nowrap text-right">
-              {formatEurosFromCents(invoice.excludingVatCents)}
-            </TableCell>
-          </TableRow>
-          <TableRow>
-            <TableHead scope="row" colSpan={3} className="text-right font-normal">
-              TVA {Math.round(invoice.vatRate * 100)}&nbsp;%
-            </TableHead>
-            <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(invoice.vatCents)}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableHead scope="row" colSpan={3} className="text-right">
-              Total TTC
-            </TableHead>
-            <TableCell className="whitespace-nowrap text-right font-semibold">
-              {formatEurosFromCents(invoice.amountCents)}
-            </TableCell>
-          </TableRow>
-        </TableFooter>
       </Table>
+      <dl
+        aria-label={invoice.title === 'Facture' ? 'Totaux de la facture' : 'Totaux de l’avoir'}
+        className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm"
+      >
+        <dt>Total HT</dt>
+        <dd className="whitespace-nowrap text-right tabular-nums">{formatEurosFromCents(invoice.excludingVatCents)}</dd>
+        <dt>
+          TVA {Math.round(invoice.vatRate * 100)}
+          {NBSP}%
+        </dt>
+        <dd className="whitespace-nowrap text-right tabular-nums">{formatEurosFromCents(invoice.vatCents)}</dd>
+        <dt className="border-border border-t pt-1 font-semibold text-base">Total TTC</dt>
+        <dd className="whitespace-nowrap border-border border-t pt-1 text-right font-semibold text-base tabular-nums">
+          {formatEurosFromCents(invoice.amountCents)}
+        </dd>
+      </dl>
       {invoice.serviceDate ? (
         <p className="text-muted-foreground text-sm">Date de la prestation : {formatDateFr(invoice.serviceDate)}</p>
       ) : null}

@@ -1,0 +1,102 @@
+import { itemOptions, type OrderItemView, type OrderPrices, supportLabel } from '../account/order-details';
+import { DEFAULT_PRICE_LIST, TAPE_OR_REEL_SUPPORTS } from './default-price-list';
+
+/*
+ * The rows a customer reads for an order's items, each with quantity × unit price = amount
+ * (issue 17): « 3 × 25,00 € = 90,00 € » hid the denoising, « 100 × 0,58 € = 58,36 € » the rounding
+ * of a line done once as a whole (docs/pricing.md). Display only: the amounts are the order's own.
+ *
+ * The restoration and denoising are rows of their own. Their unit prices come from the order's
+ * price fields (every line of an order is priced with one list: the sum over the items divided by
+ * the items restored or denoised); a digitisation whose amount is not quantity × unit price is
+ * shown as one lot (« Lot de 100 photos »), as the invoice does.
+ */
+
+export interface ItemPriceRow {
+  label: string;
+  /** The options in words, or what the row applies to. */
+  detail: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalCents: number;
+}
+
+const supportUnits = DEFAULT_PRICE_LIST.supports as Record<string, { unit: string }>;
+
+function isDenoised(item: OrderItemView): boolean {
+  return item.denoise && (TAPE_OR_REEL_SUPPORTS as readonly string[]).includes(item.type);
+}
+
+/** « Lot de 100 photos », « Lot de 3 bobines ». */
+function lotWords(item: OrderItemView): string {
+  const unit = supportUnits[item.type]?.unit ?? 'article';
+  return `Lot de ${item.quantity}\u00A0${unit}${item.quantity > 1 && !/[sx]$/.test(unit) ? 's' : ''}`;
+}
+
+/** A whole number of cents per unit, or null when the order's fields do not divide evenly. */
+function perUnit(totalCents: number, units: number): number | null {
+  if (units === 0) return 0;
+  return Number.isInteger(totalCents / units) ? totalCents / units : null;
+}
+
+export function orderItemRows(
+  items: readonly OrderItemView[],
+  prices: Pick<OrderPrices, 'restorationPriceCents' | 'denoisePriceCents'>,
+): ItemPriceRow[] {
+  const restoredUnits = items.reduce((sum, item) => sum + Math.max(0, item.restoration), 0);
+  const denoisedUnits = items.reduce((sum, item) => sum + (isDenoised(item) ? item.quantity : 0), 0);
+  const restorationUnit = perUnit(prices.restorationPriceCents, restoredUnits);
+  const denoiseUnit = perUnit(prices.denoisePriceCents, denoisedUnits);
+  return items.flatMap((item) => itemRows(item, restorationUnit, denoiseUnit));
+}
+
+function itemRows(item: OrderItemView, restorationUnit: number | null, denoiseUnit: number | null): ItemPriceRow[] {
+  const title = supportLabel(item.type);
+  const restored = Math.max(0, item.restoration);
+  const denoised = isDenoised(item) ? item.quantity : 0;
+  const restorationCents = restored * (restorationUnit ?? 0);
+  const denoiseCents = denoised * (denoiseUnit ?? 0);
+  const digitisationCents = item.lineTotalCents - restorationCents - denoiseCents;
+  const lot = (totalCents: number, detail: string): ItemPriceRow => ({
+    label: title,
+    detail: `${lotWords(item)} · ${detail}`,
+    quantity: 1,
+    unitPriceCents: totalCents,
+    totalCents,
+  });
+  // Fields that do not explain the line (a hand-edited order): one amount, never wrong figures.
+  if (restorationUnit === null || denoiseUnit === null || digitisationCents < 0 || item.quantity <= 0) {
+    return [lot(item.lineTotalCents, itemOptions(item))];
+  }
+  const options = itemOptions({ ...item, restoration: 0, denoise: false });
+  const rows: ItemPriceRow[] = [
+    item.quantity * item.unitPriceCents === digitisationCents
+      ? {
+          label: title,
+          detail: options,
+          quantity: item.quantity,
+          unitPriceCents: item.unitPriceCents,
+          totalCents: digitisationCents,
+        }
+      : lot(digitisationCents, options),
+  ];
+  if (restorationCents > 0) {
+    rows.push({
+      label: 'Restauration',
+      detail: title,
+      quantity: restored,
+      unitPriceCents: restorationUnit,
+      totalCents: restorationCents,
+    });
+  }
+  if (denoiseCents > 0) {
+    rows.push({
+      label: 'Débruitage',
+      detail: title,
+      quantity: denoised,
+      unitPriceCents: denoiseUnit,
+      totalCents: denoiseCents,
+    });
+  }
+  return rows;
+}

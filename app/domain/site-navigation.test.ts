@@ -52,8 +52,13 @@ describe('the site navigation', () => {
       '/politique-de-confidentialite',
       '/legal-notice',
     ]);
-    expect(footerServiceEntries.map((e) => e.path)).toEqual(
-      expect.arrayContaining(['/services/plaques-verre', '/services/soovenirs']),
+    expect(footerServiceEntries.map((e) => e.path)).toEqual(expect.arrayContaining(['/services/plaques-verre']));
+  });
+
+  it('links the box once in the footer, to its own page', () => {
+    const footerPaths = [...footerServiceEntries, ...(siteNavigation.find((g) => g.id === 'infos')?.entries ?? [])].map(
+      (e) => e.path,
     );
+    expect(footerPaths.filter((path) => /soovenirs/.test(path))).toEqual(['/boite-soovenirs']);
   });
 });

@@ -118,12 +118,15 @@ export const legalEntries: readonly MenuEntry[] = [
   { title: 'Legal notice (English)', path: '/legal-notice', lang: 'en' },
 ];
 
-/** The footer's own short service list; the specification's footer spells the glass plates URL this way. */
+/**
+ * The footer's own short service list; the specification's footer spells the glass plates URL this
+ * way. The box is not in it: the Infos column's « La boîte Soovenirs » (/boite-soovenirs) is its one
+ * link in the footer.
+ */
 export const footerServiceEntries: readonly MenuEntry[] = [
   { title: 'Photos papier', path: '/services/photos' },
   { title: 'Diapositives', path: '/services/slides' },
   { title: 'Cassettes VHS', path: '/services/vhs' },
   { title: 'Films Super 8 et 16 mm', path: '/services/film' },
   { title: 'Plaques de verre', path: '/services/plaques-verre' },
-  { title: 'Boîte Soovenirs', path: '/services/soovenirs' },
 ];

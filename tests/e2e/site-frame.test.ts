@@ -221,13 +221,15 @@ describe('the site frame', () => {
       'Politique de confidentialité': '/politique-de-confidentialite',
       'Legal notice (English)': '/legal-notice',
       'Plaques de verre': '/services/plaques-verre',
-      'Boîte Soovenirs': '/services/soovenirs',
+      // One link to the box, to its own page (issue 17).
+      'La boîte Soovenirs': '/boite-soovenirs',
       // The specification links the back office from the footer for everyone.
       Administration: '/admin',
     };
     for (const [name, href] of Object.entries(links)) {
       expect(await hrefOf(footer.getByRole('link', { name, exact: true })), name).toBe(href);
     }
+    expect(await footer.getByRole('link', { name: /boîte soovenirs/i }).count()).toBe(1);
     expect(await footer.getByRole('link', { name: '01 84 60 12 34' }).getAttribute('href')).toBe('tel:+33184601234');
   });
 

@@ -18,7 +18,7 @@ import {
   DELIVERY_DETAILS,
   DELIVERY_LABELS,
   expressOptionTitle,
-  PHYSICAL_DELIVERY_DELAY,
+  physicalDeliverySentence,
   RETURN_ORIGINALS_LABEL,
   SEND_METHOD_LABELS,
   standardTurnaroundSentence,
@@ -274,7 +274,7 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
         )}
         {selection && selection.deliveryMethod !== 'digital' ? (
           <p className="text-muted-foreground text-sm">
-            {DELIVERY_LABELS[selection.deliveryMethod]} livrée sous {PHYSICAL_DELIVERY_DELAY} après la numérisation.
+            {physicalDeliverySentence(selection.deliveryMethod)}
           </p>
         ) : null}
 

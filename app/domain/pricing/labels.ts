@@ -21,6 +21,12 @@ export const DELIVERY_DETAILS: Readonly<Record<DeliveryMethod, string>> = {
 /** Non-digital deliveries take 3 to 5 working days (specification, section 9). */
 export const PHYSICAL_DELIVERY_DELAY = '3 à 5 jours ouvrés';
 
+/** « Clé USB livrée… », « DVD livré… »: the participle agrees with the medium. */
+export function physicalDeliverySentence(method: Exclude<DeliveryMethod, 'digital'>): string {
+  const delivered = method === 'usb' ? 'livrée' : 'livré';
+  return `${DELIVERY_LABELS[method]} ${delivered} sous ${PHYSICAL_DELIVERY_DELAY} après la numérisation.`;
+}
+
 export const SEND_METHOD_LABELS: Readonly<Record<SendMethod, string>> = {
   self: 'Je les envoie moi-même',
   label: 'Étiquette d’envoi prépayée',

@@ -15,7 +15,7 @@ import { localBusiness, type PricedService, seoMeta } from '~/domain/content/seo
 import { servicePrice } from '~/domain/content/service-prices';
 import { TESTIMONIALS } from '~/domain/content/testimonials';
 import { frenchProse as fr } from '~/domain/content/typography';
-import { getServiceEntry, type ServiceId, STRUCTURED_DATA_SERVICE_IDS } from '~/domain/services';
+import { CARD_SERVICE_IDS, getServiceEntry, type ServiceId, STRUCTURED_DATA_SERVICE_IDS } from '~/domain/services';
 import { serviceImage } from '~/domain/site-navigation';
 import { loadPriceList, serviceCards, siteOrigin } from '~/server/content/site.server';
 import { contentSource, loadFaq } from '~/server/content/source.server';
@@ -160,7 +160,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="mt-8">
           <Button asChild variant="outline" size="lg">
             <Link to="/services">
-              Voir les 14 prestations et leurs tarifs
+              Voir les {CARD_SERVICE_IDS.length} prestations et leurs tarifs
               <ArrowRightIcon aria-hidden="true" />
             </Link>
           </Button>

@@ -140,186 +140,190 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
   const formProps = getFormProps(form);
 
   return (
-    <Form
-      method="get"
-      {...formProps}
-      noValidate
-      onChange={onChange}
-      onKeyDown={onKeyDown}
-      className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]"
-    >
+    <Form method="get" {...formProps} noValidate onChange={onChange} onKeyDown={onKeyDown} className="flex flex-col">
       <input type="hidden" name="priceListVersion" value={priceList.version} />
-      <div className="flex min-w-0 flex-col gap-8">
-        <fieldset className="flex flex-col gap-3">
-          <legend className="mb-3 font-heading font-semibold text-xl">1. Vos supports</legend>
-          <p className="text-muted-foreground text-sm" id="supports-hint">
-            Cochez les supports à numériser, puis précisez leur nombre et les options.
-          </p>
-          <FieldErrors field={fields.support} />
-          <ul className="grid gap-3">
-            {SUPPORT_TYPES.map((type) => (
-              <SupportCard key={type} type={type} list={list} defaults={defaults} fields={fields[type].getFieldset()} />
-            ))}
-          </ul>
-        </fieldset>
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="flex min-w-0 flex-col gap-8">
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-3 font-heading font-semibold text-xl">1. Vos supports</legend>
+            <p className="text-muted-foreground text-sm" id="supports-hint">
+              Cochez les supports à numériser, puis précisez leur nombre et les options.
+            </p>
+            <FieldErrors field={fields.support} />
+            <ul className="grid gap-3">
+              {SUPPORT_TYPES.map((type) => (
+                <SupportCard
+                  key={type}
+                  type={type}
+                  list={list}
+                  defaults={defaults}
+                  fields={fields[type].getFieldset()}
+                />
+              ))}
+            </ul>
+          </fieldset>
 
-        <fieldset className="flex flex-col gap-3">
-          <legend className="mb-3 font-heading font-semibold text-xl">2. Livraison de vos fichiers</legend>
-          <div className="grid gap-3 sm:grid-cols-3">
-            {DELIVERY_METHODS.map((method) => (
-              <ChoiceCard
-                key={method}
-                type="radio"
-                name="delivery"
-                value={method}
-                id={`${FORM_ID}-delivery-${method}`}
-                defaultChecked={defaults.delivery === method}
-                title={DELIVERY_LABELS[method]}
-                price={list.deliveryCosts[method] === 0 ? 'Gratuit' : formatEurosFromCents(list.deliveryCosts[method])}
-                detail={DELIVERY_DETAILS[method]}
-              />
-            ))}
-          </div>
-          <FieldErrors field={fields.delivery} />
-        </fieldset>
-
-        <fieldset className="flex flex-col gap-3">
-          <legend className="mb-3 font-heading font-semibold text-xl">3. Vos originaux</legend>
-          <p className="font-medium text-sm" id="send-legend">
-            Comment nous les faire parvenir&#8239;?
-          </p>
-          <div className="grid gap-3 sm:grid-cols-2" role="radiogroup" aria-labelledby="send-legend">
-            {SEND_METHODS.map((method) => (
-              <ChoiceCard
-                key={method}
-                type="radio"
-                name="send"
-                value={method}
-                id={`${FORM_ID}-send-${method}`}
-                defaultChecked={defaults.send === method}
-                title={SEND_METHOD_LABELS[method]}
-                price={method === 'label' ? formatEurosFromCents(list.sendingLabelPrice) : 'À vos frais'}
-                detail={
-                  method === 'label'
-                    ? 'Nous vous envoyons une étiquette Colissimo à coller sur votre colis.'
-                    : 'Envoyez-les par le transporteur de votre choix.'
-                }
-              />
-            ))}
-          </div>
-          <FieldErrors field={fields.send} />
-          <ChoiceCard
-            type="checkbox"
-            name="returnOriginals"
-            value="on"
-            id={`${FORM_ID}-returnOriginals`}
-            defaultChecked={defaults.returnOriginals}
-            title="Me renvoyer mes originaux après numérisation"
-            price={formatEurosFromCents(list.returnShippingPrice)}
-            detail={`${RETURN_ORIGINALS_LABEL}, soigneusement emballés, en colis suivi.`}
-          />
-        </fieldset>
-
-        <fieldset className="flex flex-col gap-3">
-          <legend className="mb-3 font-heading font-semibold text-xl">4. Délai de traitement</legend>
-          <p className="text-muted-foreground text-sm" id="delai-standard">
-            {standardTurnaroundSentence(list)}
-          </p>
-          <ChoiceCard
-            type="checkbox"
-            name="express"
-            value="on"
-            id={`${FORM_ID}-express`}
-            defaultChecked={defaults.express}
-            title={expressOptionTitle(list)}
-            price={formatEurosFromCents(list.turnaround.expressPrice)}
-            detail="Votre commande passe en priorité à l’atelier dès l’arrivée de vos originaux."
-          />
-        </fieldset>
-
-        {hydrated ? null : (
-          // Before JavaScript runs, the estimate is computed by the server: this is the form's first
-          // submit button, so Enter in a field refreshes the estimate rather than ordering.
-          <div>
-            <Button type="submit" variant="secondary">
-              <RefreshCwIcon aria-hidden="true" />
-              Mettre à jour l’estimation
-            </Button>
-          </div>
-        )}
-      </div>
-
-      <section
-        id="estimation"
-        aria-labelledby="estimation-title"
-        className="flex scroll-mt-24 flex-col gap-4 rounded-xl border border-border bg-card p-5 shadow-sm lg:sticky lg:top-[calc(var(--spacing-header)+1rem)]"
-      >
-        <h2 id="estimation-title" className="flex items-center gap-2 font-heading font-semibold text-xl">
-          <CalculatorIcon aria-hidden="true" className="size-5 text-sepia" />
-          Votre estimation
-        </h2>
-        {pricesUpdated ? (
-          <p role="status" className="rounded-md bg-[#dde8f6] px-3 py-2 text-[#1d3557] text-sm">
-            Les tarifs ont été mis à jour&#8239;: votre estimation a été recalculée.
-          </p>
-        ) : null}
-        {quote && selection ? (
-          <PriceDetails list={list} quote={quote} choice={selection} totalId="estimate-total" live />
-        ) : (
-          <p className="text-muted-foreground" id="estimate-total" aria-live="polite">
-            {selection
-              ? 'Choisissez au moins un support pour obtenir votre estimation.'
-              : 'Corrigez les champs signalés pour obtenir votre estimation.'}
-          </p>
-        )}
-        {selection && selection.deliveryMethod !== 'digital' ? (
-          <p className="text-muted-foreground text-sm">
-            {physicalDeliverySentence(selection.deliveryMethod)}
-          </p>
-        ) : null}
-
-        {form.errors?.length ? (
-          <div
-            role="alert"
-            id={form.errorId}
-            className="flex gap-2 rounded-md border border-destructive/40 bg-[#fbe1de] px-3 py-2 text-[#8f1c12] text-sm"
-          >
-            <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            <div>
-              {form.errors.map((error) => (
-                <p key={error}>{error}</p>
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-3 font-heading font-semibold text-xl">2. Livraison de vos fichiers</legend>
+            <div className="grid gap-3 sm:grid-cols-3">
+              {DELIVERY_METHODS.map((method) => (
+                <ChoiceCard
+                  key={method}
+                  type="radio"
+                  name="delivery"
+                  value={method}
+                  id={`${FORM_ID}-delivery-${method}`}
+                  defaultChecked={defaults.delivery === method}
+                  title={DELIVERY_LABELS[method]}
+                  price={
+                    list.deliveryCosts[method] === 0 ? 'Gratuit' : formatEurosFromCents(list.deliveryCosts[method])
+                  }
+                  detail={DELIVERY_DETAILS[method]}
+                />
               ))}
             </div>
-          </div>
-        ) : null}
+            <FieldErrors field={fields.delivery} />
+          </fieldset>
 
-        <div className="flex flex-col gap-2">
-          <Button
-            type="submit"
-            formMethod="post"
-            name="intent"
-            value="order"
-            variant="accent"
-            size="lg"
-            disabled={submitting}
-          >
-            <ShoppingCartIcon aria-hidden="true" />
-            Commander
-          </Button>
-          <Button type="submit" formMethod="post" name="intent" value="save" variant="outline" disabled={submitting}>
-            <SaveIcon aria-hidden="true" />
-            Enregistrer le devis
-          </Button>
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-3 font-heading font-semibold text-xl">3. Vos originaux</legend>
+            <p className="font-medium text-sm" id="send-legend">
+              Comment nous les faire parvenir&#8239;?
+            </p>
+            <div className="grid gap-3 sm:grid-cols-2" role="radiogroup" aria-labelledby="send-legend">
+              {SEND_METHODS.map((method) => (
+                <ChoiceCard
+                  key={method}
+                  type="radio"
+                  name="send"
+                  value={method}
+                  id={`${FORM_ID}-send-${method}`}
+                  defaultChecked={defaults.send === method}
+                  title={SEND_METHOD_LABELS[method]}
+                  price={method === 'label' ? formatEurosFromCents(list.sendingLabelPrice) : 'À vos frais'}
+                  detail={
+                    method === 'label'
+                      ? 'Nous vous envoyons une étiquette Colissimo à coller sur votre colis.'
+                      : 'Envoyez-les par le transporteur de votre choix.'
+                  }
+                />
+              ))}
+            </div>
+            <FieldErrors field={fields.send} />
+            <ChoiceCard
+              type="checkbox"
+              name="returnOriginals"
+              value="on"
+              id={`${FORM_ID}-returnOriginals`}
+              defaultChecked={defaults.returnOriginals}
+              title="Me renvoyer mes originaux après numérisation"
+              price={formatEurosFromCents(list.returnShippingPrice)}
+              detail={`${RETURN_ORIGINALS_LABEL}, soigneusement emballés, en colis suivi.`}
+            />
+          </fieldset>
+
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-3 font-heading font-semibold text-xl">4. Délai de traitement</legend>
+            <p className="text-muted-foreground text-sm" id="delai-standard">
+              {standardTurnaroundSentence(list)}
+            </p>
+            <ChoiceCard
+              type="checkbox"
+              name="express"
+              value="on"
+              id={`${FORM_ID}-express`}
+              defaultChecked={defaults.express}
+              title={expressOptionTitle(list)}
+              price={formatEurosFromCents(list.turnaround.expressPrice)}
+              detail="Votre commande passe en priorité à l’atelier dès l’arrivée de vos originaux."
+            />
+          </fieldset>
+
+          {hydrated ? null : (
+            // Before JavaScript runs, the estimate is computed by the server: this is the form's first
+            // submit button, so Enter in a field refreshes the estimate rather than ordering.
+            <div>
+              <Button type="submit" variant="secondary">
+                <RefreshCwIcon aria-hidden="true" />
+                Mettre à jour l’estimation
+              </Button>
+            </div>
+          )}
         </div>
-        <p className="text-muted-foreground text-xs">
-          Prix TTC, tarifs en vigueur depuis le {formatDateFr(list.lastUpdated)}. Le montant est confirmé avant le
-          paiement.
-        </p>
-      </section>
+
+        <section
+          id="estimation"
+          aria-labelledby="estimation-title"
+          className="flex scroll-mt-24 flex-col gap-4 rounded-xl border border-border bg-card p-5 shadow-sm lg:sticky lg:top-[calc(var(--spacing-header)+1rem)]"
+        >
+          <h2 id="estimation-title" className="flex items-center gap-2 font-heading font-semibold text-xl">
+            <CalculatorIcon aria-hidden="true" className="size-5 text-sepia" />
+            Votre estimation
+          </h2>
+          {pricesUpdated ? (
+            <p role="status" className="rounded-md bg-[#dde8f6] px-3 py-2 text-[#1d3557] text-sm">
+              Les tarifs ont été mis à jour&#8239;: votre estimation a été recalculée.
+            </p>
+          ) : null}
+          {quote && selection ? (
+            <PriceDetails list={list} quote={quote} choice={selection} totalId="estimate-total" live />
+          ) : (
+            <p className="text-muted-foreground" id="estimate-total" aria-live="polite">
+              {selection
+                ? 'Choisissez au moins un support pour obtenir votre estimation.'
+                : 'Corrigez les champs signalés pour obtenir votre estimation.'}
+            </p>
+          )}
+          {selection && selection.deliveryMethod !== 'digital' ? (
+            <p className="text-muted-foreground text-sm">{physicalDeliverySentence(selection.deliveryMethod)}</p>
+          ) : null}
+
+          {form.errors?.length ? (
+            <div
+              role="alert"
+              id={form.errorId}
+              className="flex gap-2 rounded-md border border-destructive/40 bg-[#fbe1de] px-3 py-2 text-[#8f1c12] text-sm"
+            >
+              <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              <div>
+                {form.errors.map((error) => (
+                  <p key={error}>{error}</p>
+                ))}
+              </div>
+            </div>
+          ) : null}
+
+          <div className="flex flex-col gap-2">
+            <Button
+              type="submit"
+              formMethod="post"
+              name="intent"
+              value="order"
+              variant="accent"
+              size="lg"
+              disabled={submitting}
+            >
+              <ShoppingCartIcon aria-hidden="true" />
+              Commander
+            </Button>
+            <Button type="submit" formMethod="post" name="intent" value="save" variant="outline" disabled={submitting}>
+              <SaveIcon aria-hidden="true" />
+              Enregistrer le devis
+            </Button>
+          </div>
+          <p className="text-muted-foreground text-xs">
+            Prix TTC, tarifs en vigueur depuis le {formatDateFr(list.lastUpdated)}. Le montant est confirmé avant le
+            paiement.
+          </p>
+        </section>
+      </div>
 
       {quote ? (
-        // On a phone the estimate sits below the form: the total stays in sight at the bottom.
-        <div className="fixed inset-x-0 bottom-0 z-30 flex items-center justify-between gap-4 border-border border-t bg-background/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden">
+        // On a phone the estimate sits below the form: the total stays in sight at the bottom, while
+        // the form is on screen only (sticky in the form, not fixed): it never covers the footer.
+        <div
+          className="sticky bottom-0 z-30 -mx-4 mt-8 flex items-center justify-between gap-4 border-border border-t bg-background/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur sm:-mx-6 sm:px-6 lg:hidden"
+        >
           <span className="text-sm">
             Total estimé{' '}
             <strong className="font-heading text-lg text-primary tabular-nums">

@@ -4,8 +4,10 @@ import { data, redirect, type ShouldRevalidateFunctionArgs, useLocation } from '
 import { ConfiguratorForm } from '~/components/configurator/configurator-form';
 import { useLivePriceList } from '~/components/configurator/use-live-price-list';
 import { pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-control';
+import { pageTitle, seoMeta } from '~/domain/content/seo';
 import { EMPTY_SELECTION, resolveSelectionPayload, selectionToPayload } from '~/domain/pricing/selection';
 import { getUser } from '~/server/auth/session.server';
+import { siteOrigin } from '~/server/content/site.server';
 import { readFormData } from '~/server/form-data.server';
 import { createOrder, InvalidSelectionError, PriceListChangedError } from '~/server/orders/create-order.server';
 import { redirectToCheckout } from '~/server/orders/order-response.server';
@@ -23,15 +25,12 @@ import type { Route } from './+types/configurator';
 export const PRICES_CHANGED_MESSAGE =
   'Les tarifs viennent d’être mis à jour\u202F: vérifiez le nouveau montant avant de continuer.';
 
-export function meta() {
-  return [
-    { title: 'Estimer ma commande | Soovenirs' },
-    {
-      name: 'description',
-      content:
-        'Estimez en direct le prix de la numérisation de vos photos, diapositives, négatifs, cassettes et films : supports, options, livraison.',
-    },
-  ];
+/** Canonical and Open Graph tags like the site's pages; a selection in the URL is the same page. */
+export function meta({ loaderData }: Route.MetaArgs) {
+  const description =
+    'Estimez en direct le prix de la numérisation de vos photos, diapositives, négatifs, cassettes et films\u00A0: supports, options, livraison.';
+  if (!loaderData) return [{ title: pageTitle('Estimer ma commande') }, { name: 'description', content: description }];
+  return seoMeta({ title: 'Estimer ma commande', description, path: '/configurateur', origin: loaderData.origin });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -43,6 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     : null;
   return data(
     {
+      origin: siteOrigin(),
       priceList: { version: priceList.version, data: priceList.data },
       payload: submission ? submission.payload : selectionToPayload(EMPTY_SELECTION),
       // Messages for a URL that does not describe a valid selection (a link typed by hand).
@@ -125,7 +125,7 @@ export default function Configurator({ loaderData, actionData }: Route.Component
 
   const refused = actionData?.result ?? null;
   return (
-    <div className="mx-auto w-full max-w-7xl px-4 pt-10 pb-28 sm:px-6 lg:px-8 lg:pb-16">
+    <div className="mx-auto w-full max-w-7xl px-4 pt-10 pb-16 sm:px-6 lg:px-8">
       <header className="mb-8 flex max-w-3xl flex-col gap-3">
         <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Devis en ligne</p>
         <h1 className="text-title">Estimer ma commande</h1>

@@ -119,7 +119,9 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           </p>
         }
       />
-      <div className="mx-auto grid w-full max-w-7xl gap-12 px-4 pb-16 sm:px-6 lg:grid-cols-[1.5fr_1fr] lg:px-8">
+      {/* On a wide screen the map goes under the form (left) and the details run beside both: no
+          empty column under the form. On a phone: form, details, then the map. */}
+      <div className="mx-auto grid w-full max-w-7xl items-start gap-12 px-4 pb-16 sm:px-6 lg:grid-cols-[1.5fr_1fr] lg:grid-rows-[auto_1fr] lg:px-8">
         <section
           aria-labelledby="formulaire-titre"
           className="rounded-xl border border-border bg-card p-6 shadow-sm sm:p-8"
@@ -130,7 +132,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <ContactForm actionData={actionData as ContactActionData | undefined} defaults={defaults} />
         </section>
 
-        <div className="flex flex-col gap-8">
+        <div className="flex flex-col gap-8 lg:row-span-2">
           <section aria-labelledby="coordonnees-titre" className="flex flex-col gap-4">
             <h2 id="coordonnees-titre" className="font-heading text-2xl">
               Nos coordonnées
@@ -213,14 +215,14 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
               <Link to="/configurateur">Estimer ma commande</Link>
             </Button>
           </section>
-
-          <section aria-labelledby="plan-titre" className="flex flex-col gap-3">
-            <h2 id="plan-titre" className="font-heading text-xl">
-              Venir à l’atelier
-            </h2>
-            <WorkshopMap interactive={showMap} />
-          </section>
         </div>
+
+        <section aria-labelledby="plan-titre" className="flex flex-col gap-3">
+          <h2 id="plan-titre" className="font-heading text-xl">
+            Venir à l’atelier
+          </h2>
+          <WorkshopMap interactive={showMap} />
+        </section>
       </div>
       <JsonLd data={structuredData} />
     </>

@@ -1,6 +1,7 @@
 import { ChevronDownIcon, MenuIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import type { AccountRole } from '~/domain/account/redirects';
 import {
   accountEntry,
   adminEntry,
@@ -13,8 +14,7 @@ import {
   quotesEntry,
   siteNavigation,
 } from '~/domain/site-navigation';
-import type { SessionUser } from '~/server/auth/session.server';
-import { Button } from './ui/button';
+import { Button, buttonVariants } from './ui/button';
 import { cn } from './ui/cn';
 import {
   NavigationMenu,
@@ -25,12 +25,13 @@ import {
   NavigationMenuTrigger,
 } from './ui/navigation-menu';
 import { Sheet, SheetContent, SheetHeader, SheetTitle, SheetTrigger } from './ui/sheet';
+import { useHydrated } from './use-hydrated';
 
 /** Past this many pixels of scroll the header gets its opaque background. */
 const SCROLL_THRESHOLD = 20;
 
 export interface SiteHeaderProps {
-  user: Pick<SessionUser, 'role'> | null;
+  user: { role: AccountRole } | null;
 }
 
 export function SiteHeader({ user }: SiteHeaderProps) {
@@ -222,10 +223,35 @@ interface MobileMenuProps {
   accountLink: MenuEntry;
 }
 
-function MobileMenu({ isAdmin, accountLink }: MobileMenuProps) {
+/**
+ * The menu of a phone. Until React runs (and without JavaScript at all) it is a native disclosure,
+ * <details>/<summary>, opening the same links under the header: keyboard and screen readers know
+ * it as an expandable button. Once React runs it becomes the drawer.
+ */
+function MobileMenu(props: MobileMenuProps) {
+  const hydrated = useHydrated();
+  return hydrated ? <MobileDrawer {...props} /> : <MobileDisclosure {...props} />;
+}
+
+const menuButtonClass = cn(buttonVariants({ variant: 'ghost' }), 'px-2 md:hidden');
+
+function MobileDisclosure(props: MobileMenuProps) {
+  return (
+    <details className="md:hidden">
+      <summary className={cn(menuButtonClass, 'cursor-pointer list-none [&::-webkit-details-marker]:hidden')}>
+        <MenuIcon className="size-6!" aria-hidden="true" />
+        Menu
+      </summary>
+      <div className="fixed inset-x-0 top-header bottom-0 overflow-y-auto border-border border-t bg-background shadow-lg">
+        <MobileNavigation {...props} />
+      </div>
+    </details>
+  );
+}
+
+function MobileDrawer(props: MobileMenuProps) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  const isCurrent = useIsCurrent();
 
   // Following a link in the drawer closes it (state adjusted during render, as React recommends).
   const [seenKey, setSeenKey] = useState(location.key);
@@ -233,9 +259,6 @@ function MobileMenu({ isAdmin, accountLink }: MobileMenuProps) {
     setSeenKey(location.key);
     setOpen(false);
   }
-
-  const linkClass =
-    'flex min-h-11 items-center rounded-md px-3 py-2 font-semibold transition-colors hover:bg-muted aria-[current=page]:text-primary aria-[current=page]:underline aria-[current=page]:underline-offset-4';
 
   return (
     <Sheet open={open} onOpenChange={setOpen}>
@@ -249,61 +272,71 @@ function MobileMenu({ isAdmin, accountLink }: MobileMenuProps) {
         <SheetHeader className="border-border border-b">
           <SheetTitle>Menu</SheetTitle>
         </SheetHeader>
-        <nav aria-label="Menu mobile" className="flex flex-col gap-1 p-3">
-          <Button asChild variant="accent" size="lg" className="mb-2">
-            <Link to={estimateEntry.path}>{estimateEntry.title}</Link>
-          </Button>
-          <Link to={homeEntry.path} aria-current={isCurrent(homeEntry) ? 'page' : undefined} className={linkClass}>
-            {homeEntry.title}
-          </Link>
-          {siteNavigation.map((group) => (
-            <details key={group.id} className="group rounded-md">
-              <summary className="flex min-h-11 list-none items-center justify-between rounded-md px-3 py-2 font-semibold transition-colors hover:bg-muted [&::-webkit-details-marker]:hidden">
-                {group.title}
-                <ChevronDownIcon
-                  className="size-5 text-muted-foreground transition-transform group-open:rotate-180"
-                  aria-hidden="true"
-                />
-              </summary>
-              <ul className="pb-2 pl-2">
-                {group.entries.map((entry) => (
-                  <li key={entry.path}>
-                    <Link
-                      to={entry.path}
-                      aria-current={isCurrent(entry) ? 'page' : undefined}
-                      className={cn(linkClass, 'gap-3 font-normal text-sm')}
-                    >
-                      {entry.image ? (
-                        <img src={entry.image} alt="" width={32} height={32} loading="lazy" className="size-8" />
-                      ) : null}
-                      {entry.title}
-                    </Link>
-                  </li>
-                ))}
-                {group.id === 'prestations' ? (
-                  <li>
-                    <Link to={allServicesEntry.path} className={cn(linkClass, 'font-medium text-primary text-sm')}>
-                      {allServicesEntry.title}
-                    </Link>
-                  </li>
-                ) : null}
-              </ul>
-            </details>
-          ))}
-          <div className="my-2 border-border border-t" />
-          <Link to={quotesEntry.path} aria-current={isCurrent(quotesEntry) ? 'page' : undefined} className={linkClass}>
-            {quotesEntry.title}
-          </Link>
-          <Link to={accountLink.path} aria-current={isCurrent(accountLink) ? 'page' : undefined} className={linkClass}>
-            {accountLink.title}
-          </Link>
-          {isAdmin ? (
-            <Link to={adminEntry.path} className={linkClass}>
-              {adminEntry.title}
-            </Link>
-          ) : null}
-        </nav>
+        <MobileNavigation {...props} />
       </SheetContent>
     </Sheet>
+  );
+}
+
+function MobileNavigation({ isAdmin, accountLink }: MobileMenuProps) {
+  const isCurrent = useIsCurrent();
+  const linkClass =
+    'flex min-h-11 items-center rounded-md px-3 py-2 font-semibold transition-colors hover:bg-muted aria-[current=page]:text-primary aria-[current=page]:underline aria-[current=page]:underline-offset-4';
+
+  return (
+    <nav aria-label="Menu mobile" className="flex flex-col gap-1 p-3">
+      <Button asChild variant="accent" size="lg" className="mb-2">
+        <Link to={estimateEntry.path}>{estimateEntry.title}</Link>
+      </Button>
+      <Link to={homeEntry.path} aria-current={isCurrent(homeEntry) ? 'page' : undefined} className={linkClass}>
+        {homeEntry.title}
+      </Link>
+      {siteNavigation.map((group) => (
+        <details key={group.id} className="group rounded-md">
+          <summary className="flex min-h-11 list-none items-center justify-between rounded-md px-3 py-2 font-semibold transition-colors hover:bg-muted [&::-webkit-details-marker]:hidden">
+            {group.title}
+            <ChevronDownIcon
+              className="size-5 text-muted-foreground transition-transform group-open:rotate-180"
+              aria-hidden="true"
+            />
+          </summary>
+          <ul className="pb-2 pl-2">
+            {group.entries.map((entry) => (
+              <li key={entry.path}>
+                <Link
+                  to={entry.path}
+                  aria-current={isCurrent(entry) ? 'page' : undefined}
+                  className={cn(linkClass, 'gap-3 font-normal text-sm')}
+                >
+                  {entry.image ? (
+                    <img src={entry.image} alt="" width={32} height={32} loading="lazy" className="size-8" />
+                  ) : null}
+                  {entry.title}
+                </Link>
+              </li>
+            ))}
+            {group.id === 'prestations' ? (
+              <li>
+                <Link to={allServicesEntry.path} className={cn(linkClass, 'font-medium text-primary text-sm')}>
+                  {allServicesEntry.title}
+                </Link>
+              </li>
+            ) : null}
+          </ul>
+        </details>
+      ))}
+      <div className="my-2 border-border border-t" />
+      <Link to={quotesEntry.path} aria-current={isCurrent(quotesEntry) ? 'page' : undefined} className={linkClass}>
+        {quotesEntry.title}
+      </Link>
+      <Link to={accountLink.path} aria-current={isCurrent(accountLink) ? 'page' : undefined} className={linkClass}>
+        {accountLink.title}
+      </Link>
+      {isAdmin ? (
+        <Link to={adminEntry.path} className={linkClass}>
+          {adminEntry.title}
+        </Link>
+      ) : null}
+    </nav>
   );
 }

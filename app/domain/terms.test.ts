@@ -16,6 +16,7 @@ describe('TERMS_VERSION', () => {
 
   it('reads as « Version du 21/11/2026 » where the terms are offered', () => {
     expect(termsVersionNotice('2026-11-21')).toBe('Version du 21/11/2026');
+    expect(termsVersionNotice('2026-11-21T00:00:00.000Z')).toBe('Version du 21/11/2026');
     expect(termsVersionNotice()).toBe(termsVersionNotice(TERMS_VERSION));
   });
 });

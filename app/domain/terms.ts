@@ -16,8 +16,11 @@ export function termsVersionLabel(version: string): string {
   return match ? `CGV du ${match[3]}/${match[2]}/${match[1]}` : `CGV ${version}`;
 }
 
-/** What the customer reads wherever the terms are offered: « Version du 21/11/2026 ». */
+/**
+ * What the customer reads wherever the terms are offered: « Version du 21/11/2026 ». Takes the
+ * version or the page's `modified` date as the content source gives it (« 2026-11-21T00:00:00.000Z »).
+ */
 export function termsVersionNotice(version: string = TERMS_VERSION): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(version);
+  const match = /^(\d{4})-(\d{2})-(\d{2})(T|$)/.exec(version);
   return match ? `Version du ${match[3]}/${match[2]}/${match[1]}` : `Version ${version}`;
 }

@@ -280,10 +280,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           ))}
         </TableBody>
       </Table>
-      <dl
-        aria-label={invoice.title === 'Facture' ? 'Totaux de la facture' : 'Totaux de l’avoir'}
-        className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm"
-      >
+      <dl className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm">
         <dt>Total HT</dt>
         <dd className="whitespace-nowrap text-right tabular-nums">{formatEurosFromCents(invoice.excludingVatCents)}</dd>
         <dt>

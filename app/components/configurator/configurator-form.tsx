@@ -321,9 +321,7 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
       {quote ? (
         // On a phone the estimate sits below the form: the total stays in sight at the bottom, while
         // the form is on screen only (sticky in the form, not fixed): it never covers the footer.
-        <div
-          className="sticky bottom-0 z-30 -mx-4 mt-8 flex items-center justify-between gap-4 border-border border-t bg-background/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur sm:-mx-6 sm:px-6 lg:hidden"
-        >
+        <div className="sticky bottom-0 z-30 -mx-4 mt-8 flex items-center justify-between gap-4 border-border border-t bg-background/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur sm:-mx-6 sm:px-6 lg:hidden">
           <span className="text-sm">
             Total estimé{' '}
             <strong className="font-heading text-lg text-primary tabular-nums">

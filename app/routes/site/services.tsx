@@ -167,7 +167,6 @@ export default function Services({ loaderData }: Route.ComponentProps) {
         <h2 id="catalogue-titre" className="mb-8 text-title">
           {/* Counted, not written: the home page's link names the same number (issue 17). */}
           Nos {cards.length} prestations
-
         </h2>
         <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {cards.map((card) => (

@@ -62,7 +62,7 @@ export function ProductionChecklist({ items }: { items: ChecklistItem[] }) {
       {ready ? (
         <p
           role="status"
-          className="flex items-center gap-2 rounded-md bg-[#dcf0e3] px-3 py-2 font-medium text-[#14532d] text-sm"
+          className="flex items-center gap-2 rounded-md bg-success-tint px-3 py-2 font-medium text-success-tint-foreground text-sm"
         >
           <RocketIcon className="size-4" aria-hidden="true" />
           Prêt pour la production

@@ -7,7 +7,7 @@ export function FormAlert({ id, errors }: { id?: string; errors?: string[] | nul
     <div
       id={id}
       role="alert"
-      className="flex items-start gap-2 rounded-md border border-destructive/30 bg-[#fbe1de] px-3 py-2.5 text-[#8f1c12] text-sm"
+      className="flex items-start gap-2 rounded-md border border-destructive/30 bg-danger-tint px-3 py-2.5 text-danger-tint-foreground text-sm"
     >
       <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <div className="flex flex-col gap-1">

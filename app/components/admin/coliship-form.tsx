@@ -1,6 +1,7 @@
 import { CheckCircle2Icon, XCircleIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { toast } from '~/components/ui/toaster';
@@ -77,11 +78,7 @@ function ColishipForm({ credentials }: { credentials: PublicColishipCredentials 
         inputMode="numeric"
         error={fieldError(errors, 'contractNumber')}
       />
-      {result && !result.ok ? (
-        <p role="alert" className="text-destructive text-sm">
-          {result.error}
-        </p>
-      ) : null}
+      {result && !result.ok ? <Alert variant="danger">{result.error}</Alert> : null}
       {current.lastCheck ? (
         <p className="flex items-center gap-2 text-sm">
           {current.lastCheck.ok ? (

@@ -139,7 +139,13 @@ export default function ReportsCharts({ data }: { data: ReportsData }) {
             <XAxis type="number" fontSize={12} />
             <YAxis type="category" dataKey="label" width={140} fontSize={11} interval={0} />
             <Tooltip formatter={(value) => formatCount(Number(value))} />
-            <Bar dataKey="orders" name="Commandes" fill="var(--color-accent)" radius={[0, 4, 4, 0]} isAnimationActive={false} />
+            <Bar
+              dataKey="orders"
+              name="Commandes"
+              fill="var(--color-accent)"
+              radius={[0, 4, 4, 0]}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </ChartCard>

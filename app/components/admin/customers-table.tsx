@@ -1,5 +1,6 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, EyeIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
@@ -8,7 +9,6 @@ import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { CustomerDetails, CustomerListRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import { Pagination } from './pagination';
-import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 function SortHeader({ label, sort, params }: { label: string; sort: CustomerSort; params: CustomerListParams }) {
   const location = useLocation();

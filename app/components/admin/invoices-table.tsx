@@ -1,4 +1,5 @@
 import { ExternalLinkIcon, FileDownIcon } from 'lucide-react';
+import { ToneBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
@@ -11,7 +12,6 @@ import {
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import { creditNoteHref, creditNotePdfHref } from '~/domain/invoices/links';
 import { Pagination } from './pagination';
-import { ToneBadge } from './status-badge';
 
 const STATE_TONES = { paid: 'success', unpaid: 'warning', partially_credited: 'info', credited: 'neutral' } as const;
 

@@ -1,5 +1,6 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, EyeIcon, FilterIcon } from 'lucide-react';
 import { Form, Link, useLocation } from 'react-router';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
@@ -21,7 +22,6 @@ import {
 import { DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
 import { Pagination } from './pagination';
-import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
 export function OrderFilters({ params }: { params: OrderListParams }) {

@@ -3,12 +3,13 @@ import { Link, useLocation } from 'react-router';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { Pagination } from '~/components/ui/pagination';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { type CustomerListParams, type CustomerSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { CustomerDetails, CustomerListRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { Pagination } from './pagination';
+import { usePageHref } from './use-page-href';
 
 function SortHeader({ label, sort, params }: { label: string; sort: CustomerSort; params: CustomerListParams }) {
   const location = useLocation();
@@ -31,6 +32,7 @@ function SortHeader({ label, sort, params }: { label: string; sort: CustomerSort
 
 /** The Clients tab's table: id, name, email, orders, spent, and the details button. */
 export function CustomersTable({ page, params }: { page: ListPage<CustomerListRow>; params: CustomerListParams }) {
+  const pageHref = usePageHref();
   const location = useLocation();
   const current = new URLSearchParams(location.search);
   return (
@@ -98,7 +100,7 @@ export function CustomersTable({ page, params }: { page: ListPage<CustomerListRo
           </TableBody>
         </Table>
       </div>
-      <Pagination page={page} label="Pages des clients" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des clients" />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/statu
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
+import { Pagination } from '~/components/ui/pagination';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { itemsSummary } from '~/domain/account/order-details';
 import { type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
@@ -21,7 +22,7 @@ import {
 } from '~/domain/order-status';
 import { DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
-import { Pagination } from './pagination';
+import { usePageHref } from './use-page-href';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
 export function OrderFilters({ params }: { params: OrderListParams }) {
@@ -153,6 +154,7 @@ const IN_WORKSHOP = new Set(['pending', 'processing', 'completed']);
 
 /** The orders table: id (number), date, customer, items, status, amount, and a link to the details dialog. */
 export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; params: OrderListParams }) {
+  const pageHref = usePageHref();
   const location = useLocation();
   const current = new URLSearchParams(location.search);
   return (
@@ -231,7 +233,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
           </TableBody>
         </Table>
       </div>
-      <Pagination page={page} label="Pages des commandes" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des commandes" />
     </section>
   );
 }

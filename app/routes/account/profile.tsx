@@ -13,13 +13,13 @@ import {
 } from 'react-router';
 import { InvoicesList } from '~/components/account/invoices-list';
 import { OrdersList } from '~/components/account/orders-list';
-import { Pagination } from '~/components/account/pagination';
 import { ProfileForm } from '~/components/account/profile-form';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { EmailVerificationNotice } from '~/components/auth/email-verification-notice';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
+import { Pagination } from '~/components/ui/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
 import { toast } from '~/components/ui/toaster';

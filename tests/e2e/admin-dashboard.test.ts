@@ -369,12 +369,12 @@ describe('settings and checks', () => {
     await dialog.getByRole('button', { name: 'Valider' }).click();
     await toast(page, 'Veuillez remplir tous les champs');
     await dialog.getByLabel('Nom d’utilisateur').fill('atelier-soovenirs');
-    await dialog.getByLabel('Mot de passe').fill('pas-le-bon');
+    await dialog.getByLabel('Mot de passe', { exact: true }).fill('pas-le-bon');
     await dialog.getByLabel('Numéro de contrat').fill(colissimo.contractNumber);
     await dialog.getByRole('button', { name: 'Valider' }).click();
     await toast(page, 'Échec de la connexion à Coliship');
     await toast(page, 'Vérifiez vos identifiants et réessayez.');
-    await dialog.getByLabel('Mot de passe').fill(colissimo.password);
+    await dialog.getByLabel('Mot de passe', { exact: true }).fill(colissimo.password);
     await dialog.getByRole('button', { name: 'Valider' }).click();
     await toast(page, 'Connexion à Coliship réussie');
     expect(colissimo.requests.at(-1)?.body).toMatchObject({ contractNumber: colissimo.contractNumber });

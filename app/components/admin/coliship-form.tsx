@@ -1,13 +1,15 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { CheckCircle2Icon, XCircleIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
+import { Field } from '~/components/auth/field';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { toast } from '~/components/ui/toaster';
-import type { PublicColishipCredentials } from '~/domain/admin/coliship';
+import type { ColishipInput, PublicColishipCredentials } from '~/domain/admin/coliship';
 import { COLISHIP_MESSAGES } from '~/domain/admin/messages';
 import { formatDateTimeFr } from '~/domain/format';
-import { fieldError, TextField } from './text-field';
 
 export const COLISHIP_PATH = '/admin/api/coliship';
 
@@ -18,8 +20,9 @@ export type ColishipActionData =
         | { ok: true; message: string }
         | { ok: false; kind: 'invalid' | 'error'; message: string; description?: string };
       credentials: PublicColishipCredentials;
+      submission: SubmissionResult<string[]>;
     }
-  | { ok: false; error: string; fieldErrors: Record<string, string[]> };
+  | { ok: false; error: string; submission: SubmissionResult<string[]> };
 
 export function ColishipPanel() {
   const loader = useFetcher<{ credentials: PublicColishipCredentials }>();
@@ -50,38 +53,27 @@ function ColishipForm({ credentials }: { credentials: PublicColishipCredentials 
     else toast.error(result.check.message);
   }, [fetcher.state, result]);
 
-  const errors = result && !result.ok ? result.fieldErrors : undefined;
+  // The server validates with the domain's schema (parseWithZod) and answers the toast above: the
+  // specification's « Veuillez remplir tous les champs » comes from there, with the fields marked.
+  const [form, fields] = useForm<ColishipInput>({
+    id: 'coliship',
+    lastResult: result?.submission,
+    defaultValue: { username: credentials.username, contractNumber: credentials.contractNumber },
+    shouldRevalidate: 'onInput',
+  });
   return (
-    <fetcher.Form method="post" action={COLISHIP_PATH} noValidate className="flex flex-col gap-4">
-      <TextField
-        label="Nom d’utilisateur"
-        name="username"
-        defaultValue={current.username}
-        autoComplete="off"
-        error={fieldError(errors, 'username')}
-      />
-      <TextField
+    <fetcher.Form method="post" action={COLISHIP_PATH} className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Field meta={fields.username} label="Nom d’utilisateur" autoComplete="off" />
+      <Field
+        meta={fields.password}
         label="Mot de passe"
-        name="password"
         type="password"
         autoComplete="new-password"
         placeholder={current.passwordSet ? '•••••••• (enregistré)' : ''}
         hint={current.passwordSet ? 'Laissez vide pour conserver le mot de passe enregistré.' : undefined}
-        error={fieldError(errors, 'password')}
       />
-      <TextField
-        label="Numéro de contrat"
-        name="contractNumber"
-        defaultValue={current.contractNumber}
-        autoComplete="off"
-        inputMode="numeric"
-        error={fieldError(errors, 'contractNumber')}
-      />
-      {result && !result.ok ? (
-        <p role="alert" className="text-destructive text-sm">
-          {result.error}
-        </p>
-      ) : null}
+      <Field meta={fields.contractNumber} label="Numéro de contrat" autoComplete="off" inputMode="numeric" />
+      {result && !result.ok ? <Alert variant="danger">{result.error}</Alert> : null}
       {current.lastCheck ? (
         <p className="flex items-center gap-2 text-sm">
           {current.lastCheck.ok ? (

@@ -1,36 +1,37 @@
-import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, EyeIcon } from 'lucide-react';
+import { EyeIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { Pagination } from '~/components/ui/pagination';
+import { SortHeader } from '~/components/ui/sort-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { type CustomerListParams, type CustomerSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { CustomerDetails, CustomerListRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { Pagination } from './pagination';
-import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
+import { usePageHref } from './use-page-href';
 
-function SortHeader({ label, sort, params }: { label: string; sort: CustomerSort; params: CustomerListParams }) {
+/** A column of the Clients table: the date sorts newest first, the words A to Z. */
+function CustomerSortHeader({
+  label,
+  sort,
+  params,
+}: {
+  label: string;
+  sort: CustomerSort;
+  params: CustomerListParams;
+}) {
   const location = useLocation();
-  const current = params.sort === sort;
-  const nextDir = current ? (params.dir === 'desc' ? 'asc' : 'desc') : sort === 'date' ? 'desc' : 'asc';
-  const Icon = !current ? ArrowUpDownIcon : params.dir === 'desc' ? ArrowDownIcon : ArrowUpIcon;
-  return (
-    <TableHead aria-sort={current ? (params.dir === 'desc' ? 'descending' : 'ascending') : undefined}>
-      <Link
-        to={withParams(new URLSearchParams(location.search), { sort, dir: nextDir, client: null })}
-        preventScrollReset
-        className="inline-flex items-center gap-1 hover:underline"
-      >
-        {label}
-        <Icon className="size-3.5" aria-hidden="true" />
-      </Link>
-    </TableHead>
-  );
+  const direction = params.sort === sort ? params.dir : null;
+  const nextDir = direction ? (direction === 'desc' ? 'asc' : 'desc') : sort === 'date' ? 'desc' : 'asc';
+  const href = withParams(new URLSearchParams(location.search), { sort, dir: nextDir, client: null });
+  return <SortHeader label={label} direction={direction} href={href} />;
 }
 
 /** The Clients tab's table: id, name, email, orders, spent, and the details button. */
 export function CustomersTable({ page, params }: { page: ListPage<CustomerListRow>; params: CustomerListParams }) {
+  const pageHref = usePageHref();
   const location = useLocation();
   const current = new URLSearchParams(location.search);
   return (
@@ -49,9 +50,9 @@ export function CustomersTable({ page, params }: { page: ListPage<CustomerListRo
           <TableHeader>
             <TableRow>
               <TableHead>Id</TableHead>
-              <SortHeader label="Nom" sort="name" params={params} />
-              <SortHeader label="Email" sort="email" params={params} />
-              <SortHeader label="Inscription" sort="date" params={params} />
+              <CustomerSortHeader label="Nom" sort="name" params={params} />
+              <CustomerSortHeader label="Email" sort="email" params={params} />
+              <CustomerSortHeader label="Inscription" sort="date" params={params} />
               <TableHead className="text-right">Commandes</TableHead>
               <TableHead className="text-right">Dépensé</TableHead>
               <TableHead>
@@ -98,7 +99,7 @@ export function CustomersTable({ page, params }: { page: ListPage<CustomerListRo
           </TableBody>
         </Table>
       </div>
-      <Pagination page={page} label="Pages des clients" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des clients" />
     </section>
   );
 }

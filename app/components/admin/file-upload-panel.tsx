@@ -345,8 +345,8 @@ function UploadRow({ entry, onCancel }: { entry: Entry; onCancel: () => void }) 
         <span
           className={cn(
             entry.state === 'failed' && 'text-destructive',
-            entry.state === 'done' && 'text-emerald-800',
-            entry.state === 'reconnecting' && 'text-amber-800',
+            entry.state === 'done' && 'text-success',
+            entry.state === 'reconnecting' && 'text-warning-tint-foreground',
           )}
         >
           {status}

@@ -1,18 +1,19 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
+import { Field } from '~/components/auth/field';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { toast } from '~/components/ui/toaster';
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, REMINDER_DAYS_BEFORE } from '~/domain/files/delivered-files';
 import type { FilesConfig } from '~/domain/files/retention';
 import { frenchTypography } from '~/domain/format';
-import { fieldError, TextField } from './text-field';
 
 export const FILES_CONFIG_PATH = '/admin/api/configuration-fichiers';
 
 type ActionData =
-  | { ok: true; config: FilesConfig; message: string }
-  | { ok: false; error: string; fieldErrors: Record<string, string[]> };
+  | { ok: true; config: FilesConfig; message: string; submission: SubmissionResult<string[]> }
+  | { ok: false; error: string; submission: SubmissionResult<string[]> };
 
 /** « Durée de conservation des fichiers » (issue 16): the settings dialog's form. */
 export function FilesConfigPanel() {
@@ -34,22 +35,24 @@ function FilesConfigForm({ config }: { config: FilesConfig }) {
     if (result.ok) toast.success(result.message);
     else toast.error(result.error);
   }, [fetcher.state, result]);
-  const current = result?.ok ? result.config : config;
-  const errors = result && !result.ok ? result.fieldErrors : undefined;
+  // Validated on the server with the domain's schema (parseWithZod), which answers the toast above.
+  const [form, fields] = useForm<FilesConfig>({
+    id: 'files-config',
+    lastResult: result?.submission,
+    defaultValue: { retentionDays: config.retentionDays },
+  });
   return (
-    <fetcher.Form method="post" action={FILES_CONFIG_PATH} noValidate className="flex flex-col gap-4">
-      <TextField
+    <fetcher.Form method="post" action={FILES_CONFIG_PATH} className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Field
+        meta={fields.retentionDays}
         label="Durée de conservation des fichiers (jours)"
-        name="retentionDays"
         type="number"
         inputMode="numeric"
         min={MIN_RETENTION_DAYS}
         max={MAX_RETENTION_DAYS}
-        defaultValue={current.retentionDays}
         hint={frenchTypography(
           `Entre ${MIN_RETENTION_DAYS} et ${MAX_RETENTION_DAYS} jours après « Publier la livraison ». Le client reçoit un rappel ${REMINDER_DAYS_BEFORE} jours avant la suppression. Les commandes déjà publiées gardent leur date.`,
         )}
-        error={fieldError(errors, 'retentionDays')}
       />
       <div className="flex justify-end">
         <Button type="submit" disabled={fetcher.state !== 'idle'}>

@@ -1,5 +1,7 @@
 import { ExternalLinkIcon, FileDownIcon } from 'lucide-react';
+import { ToneBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
+import { Pagination } from '~/components/ui/pagination';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import {
@@ -10,8 +12,7 @@ import {
 } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import { creditNoteHref, creditNotePdfHref } from '~/domain/invoices/links';
-import { Pagination } from './pagination';
-import { ToneBadge } from './status-badge';
+import { usePageHref } from './use-page-href';
 
 const STATE_TONES = { paid: 'success', unpaid: 'warning', partially_credited: 'info', credited: 'neutral' } as const;
 
@@ -22,6 +23,7 @@ function DemoBadge({ demo }: { demo: boolean }) {
 
 /** Invoices: number, order number, customer, date, amount, status, Voir (/facture/{orderId}) and PDF. */
 export function InvoicesTable({ page, q }: { page: ListPage<InvoiceListRow>; q: string }) {
+  const pageHref = usePageHref();
   return (
     <section aria-labelledby="liste-factures" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -99,12 +101,13 @@ export function InvoicesTable({ page, q }: { page: ListPage<InvoiceListRow>; q: 
           </TableBody>
         </Table>
       </div>
-      <Pagination page={page} label="Pages des factures" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des factures" />
     </section>
   );
 }
 
 export function CreditNotesTable({ page }: { page: ListPage<CreditNoteListRow> }) {
+  const pageHref = usePageHref('apage');
   return (
     <section aria-labelledby="liste-avoirs" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -173,7 +176,7 @@ export function CreditNotesTable({ page }: { page: ListPage<CreditNoteListRow> }
           </Table>
         </div>
       ) : null}
-      <Pagination page={page} label="Pages des avoirs" param="apage" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des avoirs" />
     </section>
   );
 }

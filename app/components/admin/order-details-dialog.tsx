@@ -2,6 +2,7 @@ import { ExternalLinkIcon, FileDownIcon, StickyNoteIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Label } from '~/components/ui/label';
@@ -20,7 +21,6 @@ import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { ReceptionPanel } from './reception-panel';
 import { OrderShipping } from './ship-order';
-import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
 
 export type StatusActionData =
   | {

@@ -234,7 +234,7 @@ function Rework({
   return (
     <section
       aria-labelledby="fichiers-a-refaire"
-      className="flex flex-col gap-2 rounded-md border border-[#e9b949] bg-[#fdf0d5] p-3 text-[#4a2a05]"
+      className="flex flex-col gap-2 rounded-md border border-warning-tint-border bg-warning-tint p-3 text-warning-tint-foreground"
     >
       <h4 id="fichiers-a-refaire" className="font-semibold text-sm">
         {reworkHeading(files.length)}

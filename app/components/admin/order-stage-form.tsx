@@ -41,7 +41,7 @@ export function OrderWorkshop({ order }: { order: OrderDetails }) {
           <dt className="text-muted-foreground text-xs">Échéance</dt>
           <dd className="flex flex-wrap items-center gap-2 text-sm">
             {dueAt ? formatDateFr(dueAt) : 'Après la réception du colis'}
-            {late ? <Badge variant="destructive">En retard</Badge> : null}
+            {late ? <Badge variant="danger">En retard</Badge> : null}
           </dd>
         </div>
         <div className="flex flex-col">

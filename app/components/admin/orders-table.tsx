@@ -1,8 +1,11 @@
-import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon, EyeIcon, FilterIcon } from 'lucide-react';
+import { EyeIcon, FilterIcon } from 'lucide-react';
 import { Form, Link, useLocation } from 'react-router';
+import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
+import { Pagination } from '~/components/ui/pagination';
+import { SortHeader } from '~/components/ui/sort-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { itemsSummary } from '~/domain/account/order-details';
 import { type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
@@ -20,8 +23,7 @@ import {
 } from '~/domain/order-status';
 import { DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
-import { Pagination } from './pagination';
-import { OrderStatusBadge, PaymentStatusBadge } from './status-badge';
+import { usePageHref } from './use-page-href';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
 export function OrderFilters({ params }: { params: OrderListParams }) {
@@ -113,7 +115,8 @@ export function OrderFilters({ params }: { params: OrderListParams }) {
   );
 }
 
-function SortHeader({
+/** A column of the orders table: a first click sorts the largest / latest first. */
+function OrderSortHeader({
   label,
   sort,
   params,
@@ -125,27 +128,13 @@ function SortHeader({
   className?: string;
 }) {
   const location = useLocation();
-  const current = params.sort === sort;
-  const nextDir = current && params.dir === 'desc' ? 'asc' : 'desc';
-  const Icon = !current ? ArrowUpDownIcon : params.dir === 'desc' ? ArrowDownIcon : ArrowUpIcon;
-  return (
-    <TableHead
-      className={className}
-      aria-sort={current ? (params.dir === 'desc' ? 'descending' : 'ascending') : undefined}
-    >
-      <Link
-        to={withParams(new URLSearchParams(location.search), { sort, dir: nextDir, commande: null })}
-        preventScrollReset
-        className="inline-flex items-center gap-1 hover:underline"
-      >
-        {label}
-        <Icon className="size-3.5" aria-hidden="true" />
-        <span className="sr-only">
-          {current ? `(tri ${params.dir === 'desc' ? 'décroissant' : 'croissant'})` : '(trier)'}
-        </span>
-      </Link>
-    </TableHead>
-  );
+  const direction = params.sort === sort ? params.dir : null;
+  const href = withParams(new URLSearchParams(location.search), {
+    sort,
+    dir: direction === 'desc' ? 'asc' : 'desc',
+    commande: null,
+  });
+  return <SortHeader label={label} direction={direction} href={href} className={className} />;
 }
 
 /** The stage means something while the order is open; shipped or canceled orders have left the workshop. */
@@ -153,6 +142,7 @@ const IN_WORKSHOP = new Set(['pending', 'processing', 'completed']);
 
 /** The orders table: id (number), date, customer, items, status, amount, and a link to the details dialog. */
 export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; params: OrderListParams }) {
+  const pageHref = usePageHref();
   const location = useLocation();
   const current = new URLSearchParams(location.search);
   return (
@@ -170,14 +160,14 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
         <Table>
           <TableHeader>
             <TableRow>
-              <SortHeader label="N°" sort="number" params={params} />
-              <SortHeader label="Date" sort="date" params={params} />
+              <OrderSortHeader label="N°" sort="number" params={params} />
+              <OrderSortHeader label="Date" sort="date" params={params} />
               <TableHead>Client</TableHead>
               <TableHead>Articles</TableHead>
               <TableHead>Statut</TableHead>
               <TableHead>Étape</TableHead>
               <TableHead>Paiement</TableHead>
-              <SortHeader label="Montant" sort="amount" params={params} className="text-right" />
+              <OrderSortHeader label="Montant" sort="amount" params={params} className="text-right" />
               <TableHead>
                 <span className="sr-only">Détails</span>
               </TableHead>
@@ -231,7 +221,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
           </TableBody>
         </Table>
       </div>
-      <Pagination page={page} label="Pages des commandes" />
+      <Pagination page={page.page} pageCount={page.pageCount} hrefFor={pageHref} label="Pages des commandes" />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { CheckIcon, SearchIcon, XIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { ToneBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
 import { Checkbox } from '~/components/ui/checkbox';
 import { Input } from '~/components/ui/input';
@@ -11,7 +12,6 @@ import { fill, PAYMENT_VALIDATION_MESSAGES } from '~/domain/admin/messages';
 import type { ListPage } from '~/domain/admin/paging';
 import type { PendingPaymentRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { ToneBadge } from './status-badge';
 
 export const PAYMENTS_PATH = '/admin/api/paiements';
 

@@ -1,6 +1,7 @@
 import { AlertTriangleIcon, CheckCircle2Icon, CircleDashedIcon, PlayIcon, RocketIcon, XCircleIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { cn } from '~/components/ui/cn';
 import { toast } from '~/components/ui/toaster';
@@ -60,13 +61,9 @@ export function ProductionChecklist({ items }: { items: ChecklistItem[] }) {
         />
       </div>
       {ready ? (
-        <p
-          role="status"
-          className="flex items-center gap-2 rounded-md bg-[#dcf0e3] px-3 py-2 font-medium text-[#14532d] text-sm"
-        >
-          <RocketIcon className="size-4" aria-hidden="true" />
+        <Alert variant="success" icon={RocketIcon} className="font-medium">
           Prêt pour la production
-        </p>
+        </Alert>
       ) : null}
       <ul className="flex flex-col divide-y divide-border">
         {items.map((item) => {

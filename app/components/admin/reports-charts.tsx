@@ -23,12 +23,13 @@ import { orderStatusLabel } from '~/domain/order-status';
  */
 
 const MONTHS = ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'];
+// The palette's tokens (app/app.css): SVG fills accept CSS variables, so the charts follow the theme.
 const STATUS_COLOURS: Record<string, string> = {
-  pending: '#b4630e',
-  processing: '#1d3557',
-  completed: '#1f6f47',
-  shipped: '#4f8a6b',
-  canceled: '#b42318',
+  pending: 'var(--color-warning)',
+  processing: 'var(--color-primary)',
+  completed: 'var(--color-success)',
+  shipped: 'var(--color-success-soft)',
+  canceled: 'var(--color-destructive)',
 };
 
 function monthLabel(month: string): string {
@@ -89,14 +90,14 @@ export default function ReportsCharts({ data }: { data: ReportsData }) {
         >
           <ResponsiveContainer width="100%" height="100%">
             <BarChart accessibilityLayer={false} data={months} margin={{ top: 8, right: 8, left: 8, bottom: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e2d9ca" />
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
               <XAxis dataKey="label" fontSize={12} />
               <YAxis tickFormatter={(v: number) => compactEuros.format(v / 100)} fontSize={12} width={70} />
               <Tooltip formatter={(value) => euros(Number(value))} labelFormatter={(label) => String(label)} />
               <Bar
                 dataKey="revenue"
                 name="Chiffre d’affaires"
-                fill="#1d3557"
+                fill="var(--color-primary)"
                 radius={[4, 4, 0, 0]}
                 isAnimationActive={false}
               />
@@ -134,11 +135,17 @@ export default function ReportsCharts({ data }: { data: ReportsData }) {
             layout="vertical"
             margin={{ top: 8, right: 16, left: 8, bottom: 8 }}
           >
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2d9ca" />
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
             <XAxis type="number" fontSize={12} />
             <YAxis type="category" dataKey="label" width={140} fontSize={11} interval={0} />
             <Tooltip formatter={(value) => formatCount(Number(value))} />
-            <Bar dataKey="orders" name="Commandes" fill="#e09a3a" radius={[0, 4, 4, 0]} isAnimationActive={false} />
+            <Bar
+              dataKey="orders"
+              name="Commandes"
+              fill="var(--color-accent)"
+              radius={[0, 4, 4, 0]}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </ChartCard>
@@ -176,7 +183,7 @@ export default function ReportsCharts({ data }: { data: ReportsData }) {
               rootTabIndex={-1}
             >
               {statuses.map((s) => (
-                <Cell key={s.status} fill={STATUS_COLOURS[s.status] ?? '#5a6270'} />
+                <Cell key={s.status} fill={STATUS_COLOURS[s.status] ?? 'var(--color-muted-foreground)'} />
               ))}
             </Pie>
             <Tooltip formatter={(value) => formatCount(Number(value))} />

@@ -1,6 +1,7 @@
 import { DownloadIcon, TruckIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import {
   Dialog,
@@ -134,11 +135,7 @@ function ShipDialog({ orderId, view, onClose }: { orderId: string; view: Shippin
               <Input id={`${ids}-suivi`} name="parcelNumber" required maxLength={40} autoComplete="off" />
             </div>
           ) : null}
-          {answer && !answer.ok ? (
-            <p role="alert" className="text-destructive text-sm">
-              {answer.message}
-            </p>
-          ) : null}
+          {answer && !answer.ok ? <Alert variant="danger">{answer.message}</Alert> : null}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose}>
               Annuler

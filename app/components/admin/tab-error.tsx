@@ -1,4 +1,5 @@
 import { isRouteErrorResponse } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { AccessRedirect } from './access-state';
 
 function refusal(
@@ -28,9 +29,8 @@ export function TabError({ error }: { error: unknown }) {
   const refused = refusal(error);
   if (refused) return <AccessRedirect {...refused} />;
   return (
-    <div role="alert" className="rounded-lg border border-destructive/40 bg-card p-6">
-      <h2 className="font-semibold text-lg">Cet onglet n’a pas pu être chargé</h2>
-      <p className="text-muted-foreground">Une erreur est survenue. Rechargez la page pour réessayer.</p>
-    </div>
+    <Alert variant="danger" titleAs="h2" title="Cet onglet n’a pas pu être chargé">
+      <p>Une erreur est survenue. Rechargez la page pour réessayer.</p>
+    </Alert>
   );
 }

@@ -188,7 +188,7 @@ function Card({ card }: { card: BoardCard }) {
           <p className="text-muted-foreground">{itemsSummary(card.items)}</p>
           <p>{card.dueAt ? `Pour le ${formatDateFr(card.dueAt)}` : 'Pas encore reçue'}</p>
           <div className="flex flex-wrap gap-1">
-            {card.late ? <Badge variant="destructive">En retard</Badge> : null}
+            {card.late ? <Badge variant="danger">En retard</Badge> : null}
             {card.express ? <Badge variant="info">Express</Badge> : null}
             {card.rework ? <Badge variant="warning">À refaire</Badge> : null}
             {card.paid ? null : <Badge variant="warning">Non payée</Badge>}

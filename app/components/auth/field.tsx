@@ -4,7 +4,7 @@ import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { PasswordInput } from './password-input';
 
-type TextType = 'text' | 'email' | 'tel' | 'password';
+type TextType = 'text' | 'email' | 'tel' | 'password' | 'number';
 
 interface FieldProps extends Omit<React.ComponentProps<'input'>, 'id' | 'name' | 'type' | 'defaultValue' | 'form'> {
   // biome-ignore lint/suspicious/noExplicitAny: any schema's field

@@ -2,6 +2,7 @@ import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, FileIcon, FilmIcon, Ro
 import { useEffect, useId, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormAlert } from '~/components/auth/form-alert';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/components/ui/dialog';
 import { Label } from '~/components/ui/label';
@@ -139,11 +140,10 @@ function ReworkForm({ file }: { file: ViewerFile }) {
 
   if (done && !open) {
     return (
-      <p role="status" className="flex items-center gap-2 text-sm">
-        <RotateCcwIcon className="size-4" aria-hidden="true" />
+      <Alert icon={RotateCcwIcon}>
         Vous avez demandé à refaire ce fichier{file.reworkComment ? ` : « ${file.reworkComment} »` : ''}. L’équipe s’en
         occupe.
-      </p>
+      </Alert>
     );
   }
   if (!open) {

@@ -1,5 +1,6 @@
 import { DownloadIcon, TruckIcon } from 'lucide-react';
 import { useLocation } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { LABEL_FAILED_PARAM, type PrepaidLabelView, prepaidLabelPath } from '~/domain/shipping/labels';
 import { trackingUrl } from '~/domain/shipping/tracking';
@@ -58,9 +59,9 @@ export function PrepaidLabel({ orderId, label }: { orderId: string; label: Prepa
         <>
           <p className="text-sm">Votre étiquette n’a pas encore pu être créée auprès de Colissimo.</p>
           {failed ? (
-            <p role="alert" className="text-destructive text-sm">
+            <Alert variant="danger">
               La création de l’étiquette a échoué. Réessayez dans quelques minutes ou contactez-nous.
-            </p>
+            </Alert>
           ) : null}
           <form method="post" action={prepaidLabelPath(orderId)}>
             <input type="hidden" name="back" value={back} />

@@ -3,7 +3,8 @@ import { Slot } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from './cn';
 
-// Tinted backgrounds with dark text of the same hue: every pair keeps at least 4.5:1.
+// Tinted backgrounds with dark text of the same hue (app/app.css): every pair keeps at least 4.5:1.
+// neutral / info / success / warning / danger are the tones of app/domain/order-status.ts.
 export const badgeVariants = cva(
   'inline-flex w-fit shrink-0 items-center justify-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-0.5 font-medium text-xs [&>svg]:size-3',
   {
@@ -13,10 +14,11 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'border-input text-foreground',
         accent: 'border-transparent bg-accent text-accent-foreground',
-        success: 'border-transparent bg-[#dcf0e3] text-[#14532d]',
-        warning: 'border-transparent bg-[#fdf0d5] text-[#7a4308]',
-        info: 'border-transparent bg-[#dde8f6] text-[#1d3557]',
-        destructive: 'border-transparent bg-[#fbe1de] text-[#8f1c12]',
+        neutral: 'border-transparent bg-secondary text-secondary-foreground',
+        success: 'border-transparent bg-success-tint text-success-tint-foreground',
+        warning: 'border-transparent bg-warning-tint text-warning-tint-foreground',
+        info: 'border-transparent bg-info-tint text-info-tint-foreground',
+        danger: 'border-transparent bg-danger-tint text-danger-tint-foreground',
       },
     },
     defaultVariants: { variant: 'default' },

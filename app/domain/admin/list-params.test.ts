@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   pageCount,
-  pageWindow,
   parseCustomerListParams,
   parseDay,
   parseOrderListParams,
@@ -77,11 +76,7 @@ describe('list parameters', () => {
     expect(withParams(new URLSearchParams('q=a'), { q: null })).toBe('?');
   });
 
-  it('shows the first, the last and two pages either side', () => {
-    expect(pageWindow(1, 1)).toEqual([1]);
-    expect(pageWindow(1, 5)).toEqual([1, 2, 3, 4, 5]);
-    expect(pageWindow(6, 20)).toEqual([1, null, 4, 5, 6, 7, 8, null, 20]);
-    expect(pageWindow(20, 20)).toEqual([1, null, 18, 19, 20]);
+  it('counts at least one page', () => {
     expect(pageCount(0)).toBe(1);
     expect(pageCount(41)).toBe(3);
   });

@@ -13,12 +13,13 @@ import {
 } from 'react-router';
 import { InvoicesList } from '~/components/account/invoices-list';
 import { OrdersList } from '~/components/account/orders-list';
-import { Pagination } from '~/components/account/pagination';
 import { ProfileForm } from '~/components/account/profile-form';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { EmailVerificationNotice } from '~/components/auth/email-verification-notice';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
+import { Pagination } from '~/components/ui/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
 import { toast } from '~/components/ui/toaster';
@@ -291,13 +292,16 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           </TabsContent>
         </Tabs>
       ) : (
-        <div role="alert" className="flex flex-col items-start gap-4 rounded-lg border border-border bg-card p-6">
-          <p className="font-medium">{LOAD_ERROR}</p>
-          <Button onClick={refresh} disabled={refreshing}>
-            {refreshing ? <Spinner label="Chargement…" /> : null}
-            Réessayer
-          </Button>
-        </div>
+        <Alert
+          variant="danger"
+          title={LOAD_ERROR}
+          action={
+            <Button onClick={refresh} disabled={refreshing}>
+              {refreshing ? <Spinner label="Chargement…" /> : null}
+              Réessayer
+            </Button>
+          }
+        />
       )}
     </section>
   );

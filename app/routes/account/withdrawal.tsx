@@ -1,8 +1,9 @@
-import { ArrowLeftIcon, CircleCheckIcon } from 'lucide-react';
+import { ArrowLeftIcon } from 'lucide-react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { FormAlert } from '~/components/auth/form-alert';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { useHydrated } from '~/components/use-hydrated';
@@ -135,19 +136,15 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
           </>
         ) : null}
         {withdrawal.kind === 'withdrawn' ? (
-          <div role="status" className="flex items-start gap-3">
-            <CircleCheckIcon className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
-            <div className="flex flex-col gap-1">
-              <p className="font-semibold">Votre rétractation est enregistrée.</p>
-              <p className="text-sm">
-                Demande reçue le {formatDateTimeFr(withdrawal.withdrawnAt)}. Un accusé de réception vous a été envoyé
-                par email.
-              </p>
-            </div>
-          </div>
+          <Alert variant="success" title="Votre rétractation est enregistrée.">
+            <p>
+              Demande reçue le {formatDateTimeFr(withdrawal.withdrawnAt)}. Un accusé de réception vous a été envoyé par
+              email.
+            </p>
+          </Alert>
         ) : null}
-        {withdrawal.kind === 'expired' ? <p role="status">{WITHDRAWAL_MESSAGES.expired}</p> : null}
-        {withdrawal.kind === 'canceled' ? <p role="status">{WITHDRAWAL_MESSAGES.canceled}</p> : null}
+        {withdrawal.kind === 'expired' ? <Alert>{WITHDRAWAL_MESSAGES.expired}</Alert> : null}
+        {withdrawal.kind === 'canceled' ? <Alert>{WITHDRAWAL_MESSAGES.canceled}</Alert> : null}
       </div>
     </section>
   );

@@ -6,6 +6,7 @@ import { AdminTabs } from '~/components/admin/admin-tabs';
 import { GlobalSearch } from '~/components/admin/global-search';
 import { SettingsDialogs } from '~/components/admin/settings-dialogs';
 import { StatsCards } from '~/components/admin/stats-cards';
+import { Alert } from '~/components/ui/alert';
 import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
@@ -65,12 +66,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     >
       <AdminHeader adminName={loaderData.adminName} feed={loaderData.feed} onOpenDialog={setDialog} />
       {loaderData.paymentAlert ? (
-        <p
-          role="alert"
-          className="rounded-md border border-red-800 bg-red-700 px-4 py-3 font-semibold text-sm text-white"
-        >
+        <Alert variant="danger" className="font-semibold">
           {loaderData.paymentAlert}
-        </p>
+        </Alert>
       ) : null}
       <StatsCards stats={loaderData.stats} />
       <GlobalSearch />

@@ -6,6 +6,7 @@ import type { MoneyActionData } from '~/components/admin/order-money-forms';
 import type { StageActionData } from '~/components/admin/order-stage-form';
 import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
 import { TabError } from '~/components/admin/tab-error';
+import { Alert } from '~/components/ui/alert';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
 import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
@@ -207,11 +208,7 @@ export default function OrdersTab({ loaderData }: Route.ComponentProps) {
       <OrderFilters params={loaderData.params} />
       <OrdersTable page={loaderData.page} params={loaderData.params} />
       {loaderData.details ? <OrderDetailsDialog order={loaderData.details} onClose={close} /> : null}
-      {loaderData.missingOrder ? (
-        <p role="alert" className="text-destructive text-sm">
-          Cette commande est introuvable.
-        </p>
-      ) : null}
+      {loaderData.missingOrder ? <Alert variant="danger">Cette commande est introuvable.</Alert> : null}
     </div>
   );
 }

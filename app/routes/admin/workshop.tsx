@@ -1,6 +1,7 @@
 import { data } from 'react-router';
 import { TabError } from '~/components/admin/tab-error';
 import { AdvanceSummary, WorkshopColumns, WorkshopFilters } from '~/components/admin/workshop-board';
+import { Alert } from '~/components/ui/alert';
 import { type AdvanceOutcome, parseBoardParams } from '~/domain/admin/workshop-board';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { advanceOrders, loadWorkshopBoard } from '~/server/admin/workshop.server';
@@ -41,11 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function WorkshopTab({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-4">
-      {actionData?.ok === false ? (
-        <p role="alert" className="text-destructive text-sm">
-          {actionData.error}
-        </p>
-      ) : null}
+      {actionData?.ok === false ? <Alert variant="danger">{actionData.error}</Alert> : null}
       {actionData?.ok ? <AdvanceSummary outcomes={actionData.outcomes} /> : null}
       <WorkshopFilters params={loaderData.params} />
       <WorkshopColumns columns={loaderData.columns} params={loaderData.params} />

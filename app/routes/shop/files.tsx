@@ -1,11 +1,11 @@
 import { ArrowLeftIcon, DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
 import { data, Link, redirect } from 'react-router';
-import { Pagination } from '~/components/account/pagination';
 import { FileGrid } from '~/components/files/file-grid';
 import { galleryPath, zipPath } from '~/components/files/file-paths';
 import { FileViewer, type ReworkActionData } from '~/components/files/file-viewer';
 import { Button } from '~/components/ui/button';
+import { Pagination } from '~/components/ui/pagination';
 import { useHydrated } from '~/components/use-hydrated';
 import { describeFileCount, formatFileSize } from '~/domain/files/delivered-files';
 import { formatDateFr } from '~/domain/format';

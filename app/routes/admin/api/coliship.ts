@@ -1,4 +1,7 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
+import { createColishipSchema } from '~/domain/admin/coliship';
+import { COLISHIP_MESSAGES } from '~/domain/admin/messages';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { getPublicColishipCredentials, saveAndCheckColishipCredentials } from '~/server/admin/coliship.server';
 import { readFormData } from '~/server/form-data.server';
@@ -18,10 +21,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
   const form = await readFormData(request);
-  const result = await saveAndCheckColishipCredentials({
-    username: form.get('username') ?? '',
-    password: form.get('password') ?? '',
-    contractNumber: form.get('contractNumber') ?? '',
-  });
-  return result;
+  const { passwordSet } = await getPublicColishipCredentials();
+  const submission = parseWithZod(form, { schema: createColishipSchema({ passwordStored: passwordSet }) });
+  // The password is never sent back, even to a form in error.
+  const reply = (fieldErrors?: Record<string, string[]>) => submission.reply({ fieldErrors, hideFields: ['password'] });
+  if (submission.status !== 'success') {
+    return { ok: false as const, error: COLISHIP_MESSAGES.required, submission: reply() };
+  }
+  const result = await saveAndCheckColishipCredentials(submission.value);
+  if (!result.ok) return { ok: false as const, error: result.error, submission: reply(result.fieldErrors) };
+  return { ...result, submission: reply() };
 }

@@ -1,4 +1,6 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
+import { filesConfigSchema, RETENTION_MESSAGES } from '~/domain/files/retention';
 import { requireAdminUser } from '~/server/admin/access.server';
 import { readFilesConfig, saveFilesConfig } from '~/server/files/retention-settings.server';
 import { readFormData } from '~/server/form-data.server';
@@ -18,5 +20,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
   const form = await readFormData(request);
-  return saveFilesConfig({ retentionDays: String(form.get('retentionDays') ?? '').trim() });
+  const submission = parseWithZod(form, { schema: filesConfigSchema });
+  if (submission.status !== 'success') {
+    return { ok: false as const, error: RETENTION_MESSAGES.daysInvalid, submission: submission.reply() };
+  }
+  const result = await saveFilesConfig(submission.value);
+  return { ...result, submission: submission.reply() };
 }

@@ -31,7 +31,7 @@ function sharedChunk(id: string, meta: ManualChunkMeta): string | undefined {
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter(), tsconfigPaths()],
   build: {
-    target: 'es2022', sourcemap: process.env.WEIGHT_SOURCEMAP === '1',
+    target: 'es2022',
     rollupOptions: isSsrBuild ? {} : { output: { manualChunks: sharedChunk } },
   },
   optimizeDeps: {

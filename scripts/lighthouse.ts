@@ -216,7 +216,7 @@ Brotli. \`tests/e2e/page-weight.test.ts\` measures it on the real server (bytes,
 fails when a page goes over its ceiling, listing each script and its size; \`build/client/.vite/manifest.json\`
 names the modules behind each chunk.
 
-| page | before (issue 17) | after | ceiling in the test |
+| page | before (issue 17; compression() on the fly) | after | ceiling in the test |
 |---|---|---|---|
 | \`/\` | 227.6 KiB | 144.2 KiB | 150 KiB |
 | \`/services\` | 226.7 KiB | 143.5 KiB | 150 KiB |

@@ -51,7 +51,14 @@ function staticImportsOf(code: string, href: string): string[] {
 }
 
 /** GETs a URL as Chromium does; resolves to the bytes on the wire and the decoded text. */
-function download(url: string): Promise<{ transferred: number; encoding: string; text: string }> {
+interface Download {
+  transferred: number;
+  encoding: string;
+  text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+function download(url: string): Promise<Download> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (res) => {
@@ -66,7 +73,7 @@ function download(url: string): Promise<{ transferred: number; encoding: string;
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           const encoding = res.headers['content-encoding'] ?? 'identity';
-          resolve({ transferred: body.length, encoding, text: decode(body, encoding) });
+          resolve({ transferred: body.length, encoding, text: decode(body, encoding), headers: res.headers });
         });
       })
       .on('error', reject);
@@ -117,13 +124,19 @@ describe('JavaScript of the public pages', () => {
     await server?.dispose();
   });
 
-  it('sends its scripts compressed', async () => {
+  it('sends its scripts compressed, Brotli copies made at build time cached for a year', async () => {
     const { scripts } = await javascriptOf(server, '/');
     expect(scripts.size).toBeGreaterThan(3);
     for (const [href, script] of scripts) {
       // The router's tiny entry (~200 bytes) is below compression's threshold.
-      if (script.transferred > 1024) expect(script.encoding, href).toMatch(/^(br|gzip)$/);
+      if (script.transferred > 1024) expect(script.encoding, href).toBe('br');
     }
+    const framework = [...scripts.keys()].find((href) => href.includes('/framework-')) as string;
+    const { headers, text } = await download(`${server.url}${framework}`);
+    expect(headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(headers.vary).toMatch(/Accept-Encoding/i);
+    expect(text).toContain('react');
   });
 
   it.each(Object.entries(BUDGET_KIB))('%s stays within %d KiB of JavaScript', async (pagePath, budget) => {

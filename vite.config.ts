@@ -1,7 +1,11 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import type { ManualChunkMeta } from 'rollup';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import tsconfigPaths from 'vite-tsconfig-paths';
 
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|turbo-stream)\//;
@@ -28,8 +32,39 @@ function sharedChunk(id: string, meta: ManualChunkMeta): string | undefined {
   return id.includes('/app/') ? 'frame' : 'framework';
 }
 
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * A Brotli copy at the highest quality of each script and stylesheet of the browser build
+ * (name.js.br), served by app/server/rendering/precompressed-assets.server.ts: the framework chunk
+ * goes from ~110 KiB (compression() on the fly) to ~95 KiB, on every page.
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: 'soovenirs:precompress-assets',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? '';
+      const files = Object.keys(bundle).filter((name) => /\.(js|css)$/.test(name));
+      await Promise.all(
+        files.map(async (name) => {
+          const source = await fs.readFile(path.join(outDir, name));
+          const compressed = await brotli(source, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          });
+          if (compressed.length < source.length) await fs.writeFile(path.join(outDir, `${name}.br`), compressed);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [tailwindcss(), reactRouter(), tsconfigPaths()],
+  plugins: [tailwindcss(), reactRouter(), tsconfigPaths(), precompressAssets()],
   build: {
     target: 'es2022',
     rollupOptions: isSsrBuild ? {} : { output: { manualChunks: sharedChunk } },

@@ -17,12 +17,12 @@ import { getUser } from '~/server/auth/session.server';
 import { isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/root';
 import appCss from './app.css?url';
+import { DeferredToaster } from './components/deferred-toaster';
 import { NavigationProgress } from './components/navigation-progress';
 import { useNonce } from './components/nonce';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
 import { Button } from './components/ui/button';
-import { Toaster } from './components/ui/toaster';
 
 export const links: Route.LinksFunction = () => [
   // The stylesheet first: as a side-effect import React emits it after the ~30 modulepreload links,
@@ -55,7 +55,8 @@ export function meta({ error }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
   // The same for every visitor (it comes from the environment): cached public pages stay correct.
-  return { user, demoShop: isDemoShopRunning() };
+  // The banner's words come from here so that the payment settings' code stays out of every page's scripts.
+  return { user, demoShopBanner: isDemoShopRunning() ? SANDBOX_POLICY_MESSAGES.demoBanner : null };
 }
 
 let documentNonce: string | undefined;
@@ -105,11 +106,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteHeader user={data?.user ?? null} />
         {/* The header is fixed: the content starts below it. */}
         <main id="contenu" tabIndex={-1} className="flex flex-1 flex-col pt-header focus:outline-none">
-          {data?.demoShop ? <DemoShopBanner /> : null}
+          {data?.demoShopBanner ? <DemoShopBanner text={data.demoShopBanner} /> : null}
           {children}
         </main>
         <SiteFooter />
-        <Toaster visibleToasts={isBackOffice(pathname) ? 5 : 3} />
+        <DeferredToaster visibleToasts={isBackOffice(pathname) ? 5 : 3} />
         {/* Scrolls to the top on every new page and restores the position on back/forward. */}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -119,10 +120,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 /** PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production). */
-function DemoShopBanner() {
+function DemoShopBanner({ text }: { text: string }) {
   return (
     <p role="note" className="bg-amber-100 px-4 py-2 text-center font-semibold text-amber-950 text-sm">
-      {SANDBOX_POLICY_MESSAGES.demoBanner}
+      {text}
     </p>
   );
 }

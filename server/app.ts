@@ -10,6 +10,7 @@ import { PostgresRateLimitStore } from '~/server/db/rate-limit.server';
 import { baseUrl } from '~/server/env.server';
 import { uploadsMiddleware } from '~/server/files/uploads.server';
 import { log } from '~/server/log.server';
+import { precompressedAssets } from '~/server/rendering/precompressed-assets.server';
 import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
@@ -87,6 +88,7 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     app.use(vite.middlewares);
   } else {
     // Hashed file names never change content: cache them for a year.
+    app.use('/assets', precompressedAssets(path.join(clientDir, 'assets')));
     app.use(
       '/assets',
       express.static(path.join(clientDir, 'assets'), {

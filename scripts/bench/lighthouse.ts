@@ -18,7 +18,8 @@ export async function benchLighthouse(url: string, runs: number): Promise<string
 4× CPU slowdown), ${runs === 1 ? 'one run per page' : `median of ${runs} runs per page (by performance score)`}, pages
 ${DEFAULT_PAGES.map((p) => `\`${p}\``).join(', ')} served by the bench's server (HTML cache on; Lighthouse's
 first load of each page may be the one that fills it). "JS transféré" is the JavaScript transferred
-(compressed) for the page. The performance score moves by several points with the machine's load;
+(compressed: Brotli copies made at build time) for the page; tests/e2e/page-weight.test.ts holds
+each public page under its ceiling. The performance score moves by several points with the machine's load;
 docs/lighthouse.md explains what holds the first paint back.
 
 ${table(results)}`;

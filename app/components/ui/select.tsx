@@ -1,5 +1,5 @@
+import * as SelectPrimitive from '@radix-ui/react-select';
 import { CheckIcon, ChevronDownIcon, ChevronUpIcon } from 'lucide-react';
-import { Select as SelectPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from './cn';
 

@@ -1,23 +1,14 @@
 import { redirect } from 'react-router';
+import type { Role, SessionUser } from '~/domain/account/session-user';
 import { auth } from './auth.server';
+
+export type { Role, SessionUser };
 
 /*
  * The signed-in user of a request, for loaders and actions. `get*` returns null, `require*` throws
  * a redirect (Epic Stack convention). Every loader and action checks access itself: a layout's
  * loader does not protect its children.
  */
-
-export type Role = 'customer' | 'admin';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  role: Role;
-  firstName: string;
-  lastName: string;
-  /** Confirmed by the e-mailed link, a magic link or a password reset (docs/decisions/010). */
-  emailVerified: boolean;
-}
 
 /** The specification: "role customer when no profile is found"; anything but admin is a customer. */
 export function toRole(value: unknown): Role {

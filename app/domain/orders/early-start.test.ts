@@ -27,3 +27,11 @@ describe('the work start of a customer who keeps their withdrawal period', () =>
     expect(workHeldBack(null, new Date(0))).toBe(false);
   });
 });
+
+describe('the checkout’s words about the choice', () => {
+  it('says the request is optional and when the work starts without it', () => {
+    expect(EARLY_START_TEXT.optional(new Date('2026-12-08T23:00:00Z'))).toBe(
+      'Cette demande est facultative\u00a0: sans elle, les travaux commenceront le 09/12/2026, à la fin de votre délai de rétractation.',
+    );
+  });
+});

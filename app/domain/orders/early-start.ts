@@ -1,5 +1,5 @@
 import { withdrawalPeriod } from '../account/withdrawal';
-import { formatDateFr } from '../format';
+import { formatDateFr, NBSP } from '../format';
 
 /*
  * The customer's choice about the withdrawal period (Code de la consommation, L221-25): they may ask
@@ -26,10 +26,15 @@ export function workHeldBack(notBefore: Date | null, now: Date): boolean {
 }
 
 export const EARLY_START_TEXT = {
+  /** The checkout's box, word for word in the history when ticked. */
+  consentLabel:
+    'Je demande expressément que la numérisation de ma commande commence avant la fin du délai de rétractation de 14 jours. Je reconnais que, si j’exerce mon droit de rétractation après ce début d’exécution, je devrai payer la part du travail déjà réalisée, et que je perds ce droit une fois le travail entièrement exécuté.',
   /** Under the checkout's box, and on the confirmation of an order without the request. */
   startsAfterPeriod: (notBefore: Date) =>
     `Les travaux commenceront le ${formatDateFr(notBefore)}, à la fin de votre délai de rétractation.`,
-  optional: 'Cette demande est facultative.',
+  /** Under the checkout's box: the choice and what follows from leaving it. */
+  optional: (notBefore: Date) =>
+    `Cette demande est facultative${NBSP}: sans elle, les travaux commenceront le ${formatDateFr(notBefore)}, à la fin de votre délai de rétractation.`,
   /** The workshop board's mark. */
   notBefore: (notBefore: Date) => `Ne pas commencer avant le ${formatDateFr(notBefore)}`,
 } as const;

@@ -281,3 +281,15 @@ export async function accessFromLink(
   }
   return { setCookie: orderAccessCookie(orderId, token), cleanUrl };
 }
+
+/**
+ * What a visitor without access to `orderId` gets (issue 17, point 3): a signed-out visitor is sent
+ * to /login remembering the page (`login`), unless the order is a guest's (only its token opens it:
+ * `not-found`). An unknown id also leads to /login, so that the answer says no more than « sign in »;
+ * a signed-in visitor who is not the owner gets the 404 of an unknown order.
+ */
+export async function deniedOrderAnswer(request: Request, orderId: string): Promise<'login' | 'not-found'> {
+  if (!isOrderId(orderId) || (await getUser(request))) return 'not-found';
+  const [row] = await db().select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  return row && row.userId === null ? 'not-found' : 'login';
+}

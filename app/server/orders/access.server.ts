@@ -214,7 +214,7 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
 /**
  * Decides who `request` is for this order: `owner` (signed in as orders.user_id), `guest` (holds the
  * cookie `sv_order_<id>` whose SHA-256 is access_token_hash, or delivery_token_hash: the token of
- * the « Vos fichiers sont prêts » e-mail) or `admin`.
+ * the « Vos fichiers sont prêts » e-mail, unless signed in as another account) or `admin`.
  */
 export function viewerOf(
   order: { id: string; userId: string | null },
@@ -223,6 +223,9 @@ export function viewerOf(
   request: Request,
 ): OrderViewerKind | null {
   if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
+  // Another account's order: a guest token left in this browser (the order was attached to the
+  // account afterwards, issue 17) does not open it to whoever signs in here next.
+  if (sessionUser && order.userId !== null) return sessionUser.role === 'admin' ? 'admin' : null;
   const cookie = cookieValue(request, orderAccessCookieName(order.id));
   const hashes = Array.isArray(accessTokenHashes) ? accessTokenHashes : [accessTokenHashes];
   if (hashes.some((hash) => accessTokenMatches(cookie, hash))) return 'guest';

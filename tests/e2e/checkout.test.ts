@@ -233,16 +233,25 @@ describe('guest checkout without JavaScript', () => {
 });
 
 describe('who may open a checkout', () => {
-  it('answers 404 to anonymous visitors, wrong tokens and other customers', async () => {
+  it('answers 404 to wrong tokens and other customers, and sends the signed out to /login', async () => {
     const guest = await insertTestOrder(server.databaseUrl);
     const owned = await insertTestOrder(server.databaseUrl, { userId: customer.id });
+    // An account's order, signed out (issue 17, point 3): sign in first, then back to this page.
+    for (const cookie of [null, guest.cookie]) {
+      const response = await fetch(`${server.url}/checkout?orderId=${owned.id}`, {
+        redirect: 'manual',
+        headers: cookie ? { cookie } : undefined,
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(
+        `/login?${new URLSearchParams({ redirectTo: `/checkout?orderId=${owned.id}` })}`,
+      );
+    }
     for (const [id, cookie] of [
       [guest.id, null],
       [guest.id, `sv_order_${guest.id}=not-the-token`],
       [guest.id, other.cookie],
-      [owned.id, null],
       [owned.id, other.cookie],
-      [owned.id, guest.cookie],
       ['00000000-0000-4000-8000-000000000000', customer.cookie],
       ['not-a-uuid', customer.cookie],
     ] as const) {

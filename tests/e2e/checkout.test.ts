@@ -90,8 +90,9 @@ describe('guest checkout', () => {
     expect(recapText).toContain('94,90 €');
     expect(recapText).not.toContain('12,99');
     expect(await page.getByRole('region', { name: 'Livraison' }).textContent()).toContain('3 à 5 jours ouvrés');
+    // Signing in and registering happen in the page's own tabs (issue 17: checkout-accounts.test.ts).
     expect(await page.getByRole('link', { name: 'Connexion' }).getAttribute('href')).toBe(
-      `/login?redirectTo=${encodeURIComponent(`/checkout?orderId=${order.id}`)}`,
+      `/checkout?orderId=${order.id}&compte=connexion`,
     );
 
     // No e-mail address yet: paying is not possible.
@@ -127,7 +128,7 @@ describe('guest checkout', () => {
       search_text: 'irène joliot-curie irene.joliot@example.fr',
     });
 
-    // The request to start early is required.
+    // The request to start early, ticked here (it is optional: see the next test).
     await expect.poll(() => page.getByRole('button', { name: PAY }).isEnabled()).toBe(true);
     await page.getByRole('checkbox', { name: CONSENT }).check();
     await page.getByRole('button', { name: PAY }).click();
@@ -155,17 +156,23 @@ describe('guest checkout', () => {
     await page.waitForURL(`${server.url}/confirmation?orderId=${order.id}`);
   });
 
-  it('refuses to pay without the request to start early', async () => {
+  it('pays without the request to start early, which is a choice: the work waits for the 14 days', async () => {
     const order = await insertTestOrder(server.databaseUrl);
     const page = await guestPage(order);
     await page.goto(checkoutUrl(order));
-    // The browser's own check is bypassed to reach the server's.
-    await page.locator('form:has(input[value="pay"])').evaluate((form) => form.setAttribute('novalidate', ''));
+    const choice = page.getByText(/Cette demande est facultative/);
+    await expect.poll(() => choice.isVisible()).toBe(true);
+    expect(await choice.textContent()).toMatch(
+      /sans elle, les travaux commenceront le \d{2}\/\d{2}\/\d{4}, à la fin de votre délai de rétractation\./,
+    );
+    expect(await page.getByRole('checkbox', { name: CONSENT }).isChecked()).toBe(false);
     await page.getByRole('button', { name: PAY }).click();
-    await expect
-      .poll(() => page.getByText('Veuillez cocher la case pour demander le début de la prestation').isVisible())
-      .toBe(true);
-    expect((await orderState(server.databaseUrl, order.id)).payments).toEqual([]);
+    await payOnSandbox(page, order);
+    const state = await orderState(server.databaseUrl, order.id);
+    expect(state.paymentStatus).toBe('paid');
+    expect(state.events).not.toContain('early_start_consent');
+    const [consent] = (await client.query('select early_start_consent_at from orders where id = $1', [order.id])).rows;
+    expect(consent.early_start_consent_at).toBeNull();
   });
 
   it('shows the amber banner after a cancelled payment, and a retry succeeds', async () => {
@@ -226,16 +233,25 @@ describe('guest checkout without JavaScript', () => {
 });
 
 describe('who may open a checkout', () => {
-  it('answers 404 to anonymous visitors, wrong tokens and other customers', async () => {
+  it('answers 404 to wrong tokens and other customers, and sends the signed out to /login', async () => {
     const guest = await insertTestOrder(server.databaseUrl);
     const owned = await insertTestOrder(server.databaseUrl, { userId: customer.id });
+    // An account's order, signed out (issue 17, point 3): sign in first, then back to this page.
+    for (const cookie of [null, guest.cookie]) {
+      const response = await fetch(`${server.url}/checkout?orderId=${owned.id}`, {
+        redirect: 'manual',
+        headers: cookie ? { cookie } : undefined,
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(
+        `/login?${new URLSearchParams({ redirectTo: `/checkout?orderId=${owned.id}` })}`,
+      );
+    }
     for (const [id, cookie] of [
       [guest.id, null],
       [guest.id, `sv_order_${guest.id}=not-the-token`],
       [guest.id, other.cookie],
-      [owned.id, null],
       [owned.id, other.cookie],
-      [owned.id, guest.cookie],
       ['00000000-0000-4000-8000-000000000000', customer.cookie],
       ['not-a-uuid', customer.cookie],
     ] as const) {

@@ -56,6 +56,7 @@ describe('the originals’ journey, as the guest sees it', () => {
     const order = await insertTestOrder(env.server.databaseUrl, {
       guestEmail: 'voyage@example.fr',
       paymentStatus: 'paid',
+      earlyStartConsent: true,
       deliveryAddress: false,
     });
     // A USB key travels back: the carrier needs the frozen delivery address.

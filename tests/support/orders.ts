@@ -38,6 +38,8 @@ export interface TestOrderOptions {
    * writes it. False leaves it without (the orders of before addresses were asked).
    */
   deliveryAddress?: boolean;
+  /** The customer asked for the work to start within the withdrawal period (issue 17, point 11). */
+  earlyStartConsent?: boolean;
 }
 
 /** The delivery address frozen on the test orders. */
@@ -87,8 +89,9 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
   const { rows } = await client.query<{ id: string }>(
     `insert into orders (number, user_id, guest_email, guest_first_name, guest_last_name, guest_address,
        guest_postal_code, guest_city, access_token_hash, status, payment_status, payment_method, delivery_method,
-       base_price, denoise_price, delivery_cost, total_price, price_list_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'card', 'usb', $12, 1000, 1590, $13, $14)
+       base_price, denoise_price, delivery_cost, total_price, price_list_id, early_start_consent_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'card', 'usb', $12, 1000, 1590, $13, $14,
+       case when $15::boolean then now() end)
      returning id`,
     [
       number,
@@ -105,6 +108,7 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
       photos + 3400,
       total,
       lists[0]?.id ?? null,
+      options.earlyStartConsent ?? false,
     ],
   );
   const id = rows[0]?.id as string;

@@ -17,6 +17,11 @@ export interface WorkshopOrderOptions {
   express?: boolean;
   items?: { type: string; quantity: number }[];
   lastName?: string;
+  /**
+   * The customer asked to start within the withdrawal period (default): false keeps the 14 days,
+   * so that digitising waits for their end (issue 17, point 11).
+   */
+  earlyStartConsent?: boolean;
 }
 
 export interface WorkshopOrder {
@@ -42,8 +47,9 @@ export async function insertWorkshopOrder(
       : options.dueAt;
   const { rows } = await client.query<{ id: string }>(
     `insert into orders (number, guest_email, guest_first_name, guest_last_name, status, payment_status, delivery_method,
-       return_originals, send_method, express, stage, received_at, due_at, total_price)
-     values ($1, 'atelier@example.fr', 'Camille', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 5000)
+       return_originals, send_method, express, stage, received_at, due_at, total_price, early_start_consent_at)
+     values ($1, 'atelier@example.fr', 'Camille', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 5000,
+       case when $12::boolean then now() end)
      returning id`,
     [
       number,
@@ -57,6 +63,7 @@ export async function insertWorkshopOrder(
       stage,
       stage === 'awaiting_originals' ? null : new Date(Date.now() - 86_400_000),
       dueAt,
+      options.earlyStartConsent ?? true,
     ],
   );
   const id = rows[0]?.id as string;

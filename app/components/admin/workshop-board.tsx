@@ -16,6 +16,7 @@ import {
   boardFilterSearch,
 } from '~/domain/admin/workshop-board';
 import { formatDateFr } from '~/domain/format';
+import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { SUPPORT_TYPES } from '~/domain/pricing/default-price-list';
 import { CheckFilter, DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
@@ -187,6 +188,9 @@ function Card({ card }: { card: BoardCard }) {
           <p>{card.customer || 'Client sans nom'}</p>
           <p className="text-muted-foreground">{itemsSummary(card.items)}</p>
           <p>{card.dueAt ? `Pour le ${formatDateFr(card.dueAt)}` : 'Pas encore reçue'}</p>
+          {card.notBefore ? (
+            <p className="font-medium">{EARLY_START_TEXT.notBefore(new Date(card.notBefore))}</p>
+          ) : null}
           <div className="flex flex-wrap gap-1">
             {card.late ? <Badge variant="danger">En retard</Badge> : null}
             {card.express ? <Badge variant="info">Express</Badge> : null}

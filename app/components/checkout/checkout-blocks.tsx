@@ -9,6 +9,8 @@ import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
+import { ACCOUNT_TAB_LABELS, ACCOUNT_TABS, type AccountTab } from '~/domain/orders/checkout-account';
+import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import {
   CHECKOUT_PAYMENT_METHOD_TEXT,
@@ -26,10 +28,6 @@ import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } f
  */
 
 export const CHECKOUT_TEXT = {
-  consentLabel:
-    'Je demande expressément que la numérisation de ma commande commence avant la fin du délai de rétractation de 14 jours. Je reconnais que, si j’exerce mon droit de rétractation après ce début d’exécution, je devrai payer la part du travail déjà réalisée, et que je perds ce droit une fois le travail entièrement exécuté.',
-  consentRequired:
-    'Veuillez cocher la case pour demander le début de la prestation avant la fin du délai de rétractation.',
   guestInfoRequired: 'Veuillez d’abord enregistrer vos informations (adresse e-mail obligatoire).',
   processing: 'Redirection vers le paiement…',
   recording: 'Enregistrement de votre commande…',
@@ -303,11 +301,19 @@ export function GuestInfoForm({
 }
 
 /**
- * The account block of a visitor who is not signed in: guest checkout here, or sign in / register
- * and come back to this order. Links, so that it works without JavaScript.
+ * The account block of a visitor who is not signed in: « Commander en invité », « Connexion » and
+ * « Inscription » as tabs of this page (links to ?compte=, so that each works without JavaScript
+ * and the order stays on screen). The chosen tab's form is `children`.
  */
-export function AccountBlock({ returnTo, children }: { returnTo: string; children: React.ReactNode }) {
-  const redirectTo = encodeURIComponent(returnTo);
+export function AccountBlock({
+  current,
+  tabHref,
+  children,
+}: {
+  current: AccountTab;
+  tabHref: (tab: AccountTab) => string;
+  children: React.ReactNode;
+}) {
   const tab =
     'inline-flex h-9 items-center justify-center rounded-md px-3 font-medium text-sm transition-colors focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2';
   return (
@@ -317,21 +323,20 @@ export function AccountBlock({ returnTo, children }: { returnTo: string; childre
       </SectionTitle>
       <nav aria-label="Mode de commande">
         <ul className="inline-flex w-fit max-w-full items-center gap-1 overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground">
-          <li>
-            <a href="#guest-info-title" aria-current="true" className={`${tab} bg-card text-foreground shadow-sm`}>
-              Commander en invité
-            </a>
-          </li>
-          <li>
-            <Link to={`/login?redirectTo=${redirectTo}`} className={`${tab} hover:text-foreground`}>
-              Connexion
-            </Link>
-          </li>
-          <li>
-            <Link to={`/register?redirectTo=${redirectTo}`} className={`${tab} hover:text-foreground`}>
-              Inscription
-            </Link>
-          </li>
+          {ACCOUNT_TABS.map((value) => (
+            <li key={value}>
+              <Link
+                to={tabHref(value)}
+                preventScrollReset
+                aria-current={value === current ? 'page' : undefined}
+                className={
+                  value === current ? `${tab} bg-card text-foreground shadow-sm` : `${tab} hover:text-foreground`
+                }
+              >
+                {ACCOUNT_TAB_LABELS[value]}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
       <Card>
@@ -342,8 +347,31 @@ export function AccountBlock({ returnTo, children }: { returnTo: string; childre
 }
 
 /**
+ * A cancelled or withdrawn order that was never paid (issue 17, point 4): nothing to pay, what
+ * happened, and the way to a new order.
+ */
+export function ClosedOrderNotice({ message }: { message: string }) {
+  return (
+    <section
+      aria-labelledby="closed-order-title"
+      className="flex flex-col items-start gap-3 rounded-lg border border-border bg-card p-5"
+    >
+      <h2 id="closed-order-title" className="flex items-center gap-2 font-heading font-semibold text-xl">
+        <CircleAlertIcon className="size-5 text-primary" aria-hidden="true" />
+        Commande annulée
+      </h2>
+      <p>{message}</p>
+      <Button asChild>
+        <Link to="/configurateur">Commencer une nouvelle commande</Link>
+      </Button>
+    </section>
+  );
+}
+
+/**
  * The payment: the method (card, bank transfer, cheque: terms of sale, section 6), the request to
- * start early (required), then `Payer {total}`. Radio buttons in a plain form: without JavaScript
+ * start early (a choice: without it the work starts when the withdrawal period ends, on
+ * `workStartsAfterPeriod`), then `Payer {total}`. Radio buttons in a plain form: without JavaScript
  * the choice is posted all the same; with it, the button says what it will do.
  */
 export function PaymentBlock({
@@ -351,7 +379,7 @@ export function PaymentBlock({
   canPay,
   blockedReason,
   consentGiven,
-  consentError,
+  workStartsAfterPeriod,
   methodError,
   initialMethod,
   processing,
@@ -361,7 +389,8 @@ export function PaymentBlock({
   canPay: boolean;
   blockedReason: string | null;
   consentGiven: boolean;
-  consentError?: string | null;
+  /** When the work starts without the request: the end of the withdrawal period. */
+  workStartsAfterPeriod: Date;
   methodError?: string | null;
   initialMethod: CheckoutPaymentMethod;
   processing: boolean;
@@ -432,21 +461,17 @@ export function PaymentBlock({
               name="earlyStartConsent"
               type="checkbox"
               value="on"
-              required
               defaultChecked={consentGiven}
-              aria-invalid={consentError ? true : undefined}
-              aria-describedby={consentError ? 'early-start-consent-error' : undefined}
+              aria-describedby="early-start-consent-choice"
               className="mt-1 size-5 shrink-0 accent-primary"
             />
             <Label htmlFor="early-start-consent" className="font-normal text-sm leading-relaxed">
-              {CHECKOUT_TEXT.consentLabel}
+              {EARLY_START_TEXT.consentLabel}
             </Label>
           </div>
-          {consentError ? (
-            <p id="early-start-consent-error" className="text-destructive text-sm">
-              {consentError}
-            </p>
-          ) : null}
+          <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
+            {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
+          </p>
           {blockedReason ? (
             <p id="pay-blocked-reason" className="text-muted-foreground text-sm">
               {blockedReason}

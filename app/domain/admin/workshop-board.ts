@@ -105,6 +105,8 @@ export interface BoardCard {
   paid: boolean;
   /** The customer flagged a delivered file « À refaire » (issue 16). */
   rework: boolean;
+  /** The customer kept their withdrawal period: no digitising before this day (ISO), else null. */
+  notBefore: string | null;
 }
 
 export interface BoardColumnView {

@@ -186,6 +186,13 @@ const CASES: Case[] = [
     customer: null,
   },
   {
+    kind: 'attached_to_account',
+    data: { guestEmail: 'invite@example.fr', how: 'register' },
+    label: 'Commande rattachée au compte',
+    detail: `E-mail de la commande invité${S}: invite@example.fr`,
+    customer: 'Commande rattachée à votre compte',
+  },
+  {
     kind: 'guest_info_updated',
     data: { fields: ['email', 'postalCode'] },
     label: 'Coordonnées du client mises à jour',

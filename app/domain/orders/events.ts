@@ -349,6 +349,15 @@ export const ORDER_EVENTS = {
     detail: (data) => nonEmpty(data.text),
     isNote: true,
   }),
+  attached_to_account: kind({
+    // A guest signed in or registered at the checkout of an unpaid order of theirs (issue 17).
+    schema: z
+      .object({ guestEmail: text.nullable().optional(), how: z.enum(['sign-in', 'register', 'session']).optional() })
+      .passthrough(),
+    label: () => 'Commande rattachée au compte',
+    detail: (data) => (data.guestEmail ? nbsp('E-mail de la commande invité', data.guestEmail) : null),
+    customer: () => 'Commande rattachée à votre compte',
+  }),
   guest_info_updated: kind({
     schema: z.object({ fields: z.array(text).optional() }).passthrough(),
     label: () => 'Coordonnées du client mises à jour',

@@ -27,6 +27,7 @@ function state(overrides: Partial<OrderState> = {}): OrderState {
     physical: false,
     hasDeliveryAddress: false,
     supplement: null,
+    workNotBefore: null,
     ...overrides,
   };
 }
@@ -342,6 +343,32 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
       next: { stage: 'ready', status: 'completed' },
       effects: [{ kind: 'email', template: 'order-ready' }],
     });
+  });
+
+  it('does not start digitising before the end of the withdrawal period the customer kept', () => {
+    const notBefore = new Date('2026-12-08T23:00:00Z'); // 09/12/2026, Paris midnight
+    const kept = state({ status: 'processing', stage: 'received', paymentStatus: 'paid', workNotBefore: notBefore });
+    const digitise = { type: 'advance_stage', to: 'digitising' } as const;
+    const before = decide(kept, digitise, new Date('2026-12-08T22:59:59Z'));
+    expect(before).toEqual({
+      ok: false,
+      code: 'withdrawal_period',
+      message:
+        'Le client n’a pas demandé à commencer avant la fin de son délai de rétractation. Ne pas commencer avant le 09/12/2026.',
+    });
+    expect(refusal(decide(kept, digitise, notBefore))).toBe('ok');
+    // With the customer's early-start request (no date), the work may start at once.
+    expect(refusal(decide({ ...kept, workNotBefore: null }, digitise, new Date('2026-11-24T10:00:00Z')))).toBe('ok');
+    // Quality check back to digitising is rework, already after the start: the same date applies.
+    expect(
+      refusal(
+        decide(
+          { ...kept, stage: 'quality_check' },
+          { type: 'advance_stage', to: 'ready' },
+          new Date('2026-12-01T10:00:00Z'),
+        ),
+      ),
+    ).toBe('ok');
   });
 
   it('ships a finished order with its parcel number, and only then', () => {

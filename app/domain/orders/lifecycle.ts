@@ -7,6 +7,7 @@ import {
   type WorkshopStage,
 } from '../order-status';
 import type { CheckoutPaymentMethod } from '../payments/offline';
+import { EARLY_START_TEXT, workHeldBack } from './early-start';
 import type { OrderEventKind } from './events';
 
 /*
@@ -45,6 +46,11 @@ export interface OrderState {
   hasDeliveryAddress: boolean;
   /** The reception supplement waiting for the customer's answer, if any. */
   supplement: { id: string; amountCents: number } | null;
+  /**
+   * The customer kept their withdrawal period (no early-start request): digitising may not start
+   * before this instant (early-start.ts, workNotBefore). Null when they asked to start at once.
+   */
+  workNotBefore: Date | null;
 }
 
 /** Something physical travels: it needs a delivery address (DESIGN.md, fulfilment). */
@@ -176,7 +182,8 @@ export type RefusalCode =
   | 'stage_not_allowed'
   | 'supplement_open'
   | 'no_supplement'
-  | 'no_files';
+  | 'no_files'
+  | 'withdrawal_period';
 
 export interface Accepted {
   ok: true;
@@ -221,6 +228,8 @@ export const LIFECYCLE_MESSAGES = {
   stageNotAllowed: (from: WorkshopStage, to: WorkshopStage) =>
     `Une commande à l’étape « ${WORKSHOP_STAGE_LABELS[from]} » ne peut pas passer à « ${WORKSHOP_STAGE_LABELS[to]} ».`,
   unpaidWork: 'La commande doit être payée avant d’être numérisée.',
+  withdrawalPeriod: (notBefore: Date) =>
+    `Le client n’a pas demandé à commencer avant la fin de son délai de rétractation. ${EARLY_START_TEXT.notBefore(notBefore)}.`,
   supplementOpen: 'Le client n’a pas encore répondu au supplément demandé.',
   noSupplement: 'Aucun supplément n’attend de réponse pour cette commande.',
   supplementUnpaidOrder: 'La commande doit être payée avant qu’un supplément soit demandé.',
@@ -282,7 +291,8 @@ function afterRefund(state: OrderState, amountCents: number): PaymentStatus {
   return state.refundedCents + amountCents >= state.paidCents ? 'refunded' : 'partially_refunded';
 }
 
-export function decide(state: OrderState, transition: Transition): Decision {
+/** `now` is the instant of the change (the withdrawal-period guard reads it); tests pass their own. */
+export function decide(state: OrderState, transition: Transition, now: Date = new Date()): Decision {
   switch (transition.type) {
     case 'place': {
       if (state.placed) return refuse('placed', LIFECYCLE_MESSAGES.placed);
@@ -472,6 +482,10 @@ export function decide(state: OrderState, transition: Transition): Decision {
       if (transition.to === 'digitising') {
         if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
         if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+        // Starting the work is what the customer did not ask for before their 14 days are over.
+        if (state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
+          return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
+        }
       }
       const ready = transition.to === 'ready';
       return accept(

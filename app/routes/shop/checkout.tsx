@@ -1,13 +1,14 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ArrowLeftIcon, ShoppingCartIcon } from 'lucide-react';
 import { data, isRouteErrorResponse, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
+import { type AccountFormError, CheckoutRegisterForm, CheckoutSignInForm } from '~/components/checkout/account-forms';
 import { CheckoutAddressBlock } from '~/components/checkout/address-fields';
 import {
   AccountBlock,
   CanceledBanner,
   CHECKOUT_TEXT,
   CheckoutAlert,
+  ClosedOrderNotice,
   DeliveryBlock,
   type GuestInfoFieldErrors,
   GuestInfoForm,
@@ -20,21 +21,37 @@ import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { wasPaid } from '~/domain/order-status';
 import type { AddressFormValues } from '~/domain/orders/address';
 import {
+  type AccountTab,
+  accountTabOf,
+  type CheckoutAccountValues,
+  checkoutAccountValues,
+} from '~/domain/orders/checkout-account';
+import {
   CHECKOUT_DETAILS_MESSAGES,
   type CheckoutDetailsErrors,
   type CheckoutDetailsForm,
   readCheckoutDetailsForm,
 } from '~/domain/orders/checkout-details';
+import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
+import { workNotBefore } from '~/domain/orders/early-start';
 import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
-import { db } from '~/server/db/client.server';
-import { orderEvents, orders } from '~/server/db/schema';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { loginRedirectPath } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
-import { getOrderForViewer, orderAccessCookieName, type ViewableOrder } from '~/server/orders/access.server';
+import {
+  deniedOrderAnswer,
+  getOrderForViewer,
+  orderAccessCookieName,
+  type ViewableOrder,
+} from '~/server/orders/access.server';
+import { registerAtCheckout, signInAtCheckout } from '~/server/orders/checkout-account.server';
 import { checkCheckoutDetails, insuranceOffer, saveAddressToProfile } from '~/server/orders/checkout-details.server';
+import { claimGuestOrder } from '~/server/orders/claim-order.server';
+import { recordEarlyStartConsent } from '~/server/orders/early-start.server';
 import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
 import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
@@ -46,11 +63,13 @@ import type { Route } from './+types/checkout';
 /*
  * /checkout?orderId= (specification 000, sections 2, 4, 5, 8): the order recap at its real prices,
  * the delivery, for a guest the account block and their information (`update-guest-order`), the
- * customer's express request to start before the end of the withdrawal period, and `Payer {total}`,
+ * customer's optional request to start before the end of the withdrawal period, and `Payer {total}`,
  * which opens a session with the configured gateway (createCheckout) and sends the browser there.
- * Only the order's owner or the guest holding its access cookie sees it; anyone else gets the 404
- * of an unknown order. A paid order goes to /confirmation. Nothing here ever marks an order paid:
- * only the gateway's verified notification does.
+ * A guest may sign in or register in the account block's tabs: the order then joins the account.
+ * Only the order's owner or the guest holding its access cookie sees it; a signed-out visitor is
+ * sent to /login (deniedOrderAnswer), anyone else gets the 404 of an unknown order. A paid order
+ * goes to /confirmation; a cancelled or withdrawn unpaid one says so and asks for nothing. Nothing
+ * here ever marks an order paid: only the gateway's verified notification does.
  */
 
 const MESSAGES = {
@@ -75,6 +94,12 @@ function confirmationPath(orderId: string): string {
   return `/confirmation?${new URLSearchParams({ orderId })}`;
 }
 
+function checkoutTabPath(orderId: string, tab: AccountTab): string {
+  const params = new URLSearchParams({ orderId });
+  if (tab !== 'invite') params.set('compte', tab);
+  return `/checkout?${params}`;
+}
+
 /** Who may pay here: the owner and the guest holding the cookie (not an administrator). */
 async function payableOrder(request: Request, orderId: string): Promise<ViewableOrder | null> {
   const found = await getOrderForViewer(request, orderId);
@@ -82,16 +107,30 @@ async function payableOrder(request: Request, orderId: string): Promise<Viewable
   return found;
 }
 
+/** The order, or the answer to someone without access: /login when signed out, else 404. */
+async function payableOrRefuse(request: Request, orderId: string): Promise<ViewableOrder> {
+  const found = orderId ? await payableOrder(request, orderId) : null;
+  if (found) return found;
+  if (orderId && (await deniedOrderAnswer(request, orderId)) === 'login') throw redirect(loginRedirectPath(request));
+  throw data(MESSAGES.notFound, { status: 404 });
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const orderId = url.searchParams.get('orderId')?.trim() ?? '';
   if (!orderId) return { state: 'none' as const };
-  const found = await payableOrder(request, orderId);
-  if (!found) throw data(MESSAGES.notFound, { status: 404 });
+  let found = await payableOrRefuse(request, orderId);
+  // Signed in while holding a guest order's token: the order joins the account.
+  if (found.viewer === 'guest' && found.user) {
+    const claimed = await claimGuestOrder(request, orderId, found.user.id, 'session');
+    if (claimed === 'attached') found = await payableOrRefuse(request, orderId);
+  }
   const { order, viewer, user } = found;
   if (wasPaid(order.paymentStatus)) {
     throw redirect(confirmationPath(order.id));
   }
+  const closedMessage = closedOrderMessage(order);
+  if (closedMessage) return { state: 'closed' as const, number: order.number, message: closedMessage };
   const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
   const card = await getCardAvailability();
   // Something travels and the draft is not placed yet: the address block (and the insurance).
@@ -104,7 +143,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     state: 'shown' as const,
     cardAvailable: card.available,
     canceled: url.searchParams.get('canceled') === 'true',
-    returnTo: checkoutPath(order.id),
+    accountTab: accountTabOf(url.searchParams.get('compte')),
     viewer,
     signedIn: user !== null,
     guestInfoSaved,
@@ -132,6 +171,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         totalPriceCents: order.totalPriceCents,
       },
       consentGiven: order.earlyStartConsentAt !== null,
+      // Without the early-start request: the end of the withdrawal period of an order of today's.
+      workStartsAfterPeriod: workNotBefore({ createdAt: order.createdAt, earlyStartConsentAt: null }) as Date,
     },
     guestInfo: {
       email: order.customer.email ?? '',
@@ -180,8 +221,12 @@ type ActionResult =
       values: GuestInfoValues;
     }
   | {
+      intent: 'sign-in' | 'register';
+      error: AccountFormError;
+      values: CheckoutAccountValues;
+    }
+  | {
       intent: 'pay';
-      consentError: string | null;
       paymentError: string | null;
       methodError?: string | null;
       /** The address block as posted, with its errors (something physical travels). */
@@ -193,30 +238,31 @@ function text(formData: FormData, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** The customer's express request to start early, kept once with its time, and in the history. */
-async function recordEarlyStartConsent(orderId: string, actor: string): Promise<void> {
-  await db().transaction(async (tx) => {
-    const updated = await tx
-      .update(orders)
-      .set({ earlyStartConsentAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(orders.id, orderId), isNull(orders.earlyStartConsentAt)))
-      .returning({ at: orders.earlyStartConsentAt });
-    await tx.insert(orderEvents).values({
-      orderId,
-      actor,
-      kind: 'early_start_consent',
-      data: { text: CHECKOUT_TEXT.consentLabel, first: updated.length > 0 },
-    });
-  });
-}
-
 export async function action({ request }: Route.ActionArgs) {
   const orderId = new URL(request.url).searchParams.get('orderId')?.trim() ?? '';
-  const found = orderId ? await payableOrder(request, orderId) : null;
-  if (!found) throw data(MESSAGES.notFound, { status: 404 });
-  const { order, viewer, user } = found;
+  const { order, viewer, user } = await payableOrRefuse(request, orderId);
   const formData = await readFormData(request);
   const intent = text(formData, 'intent');
+
+  if (intent === 'sign-in' || intent === 'register') {
+    // Already signed in (another tab): the loader attaches the order; nothing to post.
+    if (viewer !== 'guest' || user) throw redirect(checkoutPath(order.id));
+    const form = Object.fromEntries(formData);
+    const result =
+      intent === 'sign-in'
+        ? await signInAtCheckout(request, order.id, form)
+        : await registerAtCheckout(request, order.id, form);
+    if (result.ok) throw redirect(checkoutPath(order.id), { headers: cookieHeaders(result.setCookies) });
+    // A refusal is the form's answer (status 200), with what was typed except the password.
+    return data(
+      {
+        intent,
+        error: { title: result.title, message: result.message },
+        values: checkoutAccountValues(form),
+      } satisfies ActionResult,
+      { headers: cookieHeaders(result.setCookies) },
+    );
+  }
 
   if (intent === 'guest-info') {
     const values: GuestInfoValues = {
@@ -248,7 +294,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
-  if (wasPaid(order.paymentStatus)) {
+  if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) {
     throw redirect(confirmationPath(order.id));
   }
   const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
@@ -259,7 +305,6 @@ export async function action({ request }: Route.ActionArgs) {
   if (!isCheckoutPaymentMethod(method)) {
     return {
       intent: 'pay',
-      consentError: null,
       paymentError: null,
       methodError: PAYMENT_METHOD_MESSAGES.invalid,
       details: posted,
@@ -268,7 +313,6 @@ export async function action({ request }: Route.ActionArgs) {
   if (viewer === 'guest' && !order.customer.email) {
     return {
       intent: 'pay',
-      consentError: null,
       paymentError: CHECKOUT_TEXT.guestInfoRequired,
       details: posted,
     } satisfies ActionResult;
@@ -278,29 +322,21 @@ export async function action({ request }: Route.ActionArgs) {
     // Nothing is placed: the form comes back with its French messages, field by field.
     return {
       intent: 'pay',
-      consentError: text(formData, 'earlyStartConsent') === 'on' ? null : CHECKOUT_TEXT.consentRequired,
       paymentError: CHECKOUT_DETAILS_MESSAGES.invalid,
       details: { form: detailsForm, errors: checked.errors },
     } satisfies ActionResult;
   }
   const details = checked?.ok ? checked.details : null;
-  if (text(formData, 'earlyStartConsent') !== 'on') {
-    return {
-      intent: 'pay',
-      consentError: CHECKOUT_TEXT.consentRequired,
-      paymentError: null,
-      details: posted,
-    } satisfies ActionResult;
-  }
   if (await checkoutRateLimited(request)) {
-    return data(
-      { intent: 'pay', consentError: null, paymentError: PAYMENT_MESSAGES.tooManyRequests } satisfies ActionResult,
-      { status: 429, headers: { 'Retry-After': '60' } },
-    );
+    return data({ intent: 'pay', paymentError: PAYMENT_MESSAGES.tooManyRequests } satisfies ActionResult, {
+      status: 429,
+      headers: { 'Retry-After': '60' },
+    });
   }
   const actor = viewer === 'owner' && user ? user.id : 'customer';
   try {
-    await recordEarlyStartConsent(order.id, actor);
+    // The request to start early is the customer's choice; without it the work waits (lifecycle).
+    if (text(formData, 'earlyStartConsent') === 'on') await recordEarlyStartConsent(order.id, actor);
     // Confirming here places the draft (or changes how a placed order is paid).
     await confirmCheckout({
       orderId: order.id,
@@ -324,7 +360,7 @@ export async function action({ request }: Route.ActionArgs) {
       if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
         throw redirect(confirmationPath(order.id));
       }
-      return data({ intent: 'pay', consentError: null, paymentError: error.message } satisfies ActionResult, {
+      return data({ intent: 'pay', paymentError: error.message } satisfies ActionResult, {
         status: error.status,
       });
     }
@@ -332,7 +368,6 @@ export async function action({ request }: Route.ActionArgs) {
     return data(
       {
         intent: 'pay',
-        consentError: null,
         paymentError: PAYMENT_MESSAGES.processingError(MESSAGES.serverError),
       } satisfies ActionResult,
       { status: 500 },
@@ -343,10 +378,12 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   if (loaderData.state === 'none') return <NoOrder />;
-  const { order, viewer, signedIn, canceled, guestInfoSaved, returnTo } = loaderData;
+  if (loaderData.state === 'closed') return <ClosedOrder number={loaderData.number} message={loaderData.message} />;
+  const { order, viewer, signedIn, canceled, guestInfoSaved, accountTab } = loaderData;
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
   const guestResult = actionData?.intent === 'guest-info' ? actionData : null;
   const payResult = actionData?.intent === 'pay' ? actionData : null;
+  const accountResult = actionData?.intent === 'sign-in' || actionData?.intent === 'register' ? actionData : null;
   const payDetails = payResult && 'details' in payResult ? payResult.details : null;
   const total = formatEurosFromCents(order.prices.totalPriceCents);
   const blockedReason = guestInfoSaved ? null : CHECKOUT_TEXT.guestInfoRequired;
@@ -408,7 +445,23 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 {guestForm}
               </section>
             ) : (
-              <AccountBlock returnTo={returnTo}>{guestForm}</AccountBlock>
+              <AccountBlock current={accountTab} tabHref={(tab) => checkoutTabPath(order.id, tab)}>
+                {accountTab === 'connexion' ? (
+                  <CheckoutSignInForm
+                    values={accountResult?.intent === 'sign-in' ? accountResult.values : null}
+                    error={accountResult?.intent === 'sign-in' ? accountResult.error : null}
+                    pending={submitting === 'sign-in'}
+                  />
+                ) : accountTab === 'inscription' ? (
+                  <CheckoutRegisterForm
+                    values={accountResult?.intent === 'register' ? accountResult.values : null}
+                    error={accountResult?.intent === 'register' ? accountResult.error : null}
+                    pending={submitting === 'register'}
+                  />
+                ) : (
+                  guestForm
+                )}
+              </AccountBlock>
             )
           ) : null}
           <PaymentBlock
@@ -416,7 +469,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             canPay={guestInfoSaved}
             blockedReason={blockedReason}
             consentGiven={order.consentGiven}
-            consentError={payResult?.consentError ?? null}
+            workStartsAfterPeriod={order.workStartsAfterPeriod}
             methodError={payResult && 'methodError' in payResult ? payResult.methodError : null}
             initialMethod={loaderData.cardAvailable ? 'card' : 'transfer'}
             cardAvailable={loaderData.cardAvailable}
@@ -424,6 +477,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           />
         </div>
       </div>
+    </section>
+  );
+}
+
+function ClosedOrder({ number, message }: { number: string; message: string }) {
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col gap-5 px-4 py-16 sm:px-6">
+      <h1 className="text-title">Commande {number}</h1>
+      <ClosedOrderNotice message={message} />
     </section>
   );
 }

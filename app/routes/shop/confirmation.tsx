@@ -8,6 +8,7 @@ import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/statu
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { ClosedOrderNotice } from '~/components/checkout/checkout-blocks';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
 import { SendingInstructions } from '~/components/checkout/sending-instructions';
 import { FilesLink } from '~/components/files/files-link';
@@ -16,12 +17,15 @@ import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
+import { closedOrderMessage } from '~/domain/orders/closed-order';
+import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
+import { loginRedirectPath } from '~/server/auth/session.server';
 import { loadFilesSummary } from '~/server/files/gallery.server';
-import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
+import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
@@ -47,8 +51,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const fromLink = await accessFromLink(request, orderId);
   if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const found = await getOrderForViewer(request, orderId);
-  if (!found) throw data(null, { status: 404 });
+  if (!found) {
+    // Signed out, from an account's order link: sign in, then back here (issue 17, point 3).
+    if ((await deniedOrderAnswer(request, orderId)) === 'login') throw redirect(loginRedirectPath(request));
+    throw data(null, { status: 404 });
+  }
   const { order, viewer } = found;
+  const now = new Date();
+  const notBefore = workNotBefore(order);
   const { flash, setCookie } = consumeFlash(request, '/confirmation');
   const payment = confirmationPaymentState({
     paymentStatus: order.paymentStatus,
@@ -57,14 +67,21 @@ export async function loader({ request }: Route.LoaderArgs) {
       order.paymentStatus === 'pending' && arrivedFromGateway(new URL(request.url).searchParams)
         ? await openCardAttemptAt(order.id)
         : null,
-    now: new Date(),
+    now,
     closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
+  const closedMessage = closedOrderMessage(order);
   const journey = await loadOrderJourney(order.id);
   return data(
     {
       viewer,
       payment,
+      closedMessage,
+      // The customer kept their withdrawal period: when the work starts (issue 17, point 11).
+      workStarts:
+        !closedMessage && notBefore && workHeldBack(notBefore, now)
+          ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
+          : null,
       journey,
       files: await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
@@ -113,6 +130,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey, files } = loaderData;
+  const { closedMessage, workStarts } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   const address = [order.customer.street, [order.customer.postalCode, order.customer.city].filter(Boolean).join(' ')]
@@ -145,7 +163,8 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <p className="text-muted-foreground">Passée le {formatDateTimeFr(order.createdAt)}</p>
       </div>
 
-      <PaymentStatusBanner state={payment} />
+      {closedMessage ? <ClosedOrderNotice message={closedMessage} /> : <PaymentStatusBanner state={payment} />}
+      {workStarts ? <p id="work-start">{workStarts}</p> : null}
       {instructions ? <PaymentInstructionsBlock instructions={instructions} /> : null}
       {canPayByCard ? (
         <Button asChild className="w-fit" variant={payment.kind === 'offline' ? 'outline' : 'default'}>

@@ -11,6 +11,7 @@ import {
 } from '~/domain/admin/workshop-board';
 import { isWorkshopStage, WORKSHOP_STAGE_LABELS, type WorkshopStage } from '~/domain/order-status';
 import { isLate } from '~/domain/orders/due-date';
+import { workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { db } from '../db/client.server';
 import { applyTransition } from '../orders/lifecycle.server';
@@ -67,7 +68,17 @@ function toCard(row: Record<string, unknown>, now: Date): BoardCard {
     express: Boolean(row.express),
     paid: row.payment_status === 'paid' || row.payment_status === 'partially_refunded',
     rework: Boolean(row.rework),
+    notBefore: heldBackUntil(row, now),
   };
+}
+
+/** The end of the withdrawal period the customer kept, while it still holds the work back. */
+function heldBackUntil(row: Record<string, unknown>, now: Date): string | null {
+  const notBefore = workNotBefore({
+    createdAt: new Date(String(row.created_at)),
+    earlyStartConsentAt: row.early_start_consent_at ? new Date(String(row.early_start_consent_at)) : null,
+  });
+  return notBefore && workHeldBack(notBefore, now) ? notBefore.toISOString() : null;
 }
 
 async function loadColumn(
@@ -83,6 +94,7 @@ async function loadColumn(
     // The page is chosen on the index first, then joined with accounts and items.
     db().execute(sql`
       select o.id, o.number, o.stage, o.due_at, o.express, o.payment_status, ${CUSTOMER_NAME} as customer,
+        o.created_at, o.early_start_consent_at,
         coalesce((select json_agg(json_build_object('type', i.type, 'quantity', i.quantity) order by i.position)
                   from order_items i where i.order_id = o.id), '[]'::json) as items,
         -- A delivered file the customer wants redone (issue 16): one index probe per card shown.

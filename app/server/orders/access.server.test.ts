@@ -81,6 +81,17 @@ describe('getOrderForViewer', () => {
     expect(await getOrderForViewer(misplaced, order.id)).toBeNull();
   });
 
+  it('does not open an account’s order to another account holding its old guest token', async () => {
+    const { token, hash } = createOrderAccessToken();
+    const owner = await registeredAccount('customer');
+    const stranger = await registeredAccount('customer');
+    const order = await insertOrder({ userId: owner.id, accessTokenHash: hash });
+    const cookie = `${orderAccessCookieName(order.id)}=${token}`;
+    expect(await getOrderForViewer(requestWith('/', [cookie, stranger.cookie]), order.id)).toBeNull();
+    expect((await getOrderForViewer(requestWith('/', [cookie]), order.id))?.viewer).toBe('guest');
+    expect((await getOrderForViewer(requestWith('/', [cookie, owner.cookie]), order.id))?.viewer).toBe('owner');
+  });
+
   it('never opens an order that has no token with an empty cookie', async () => {
     const order = await insertOrder({ guestEmail: 'sans-jeton@example.fr', accessTokenHash: null });
     expect(await getOrderForViewer(requestWith('/', [`${orderAccessCookieName(order.id)}=`]), order.id)).toBeNull();

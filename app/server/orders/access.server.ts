@@ -214,7 +214,7 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
 /**
  * Decides who `request` is for this order: `owner` (signed in as orders.user_id), `guest` (holds the
  * cookie `sv_order_<id>` whose SHA-256 is access_token_hash, or delivery_token_hash: the token of
- * the « Vos fichiers sont prêts » e-mail) or `admin`.
+ * the « Vos fichiers sont prêts » e-mail, unless signed in as another account) or `admin`.
  */
 export function viewerOf(
   order: { id: string; userId: string | null },
@@ -223,6 +223,9 @@ export function viewerOf(
   request: Request,
 ): OrderViewerKind | null {
   if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
+  // Another account's order: a guest token left in this browser (the order was attached to the
+  // account afterwards, issue 17) does not open it to whoever signs in here next.
+  if (sessionUser && order.userId !== null) return sessionUser.role === 'admin' ? 'admin' : null;
   const cookie = cookieValue(request, orderAccessCookieName(order.id));
   const hashes = Array.isArray(accessTokenHashes) ? accessTokenHashes : [accessTokenHashes];
   if (hashes.some((hash) => accessTokenMatches(cookie, hash))) return 'guest';
@@ -280,4 +283,16 @@ export async function accessFromLink(
     return { setCookie: '', cleanUrl };
   }
   return { setCookie: orderAccessCookie(orderId, token), cleanUrl };
+}
+
+/**
+ * What a visitor without access to `orderId` gets (issue 17, point 3): a signed-out visitor is sent
+ * to /login remembering the page (`login`), unless the order is a guest's (only its token opens it:
+ * `not-found`). An unknown id also leads to /login, so that the answer says no more than « sign in »;
+ * a signed-in visitor who is not the owner gets the 404 of an unknown order.
+ */
+export async function deniedOrderAnswer(request: Request, orderId: string): Promise<'login' | 'not-found'> {
+  if (!isOrderId(orderId) || (await getUser(request))) return 'not-found';
+  const [row] = await db().select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  return row && row.userId === null ? 'not-found' : 'login';
 }

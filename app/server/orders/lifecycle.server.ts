@@ -9,6 +9,7 @@ import {
   type WorkshopStage,
   wasPaid,
 } from '~/domain/order-status';
+import { workNotBefore } from '~/domain/orders/early-start';
 import {
   type Accepted,
   type CheckoutMethod,
@@ -122,6 +123,7 @@ export async function lockOrderState(
   if (!facts) return null;
   const extra = await tx.execute<{
     placed_at: string | null;
+    early_start_consent_at: string | null;
     refunded: number;
     token: string | null;
     has_address: boolean;
@@ -129,7 +131,7 @@ export async function lockOrderState(
     open_supplement_id: string | null;
     open_supplement_amount: number | null;
   }>(sql`
-    select o.placed_at, o.access_token_hash as token,
+    select o.placed_at, o.access_token_hash as token, o.early_start_consent_at,
       exists (select 1 from order_addresses a where a.order_id = o.id and a.kind = 'delivery') as has_address,
       (select coalesce(sum(j.amount), 0)::int from order_adjustments j
         where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
@@ -165,6 +167,10 @@ export async function lockOrderState(
       supplement: row?.open_supplement_id
         ? { id: row.open_supplement_id, amountCents: Number(row.open_supplement_amount) }
         : null,
+      workNotBefore: workNotBefore({
+        createdAt: facts.createdAt,
+        earlyStartConsentAt: row?.early_start_consent_at ? new Date(row.early_start_consent_at) : null,
+      }),
     },
   };
 }
@@ -183,10 +189,10 @@ export async function applyTransitionInTx(
   const locked = await lockOrderState(tx, orderId, context);
   if (!locked) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null };
   const { facts, state } = locked;
-  const decision = decide(state, transition);
+  const now = context.now ?? new Date();
+  const decision = decide(state, transition, now);
   if (!decision.ok) return { ok: false, code: decision.code, message: decision.message, orderNumber: facts.number };
 
-  const now = context.now ?? new Date();
   const next = decision.next;
   await tx
     .update(orders)

@@ -20,7 +20,7 @@ export interface TemplateDefinition<S extends z.ZodType = z.ZodType> {
    */
   sensitive?: boolean;
   /**
-   * Fields (top-level strings) holding a guest's private link, i.e. a bearer token: the outbox
+   * Fields (strings; a dotted path reaches into an object: `sending.slipUrl`) holding a guest's private link, i.e. a bearer token: the outbox
    * stores them encrypted (sealed-data.server.ts) and the worker decrypts them only to send.
    */
   secretFields?: readonly string[];

@@ -245,7 +245,8 @@ describe('a signed-in customer’s order and payment', () => {
     const termsText = plain(pdfText(terms));
     expect(termsText).toContain('Conditions générales de vente');
     expect(termsText).toContain('CGV du 21/11/2026');
-    expect(termsText).toContain('10. Le droit de rétractation');
+    expect(termsText).toContain('Le droit de rétractation');
+    expect(termsText).toContain('Annexe : formulaire de rétractation');
     const form = plain(pdfText(attachments.get(`formulaire-de-retractation-${number}.pdf`) as Buffer));
     expect(form).toContain('Formulaire de rétractation');
     expect(form).toContain('Annexe à l’article R221-1 du Code de la consommation');

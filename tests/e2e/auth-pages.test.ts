@@ -295,9 +295,8 @@ describe('registration, sign-out, sign-in and profile', () => {
     expect(
       await query('select first_name, last_name, role, terms_version from "user" where email = $1', [email]),
     ).toEqual([{ first_name: 'Jeanne', last_name: 'Martin', role: 'customer', terms_version: TERMS_VERSION }]);
-    // The welcome, and the link that confirms the address (asked for on /profile meanwhile).
+    // One e-mail: the welcome, with the link that confirms the address (asked for on /profile meanwhile).
     expect(await query('select template from email_outbox where "to" = $1 order by template', [email])).toEqual([
-      { template: 'email-verification' },
       { template: 'welcome' },
     ]);
     await page.getByText('Confirmez votre adresse e-mail').waitFor();

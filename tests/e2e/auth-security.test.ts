@@ -98,9 +98,9 @@ describe('e-mail confirmation and the magic link', () => {
 
   it('lets a signed-in customer ask for the confirmation e-mail again', async () => {
     const { email, cookie } = await createUser({ url: server.url });
+    // The welcome e-mail with the first link never arrived (lost, or filtered as spam): asked again,
+    // the link comes alone, in the address confirmation e-mail.
     await authEmailLink(server, email, 'email-verification');
-    // The first message never arrived (lost, or filtered as spam).
-    await query(`delete from email_outbox where "to" = $1 and template = 'email-verification'`, [email]);
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
       redirect: 'manual',

@@ -169,11 +169,11 @@ export async function addSessionCookie(page: Page | BrowserContext, url: string,
 }
 
 /** The outbox keeps the link encrypted with the server's APP_SECRET (sealed-data.server.ts). */
-function revealLink(template: string, sealed: string, appSecret: string): string {
+function revealLink(template: string, field: string, sealed: string, appSecret: string): string {
   const own = process.env.APP_SECRET;
   process.env.APP_SECRET = appSecret;
   try {
-    return (revealEmailData(template, { url: sealed }) as { url: string }).url;
+    return (revealEmailData(template, { [field]: sealed }) as Record<string, string>)[field] as string;
   } finally {
     if (own === undefined) delete process.env.APP_SECRET;
     else process.env.APP_SECRET = own;
@@ -182,7 +182,8 @@ function revealLink(template: string, sealed: string, appSecret: string): string
 
 /**
  * The link of the last account e-mail queued for `to` in the server's outbox (the e2e servers have
- * no SMTP configured, so their messages wait there, `held`, with their data).
+ * no SMTP configured, so their messages wait there, `held`, with their data). A registration's
+ * address confirmation is in the welcome e-mail (`confirmUrl`); a later one has its own.
  */
 export async function authEmailLink(
   { databaseUrl, appSecret }: { databaseUrl: string; appSecret: string },
@@ -195,12 +196,17 @@ export async function authEmailLink(
   await client.connect();
   try {
     for (;;) {
-      const { rows } = await client.query<{ url: string }>(
-        `select data->>'url' as url from email_outbox
-         where "to" = $1 and template = $2 and data ? 'url' order by created_at desc limit 1`,
+      const { rows } = await client.query<{ template: string; field: string; url: string }>(
+        `select template, case when template = 'welcome' then 'confirmUrl' else 'url' end as field,
+           coalesce(data->>'url', data->>'confirmUrl') as url
+         from email_outbox
+         where "to" = $1 and (template = $2 or ($2 = 'email-verification' and template = 'welcome'))
+           and (data ? 'url' or data ? 'confirmUrl')
+         order by created_at desc limit 1`,
         [to.toLowerCase(), kind],
       );
-      if (rows[0]) return revealLink(kind, rows[0].url, appSecret);
+      const row = rows[0];
+      if (row) return revealLink(row.template, row.field, row.url, appSecret);
       if (Date.now() > deadline) throw new Error(`no ${kind} e-mail queued for ${to}`);
       await new Promise((r) => setTimeout(r, 100));
     }

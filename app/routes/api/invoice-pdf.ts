@@ -1,7 +1,8 @@
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
 import { documentFileName, renderDocumentPdf } from '~/server/invoices/pdf.server';
-import { getOrderForViewer } from '~/server/orders/access.server';
+import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice-pdf';
 
 /*
@@ -12,6 +13,9 @@ import type { Route } from './+types/invoice-pdf';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  // A guest's e-mailed link (?token=…): the order's cookie, then the same address without the token.
+  const fromLink = await accessFromLink(request, params.orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const viewable = await getOrderForViewer(request, params.orderId);
   if (!viewable) throw data('Facture introuvable', { status: 404 });
   const documents = await getOrderDocuments(viewable.order.id);

@@ -1,5 +1,5 @@
 import { DownloadIcon } from 'lucide-react';
-import { data, Link } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { invoicePdfHref } from '~/components/account/invoices-list';
 import { Badge } from '~/components/ui/badge';
@@ -10,8 +10,9 @@ import { company } from '~/domain/company';
 import { formatDateFr, formatEurosFromCents, NBSP } from '~/domain/format';
 import { creditNotePdfHref } from '~/domain/invoices/links';
 import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
-import { getOrderForViewer } from '~/server/orders/access.server';
+import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice';
 
 /*
@@ -85,6 +86,9 @@ export const meta: Route.MetaFunction = ({ data: loaded }) => [
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  // A guest's e-mailed link (?token=…): the order's cookie, then the same address without the token.
+  const fromLink = await accessFromLink(request, params.orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const found = await getOrderForViewer(request, params.orderId);
   const invoice = found?.order.invoice;
   if (!found || !invoice) throw data(null, { status: 404 });

@@ -1,6 +1,7 @@
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loadDocumentOrder, pdfResponse, renderOrderSlipPdf } from '~/server/documents/order-documents.server';
-import { getOrderForViewer } from '~/server/orders/access.server';
+import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/order-slip-pdf';
 
 /*
@@ -10,6 +11,9 @@ import type { Route } from './+types/order-slip-pdf';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  // A guest's e-mailed link (?token=…): the order's cookie, then the same address without the token.
+  const fromLink = await accessFromLink(request, params.orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const viewable = await getOrderForViewer(request, params.orderId);
   if (!viewable) throw data('Commande introuvable', { status: 404 });
   const order = await loadDocumentOrder(viewable.order.id);

@@ -1,8 +1,9 @@
 import { data, redirect } from 'react-router';
 import { safeRedirect } from '~/domain/redirect';
 import { LABEL_FAILED_PARAM, labelFileName, prepaidLabelPath } from '~/domain/shipping/labels';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { readFormData } from '~/server/form-data.server';
-import { getOrderForViewer } from '~/server/orders/access.server';
+import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import { ensureInboundLabel, labelResponse, shipmentLabel } from '~/server/shipping/labels.server';
 import type { Route } from './+types/shipping-label';
 
@@ -15,6 +16,9 @@ import type { Route } from './+types/shipping-label';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  // A guest's e-mailed link (?token=…): the order's cookie, then the same address without the token.
+  const fromLink = await accessFromLink(request, params.orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const viewable = await getOrderForViewer(request, params.orderId);
   if (!viewable) throw data('Étiquette introuvable', { status: 404 });
   const label = await shipmentLabel(viewable.order.id, 'inbound');

@@ -10,8 +10,10 @@ export interface AuthEmail {
   /** The link the recipient follows (it carries a single-use token). */
   url: string;
   firstName?: string;
+  /** The account's id: its first address confirmation is the welcome e-mail (account-emails.server.ts). */
+  userId?: string;
 }
 
-export async function sendAuthEmail({ to, kind, url, firstName }: AuthEmail): Promise<void> {
-  await queueAccountEmail({ to, kind, url, firstName });
+export async function sendAuthEmail(email: AuthEmail): Promise<void> {
+  await queueAccountEmail(email);
 }

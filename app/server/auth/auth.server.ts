@@ -20,6 +20,7 @@ import { TERMS_VERSION } from '~/domain/terms';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { db } from '../db/client.server';
 import { account, rateLimit, session, user, verification } from '../db/schema';
+import { welcomeDedupeKey } from '../email/account-emails.server';
 import { queueEmail } from '../email/outbox.server';
 import { baseUrl } from '../env.server';
 import { log } from '../log.server';
@@ -119,6 +120,7 @@ function createAuth() {
           kind: 'password-reset',
           url: link.toString(),
           firstName: (recipient as { firstName?: string }).firstName,
+          userId: recipient.id,
         });
       },
       // Following the e-mailed link proved the mailbox. Without this, a later magic link would
@@ -151,6 +153,7 @@ function createAuth() {
           kind: 'email-verification',
           url: link.toString(),
           firstName: (recipient as { firstName?: string }).firstName,
+          userId: recipient.id,
         });
       },
     },
@@ -184,14 +187,16 @@ function createAuth() {
             if (ctx?.path !== '/sign-up/email') return;
             return { data: { ...created, termsVersion: TERMS_VERSION, termsAcceptedAt: new Date() } };
           },
-          // The welcome e-mail, once per account (the dedupe key makes a replay harmless).
-          after: async (created) => {
+          // The welcome e-mail, once per account (the dedupe key makes a replay harmless). A
+          // registration's comes with the address confirmation instead (account-emails.server.ts).
+          after: async (created, ctx) => {
+            if (ctx?.path === '/sign-up/email') return;
             const firstName = (created as { firstName?: string }).firstName || undefined;
             await queueEmail({
               to: created.email,
               template: 'welcome',
               data: { firstName },
-              dedupeKey: `welcome:${created.id}`,
+              dedupeKey: welcomeDedupeKey(created.id),
             });
           },
         },

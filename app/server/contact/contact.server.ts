@@ -1,10 +1,10 @@
-import { company } from '~/domain/company';
 import type { ContactMessageInput } from '~/domain/content/contact-form';
 import { CONTACT_SERVICE_LABELS } from '~/domain/content/contact-form';
 import { db } from '../db/client.server';
 import { createSharedRateLimiter, type SharedRateLimiter } from '../db/rate-limit.server';
 import { contactMessages, notifications } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
+import { shopContactAddress } from '../email/shop-contact.server';
 
 /*
  * A message of the contact form: stored, e-mailed to the shop, acknowledged to the sender and put
@@ -12,10 +12,7 @@ import { enqueueEmail } from '../email/outbox.server';
  * transaction, through the outbox). Either all of it happens or none.
  */
 
-/** The shop's mailbox for contact messages. */
-export function shopContactAddress(): string {
-  return process.env.CONTACT_EMAIL?.trim() || company.email;
-}
+export { shopContactAddress };
 
 export interface StoredContactMessage {
   id: string;

@@ -46,4 +46,28 @@ describe('account e-mails (Better Auth)', () => {
     const dump = await db().execute(sql`select email_outbox::text as row from email_outbox`);
     expect(JSON.stringify(dump.rows)).not.toMatch(/abc123|zz9/);
   });
+
+  it('confirms a new account’s address in its welcome e-mail, then alone when asked again', async () => {
+    await configureSmtpFor(smtp, 'starttls');
+    const to = 'marie@exemple.fr';
+    const userId = 'user-welcome-1';
+    const first = `${TEST_BASE_URL}/api/auth/verify-email?token=first1`;
+    const again = `${TEST_BASE_URL}/api/auth/verify-email?token=again2`;
+    const welcome = await queueAccountEmail({ to, kind: 'email-verification', url: first, firstName: 'Marie', userId });
+    const resent = await queueAccountEmail({ to, kind: 'email-verification', url: again, firstName: 'Marie', userId });
+    expect([welcome.created, resent.created]).toEqual([true, true]);
+    const before = smtp.messages.length;
+    await drainOutbox(workerOptionsFor(smtp));
+    const sent = smtp.messages.slice(before).filter((m) => m.envelopeTo.includes(to));
+    expect(sent.map((m) => m.subject.replace(/\u202F/g, ' '))).toEqual([
+      'Bienvenue chez Soovenirs : confirmez votre adresse e-mail',
+      'Confirmez votre adresse e-mail Soovenirs',
+    ]);
+    expect(sent[0]?.text).toContain('Votre compte Soovenirs est créé.');
+    expect(sent[0]?.text).toContain('token=first1');
+    expect(sent[1]?.text).toContain('token=again2');
+    // The links sign nobody in, but prove the mailbox: wiped once sent, like the others.
+    const dump = await db().execute(sql`select email_outbox::text as row from email_outbox`);
+    expect(JSON.stringify(dump.rows)).not.toMatch(/first1|again2/);
+  });
 });

@@ -109,10 +109,10 @@ export async function retryFailedEmail(id: string, executor: Executor = db()): P
  */
 export async function sealClearOutboxLinks(executor: Executor = db()): Promise<number> {
   const clear = Object.keys(EMAIL_TEMPLATES).flatMap((template) =>
-    secretFieldsOf(template).map(
-      (field) =>
-        sql`(template = ${template} and jsonb_typeof(data->(${field}::text)) = 'string' and data->>(${field}::text) not like 'v1.%')`,
-    ),
+    secretFieldsOf(template).map((field) => {
+      const path = `{${field.split('.').join(',')}}`;
+      return sql`(template = ${template} and jsonb_typeof(data #> ${path}::text[]) = 'string' and data #>> ${path}::text[] not like 'v1.%')`;
+    }),
   );
   if (clear.length === 0) return 0;
   const found = await executor.execute<{ id: string; template: string; data: unknown }>(

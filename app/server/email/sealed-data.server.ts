@@ -18,15 +18,34 @@ function contextOf(template: string, field: string): string {
   return `email_outbox.${template}.${field}`;
 }
 
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of `data` with the string at `path` (e.g. ['sending', 'slipUrl']) changed; shares the rest. */
+function changeAt(data: Json, path: readonly string[], change: (value: string) => string): Json {
+  const [key, ...rest] = path as [string, ...string[]];
+  const value = data[key];
+  if (rest.length === 0) return typeof value === 'string' ? { ...data, [key]: change(value) } : data;
+  return isObject(value) ? { ...data, [key]: changeAt(value, rest, change) } : data;
+}
+
 function mapFields(template: string, data: unknown, change: (value: string, context: string) => string): unknown {
   const fields = secretFieldsOf(template);
-  if (fields.length === 0 || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
-  const copy: Record<string, unknown> = { ...(data as Record<string, unknown>) };
-  for (const field of fields) {
-    const value = copy[field];
-    if (typeof value === 'string') copy[field] = change(value, contextOf(template, field));
-  }
-  return copy;
+  if (fields.length === 0 || !isObject(data)) return data;
+  return fields.reduce<Json>(
+    (copy, field) => changeAt(copy, field.split('.'), (value) => change(value, contextOf(template, field))),
+    data,
+  );
+}
+
+/** The string at a secret field's path (`orderUrl`, `sending.slipUrl`) of revealed data, if any. */
+export function readSecretField(data: unknown, field: string): string | null {
+  let value: unknown = data;
+  for (const key of field.split('.')) value = isObject(value) ? value[key] : undefined;
+  return typeof value === 'string' ? value : null;
 }
 
 /** The data as the outbox stores it: secret fields encrypted (already encrypted ones kept). */

@@ -72,10 +72,15 @@ export async function sendOverSmtp(
     const info = await transport.sendMail({
       from: { name: config.senderName, address: config.senderEmail },
       to: message.to,
-      ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+      replyTo: message.replyTo,
       subject: message.subject,
       html: message.html,
       text: message.text,
+      attachments: message.attachments.map(({ filename, contentType, content }) => ({
+        filename,
+        contentType,
+        content,
+      })),
       messageId: `<${message.messageKey}@${senderDomain(config)}>`,
       headers: { 'Content-Language': 'fr' },
     });

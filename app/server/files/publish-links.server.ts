@@ -1,9 +1,8 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../config/config-options.server';
-import { emailOutbox, orderFiles, orders } from '../db/schema';
-import { revealEmailData } from '../email/sealed-data.server';
+import { orderFiles, orders } from '../db/schema';
+import { recoverLinkToken } from '../email/guest-links.server';
 import { baseUrl } from '../env.server';
-import { log } from '../log.server';
 import { accessTokenMatches } from '../orders/access.server';
 
 /*
@@ -64,33 +63,12 @@ export function filesOnline(files: PublishedFiles | null): files is PublishedFil
 }
 
 /**
- * The guest's delivery token, from the sealed link of the last « Vos fichiers sont prêts » e-mail,
- * when it still matches the order's delivery token; null otherwise (then links go without it).
+ * The guest's delivery token, from the sealed links of the order's earlier e-mails (the « Vos
+ * fichiers sont prêts » one, or another that issued it: email/guest-links.server.ts), when it
+ * still matches the order's delivery token; null otherwise (then links go without it).
  */
-export async function knownDeliveryToken(
-  executor: Executor,
-  orderId: string,
-  hash: string | null,
-): Promise<string | null> {
-  if (!hash) return null;
-  const rows = await executor
-    .select({ data: emailOutbox.data })
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.template, 'order-ready')))
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(5);
-  for (const row of rows) {
-    try {
-      const data = revealEmailData('order-ready', row.data) as { galleryUrl?: unknown } | null;
-      const link = data?.galleryUrl;
-      if (typeof link !== 'string') continue;
-      const token = new URL(link, baseUrl()).searchParams.get('token');
-      if (token && accessTokenMatches(token, hash)) return token;
-    } catch (error) {
-      log.warn({ err: error, orderId }, 'the delivery link of an older e-mail could not be read');
-    }
-  }
-  return null;
+export function knownDeliveryToken(executor: Executor, orderId: string, hash: string | null): Promise<string | null> {
+  return recoverLinkToken(executor, orderId, [hash]);
 }
 
 /** The gallery link of a later e-mail: with the guest's token when it can be recovered. */

@@ -1,4 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { withdrawalPeriod } from '~/domain/account/withdrawal';
 import { packingAdviceFor, WORKSHOP_ADDRESS_LINES } from '~/domain/orders/sending-instructions';
 import type { OfflinePaymentMethod } from '~/domain/payments/offline';
 import {
@@ -10,10 +12,13 @@ import {
 import { emailItems, extraLines } from '~/domain/pricing/labels';
 import type { LineChoice, PricedLine } from '~/domain/pricing/pricing';
 import { prepaidLabelPath } from '~/domain/shipping/labels';
+import { TERMS_VERSION } from '~/domain/terms';
 import type { Tx } from '../db/client.server';
 import { orderItems, orders, priceLists, user } from '../db/schema';
+import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueEmail } from '../email/outbox.server';
-import { baseUrl } from '../env.server';
+import { customerName, type OrderFacts } from '../invoices/order-facts.server';
+import { log } from '../log.server';
 import { orderFollowUrl } from './create-order.server';
 import { orderSlipPath } from './journey.server';
 
@@ -22,6 +27,12 @@ import { orderSlipPath } from './journey.server';
  * address when ordering gets it once they save their information at checkout, and a customer who
  * chooses a bank transfer or a cheque gets it again with the instructions to pay. createOrder
  * queues the first one itself, with the same dedupe key, so nobody gets the plain one twice.
+ *
+ * It is the confirmation of the contract on a durable medium (Code de la consommation, L221-13):
+ * the terms of sale the customer accepted (their version and date; the text attached as a PDF),
+ * the withdrawal information and the model withdrawal form, and what the customer chose about the
+ * early start of the work. A guest's links carry a token that opens the order in any browser
+ * (email/guest-links.server.ts); then the « Paiement reçu » e-mail, with the invoice's link.
  */
 
 export function orderConfirmationDedupeKey(orderId: string, method?: OfflinePaymentMethod): string {
@@ -42,6 +53,10 @@ export async function enqueueOrderConfirmation(
       id: orders.id,
       number: orders.number,
       createdAt: orders.createdAt,
+      placedAt: orders.placedAt,
+      termsVersion: orders.termsVersion,
+      termsAcceptedAt: orders.termsAcceptedAt,
+      earlyStartConsentAt: orders.earlyStartConsentAt,
       userId: orders.userId,
       guestEmail: orders.guestEmail,
       guestFirstName: orders.guestFirstName,
@@ -84,6 +99,8 @@ export async function enqueueOrderConfirmation(
   // The stored items carry every choice a line's words need (lineTitle, lineOptions).
   const lines = items.map((item) => ({ ...(item as unknown as LineChoice), lineTotalCents: item.lineTotalCents }));
 
+  const token = await guestLinkToken(tx, order.id, input.accessToken);
+  const placedAt = order.placedAt ?? order.createdAt;
   await enqueueEmail(tx, {
     to: email,
     template: 'order-confirmation',
@@ -114,17 +131,57 @@ export async function enqueueOrderConfirmation(
         },
       ),
       totalCents: order.totalPriceCents,
-      orderUrl: orderFollowUrl(order.id, order.userId ? null : input.accessToken),
+      orderUrl: orderFollowUrl(order.id, token),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
       sending: {
         addressLines: [...WORKSHOP_ADDRESS_LINES],
         packing: packingAdviceFor(items.map((item) => item.type)),
-        slipUrl: `${baseUrl()}${orderSlipPath(order.id)}`,
-        ...(order.sendMethod === 'label' ? { labelUrl: `${baseUrl()}${prepaidLabelPath(order.id)}` } : {}),
+        slipUrl: withGuestToken(orderSlipPath(order.id), token),
+        ...(order.sendMethod === 'label' ? { labelUrl: withGuestToken(prepaidLabelPath(order.id), token) } : {}),
+      },
+      contract: {
+        // Placing the order accepts the terms in force (the lifecycle records them with `place`).
+        termsVersion: order.termsVersion ?? TERMS_VERSION,
+        termsAcceptedAt: (order.termsAcceptedAt ?? placedAt).toISOString(),
+        placedAt: placedAt.toISOString(),
+        withdrawalEndsAt: withdrawalPeriod(placedAt).deadline.toISOString(),
+        earlyStartConsentAt: order.earlyStartConsentAt?.toISOString() ?? null,
       },
     },
     dedupeKey: orderConfirmationDedupeKey(order.id, input.paymentMethod),
     orderId: order.id,
   });
   return true;
+}
+
+/**
+ * « Paiement reçu », queued by the lifecycle when the order is paid: the amount, the date and the
+ * invoice's link (with the guest's token: a guest has no customer area to find it in).
+ */
+export async function enqueuePaymentReceived(
+  tx: Tx,
+  facts: OrderFacts,
+  input: { paidAt: Date; invoiceNumber: string | null; accessToken: string | null },
+): Promise<void> {
+  const email = facts.customer.email?.trim();
+  if (!email || !z.email().safeParse(email).success) {
+    log.warn({ orderId: facts.id }, 'paid order without a valid e-mail address: no payment-received e-mail');
+    return;
+  }
+  const token = await guestLinkToken(tx, facts.id, input.accessToken);
+  await enqueueEmail(tx, {
+    to: email,
+    template: 'payment-received',
+    data: {
+      orderNumber: facts.number,
+      amountCents: facts.totalPriceCents,
+      paidAt: input.paidAt.toISOString(),
+      invoiceNumber: input.invoiceNumber ?? '',
+      invoiceUrl: withGuestToken(`/facture/${facts.id}`, token),
+      customerArea: facts.userId !== null,
+      customerName: customerName(facts),
+    },
+    dedupeKey: `payment-received:${facts.id}`,
+    orderId: facts.id,
+  });
 }

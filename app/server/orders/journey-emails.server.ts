@@ -5,6 +5,7 @@ import { returnsByPost } from '~/domain/orders/journey-steps';
 import type { EmailEffect } from '~/domain/orders/lifecycle';
 import type { Tx } from '../db/client.server';
 import { orderEvents } from '../db/schema';
+import { guestLinkToken } from '../email/guest-links.server';
 import { enqueueEmail } from '../email/outbox.server';
 import { deliveredFilesEmailFields } from '../files/publish-links.server';
 import type { OrderFacts } from '../invoices/order-facts.server';
@@ -62,9 +63,8 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
   const common = {
     orderNumber: facts.number,
     ...(facts.customer.firstName?.trim() ? { customerName: facts.customer.firstName.trim() } : {}),
-    // The account holder signs in; a guest's link carries the token when the caller knows it
-    // (otherwise it opens the order in the browser that placed it, which keeps the cookie).
-    orderUrl: orderFollowUrl(facts.id, facts.userId ? null : input.accessToken),
+    // The account holder signs in; a guest's link carries a token that opens the order anywhere.
+    orderUrl: orderFollowUrl(facts.id, await guestLinkToken(tx, facts.id, input.accessToken)),
   };
   const base = { to, dedupeKey: `${input.template}:${facts.id}:${input.eventKey}`, orderId: facts.id };
   switch (input.template) {

@@ -23,15 +23,15 @@ import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/paym
 import { TERMS_VERSION } from '~/domain/terms';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderAdjustments, orderEvents, orders, payments } from '../db/schema';
+import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
 import { enqueueEmail } from '../email/outbox.server';
-import { baseUrl } from '../env.server';
 import { issueCreditNote, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
-import { enqueueOrderConfirmation } from './confirmation-email.server';
+import { enqueueOrderConfirmation, enqueuePaymentReceived } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
 import type { RefundResult } from './refunds.server';
 
@@ -550,28 +550,13 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
       });
       return;
     }
-    case 'payment-received': {
-      const email = validEmail(facts);
-      if (!email) {
-        log.warn({ orderId: facts.id }, 'paid order without a valid e-mail address: no payment-received e-mail');
-        return;
-      }
-      await enqueueEmail(tx, {
-        to: email,
-        template: 'payment-received',
-        data: {
-          orderNumber: facts.number,
-          amountCents: facts.totalPriceCents,
-          paidAt: run.now.toISOString(),
-          invoiceNumber: applied.invoiceNumber ?? '',
-          invoiceUrl: `${baseUrl()}/facture/${facts.id}`,
-          customerName: customerName(facts),
-        },
-        dedupeKey: `payment-received:${facts.id}`,
-        orderId: facts.id,
+    case 'payment-received':
+      await enqueuePaymentReceived(tx, facts, {
+        paidAt: run.now,
+        invoiceNumber: applied.invoiceNumber,
+        accessToken: context.accessToken ?? null,
       });
       return;
-    }
     case 'order-status':
       applied.statusEmail = await queueStatusEmail(run, next.status);
       return;
@@ -633,7 +618,11 @@ async function queueRefundEmail(run: Run): Promise<void> {
       amountCents: transition.amountCents,
       method: context.refundMethod ?? 'gateway',
       creditNoteNumber: note.number,
-      creditNoteUrl: `${baseUrl()}/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
+      creditNoteUrl: withGuestToken(
+        `/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
+        await guestLinkToken(tx, facts.id, context.accessToken ?? null),
+      ),
+      customerArea: facts.userId !== null,
       partial: transition.amountCents < facts.totalPriceCents,
       demo: note.isDemo,
       customerName: customerName(facts),

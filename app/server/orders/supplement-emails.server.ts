@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tx } from '../db/client.server';
+import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueEmail } from '../email/outbox.server';
 import { baseUrl } from '../env.server';
 import { customerName, type OrderFacts } from '../invoices/order-facts.server';
@@ -49,7 +50,10 @@ export async function enqueueSupplementEmail(
     data: {
       ...common,
       invoiceNumber: input.invoiceNumber,
-      invoiceUrl: `${baseUrl()}/facture/${facts.id}/pdf?facture=${encodeURIComponent(input.invoiceNumber)}`,
+      invoiceUrl: withGuestToken(
+        `/facture/${facts.id}/pdf?facture=${encodeURIComponent(input.invoiceNumber)}`,
+        await guestLinkToken(tx, facts.id, input.accessToken),
+      ),
     },
     dedupeKey: `supplement-paid:${input.eventKey}`,
     orderId: facts.id,

@@ -5,7 +5,9 @@ import { documentYear } from '~/domain/invoices/number';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
 import { decidePayments, listPendingPayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
+import { revealEmailData } from '../email/sealed-data.server';
 import { log } from '../log.server';
+import { accessTokenMatches } from '../orders/access.server';
 import { applyPaymentNotification } from './notifications.server';
 import type { PaymentNotification } from './types';
 
@@ -73,11 +75,21 @@ describe('a verified payment notification', () => {
           amountCents: order.totalCents,
           paidAt: state.paidAt?.toISOString(),
           invoiceNumber: state.invoices[0],
-          invoiceUrl: `https://www.soovenirs.test/facture/${order.id}`,
+          // A guest's link carries a token (sealed in the outbox): no e-mail had one, so a new
+          // delivery token, whose hash the order keeps.
+          invoiceUrl: expect.stringMatching(/^v1\./),
+          customerArea: false,
           customerName: 'Marie Curie',
         },
       },
     ]);
+    const { invoiceUrl } = revealEmailData('payment-received', state.outbox[0]?.data) as { invoiceUrl: string };
+    const link = new URL(invoiceUrl);
+    expect(link.pathname).toBe(`/facture/${order.id}`);
+    const [stored] = (await db().execute(sql`select delivery_token_hash from orders where id = ${order.id}`)).rows as {
+      delivery_token_hash: string;
+    }[];
+    expect(accessTokenMatches(link.searchParams.get('token'), stored?.delivery_token_hash)).toBe(true);
     const [event] = (
       await db().execute(
         sql`select payment_id from payment_events where provider = 'sandbox' and event_id = ${`${ref}_ok`}`,

@@ -7,12 +7,36 @@ const hello = (firstName?: string) => (firstName ? `Bonjour ${firstName},` : 'Bo
 const welcomeSchema = z.object({
   firstName: z.string().trim().optional(),
   accountUrl: linkSchema.default('/profile'),
+  /** Registration: the address confirmation's link, in this one e-mail rather than a second one. */
+  confirmUrl: linkSchema.optional(),
+  expiresInHours: z.number().int().positive().default(24),
 });
 
+/** What the address confirmation says of a link: its purpose, how long it lasts, and what if it was not you. */
+function ConfirmAddress({ url, expiresInHours }: { url: string; expiresInHours: number }) {
+  return (
+    <>
+      <Action href={url} label="Confirmer mon adresse e-mail" />
+      <P small>{`Ce lien est valable ${expiresInHours} heures.`}</P>
+      <P small>
+        Si vous n'avez pas créé ce compte, ne cliquez pas : ignorez cet email. Vous pourrez toujours vous connecter par
+        lien de connexion ou réinitialiser le mot de passe, ce qui écarte celui qu'un tiers aurait choisi.
+      </P>
+    </>
+  );
+}
+
+/**
+ * The account is created. At registration it also carries the address confirmation (one event,
+ * one e-mail: a separate « Confirmez votre adresse » said the same thing seconds later).
+ */
 export const welcome: TemplateDefinition<typeof welcomeSchema> = {
   schema: welcomeSchema,
+  // The confirmation link carries a token: encrypted while queued, wiped once sent.
+  secretFields: ['confirmUrl'],
+  sensitive: true,
   build: (data) => ({
-    subject: 'Bienvenue chez Soovenirs',
+    subject: data.confirmUrl ? 'Bienvenue chez Soovenirs : confirmez votre adresse e-mail' : 'Bienvenue chez Soovenirs',
     element: (
       <EmailLayout
         preview="Votre compte Soovenirs est prêt."
@@ -22,7 +46,14 @@ export const welcome: TemplateDefinition<typeof welcomeSchema> = {
           Votre compte Soovenirs est créé. Depuis votre espace client, vous suivez vos commandes, retrouvez vos factures
           et vos devis enregistrés.
         </P>
-        <Action href={data.accountUrl} label="Accéder à mon compte" />
+        {data.confirmUrl ? (
+          <>
+            <P>Confirmez d'abord que cette adresse e-mail est bien la vôtre :</P>
+            <ConfirmAddress url={data.confirmUrl} expiresInHours={data.expiresInHours} />
+          </>
+        ) : (
+          <Action href={data.accountUrl} label="Accéder à mon compte" />
+        )}
         <P>Pour estimer la numérisation de vos photos, films ou cassettes, utilisez notre configurateur en ligne.</P>
       </EmailLayout>
     ),
@@ -93,7 +124,8 @@ const emailVerificationSchema = z.object({
 });
 
 /**
- * Sent at registration and on request (« Renvoyer l’e-mail »). Confirming proves the mailbox: a later
+ * Sent on request (« Renvoyer l’e-mail »); at registration the welcome e-mail carries the link.
+ * Confirming proves the mailbox: a later
  * magic link then keeps the account's password. Someone may have registered with another person's
  * address: the message says so, and that ignoring it leaves the account unconfirmed.
  */
@@ -108,15 +140,10 @@ export const emailVerification: TemplateDefinition<typeof emailVerificationSchem
       <EmailLayout preview="Un clic pour confirmer votre adresse e-mail." heading="Confirmez votre adresse e-mail">
         <P>{hello(data.firstName)}</P>
         <P>
-          Un compte Soovenirs vient d'être créé avec cette adresse. Cliquez sur le bouton ci-dessous pour confirmer
-          qu'elle est bien la vôtre.
+          Un compte Soovenirs a été créé avec cette adresse. Cliquez sur le bouton ci-dessous pour confirmer qu'elle est
+          bien la vôtre.
         </P>
-        <Action href={data.url} label="Confirmer mon adresse e-mail" />
-        <P small>{`Ce lien est valable ${data.expiresInHours} heures.`}</P>
-        <P small>
-          Si vous n'avez pas créé ce compte, ne cliquez pas : ignorez cet email. Vous pourrez toujours vous connecter
-          par lien de connexion ou réinitialiser le mot de passe, ce qui écarte celui qu'un tiers aurait choisi.
-        </P>
+        <ConfirmAddress url={data.url} expiresInHours={data.expiresInHours} />
       </EmailLayout>
     ),
   }),

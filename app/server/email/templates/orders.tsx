@@ -1,8 +1,11 @@
 import { Column, Row, Section, Text } from '@react-email/components';
 import { z } from 'zod';
+import { company as SHOP_IDENTITY } from '~/domain/company';
 import { orderStatusEmailWording } from '~/domain/email/order-status-email';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/format';
 import { OFFLINE_PAYMENT_METHODS, paymentInstructions } from '~/domain/payments/offline';
+import { termsVersionLabel } from '~/domain/terms';
+import { contractDocuments } from '../contract-documents.server';
 import { DeliveredFiles, deliveredFilesFields } from './files';
 import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
@@ -39,6 +42,19 @@ function Lines({ lines, total }: { lines: { label: string; detail?: string; amou
   );
 }
 
+const contractSchema = z.object({
+  /** orders.terms_version: the terms of sale accepted (the /cgv text of that version). */
+  termsVersion: z.string().trim().min(1),
+  termsAcceptedAt: isoDate,
+  placedAt: isoDate,
+  /** When the 14 days of withdrawal end (domain/account/withdrawal.ts), and the work starts without consent. */
+  withdrawalEndsAt: isoDate,
+  /** orders.early_start_consent_at: the customer asked for the work to start within the 14 days. */
+  earlyStartConsentAt: isoDate.nullable(),
+});
+
+export type ContractFacts = z.output<typeof contractSchema>;
+
 const orderConfirmationSchema = z.object({
   orderNumber,
   createdAt: isoDate,
@@ -62,6 +78,8 @@ const orderConfirmationSchema = z.object({
       labelUrl: linkSchema.optional(),
     })
     .optional(),
+  /** The contract on a durable medium (L221-13); absent on the e-mails queued before it was added. */
+  contract: contractSchema.optional(),
 });
 
 /** The workshop's address, the slip to print, the label when bought, and how to pack each support. */
@@ -92,6 +110,32 @@ function SendingBlock({ sending }: { sending: NonNullable<z.output<typeof orderC
   );
 }
 
+/**
+ * The contract: the terms accepted (attached), the withdrawal period and how to use it (the model
+ * form attached), and when the work starts: at the end of the 14 days, or sooner at the customer's
+ * express request, which costs them the right of withdrawal once the service is fully performed.
+ */
+function ContractBlock({ contract, orderNumber }: { contract: ContractFacts; orderNumber: string }) {
+  const lastDay = new Date(new Date(contract.withdrawalEndsAt).getTime() - 1);
+  return (
+    <Section style={{ margin: '0 0 16px' }}>
+      <Text style={{ ...emailStyles.paragraph, fontWeight: 700, margin: '0 0 8px' }}>Votre contrat</Text>
+      <P>
+        {`Vous avez accepté le ${formatDateFr(contract.termsAcceptedAt)} nos conditions générales de vente (${termsVersionLabel(contract.termsVersion)}). Elles sont jointes à cet email, avec le formulaire de rétractation : conservez-les.`}
+      </P>
+      <Text style={{ ...emailStyles.paragraph, fontWeight: 700, margin: '0 0 8px' }}>Droit de rétractation</Text>
+      <P>
+        {`Vous disposez de 14 jours, jusqu’au ${formatDateFr(lastDay)} inclus, pour vous rétracter de la commande ${orderNumber} sans donner de motif : depuis votre commande (« Renoncer au contrat ici »), par email à ${SHOP_IDENTITY.email}, par courrier à ${SHOP_IDENTITY.legalName}, ${SHOP_IDENTITY.street}, ${SHOP_IDENTITY.postalCode} ${SHOP_IDENTITY.city}, ou avec le formulaire de rétractation joint.`}
+      </P>
+      <P>
+        {contract.earlyStartConsentAt
+          ? `Le ${formatDateFr(contract.earlyStartConsentAt)}, vous avez demandé expressément que la numérisation commence avant la fin du délai de rétractation. Si vous vous rétractez après le début des travaux, le montant correspondant au service déjà fourni reste dû ; une fois la prestation entièrement exécutée, vous perdez votre droit de rétractation.`
+          : `Vous n’avez pas demandé que la numérisation commence pendant le délai de rétractation : nous commencerons les travaux à sa fin, à partir du ${formatDateFr(contract.withdrawalEndsAt)}.`}
+      </P>
+    </Section>
+  );
+}
+
 /** How to pay by transfer or cheque: the same words as the confirmation page. */
 function PaymentInstructionsBlock(
   props: Parameters<typeof paymentInstructions>[1] & { method: 'transfer' | 'cheque' },
@@ -114,8 +158,9 @@ function PaymentInstructionsBlock(
 
 export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchema> = {
   schema: orderConfirmationSchema,
-  // A guest's link carries the order's access token.
-  secretFields: ['orderUrl'],
+  // A guest's links carry the order's access token.
+  secretFields: ['orderUrl', 'sending.slipUrl', 'sending.labelUrl'],
+  attachments: (data) => (data.contract ? contractDocuments(data.orderNumber, data.contract) : Promise.resolve([])),
   build: (data) => ({
     // The second confirmation (transfer or cheque chosen) says so, to be told apart from the first.
     subject: data.paymentMethod
@@ -149,6 +194,7 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
           />
         ) : null}
         {data.sending ? <SendingBlock sending={data.sending} /> : null}
+        {data.contract ? <ContractBlock contract={data.contract} orderNumber={data.orderNumber} /> : null}
         <P>Nous vous tiendrons informé par email de chaque étape du traitement de votre commande.</P>
         <Action href={data.orderUrl} label="Suivre ma commande" />
       </EmailLayout>
@@ -161,12 +207,16 @@ const paymentReceivedSchema = z.object({
   amountCents: cents,
   paidAt: isoDate,
   invoiceNumber: z.string().trim().min(1).optional(),
+  /** The invoice's page; a guest's carries the order's token (they have no customer area). */
   invoiceUrl: linkSchema,
+  /** An account holder also finds the invoice in their customer area. */
+  customerArea: z.boolean().default(true),
   customerName: z.string().trim().optional(),
 });
 
 export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> = {
   schema: paymentReceivedSchema,
+  secretFields: ['invoiceUrl'],
   build: (data) => ({
     subject: `Paiement reçu pour la commande ${data.orderNumber}`,
     element: (
@@ -179,9 +229,7 @@ export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> =
           {`Nous avons bien reçu votre paiement de ${formatEurosFromCents(data.amountCents)} le ${formatDateFr(data.paidAt)} pour la commande ${data.orderNumber}. Merci !`}
         </P>
         <P>
-          {data.invoiceNumber
-            ? `Votre facture ${data.invoiceNumber} est disponible dans votre espace client :`
-            : 'Votre facture est disponible dans votre espace client :'}
+          {`${data.invoiceNumber ? `Votre facture ${data.invoiceNumber}` : 'Votre facture'} est disponible ${data.customerArea ? 'dans votre espace client' : 'ici'} :`}
         </P>
         <Action href={data.invoiceUrl} label="Voir ma facture" />
       </EmailLayout>

@@ -29,6 +29,8 @@ const refundIssuedSchema = z.object({
   creditNoteNumber: z.string().trim().min(1),
   /** Its page: `${baseUrl}/facture/${orderId}?avoir=${creditNoteNumber}`. */
   creditNoteUrl: linkSchema,
+  /** An account holder also finds the credit note in their customer area; a guest's link carries a token. */
+  customerArea: z.boolean().default(true),
   /** Part of the order only (the rest stays due or delivered). */
   partial: z.boolean().default(false),
   /** Paid through the demonstration sandbox: no real money comes back. */
@@ -39,6 +41,7 @@ const refundIssuedSchema = z.object({
 
 export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
   schema: refundIssuedSchema,
+  secretFields: ['creditNoteUrl'],
   build: (data) => {
     const amount = formatEurosFromCents(data.amountCents);
     return {
@@ -57,7 +60,9 @@ export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
               ? 'Boutique de démonstration : aucun paiement réel n’a eu lieu, aucun montant ne vous est versé.'
               : REFUND_METHOD_WORDING[data.method]}
           </P>
-          <P>{`L’avoir ${data.creditNoteNumber} correspondant est disponible dans votre espace client :`}</P>
+          <P>
+            {`L’avoir ${data.creditNoteNumber} correspondant est disponible ${data.customerArea ? 'dans votre espace client' : 'ici'} :`}
+          </P>
           <Action href={data.creditNoteUrl} label="Voir mon avoir" />
           <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
         </EmailLayout>

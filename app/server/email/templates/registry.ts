@@ -1,6 +1,7 @@
 import { render, toPlainText } from '@react-email/render';
 import type { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
+import { shopContactAddress } from '../shop-contact.server';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { filesExpiring } from './files';
@@ -9,7 +10,7 @@ import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawal
 import { refundIssued } from './refunds';
 import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
-import type { TemplateDefinition } from './types';
+import type { EmailAttachment, TemplateDefinition } from './types';
 
 /** Every e-mail the shop sends, by the name stored in email_outbox.template. */
 export const EMAIL_TEMPLATES = {
@@ -43,7 +44,9 @@ export interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
-  replyTo?: string;
+  /** Where « Répondre » writes: the shop's mailbox unless the template names another address. */
+  replyTo: string;
+  attachments: EmailAttachment[];
 }
 
 /** The data does not fit the template: sending again will not help. */
@@ -82,7 +85,11 @@ const textOptions = {
   })),
 };
 
-/** Subject, HTML and plain text of a message. */
+/**
+ * Subject, HTML, plain text, Reply-To and attachments of a message. Every message answers to a
+ * mailbox someone reads: the sender (no-reply@…) is not one, so a template that names no other
+ * address (the contact form's, which answers the visitor) gets the shop's.
+ */
 export async function renderEmail<N extends EmailTemplateName>(
   template: N,
   data: EmailTemplateData<N>,
@@ -99,6 +106,7 @@ export async function renderEmail(template: string, data: unknown): Promise<Rend
     subject: parsed.name === 'custom' ? oneLine : frenchTypography(oneLine),
     html,
     text: toPlainText(html, textOptions).trim(),
-    ...(built.replyTo ? { replyTo: built.replyTo } : {}),
+    replyTo: built.replyTo ?? shopContactAddress(),
+    attachments: definition.attachments ? await definition.attachments(parsed.data) : [],
   };
 }

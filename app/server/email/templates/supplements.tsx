@@ -60,6 +60,8 @@ const supplementPaidSchema = z.object({
 
 export const supplementPaid: TemplateDefinition<typeof supplementPaidSchema> = {
   schema: supplementPaidSchema,
+  // A guest's link carries the order's token.
+  secretFields: ['invoiceUrl'],
   build: (data) => {
     const amount = formatEurosFromCents(data.amountCents);
     return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TERMS_VERSION } from '~/domain/terms';
 import { TEST_BASE_URL } from '../testing/fixtures';
 import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, renderEmail } from './registry';
 
@@ -23,6 +24,13 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     extras: [{ label: 'Clé USB', totalCents: 1590 }],
     totalCents: 8490,
     orderUrl: '/confirmation?orderId=0b6c',
+    contract: {
+      termsVersion: TERMS_VERSION,
+      termsAcceptedAt: '2026-11-21T10:00:00Z',
+      placedAt: '2026-11-21T10:00:00Z',
+      withdrawalEndsAt: '2026-12-06T23:00:00Z',
+      earlyStartConsentAt: null,
+    },
   },
   'payment-received': {
     orderNumber: 'SV-2026-000042',
@@ -201,8 +209,59 @@ describe('e-mail templates', () => {
     const email = await renderEmail('payment-received', samples['payment-received']);
     expect(email.subject).toBe('Paiement reçu pour la commande SV-2026-000042');
     expect(email.text).toContain(`Nous avons bien reçu votre paiement de 84,90${B}€ le 21/11/2026`);
-    expect(email.text).toContain('FA-2026-000007');
+    expect(email.text).toContain(`Votre facture FA-2026-000007 est disponible dans votre espace client${N}:`);
     expect(email.html).toContain(`href="${TEST_BASE_URL}/facture/0b6c"`);
+    expect(email.attachments).toEqual([]);
+  });
+
+  it('payment received by a guest: the invoice is « ici », behind a link with its token, not in a customer area', async () => {
+    const email = await renderEmail('payment-received', {
+      ...samples['payment-received'],
+      invoiceUrl: '/facture/0b6c?token=tok',
+      customerArea: false,
+    });
+    expect(email.text).toContain(`Votre facture FA-2026-000007 est disponible ici${N}:`);
+    expect(email.text).not.toContain('espace client');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/facture/0b6c?token=tok"`);
+  });
+
+  it('order confirmation: the contract, with the terms of sale and the withdrawal form attached', async () => {
+    const email = await renderEmail('order-confirmation', samples['order-confirmation']);
+    expect(email.text).toContain(
+      `Vous avez accepté le 21/11/2026 nos conditions générales de vente (CGV du 21/11/2026). Elles sont jointes à cet email, avec le formulaire de rétractation${N}: conservez-les.`,
+    );
+    expect(email.text).toContain('Vous disposez de 14 jours, jusqu’au 06/12/2026 inclus, pour vous rétracter');
+    expect(email.text).toContain('nous commencerons les travaux à sa fin, à partir du 07/12/2026.');
+    expect(email.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      [`conditions-generales-de-vente-${TERMS_VERSION}.pdf`, 'application/pdf'],
+      ['formulaire-de-retractation-SV-2026-000042.pdf', 'application/pdf'],
+    ]);
+    for (const attachment of email.attachments) expect(attachment.content.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const early = await renderEmail('order-confirmation', {
+      ...samples['order-confirmation'],
+      contract: { ...samples['order-confirmation'].contract!, earlyStartConsentAt: '2026-11-21T09:59:00Z' },
+    });
+    expect(early.text).toContain(
+      'Le 21/11/2026, vous avez demandé expressément que la numérisation commence avant la fin du délai de rétractation.',
+    );
+    expect(early.text).toContain(
+      'une fois la prestation entièrement exécutée, vous perdez votre droit de rétractation.',
+    );
+    expect(early.text).not.toContain('nous commencerons les travaux à sa fin');
+
+    // Confirmations queued before the contract was part of them still render, without attachments.
+    const { contract: _contract, ...older } = samples['order-confirmation'];
+    const before = await renderEmail('order-confirmation', older);
+    expect(before.text).not.toContain('Votre contrat');
+    expect(before.attachments).toEqual([]);
+  });
+
+  it('every message answers to the shop’s mailbox (Reply-To), the contact form’s to the visitor', async () => {
+    for (const name of names) {
+      const email = await renderEmail(name, samples[name] as never);
+      expect(email.replyTo, name).toBe(name === 'contact-to-shop' ? 'jean.dupont@exemple.fr' : 'contact@soovenirs.fr');
+    }
   });
 
   it('refund issued: the amount, how it comes back and the credit note’s link', async () => {

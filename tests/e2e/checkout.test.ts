@@ -86,7 +86,10 @@ describe('guest checkout', () => {
     const recapText = ((await recap.textContent()) ?? '').replace(/[\u00A0\u202F]/g, ' ');
     expect(recapText).toContain('0,35 €');
     expect(recapText).toContain('35,00 €');
-    expect(recapText).toContain('44,00 €');
+    // The tapes (2 × 17,00 €) and their denoising (2 × 5,00 €) on rows of their own (issue 17).
+    expect(recapText).toContain('34,00 €');
+    expect(recapText).toContain('Débruitage');
+    expect(recapText).toContain('10,00 €');
     expect(recapText).toContain('94,90 €');
     expect(recapText).not.toContain('12,99');
     expect(await page.getByRole('region', { name: 'Livraison' }).textContent()).toContain('3 à 5 jours ouvrés');

@@ -49,7 +49,7 @@ describe('enqueueEmail', () => {
 
   it('stores the data completed with the template defaults', async () => {
     await queueEmail(welcome('defaults'));
-    expect((await outboxRows())[0]?.data).toEqual({ firstName: 'Ada', accountUrl: '/profile' });
+    expect((await outboxRows())[0]?.data).toEqual({ firstName: 'Ada', accountUrl: '/profile', expiresInHours: 24 });
   });
 
   it('is a no-op for a dedupe key already queued, even from concurrent transactions', async () => {

@@ -50,7 +50,7 @@ describe('confirmCheckout', () => {
       insert into payments (order_id, provider, provider_ref, amount, status, method)
       values (${order.id}, 'sandbox', ${`sbx_${randomUUID()}`}, ${order.totalCents}, 'pending', 'card')`);
 
-    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: order.accessToken });
 
     const state = await orderState(databaseUrl(), order.id);
     expect(state).toMatchObject({
@@ -70,7 +70,7 @@ describe('confirmCheckout', () => {
       dedupe_key: `order-confirmation:${order.id}:transfer`,
       data: { orderNumber: order.number, paymentMethod: 'transfer', totalCents: order.totalCents },
     });
-    expect(email?.data.orderUrl).toBe(`https://www.soovenirs.test/confirmation?orderId=${order.id}&token=jeton`);
+    expect(email?.data.orderUrl).toBe(`https://www.soovenirs.test/confirmation?orderId=${order.id}&token=${order.accessToken}`);
     const rendered = await renderEmail('order-confirmation', email?.data as never);
     expect(rendered.subject).toBe(`Confirmation de votre commande ${order.number}\u202F: paiement par virement`);
     for (const part of [plain(rendered.html), plain(rendered.text)]) {
@@ -83,7 +83,7 @@ describe('confirmCheckout', () => {
     }
 
     // Choosing again sends nothing twice.
-    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: 'jeton' });
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: order.accessToken });
     expect(await outbox(order.id)).toHaveLength(1);
     expect((await orderState(databaseUrl(), order.id)).notifications).toBe(1);
   });

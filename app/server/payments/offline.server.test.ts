@@ -70,7 +70,9 @@ describe('confirmCheckout', () => {
       dedupe_key: `order-confirmation:${order.id}:transfer`,
       data: { orderNumber: order.number, paymentMethod: 'transfer', totalCents: order.totalCents },
     });
-    expect(email?.data.orderUrl).toBe(`https://www.soovenirs.test/confirmation?orderId=${order.id}&token=${order.accessToken}`);
+    expect(email?.data.orderUrl).toBe(
+      `https://www.soovenirs.test/confirmation?orderId=${order.id}&token=${order.accessToken}`,
+    );
     const rendered = await renderEmail('order-confirmation', email?.data as never);
     expect(rendered.subject).toBe(`Confirmation de votre commande ${order.number}\u202F: paiement par virement`);
     for (const part of [plain(rendered.html), plain(rendered.text)]) {

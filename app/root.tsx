@@ -122,7 +122,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 /** PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production). */
 function DemoShopBanner({ text }: { text: string }) {
   return (
-    <p role="note" className="bg-amber-100 px-4 py-2 text-center font-semibold text-amber-950 text-sm">
+    <p role="note" className="bg-warning-tint px-4 py-2 text-center font-semibold text-warning-tint-foreground text-sm">
       {text}
     </p>
   );

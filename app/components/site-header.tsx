@@ -117,10 +117,10 @@ export function Logo({ className }: { className?: string }) {
 export function LogoMark({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 32 32" className={className} aria-hidden="true" focusable="false">
-      <rect x="2" y="2" width="28" height="28" rx="7" fill="#1d3557" />
-      <rect x="7" y="7" width="18" height="18" rx="1.5" fill="#faf6ef" />
-      <path d="M7 21l5-6 4 4 3-2.5 6 4.5V25H7z" fill="#e09a3a" />
-      <circle cx="20" cy="12" r="2.2" fill="#e09a3a" />
+      <rect x="2" y="2" width="28" height="28" rx="7" className="fill-primary" />
+      <rect x="7" y="7" width="18" height="18" rx="1.5" className="fill-background" />
+      <path d="M7 21l5-6 4 4 3-2.5 6 4.5V25H7z" className="fill-accent" />
+      <circle cx="20" cy="12" r="2.2" className="fill-accent" />
     </svg>
   );
 }

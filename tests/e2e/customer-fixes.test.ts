@@ -85,6 +85,29 @@ function cents(text: string): number {
   return Number((match[1] as string).replace(/\D/g, '')) * 100 + Number(match[2]);
 }
 
+/** The rows of an order's items table: each quantity × unit price = amount, and with the delivery the total. */
+async function expectRowsAddUp(table: Locator, totalCents: number) {
+  await table.waitFor();
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())),
+    );
+  // Label and detail, as textContent joins them.
+  expect(rows.map((cells) => (cells[0] as string).replace(NBSP, ' '))).toEqual([
+    'Photos papierLot de 100 photos · Qualité standard, 2400 dpi, JPEG',
+    'Cassettes VHSQualité standard',
+    'DébruitageCassettes VHS',
+  ]);
+  let sum = 0;
+  for (const [, quantity, unit, total] of rows) {
+    expect(Number(quantity) * cents(unit as string)).toBe(cents(total as string));
+    sum += cents(total as string);
+  }
+  // With the delivery (15,90 €), the order's total.
+  expect(sum + 1590).toBe(totalCents);
+}
+
 describe('the sandbox card form on a phone (5, 8)', () => {
   it('pays with « 1229 » typed on the numeric keypad, shown « 12/29 », expiry and CVV side by side', async () => {
     const order = await insertTestOrder(server.databaseUrl);
@@ -227,26 +250,15 @@ describe('prices that add up as read (10)', () => {
     const order = await insertTestOrder(server.databaseUrl, { extraCents: 7 });
     const page = await guestPage(order.cookie as string, DESKTOP);
     await page.goto(`${server.url}/confirmation?orderId=${order.id}`);
-    const table = page.getByRole('table', { name: 'Articles de la commande' });
-    await table.waitFor();
-    const rows = await table
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())),
-      );
-    // Label and detail, as textContent joins them.
-    expect(rows.map((cells) => (cells[0] as string).replace(NBSP, ' '))).toEqual([
-      'Photos papierLot de 100 photos · Qualité standard, 2400 dpi, JPEG',
-      'Cassettes VHSQualité standard',
-      'DébruitageCassettes VHS',
-    ]);
-    let sum = 0;
-    for (const [, quantity, unit, total] of rows) {
-      expect(Number(quantity) * cents(unit as string)).toBe(cents(total as string));
-      sum += cents(total as string);
-    }
-    // With the delivery (15,90 €), the order's total.
-    expect(sum + 1590).toBe(order.totalCents);
+    await expectRowsAddUp(page.getByRole('table', { name: 'Articles de la commande' }), order.totalCents);
+
+    // The back office's order dialog reads the same rows.
+    const admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
+    const office = await openPage(browser, undefined, DESKTOP);
+    await addSessionCookie(office, server.url, admin.cookie);
+    await office.goto(`${server.url}/admin?commande=${order.id}`);
+    const dialog = office.getByRole('dialog', { name: `Commande ${order.number}` });
+    await expectRowsAddUp(dialog.getByRole('region', { name: 'Articles' }).getByRole('table'), order.totalCents);
   });
 
   it('shows the configurator’s denoising on its own row: 3 × 25,00 € and 3 × 5,00 €', async () => {

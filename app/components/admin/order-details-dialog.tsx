@@ -9,12 +9,13 @@ import { Label } from '~/components/ui/label';
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { Textarea } from '~/components/ui/textarea';
 import { toast } from '~/components/ui/toaster';
-import { DELIVERY_LABELS, itemOptions, PAYMENT_METHOD_LABELS, supportLabel } from '~/domain/account/order-details';
+import { DELIVERY_LABELS, PAYMENT_METHOD_LABELS } from '~/domain/account/order-details';
 import { fill, STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
+import { orderItemRows } from '~/domain/pricing/item-rows';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { OrderFilesSection } from './order-files-section';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
@@ -298,19 +299,19 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
               </TableRow>
             </TableHeader>
             <TableBody>
-              {order.items.map((item, index) => (
+              {orderItemRows(order.items, order.prices).map((row, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the items of an order keep their position
                 <TableRow key={index}>
                   <TableCell>
-                    {supportLabel(item.type)}
-                    <span className="block text-muted-foreground text-xs">{itemOptions(item)}</span>
+                    {row.label}
+                    <span className="block text-muted-foreground text-xs">{row.detail}</span>
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{item.quantity}</TableCell>
+                  <TableCell className="text-right tabular-nums">{row.quantity}</TableCell>
                   <TableCell className="whitespace-nowrap text-right tabular-nums">
-                    {formatEurosFromCents(item.unitPriceCents)}
+                    {formatEurosFromCents(row.unitPriceCents)}
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-right tabular-nums">
-                    {formatEurosFromCents(item.lineTotalCents)}
+                    {formatEurosFromCents(row.totalCents)}
                   </TableCell>
                 </TableRow>
               ))}

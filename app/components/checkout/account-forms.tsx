@@ -1,11 +1,13 @@
 import * as React from 'react';
 import { Form } from 'react-router';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import { useHydrated } from '~/components/use-hydrated';
 import type { CheckoutAccountValues } from '~/domain/orders/checkout-account';
+import { termsVersionNotice } from '~/domain/terms';
 
 /*
  * The « Connexion » and « Inscription » tabs of /checkout (specification 000, sections 2 and 5):
@@ -24,10 +26,9 @@ const EMPTY: CheckoutAccountValues = { email: '', firstName: '', lastName: '', a
 function FormError({ id, error }: { id: string; error: AccountFormError | null }) {
   if (!error) return null;
   return (
-    <div id={id} role="alert" className="rounded-md border border-destructive/30 bg-destructive/10 p-3 text-sm">
-      <p className="font-semibold text-destructive">{error.title}</p>
+    <Alert id={id} variant="danger" title={error.title}>
       <p>{error.message}</p>
-    </div>
+    </Alert>
   );
 }
 
@@ -201,6 +202,7 @@ export function CheckoutRegisterForm({
           >
             conditions générales de vente (nouvel onglet)
           </a>
+          <span className="block text-muted-foreground text-xs">{termsVersionNotice()}</span>
         </label>
       </div>
       <Button type="submit" className="w-fit" disabled={pending || (hydrated && !accepted)}>

@@ -3,6 +3,7 @@ import * as React from 'react';
 import { Form, Link } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
 import { PAY_FORM_ID } from '~/components/checkout/address-fields';
+import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
 import { Input } from '~/components/ui/input';
@@ -57,33 +58,18 @@ function SectionTitle({ id, icon, children }: { id: string; icon?: React.ReactNo
 /** The amber banner of a cancelled payment (canceled=true). */
 export function CanceledBanner() {
   return (
-    <div
-      role="status"
-      className="flex items-start gap-3 rounded-lg border border-[#f3c77a] bg-[#fdf0d5] p-4 text-[#7a4308]"
-    >
-      <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-      <div className="flex flex-col gap-1">
-        <p className="font-semibold">{PAYMENT_MESSAGES.canceledTitle}</p>
-        <p>{PAYMENT_MESSAGES.canceledBanner}</p>
-      </div>
-    </div>
+    <Alert variant="warning" role="status" title={PAYMENT_MESSAGES.canceledTitle}>
+      <p>{PAYMENT_MESSAGES.canceledBanner}</p>
+    </Alert>
   );
 }
 
 /** An error of the page (payment, server), read out when it appears. */
 export function CheckoutAlert({ title, message, id }: { title: string; message: string; id?: string }) {
   return (
-    <div
-      id={id}
-      role="alert"
-      className="flex items-start gap-3 rounded-lg border border-destructive/30 bg-[#fbe1de] p-4 text-[#8f1c12]"
-    >
-      <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-      <div className="flex flex-col gap-1">
-        <p className="font-semibold">{title}</p>
-        <p>{message}</p>
-      </div>
-    </div>
+    <Alert id={id} variant="danger" title={title}>
+      <p>{message}</p>
+    </Alert>
   );
 }
 
@@ -226,7 +212,10 @@ export function GuestInfoForm({
       </p>
       {error ? <CheckoutAlert title="Informations invité" message={error} /> : null}
       {saved ? (
-        <p role="status" className="rounded-md border border-[#b7dfc5] bg-[#dcf0e3] px-3 py-2 text-[#14532d] text-sm">
+        <p
+          role="status"
+          className="rounded-md border border-success-tint-border bg-success-tint px-3 py-2 text-success-tint-foreground text-sm"
+        >
           Vos informations ont été enregistrées.
         </p>
       ) : null}

@@ -15,9 +15,9 @@ import type { PaymentInstructions } from '~/domain/payments/offline';
  */
 
 const TONES = {
-  paid: 'border-[#b7dfc5] bg-[#dcf0e3] text-[#14532d]',
-  waiting: 'border-[#f3c77a] bg-[#fdf0d5] text-[#7a4308]',
-  confirming: 'border-[#b9d3ee] bg-[#e4effa] text-[#123f6b]',
+  paid: 'border-success-tint-border bg-success-tint text-success-tint-foreground',
+  waiting: 'border-warning-tint-border bg-warning-tint text-warning-tint-foreground',
+  confirming: 'border-info-tint-border bg-info-tint text-info-tint-foreground',
 } as const;
 
 /**

@@ -261,7 +261,7 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
             Votre estimation
           </h2>
           {pricesUpdated ? (
-            <p role="status" className="rounded-md bg-[#dde8f6] px-3 py-2 text-[#1d3557] text-sm">
+            <p role="status" className="rounded-md bg-info-tint px-3 py-2 text-info-tint-foreground text-sm">
               Les tarifs ont été mis à jour&#8239;: votre estimation a été recalculée.
             </p>
           ) : null}
@@ -282,7 +282,7 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
             <div
               role="alert"
               id={form.errorId}
-              className="flex gap-2 rounded-md border border-destructive/40 bg-[#fbe1de] px-3 py-2 text-[#8f1c12] text-sm"
+              className="flex gap-2 rounded-md border border-danger-tint-border bg-danger-tint px-3 py-2 text-danger-tint-foreground text-sm"
             >
               <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
               <div>

@@ -73,7 +73,10 @@ export function QuoteView({ quote, mode, justSaved, privateUrl, defaultEmail, ac
       </header>
 
       {justSaved ? (
-        <div role="status" className="flex gap-3 rounded-lg border border-[#b7dcc4] bg-[#dcf0e3] p-4 text-[#14532d]">
+        <div
+          role="status"
+          className="flex gap-3 rounded-lg border border-success-tint-border bg-success-tint p-4 text-success-tint-foreground"
+        >
           <CheckCircle2Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
           <div className="flex min-w-0 flex-1 flex-col gap-2">
             <p className="font-medium">Votre devis est enregistré.</p>
@@ -83,7 +86,7 @@ export function QuoteView({ quote, mode, justSaved, privateUrl, defaultEmail, ac
                   Conservez ce lien privé&#8239;: c’est le seul moyen de retrouver ce devis sans compte. Vous pouvez
                   aussi le recevoir par e-mail ci-dessous.
                 </p>
-                <Label htmlFor="private-link" className="text-[#14532d]">
+                <Label htmlFor="private-link" className="text-success-tint-foreground">
                   Lien privé de votre devis
                 </Label>
                 <Input id="private-link" readOnly value={privateUrl} className="font-mono text-xs" />
@@ -102,7 +105,10 @@ export function QuoteView({ quote, mode, justSaved, privateUrl, defaultEmail, ac
       ) : null}
 
       {quote.pricesChanged && quote.current ? (
-        <div role="status" className="flex gap-3 rounded-lg border border-[#f0d49b] bg-[#fdf0d5] p-4 text-[#7a4308]">
+        <div
+          role="status"
+          className="flex gap-3 rounded-lg border border-warning-tint-border bg-warning-tint p-4 text-warning-tint-foreground"
+        >
           <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
           <p>
             Les tarifs ont changé depuis ce devis (nouvelle grille du {formatDateFr(quote.active.data.lastUpdated)}). Au

@@ -7,7 +7,7 @@ import {
   useForm,
 } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { CircleAlertIcon, CircleCheckIcon, LoaderCircleIcon, SendIcon } from 'lucide-react';
+import { CircleAlertIcon, LoaderCircleIcon, SendIcon } from 'lucide-react';
 import { Form, useNavigation } from 'react-router';
 import { company } from '~/domain/company';
 import {
@@ -17,6 +17,7 @@ import {
   contactMessageSchema,
   HONEYPOT_FIELD,
 } from '~/domain/content/contact-form';
+import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { Input } from '../ui/input';
@@ -80,49 +81,38 @@ export function ContactForm({ actionData, defaults }: ContactFormProps) {
     <div className="flex flex-col gap-6">
       <div aria-live="polite" role="status" className="empty:hidden">
         {status === 'success' && actionData?.status === 'success' ? (
-          <div className="flex gap-3 rounded-lg border border-success/40 bg-[#dcf0e3] p-4 text-[#14532d]">
-            <CircleCheckIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-            <div>
-              <p className="font-semibold">{CONTACT_MESSAGES.success}</p>
-              <p className="text-sm">
-                Merci&#8239;! Nous vous répondons en général sous un jour ouvré. Un accusé de réception part à{' '}
-                <strong>{actionData.email}</strong>.
-              </p>
-            </div>
-          </div>
+          <Alert variant="success" role="none" title={CONTACT_MESSAGES.success}>
+            <p>
+              Merci&#8239;! Nous vous répondons en général sous un jour ouvré. Un accusé de réception part à{' '}
+              <strong>{actionData.email}</strong>.
+            </p>
+          </Alert>
         ) : null}
       </div>
       {status === 'error' && actionData?.status === 'error' ? (
-        <div
-          role="alert"
-          className="flex gap-3 rounded-lg border border-destructive/40 bg-[#fbe1de] p-4 text-[#8f1c12]"
-        >
-          <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-          <div className="flex flex-col gap-1">
-            <p className="font-semibold">{CONTACT_MESSAGES.error}</p>
-            {actionData.reason === 'rate-limit' ? (
-              <p className="text-sm">{CONTACT_MESSAGES.rateLimited}</p>
-            ) : (
-              <>
-                <p className="text-sm">
-                  Votre message n’a pas pu être enregistré. Vos saisies sont conservées&#8239;: réessayez dans quelques
-                  instants. Si le problème persiste, écrivez-nous à{' '}
-                  <a className="font-medium underline" href={`mailto:${company.email}`}>
-                    {company.email}
-                  </a>{' '}
-                  ou appelez le{' '}
-                  <a className="font-medium underline" href={company.phoneHref}>
-                    {company.phone}
-                  </a>
-                  .
-                </p>
-                {actionData.reference ? (
-                  <p className="text-xs">Détails techniques&#8239;: incident {actionData.reference}.</p>
-                ) : null}
-              </>
-            )}
-          </div>
-        </div>
+        <Alert variant="danger" title={CONTACT_MESSAGES.error}>
+          {actionData.reason === 'rate-limit' ? (
+            <p className="text-sm">{CONTACT_MESSAGES.rateLimited}</p>
+          ) : (
+            <>
+              <p className="text-sm">
+                Votre message n’a pas pu être enregistré. Vos saisies sont conservées&#8239;: réessayez dans quelques
+                instants. Si le problème persiste, écrivez-nous à{' '}
+                <a className="font-medium underline" href={`mailto:${company.email}`}>
+                  {company.email}
+                </a>{' '}
+                ou appelez le{' '}
+                <a className="font-medium underline" href={company.phoneHref}>
+                  {company.phone}
+                </a>
+                .
+              </p>
+              {actionData.reference ? (
+                <p className="text-xs">Détails techniques&#8239;: incident {actionData.reference}.</p>
+              ) : null}
+            </>
+          )}
+        </Alert>
       ) : null}
 
       <Form

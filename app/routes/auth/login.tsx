@@ -314,7 +314,7 @@ function LoginPage({ page, result }: { page: PageData; result: ActionResult | nu
       <div className="flex flex-col gap-3">
         <p>{LOGIN_SUBTITLES[origin]}</p>
         {origin === 'admin' ? (
-          <p className="flex items-start gap-2 rounded-md border border-[#f3c77a] bg-[#fdf0d5] px-3 py-2.5 text-left text-[#7a4308] text-sm">
+          <p className="flex items-start gap-2 rounded-md border border-warning-tint-border bg-warning-tint px-3 py-2.5 text-left text-warning-tint-foreground text-sm">
             <ShieldAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             {ADMIN_ZONE_NOTICE}
           </p>

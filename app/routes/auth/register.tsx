@@ -18,6 +18,7 @@ import {
 } from '~/domain/account/redirects';
 import { registerSchema } from '~/domain/account/schemas';
 import { authErrorTitle } from '~/domain/auth-errors';
+import { termsVersionNotice } from '~/domain/terms';
 import { callAuth, cookieHeaders } from '~/server/account/auth-calls.server';
 import { getUser } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
@@ -190,6 +191,7 @@ function RegisterForm({ redirectTo, result }: { redirectTo: string | null; resul
               </a>
             </label>
           </div>
+          <p className="pl-8 text-muted-foreground text-xs">{termsVersionNotice()}</p>
           {termsInvalid ? (
             <p id={terms.errorId} className="text-destructive text-sm">
               {terms.errors?.[0]}

@@ -179,7 +179,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
       className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6"
     >
       {invoice.demo ? (
-        <p className="rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-center font-medium text-amber-900">
+        <p className="rounded-md border border-warning-tint-border bg-warning-tint px-4 py-2 text-center font-medium text-warning-tint-foreground">
           {DEMO_DOCUMENT_NOTICE}
         </p>
       ) : null}

@@ -82,7 +82,7 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
   return (
     <section className="mx-auto flex w-full max-w-xl flex-1 flex-col gap-6 px-4 py-10 sm:px-6">
       <div
-        className="flex items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 text-sm"
+        className="flex items-start gap-3 rounded-lg border border-warning-tint-border bg-warning-tint p-4 text-warning-tint-foreground text-sm"
         role="note"
       >
         <FlaskConicalIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />

@@ -48,6 +48,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for what a user waits for (a server round trip, an e-mail): its default
+          // of 1 s failed under a loaded 2-core machine; a real failure still fails, 15 s later.
+          expect: { poll: { timeout: 15_000 } },
           // Each file starts a server and a browser: two at a time suit a 2-core machine.
           maxWorkers: 2,
         },

@@ -1,9 +1,9 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Form, useNavigation } from 'react-router';
-import { Field } from '~/components/auth/field';
 import { FormAlert } from '~/components/auth/form-alert';
 import { SubmitButton } from '~/components/auth/submit-button';
+import { Field } from '~/components/forms/field';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { profileSchema } from '~/domain/account/schemas';

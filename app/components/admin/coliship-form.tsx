@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { CheckCircle2Icon, XCircleIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
-import { Field } from '~/components/auth/field';
+import { Field } from '~/components/forms/field';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';

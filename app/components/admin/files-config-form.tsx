@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
-import { Field } from '~/components/auth/field';
+import { Field } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import { Spinner } from '~/components/ui/spinner';
 import { toast } from '~/components/ui/toaster';

@@ -3,12 +3,12 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { ShieldAlertIcon } from 'lucide-react';
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
-import { Field } from '~/components/auth/field';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Honeypot, isHoneypotFilled } from '~/components/auth/honeypot';
 import { SignedIn } from '~/components/auth/signed-in';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
+import { Field } from '~/components/forms/field';
 import {
   ADMIN_ZONE_NOTICE,
   destinationAfterSignIn,

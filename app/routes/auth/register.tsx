@@ -3,13 +3,13 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
-import { Field } from '~/components/auth/field';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Honeypot, isHoneypotFilled } from '~/components/auth/honeypot';
 import { SignedIn } from '~/components/auth/signed-in';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { TermsDialog } from '~/components/auth/terms-dialog';
 import { type ServerToast, useServerToast } from '~/components/auth/toast-messages';
+import { Field } from '~/components/forms/field';
 import {
   destinationAfterSignIn,
   originPath,

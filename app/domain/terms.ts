@@ -5,7 +5,7 @@
  * the account and on the order (terms_version, terms_accepted_at), so that the shop can show which
  * text applied. A unit test (terms.test.ts) fails when the page's date and this one differ.
  */
-export const TERMS_VERSION = '2026-11-21';
+export const TERMS_VERSION = '2026-11-24';
 
 /** The page of that text: /cgv, content/pages/cgv.md. */
 export const TERMS_PAGE_SLUG = 'cgv';

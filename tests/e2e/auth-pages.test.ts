@@ -280,7 +280,7 @@ describe('registration, sign-out, sign-in and profile', () => {
     for (const section of ['1. Le vendeur', '10. Le droit de rétractation', '16. Droit applicable']) {
       await dialog.getByRole('heading', { name: section }).waitFor();
     }
-    await dialog.getByText('Version du 21/11/2026').waitFor();
+    await dialog.getByText('Version du 24/11/2026').waitFor();
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('button', { name: "J'ai lu et j'accepte" }).click();
     await dialog.waitFor({ state: 'hidden' });

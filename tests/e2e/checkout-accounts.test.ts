@@ -139,7 +139,7 @@ describe('signing in and registering inside the checkout', () => {
 
     await form.getByLabel('Mot de passe').fill(TEST_PASSWORD);
     // The terms offered are the /cgv text's version.
-    await form.getByText('Version du 21/11/2026').waitFor();
+    await form.getByText('Version du 24/11/2026').waitFor();
     await form.getByRole('checkbox', { name: /J’accepte les conditions générales de vente/ }).check();
     await form.getByRole('button', { name: 'Créer mon compte' }).click();
     await page.waitForURL(`${server.url}${checkoutPath(order)}`);

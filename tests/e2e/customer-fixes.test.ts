@@ -164,7 +164,7 @@ describe('the sandbox card form on a phone (5, 8)', () => {
 describe('one terms text (6)', () => {
   it('shows in the registration dialog the /cgv text itself, same version, same sections', async () => {
     const cgv = await openPage(browser, `${server.url}/cgv`, DESKTOP);
-    await cgv.getByText('Version du 21/11/2026').waitFor();
+    await cgv.getByText('Version du 24/11/2026').waitFor();
     const pageSections = await cgv.getByRole('main').locator('h2').allInnerTexts();
     expect(pageSections.length).toBeGreaterThanOrEqual(16);
     expect(pageSections).toContain('16. Droit applicable');
@@ -172,7 +172,7 @@ describe('one terms text (6)', () => {
     const page = await openPage(browser, `${server.url}/register`, DESKTOP);
     await page.locator('form#register').getByRole('link', { name: 'conditions générales de vente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Conditions générales de vente' });
-    await dialog.getByText('Version du 21/11/2026').waitFor();
+    await dialog.getByText('Version du 24/11/2026').waitFor();
     await dialog.getByRole('heading', { name: '16. Droit applicable' }).waitFor();
     const text = dialog.getByRole('region', { name: 'Texte des conditions générales de vente' });
     expect(await text.locator('h2').allInnerTexts()).toEqual(pageSections);

@@ -229,7 +229,7 @@ describe('a signed-in customer’s order and payment', () => {
     const text = plain(confirmation.text);
     expect(text).toContain('Votre contrat');
     expect(text).toMatch(
-      /Vous avez accepté le \d{2}\/\d{2}\/\d{4} nos conditions générales de vente \(CGV du 21\/11\/2026\)/,
+      /Vous avez accepté le \d{2}\/\d{2}\/\d{4} nos conditions générales de vente \(CGV du 24\/11\/2026\)/,
     );
     expect(text).toContain('Droit de rétractation');
     expect(text).toMatch(
@@ -244,7 +244,7 @@ describe('a signed-in customer’s order and payment', () => {
     expect(isPdf(terms)).toBe(true);
     const termsText = plain(pdfText(terms));
     expect(termsText).toContain('Conditions générales de vente');
-    expect(termsText).toContain('CGV du 21/11/2026');
+    expect(termsText).toContain('CGV du 24/11/2026');
     expect(termsText).toContain('Le droit de rétractation');
     expect(termsText).toContain('Annexe : formulaire de rétractation');
     const form = plain(pdfText(attachments.get(`formulaire-de-retractation-${number}.pdf`) as Buffer));

@@ -1,6 +1,8 @@
-import { EyeIcon } from 'lucide-react';
+import { EyeIcon, PencilIcon } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
+import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Pagination } from '~/components/ui/pagination';
@@ -10,26 +12,30 @@ import { type CustomerListParams, type CustomerSort, withParams } from '~/domain
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { CustomerDetails, CustomerListRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { CustomerEditForm } from './customer-edit-form';
 import { usePageHref } from './use-page-href';
 
-/** A column of the Clients table: the date sorts newest first, the words A to Z. */
+/** A column of the Clients table: dates and figures sort largest first, the words A to Z. */
 function CustomerSortHeader({
   label,
   sort,
   params,
+  className,
 }: {
   label: string;
   sort: CustomerSort;
   params: CustomerListParams;
+  className?: string;
 }) {
   const location = useLocation();
   const direction = params.sort === sort ? params.dir : null;
-  const nextDir = direction ? (direction === 'desc' ? 'asc' : 'desc') : sort === 'date' ? 'desc' : 'asc';
+  const wordsFirst = sort === 'name' || sort === 'email';
+  const nextDir = direction ? (direction === 'desc' ? 'asc' : 'desc') : wordsFirst ? 'asc' : 'desc';
   const href = withParams(new URLSearchParams(location.search), { sort, dir: nextDir, client: null });
-  return <SortHeader label={label} direction={direction} href={href} />;
+  return <SortHeader label={label} direction={direction} href={href} className={className} />;
 }
 
-/** The Clients tab's table: id, name, email, orders, spent, and the details button. */
+/** The Clients tab's table: accounts and guests, their orders and what they spent, and the details button. */
 export function CustomersTable({ page, params }: { page: ListPage<CustomerListRow>; params: CustomerListParams }) {
   const pageHref = usePageHref();
   const location = useLocation();
@@ -49,12 +55,11 @@ export function CustomersTable({ page, params }: { page: ListPage<CustomerListRo
         <Table>
           <TableHeader>
             <TableRow>
-              <TableHead>Id</TableHead>
               <CustomerSortHeader label="Nom" sort="name" params={params} />
               <CustomerSortHeader label="Email" sort="email" params={params} />
-              <CustomerSortHeader label="Inscription" sort="date" params={params} />
-              <TableHead className="text-right">Commandes</TableHead>
-              <TableHead className="text-right">Dépensé</TableHead>
+              <CustomerSortHeader label="Client depuis" sort="date" params={params} />
+              <CustomerSortHeader label="Commandes" sort="orders" params={params} className="text-right" />
+              <CustomerSortHeader label="Dépensé" sort="spent" params={params} className="text-right" />
               <TableHead>
                 <span className="sr-only">Détails</span>
               </TableHead>
@@ -63,17 +68,19 @@ export function CustomersTable({ page, params }: { page: ListPage<CustomerListRo
           <TableBody>
             {page.rows.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={7} className="py-8 text-center text-muted-foreground">
+                <TableCell colSpan={6} className="py-8 text-center text-muted-foreground">
                   Aucun client ne correspond.
                 </TableCell>
               </TableRow>
             ) : (
               page.rows.map((customer) => (
                 <TableRow key={customer.id}>
-                  <TableCell className="font-mono text-xs" title={customer.id}>
-                    {customer.id.slice(0, 8)}
+                  <TableCell className="font-medium">
+                    <span className="flex flex-wrap items-center gap-2">
+                      {customer.name || '—'}
+                      {customer.account ? null : <Badge variant="neutral">Sans compte</Badge>}
+                    </span>
                   </TableCell>
-                  <TableCell className="font-medium">{customer.name || '—'}</TableCell>
                   <TableCell>{customer.email}</TableCell>
                   <TableCell className="whitespace-nowrap">{formatDateFr(customer.createdAt)}</TableCell>
                   <TableCell className="text-right tabular-nums">{customer.orders}</TableCell>
@@ -109,28 +116,23 @@ export function CustomerDetailsDialog({ customer, onClose }: { customer: Custome
   const address = [customer.address, [customer.postalCode, customer.city].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');
+  const [editing, setEditing] = useState(false);
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
       <DialogContent className="max-w-3xl grid-cols-[minmax(0,1fr)]">
         <DialogHeader>
           <DialogTitle>{customer.name || customer.email}</DialogTitle>
-          <DialogDescription>Client depuis le {formatDateFr(customer.createdAt)}</DialogDescription>
+          <DialogDescription>
+            {customer.account
+              ? `Client depuis le ${formatDateFr(customer.createdAt)}`
+              : `Sans compte, première commande le ${formatDateFr(customer.createdAt)} : coordonnées de sa dernière commande`}
+          </DialogDescription>
         </DialogHeader>
-        <dl className="grid gap-3 sm:grid-cols-2">
-          {[
-            ['Nom', customer.name || '—'],
-            ['Email', customer.email],
-            ['Téléphone', customer.phone ?? '—'],
-            ['Adresse', address || '—'],
-            ['Nombre de commandes', String(customer.ordersCount)],
-            ['Total dépensé', formatEurosFromCents(customer.spentCents)],
-          ].map(([label, value]) => (
-            <div key={label} className="flex flex-col">
-              <dt className="text-muted-foreground text-xs">{label}</dt>
-              <dd className="text-sm">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        {editing ? (
+          <CustomerEditForm customer={customer} onDone={() => setEditing(false)} />
+        ) : (
+          <CustomerFacts customer={customer} address={address} onEdit={() => setEditing(true)} />
+        )}
         <section aria-labelledby="client-commandes" className="flex flex-col gap-2">
           <h3 id="client-commandes" className="font-semibold">
             Commandes
@@ -179,5 +181,42 @@ export function CustomerDetailsDialog({ customer, onClose }: { customer: Custome
         </section>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** What the shop knows of a customer, and « Modifier les coordonnées » for an account. */
+function CustomerFacts({
+  customer,
+  address,
+  onEdit,
+}: {
+  customer: CustomerDetails;
+  address: string;
+  onEdit: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-3">
+      <dl className="grid gap-3 sm:grid-cols-2">
+        {[
+          ['Nom', customer.name || '—'],
+          ['Email', customer.email],
+          ['Téléphone', customer.phone ?? '—'],
+          ['Adresse', address || '—'],
+          ['Nombre de commandes', String(customer.ordersCount)],
+          ['Total dépensé', formatEurosFromCents(customer.spentCents)],
+        ].map(([label, value]) => (
+          <div key={label} className="flex flex-col">
+            <dt className="text-muted-foreground text-xs">{label}</dt>
+            <dd className="text-sm">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {customer.account ? (
+        <Button type="button" variant="outline" size="sm" className="w-fit" onClick={onEdit}>
+          <PencilIcon aria-hidden="true" />
+          Modifier les coordonnées
+        </Button>
+      ) : null}
+    </div>
   );
 }

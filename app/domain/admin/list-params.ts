@@ -27,7 +27,7 @@ export type SortDirection = 'asc' | 'desc';
 export const ORDER_SORTS = ['date', 'amount', 'number'] as const;
 export type OrderSort = (typeof ORDER_SORTS)[number];
 
-export const CUSTOMER_SORTS = ['date', 'name', 'email'] as const;
+export const CUSTOMER_SORTS = ['date', 'name', 'email', 'orders', 'spent'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
 export interface OrderListParams {
@@ -126,7 +126,7 @@ export function parseCustomerListParams(search: URLSearchParams): CustomerListPa
     q: parseSearch(search.get('q')),
     page: parsePage(search.get('page')),
     sort,
-    dir: direction(search.get('dir'), sort === 'date' ? 'desc' : 'asc'),
+    dir: direction(search.get('dir'), sort === 'name' || sort === 'email' ? 'asc' : 'desc'),
   };
 }
 

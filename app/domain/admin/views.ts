@@ -115,8 +115,13 @@ export interface OrderDetails {
   };
 }
 
+/**
+ * A line of « Clients »: an account, or a guest's orders grouped by their e-mail (no account with
+ * that address). A guest's key is `invite:` + the e-mail, which `?client=` carries.
+ */
 export interface CustomerListRow {
   id: string;
+  account: boolean;
   name: string;
   email: string;
   createdAt: string;
@@ -126,6 +131,10 @@ export interface CustomerListRow {
 
 export interface CustomerDetails {
   id: string;
+  /** A guest has no account: their details come from their latest order and cannot be edited. */
+  account: boolean;
+  firstName: string;
+  lastName: string;
   name: string;
   email: string;
   phone: string | null;
@@ -266,4 +275,16 @@ export interface PendingPaymentRow {
   provider: string | null;
   amountCents: number;
   status: string;
+}
+
+/** The key of a guest in « Clients »: their orders' e-mail. */
+export const GUEST_CUSTOMER_PREFIX = 'invite:';
+
+export function guestCustomerKey(email: string): string {
+  return `${GUEST_CUSTOMER_PREFIX}${email.toLowerCase()}`;
+}
+
+/** The e-mail behind a guest's key, or null for an account's id. */
+export function guestEmailOf(key: string): string | null {
+  return key.startsWith(GUEST_CUSTOMER_PREFIX) ? key.slice(GUEST_CUSTOMER_PREFIX.length) : null;
 }

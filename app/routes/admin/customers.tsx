@@ -1,11 +1,14 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, useLocation, useNavigate } from 'react-router';
 import { CustomerDetailsDialog, CustomersTable } from '~/components/admin/customers-table';
 import { TabError } from '~/components/admin/tab-error';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
+import { profileSchema } from '~/domain/account/schemas';
 import { parseCustomerListParams, withParams } from '~/domain/admin/list-params';
 import { requireAdminUser } from '~/server/admin/access.server';
-import { getCustomerDetails, listCustomers } from '~/server/admin/customers.server';
+import { getCustomerDetails, listCustomers, updateCustomerDetails } from '~/server/admin/customers.server';
+import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/customers';
 
 /* The Clients tab: customer accounts, searched, sorted and paginated on the server; `?client=<id>` opens the details. */
@@ -20,6 +23,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     customerId && customerId.length <= 100 ? getCustomerDetails(customerId) : Promise.resolve(null),
   ]);
   return { params, page, details };
+}
+
+/** « Modifier les coordonnées » of an account (the dialog's form). */
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminUser(request);
+  const form = await readFormData(request);
+  const submission = parseWithZod(form, { schema: profileSchema });
+  const customerId = String(form.get('customerId') ?? '');
+  if (form.get('intent') !== 'update-customer' || customerId.length > 100) {
+    return { ok: false, result: submission.reply({ formErrors: ['Demande inconnue'] }) };
+  }
+  if (submission.status !== 'success') return { ok: false, result: submission.reply() };
+  const saved = await updateCustomerDetails(customerId, submission.value);
+  if (!saved) return { ok: false, result: submission.reply({ formErrors: ['Ce client n’existe plus'] }) };
+  return { ok: true, result: submission.reply() };
 }
 
 export default function CustomersTab({ loaderData }: Route.ComponentProps) {

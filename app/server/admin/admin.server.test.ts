@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCustomerListParams, parseOrderListParams } from '~/domain/admin/list-params';
+import { guestCustomerKey } from '~/domain/admin/views';
 import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
 import { startFakeColissimo } from '../../../tests/support/fake-colissimo';
 import { insertTestOrder } from '../../../tests/support/orders';
@@ -202,6 +203,38 @@ describe('the customers, invoices and global search', () => {
     expect(found.rows).toEqual([
       expect.objectContaining({ id: busy.user_id, orders: Number(busy.n), spentCents: Number(busy.spent) }),
     ]);
+  });
+
+  it('lists guests grouped by e-mail, and sorts everyone by orders and by what they spent', async () => {
+    const guest = await one<{ email: string; n: string }>(
+      `select lower(o.guest_email) as email, count(*) as n from orders o
+       where o.user_id is null and o.placed_at is not null and o.guest_email is not null
+         and not exists (select 1 from "user" u where u.email = lower(o.guest_email))
+       group by 1 order by 2 desc, 1 limit 1`,
+    );
+    const found = await listCustomers(parseCustomerListParams(new URLSearchParams({ q: guest.email })));
+    expect(found.rows).toEqual([
+      expect.objectContaining({ id: guestCustomerKey(guest.email), account: false, orders: Number(guest.n) }),
+    ]);
+    const details = await getCustomerDetails(guestCustomerKey(guest.email));
+    expect(details).toMatchObject({ account: false, email: guest.email, ordersCount: Number(guest.n) });
+    expect(details?.orders).toHaveLength(Math.min(Number(guest.n), 50));
+
+    const byOrders = await listCustomers(parseCustomerListParams(new URLSearchParams('sort=orders')));
+    const counts = byOrders.rows.map((c) => c.orders);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const most = await one<{ n: string }>(
+      `select max(n) as n from (
+         select count(*) as n from orders where user_id is not null group by user_id
+         union all
+         select count(*) from orders where user_id is null and placed_at is not null and guest_email is not null
+         group by lower(guest_email)) t`,
+    );
+    expect(counts[0]).toBeGreaterThanOrEqual(Number(most.n));
+    const bySpent = await listCustomers(parseCustomerListParams(new URLSearchParams('sort=spent&dir=asc')));
+    const spent = bySpent.rows.map((c) => c.spentCents);
+    expect(spent).toEqual([...spent].sort((a, b) => a - b));
+    expect(bySpent.total).toBe(byOrders.total);
   });
 
   it('finds invoices by their number, the order’s number or the customer', async () => {

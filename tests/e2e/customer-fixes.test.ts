@@ -86,7 +86,8 @@ function cents(text: string): number {
 }
 
 /** The rows of an order's items table: each quantity × unit price = amount, and with the delivery the total. */
-async function expectRowsAddUp(table: Locator, totalCents: number) {
+/** The back office's table also lists the delivery (15,90 €, a USB key) after the items (issue 18). */
+async function expectRowsAddUp(table: Locator, totalCents: number, { withDelivery = false } = {}) {
   await table.waitFor();
   const rows = await table
     .locator('tbody tr')
@@ -98,6 +99,7 @@ async function expectRowsAddUp(table: Locator, totalCents: number) {
     'Photos papierLot de 100 photos · Qualité standard, 2400 dpi, JPEG',
     'Cassettes VHSQualité standard',
     'DébruitageCassettes VHS',
+    ...(withDelivery ? ['LivraisonClé USB'] : []),
   ]);
   let sum = 0;
   for (const [, quantity, unit, total] of rows) {
@@ -105,7 +107,7 @@ async function expectRowsAddUp(table: Locator, totalCents: number) {
     sum += cents(total as string);
   }
   // With the delivery (15,90 €), the order's total.
-  expect(sum + 1590).toBe(totalCents);
+  expect(withDelivery ? sum : sum + 1590).toBe(totalCents);
 }
 
 describe('the sandbox card form on a phone (5, 8)', () => {
@@ -258,7 +260,9 @@ describe('prices that add up as read (10)', () => {
     await addSessionCookie(office, server.url, admin.cookie);
     await office.goto(`${server.url}/admin?commande=${order.id}`);
     const dialog = office.getByRole('dialog', { name: `Commande ${order.number}` });
-    await expectRowsAddUp(dialog.getByRole('region', { name: 'Articles' }).getByRole('table'), order.totalCents);
+    await expectRowsAddUp(dialog.getByRole('region', { name: 'Articles' }).getByRole('table'), order.totalCents, {
+      withDelivery: true,
+    });
   });
 
   it('shows the configurator’s denoising on its own row: 3 × 25,00 € and 3 × 5,00 €', async () => {

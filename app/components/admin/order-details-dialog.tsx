@@ -15,7 +15,7 @@ import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
-import { orderItemRows } from '~/domain/pricing/item-rows';
+import { orderChargeRows, orderItemRows } from '~/domain/pricing/item-rows';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { OrderFilesSection } from './order-files-section';
 import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
@@ -299,7 +299,10 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
               </TableRow>
             </TableHeader>
             <TableBody>
-              {orderItemRows(order.items, order.prices).map((row, index) => (
+              {[
+                ...orderItemRows(order.items, order.prices),
+                ...orderChargeRows(order.prices, order.deliveryMethod),
+              ].map((row, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the items of an order keep their position
                 <TableRow key={index}>
                   <TableCell>
@@ -318,7 +321,7 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
             </TableBody>
             <TableFooter>
               <TableRow>
-                <TableCell colSpan={3}>Total TTC (livraison et envois compris)</TableCell>
+                <TableCell colSpan={3}>Total TTC</TableCell>
                 <TableCell className="whitespace-nowrap text-right tabular-nums">
                   {formatEurosFromCents(order.prices.totalPriceCents)}
                 </TableCell>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderItemView } from '../account/order-details';
-import { orderItemRows } from './item-rows';
+import { orderChargeRows, orderItemRows } from './item-rows';
 
 const NBSP = '\u00A0';
 
@@ -91,5 +91,27 @@ describe('orderItemRows: every row is quantity × unit price = amount', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ quantity: 1, unitPriceCents: 6501, totalCents: 6501 });
     for (const row of rows) expect(row.quantity * row.unitPriceCents).toBe(row.totalCents);
+  });
+
+  it('lists delivery, the prepaid label, the return, express and insurance after the items', () => {
+    const rows = orderChargeRows(
+      {
+        deliveryCostCents: 1500,
+        sendShippingCostCents: 990,
+        returnShippingCostCents: 1290,
+        expressPriceCents: 0,
+        insurancePriceCents: 450,
+      },
+      'usb',
+    );
+    expect(rows.map((r) => [r.label, r.detail, r.quantity, r.totalCents])).toEqual([
+      ['Livraison', 'Clé USB', 1, 1500],
+      ['Étiquette d’envoi prépayée', 'Envoi des originaux', 1, 990],
+      ['Retour des originaux', 'Envoi suivi', 1, 1290],
+      ['Assurance du retour', 'Ad valorem', 1, 450],
+    ]);
+    expect(
+      orderChargeRows({ deliveryCostCents: 0, sendShippingCostCents: 0, returnShippingCostCents: 0 }, 'digital'),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { itemOptions, type OrderItemView, type OrderPrices, supportLabel } from '../account/order-details';
+import type { DeliveryMethod } from './default-price-list';
 import { DEFAULT_PRICE_LIST, TAPE_OR_REEL_SUPPORTS } from './default-price-list';
+import { DELIVERY_LABELS } from './labels';
 
 /*
  * The rows a customer reads for an order's items, each with quantity × unit price = amount
@@ -99,4 +101,35 @@ function itemRows(item: OrderItemView, restorationUnit: number | null, denoiseUn
     });
   }
   return rows;
+}
+
+/**
+ * The order's rows after its items (issue 18: the back office's table left them out): delivery,
+ * the prepaid label, the return of the originals, express and insurance, as the invoice lists
+ * them, so that the table adds up to the order's total.
+ */
+export function orderChargeRows(
+  prices: Pick<
+    OrderPrices,
+    | 'deliveryCostCents'
+    | 'sendShippingCostCents'
+    | 'returnShippingCostCents'
+    | 'expressPriceCents'
+    | 'insurancePriceCents'
+  >,
+  deliveryMethod: string,
+): ItemPriceRow[] {
+  const charge = (label: string, detail: string, cents: number | undefined): ItemPriceRow[] =>
+    cents && cents > 0 ? [{ label, detail, quantity: 1, unitPriceCents: cents, totalCents: cents }] : [];
+  return [
+    ...charge(
+      'Livraison',
+      DELIVERY_LABELS[deliveryMethod as DeliveryMethod] ?? deliveryMethod,
+      prices.deliveryCostCents,
+    ),
+    ...charge('Étiquette d’envoi prépayée', 'Envoi des originaux', prices.sendShippingCostCents),
+    ...charge('Retour des originaux', 'Envoi suivi', prices.returnShippingCostCents),
+    ...charge('Traitement express', 'Délai de traitement raccourci', prices.expressPriceCents),
+    ...charge('Assurance du retour', 'Ad valorem', prices.insurancePriceCents),
+  ];
 }

@@ -140,6 +140,15 @@ describe('failing a payment', () => {
       expect(refusal(decide(state({ paymentStatus }), { type: 'fail_payment' }))).toBe(expected);
     },
   );
+
+  it('e-mails the customer when the staff rejects the payment, not on a failed card attempt', () => {
+    const emails = (rejected: boolean) => {
+      const decision = decide(state(), { type: 'fail_payment', rejected });
+      return decision.ok ? decision.effects.filter((effect) => effect.kind === 'email') : null;
+    };
+    expect(emails(true)).toEqual([{ kind: 'email', template: 'payment-rejected' }]);
+    expect(emails(false)).toEqual([]);
+  });
 });
 
 describe('placing a draft and choosing how to pay', () => {

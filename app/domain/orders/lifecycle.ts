@@ -83,8 +83,11 @@ export type Transition =
   | { type: 'choose_payment_method'; method: CheckoutMethod }
   /** Money received for the order: by its gateway (card), or validated by hand (transfer, cheque). */
   | { type: 'settle_payment'; amountCents: number; currency: string | null; method: CheckoutMethod }
-  /** A card attempt failed, or the staff rejected an awaited transfer or cheque. */
-  | { type: 'fail_payment' }
+  /**
+   * A card attempt failed (the customer is on the page), or the staff rejected an awaited transfer
+   * or cheque (`rejected`: the customer is told by e-mail, issue 18).
+   */
+  | { type: 'fail_payment'; rejected?: boolean }
   /** The back office moves the order along (cancelling is its own transition). */
   | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'> }
   /** The back office cancels; a paid order is refunded in the same step (`refundCents`). */
@@ -132,6 +135,7 @@ export type EmailEffect =
   | 'order-confirmation'
   | 'payment-received'
   | 'order-status'
+  | 'payment-rejected'
   | 'withdrawal-acknowledgement'
   | 'refund-issued'
   | 'originals-received'
@@ -363,7 +367,10 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         state,
         { paymentStatus: 'failed' },
         { kind: 'payment_failed', from: state.paymentStatus, to: 'failed' },
-        [{ kind: 'notify', about: 'payment_failed' }],
+        [
+          { kind: 'notify', about: 'payment_failed' },
+          ...(transition.rejected ? [{ kind: 'email', template: 'payment-rejected' } as const] : []),
+        ],
       );
     }
     case 'set_status': {

@@ -538,6 +538,12 @@ describe('the payment validation', () => {
       expect(await one('select payment_status from orders where id = $1', [order.id])).toEqual({
         payment_status: 'failed',
       });
+      // The customer is told (issue 18), once per rejection, with a link to pay again.
+      const emails = await rows<{ template: string; to: string }>(
+        `select template, "to" from email_outbox where order_id = $1 and template = 'payment-rejected'`,
+        [order.id],
+      );
+      expect(emails).toHaveLength(1);
     }
   });
 });

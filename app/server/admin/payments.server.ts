@@ -103,7 +103,7 @@ async function decideOne(
             currency: 'EUR',
             method: order.payment_method,
           } as const)
-        : ({ type: 'fail_payment' } as const);
+        : ({ type: 'fail_payment', rejected: true } as const);
     const result = await applyTransitionInTx(tx, orderId, transition, admin.id, {
       data: { reference: order.number, method: order.payment_method },
     });

@@ -185,3 +185,34 @@ export async function enqueuePaymentReceived(
     orderId: facts.id,
   });
 }
+
+/**
+ * « Paiement non validé » (issue 18): the staff rejected the transfer or cheque the order waited
+ * for. The customer learns it, with the amount and a link to pay again; one e-mail per rejection.
+ */
+export async function enqueuePaymentRejected(
+  tx: Tx,
+  facts: OrderFacts,
+  input: { accessToken: string | null; eventId: number },
+): Promise<void> {
+  const email = facts.customer.email?.trim();
+  if (!email || !z.email().safeParse(email).success) {
+    log.warn({ orderId: facts.id }, 'rejected payment of an order without a valid e-mail address: no e-mail');
+    return;
+  }
+  const method =
+    facts.paymentMethod === 'cheque' || facts.paymentMethod === 'transfer' ? facts.paymentMethod : undefined;
+  await enqueueEmail(tx, {
+    to: email,
+    template: 'payment-rejected',
+    data: {
+      orderNumber: facts.number,
+      amountCents: facts.totalPriceCents,
+      paymentMethod: method,
+      orderUrl: orderFollowUrl(facts.id, await guestLinkToken(tx, facts.id, input.accessToken)),
+      customerName: customerName(facts),
+    },
+    dedupeKey: `payment-rejected:${facts.id}:${input.eventId}`,
+    orderId: facts.id,
+  });
+}

@@ -31,7 +31,7 @@ import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
-import { enqueueOrderConfirmation, enqueuePaymentReceived } from './confirmation-email.server';
+import { enqueueOrderConfirmation, enqueuePaymentReceived, enqueuePaymentRejected } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
 import type { RefundResult } from './refunds.server';
 
@@ -559,6 +559,9 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
       return;
     case 'order-status':
       applied.statusEmail = await queueStatusEmail(run, next.status);
+      return;
+    case 'payment-rejected':
+      await enqueuePaymentRejected(tx, facts, { accessToken: context.accessToken ?? null, eventId: run.eventId });
       return;
     case 'withdrawal-acknowledgement': {
       // Not checked beforehand: the law asks for this acknowledgement, so an address the outbox

@@ -237,6 +237,45 @@ export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> =
   }),
 };
 
+const paymentRejectedSchema = z.object({
+  orderNumber,
+  amountCents: cents,
+  paymentMethod: z.enum(OFFLINE_PAYMENT_METHODS).optional(),
+  /** The order's page, where the customer pays again (a guest's link carries the token). */
+  orderUrl: linkSchema,
+  customerName: z.string().trim().optional(),
+});
+
+/** The staff rejected the awaited transfer or cheque (issue 18): say it, and how to go on. */
+export const paymentRejected: TemplateDefinition<typeof paymentRejectedSchema> = {
+  schema: paymentRejectedSchema,
+  secretFields: ['orderUrl'],
+  build: (data) => {
+    const amount = formatEurosFromCents(data.amountCents);
+    const what =
+      data.paymentMethod === 'cheque'
+        ? `votre chèque de ${amount}`
+        : data.paymentMethod === 'transfer'
+          ? `votre virement de ${amount}`
+          : `votre paiement de ${amount}`;
+    return {
+      subject: `Paiement non validé pour la commande ${data.orderNumber}`,
+      element: (
+        <EmailLayout preview={`Nous n’avons pas pu valider ${what}.`} heading="Paiement non validé">
+          <P>{hello(data.customerName)}</P>
+          <P>{`Nous n’avons pas pu valider ${what} pour la commande ${data.orderNumber} : nous ne l’avons pas reçu, ou il ne correspond pas à la commande (montant, référence).`}</P>
+          <P>
+            Si vous l’avez déjà envoyé, répondez simplement à cet e-mail avec votre justificatif : nous vérifierons avec
+            vous. Sinon, vous pouvez régler votre commande en ligne :
+          </P>
+          <Action href={data.orderUrl} label="Régler ma commande" />
+          <P>Vos originaux ne seront pas traités avant la réception du paiement.</P>
+        </EmailLayout>
+      ),
+    };
+  },
+};
+
 const orderStatusSchema = z.object({
   orderNumber,
   /** The order's new status code (pending, processing, completed, shipped, canceled). */

@@ -6,7 +6,14 @@ import { emailVerification, magicLink, passwordReset, welcome } from './account'
 import { contactAcknowledgement, contactToShop } from './contact';
 import { filesExpiring } from './files';
 import { orderReady, orderShipped, originalsReceived } from './journey';
-import { orderConfirmation, orderStatus, paymentReceived, quoteSaved, withdrawalAcknowledgement } from './orders';
+import {
+  orderConfirmation,
+  orderStatus,
+  paymentReceived,
+  paymentRejected,
+  quoteSaved,
+  withdrawalAcknowledgement,
+} from './orders';
 import { refundIssued } from './refunds';
 import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
@@ -20,6 +27,7 @@ export const EMAIL_TEMPLATES = {
   'email-verification': emailVerification,
   'order-confirmation': orderConfirmation,
   'payment-received': paymentReceived,
+  'payment-rejected': paymentRejected,
   'order-status': orderStatus,
   'quote-saved': quoteSaved,
   'contact-to-shop': contactToShop,

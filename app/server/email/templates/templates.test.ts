@@ -39,6 +39,12 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     invoiceNumber: 'FA-2026-000007',
     invoiceUrl: '/facture/0b6c',
   },
+  'payment-rejected': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 12900,
+    paymentMethod: 'transfer',
+    orderUrl: '/confirmation?orderId=0b6c',
+  },
   'refund-issued': {
     orderNumber: 'SV-2026-000042',
     amountCents: 1250,
@@ -151,6 +157,7 @@ describe('e-mail templates', () => {
         'order-status',
         'password-reset',
         'payment-received',
+        'payment-rejected',
         'quote-saved',
         'refund-issued',
         'supplement-paid',
@@ -228,7 +235,7 @@ describe('e-mail templates', () => {
   it('order confirmation: the contract, with the terms of sale and the withdrawal form attached', async () => {
     const email = await renderEmail('order-confirmation', samples['order-confirmation']);
     expect(email.text).toContain(
-      `Vous avez accepté le 21/11/2026 nos conditions générales de vente (CGV du 21/11/2026). Elles sont jointes à cet email, avec le formulaire de rétractation${N}: conservez-les.`,
+      `Vous avez accepté le 21/11/2026 nos conditions générales de vente (CGV du 24/11/2026). Elles sont jointes à cet email, avec le formulaire de rétractation${N}: conservez-les.`,
     );
     expect(email.text).toContain('Vous disposez de 14 jours, jusqu’au 06/12/2026 inclus, pour vous rétracter');
     expect(email.text).toContain('nous commencerons les travaux à sa fin, à partir du 07/12/2026.');

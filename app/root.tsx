@@ -12,11 +12,13 @@ import {
   useLocation,
   useRouteLoaderData,
 } from 'react-router';
+import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { getUser } from '~/server/auth/session.server';
 import { isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/root';
 import appCss from './app.css?url';
+import { AccessError } from './components/admin/access-error';
 import { DeferredToaster } from './components/deferred-toaster';
 import { NavigationProgress } from './components/navigation-progress';
 import { useNonce } from './components/nonce';
@@ -34,13 +36,15 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export function meta({ error }: Route.MetaArgs) {
+export function meta({ error, location }: Route.MetaArgs) {
   if (error) {
     const notFound = isRouteErrorResponse(error) && error.status === 404;
-    return [
-      { title: notFound ? 'Page introuvable | Soovenirs' : 'Une erreur est survenue | Soovenirs' },
-      { name: 'robots', content: 'noindex' },
-    ];
+    const title = notFound
+      ? 'Page introuvable'
+      : isBackOffice(location.pathname)
+        ? 'Accès à l’administration impossible'
+        : 'Une erreur est survenue';
+    return [{ title: `${title} | Soovenirs` }, { name: 'robots', content: 'noindex' }];
   }
   return [
     { title: 'Soovenirs\u202F: numérisation de vos souvenirs' },
@@ -135,6 +139,8 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  // The back office's own error state (specification 001, §8): the session could not be read.
+  if (isBackOffice(location.pathname)) return <AccessError detail={ACCESS_MESSAGES.permissionsError} />;
 
   const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (

@@ -39,6 +39,10 @@ export default [
   route('register', 'routes/auth/register.tsx'),
   route('logout', 'routes/auth/logout.tsx'),
   route('setup-super-admin', 'routes/auth/setup-super-admin.tsx'),
+  // A staff invitation's link (« Équipe »): the invited person chooses name and password.
+  route('invitation/:token', 'routes/auth/invitation.tsx'),
+  // Two-factor sign-in's second step: « Code de vérification ».
+  route('connexion/verification', 'routes/auth/two-factor.tsx'),
   // Customer account (the order confirmation and the invoice view are the account's views of an order)
   route('profile', 'routes/account/profile.tsx'),
   route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
@@ -76,6 +80,10 @@ export default [
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
     route('tests', 'routes/admin/tests.tsx'),
+    // Staff and roles (issue 18): the team (administrators), each one's two-factor sign-in.
+    route('equipe', 'routes/admin/team.tsx'),
+    route('securite', 'routes/admin/security.tsx'),
+    route('journal', 'routes/admin/journal.tsx'),
   ]),
   // Its resource routes: dialogs' data and actions, search, notifications (and their event stream), exports.
   route('admin/api/recherche', 'routes/admin/api/search.ts'),
@@ -92,6 +100,7 @@ export default [
   route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
   route('admin/api/expedition', 'routes/admin/api/shipping.ts'),
   route('admin/api/commandes/:orderId/fichiers', 'routes/admin/api/order-files.ts'),
+  route('admin/api/commandes/:orderId/message', 'routes/admin/api/order-message.ts'),
   route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
 
@@ -107,6 +116,10 @@ export default [
   // The originals' journey (issue 15): the order slip to put in the parcel, the workshop's job sheet.
   route('commande/:orderId/bordereau.pdf', 'routes/shop/order-slip-pdf.ts'),
   route('admin/commandes/:orderId/fiche-atelier.pdf', 'routes/admin/job-sheet-pdf.ts'),
+  // Bulk work on the selected orders (issue 18): status or stage change, their job sheets in one PDF.
+  route('admin/api/commandes/lot', 'routes/admin/api/orders-bulk.ts'),
+  route('admin/api/filtres-commandes', 'routes/admin/api/saved-filters.ts'),
+  route('admin/commandes/fiches-atelier.pdf', 'routes/admin/job-sheets-pdf.ts'),
 
   route('*', 'routes/site/not-found.tsx'),
 ] satisfies RouteConfig;

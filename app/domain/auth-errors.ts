@@ -1,4 +1,5 @@
 import { COMMON_PASSWORD_CODE } from './common-passwords';
+import { NBSP } from './format';
 import { FORBIDDEN_CHARACTER_MESSAGE } from './text-input';
 
 /*
@@ -66,6 +67,10 @@ export const AUTH_MESSAGES = {
   forbiddenCharacter: FORBIDDEN_CHARACTER_MESSAGE,
   endpointNotFound: "Cette adresse ne correspond à aucune action d'authentification.",
   methodNotAllowed: 'Méthode non autorisée',
+  twoFactorCodeInvalid: 'Code de vérification incorrect. Vérifiez l’heure de votre téléphone et réessayez.',
+  twoFactorLocked: `Trop de codes incorrects${NBSP}: la vérification est bloquée quelques minutes.`,
+  twoFactorExpired: `La vérification a expiré${NBSP}: connectez-vous de nouveau.`,
+  twoFactorAlreadyEnabled: 'La double authentification est déjà activée.',
 } as const;
 
 /** Our code for a text field holding the NUL character (see domain/text-input.ts). */
@@ -205,6 +210,13 @@ const RULES: Record<string, Rule> = {
   EMAIL_ALREADY_VERIFIED: M.emailAlreadyVerified,
   NOT_FOUND: M.endpointNotFound,
   METHOD_NOT_ALLOWED: M.methodNotAllowed,
+  // Two-factor sign-in (docs/decisions/016).
+  INVALID_CODE: M.twoFactorCodeInvalid,
+  INVALID_BACKUP_CODE: M.twoFactorCodeInvalid,
+  ACCOUNT_TEMPORARILY_LOCKED: M.twoFactorLocked,
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: M.twoFactorLocked,
+  INVALID_TWO_FACTOR_COOKIE: M.twoFactorExpired,
+  TOTP_ALREADY_ENABLED: M.twoFactorAlreadyEnabled,
 };
 
 export interface AuthErrorLike {

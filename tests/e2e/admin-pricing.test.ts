@@ -52,11 +52,7 @@ async function toast(page: Page, text: string | RegExp) {
 
 /** Waits until the photos field shows `value` (after a publication, the form shows the new version). */
 async function photosFieldShows(page: Page, value: string): Promise<void> {
-  await page.waitForFunction(
-    (expected) =>
-      (document.getElementById('tarif-supports-photos-basePrice') as HTMLInputElement | null)?.value === expected,
-    value,
-  );
+  await expect.poll(() => page.getByLabel('Photos papier').inputValue()).toBe(value);
 }
 
 async function isFocused(locator: Locator): Promise<boolean> {
@@ -148,7 +144,14 @@ describe('the Tarifs tab', () => {
     expect(supports).toContain(PRICE_FORM_MESSAGES.eurosEmpty);
     // The first refused field has the focus, and the error is its description.
     expect(await isFocused(field('Photos papier'))).toBe(true);
-    expect(await field('Photos papier').evaluate((e) => e.getAttribute('aria-describedby'))).toMatch(/-error$/);
+    expect(
+      await field('Photos papier').evaluate((e) =>
+        e
+          .getAttribute('aria-describedby')
+          ?.split(' ')
+          .map((id) => document.getElementById(id)?.textContent),
+      ),
+    ).toContain(PRICE_FORM_MESSAGES.eurosNotANumber);
     expect(await summaryDialog(page).count()).toBe(0);
     expect(await publicPrices()).toEqual(before);
 
@@ -231,6 +234,10 @@ describe('the Tarifs tab', () => {
     expect(await postTarifs({ intent: 'update', [photos]: 'abc', confirmed: '1' })).toContain(
       PRICE_FORM_MESSAGES.eurosNotANumber,
     );
+    // An absurd price is refused too, even confirmed twice.
+    expect(
+      await postTarifs({ intent: 'update', [photos]: '1000000', confirmed: '1', confirmedLargeChange: '1' }),
+    ).toContain(PRICE_FORM_MESSAGES.eurosMax);
     expect(await postTarifs({ intent: 'reset' })).toContain(PRICE_FORM_MESSAGES.resetUnconfirmed);
     // A summary reviewed against an older version is not published over a newer one.
     expect(

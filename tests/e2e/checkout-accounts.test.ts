@@ -91,7 +91,10 @@ describe('signing in and registering inside the checkout', () => {
     await page.getByRole('heading', { name: 'Récapitulatif de la commande' }).waitFor();
     const form = page.getByRole('form', { name: 'Se connecter' });
     await form.getByLabel('Email').fill(customer.email);
-    await form.getByLabel('Mot de passe').fill('mauvais-mot-de-passe');
+    // The password field of the sign-in page, with its « Afficher le mot de passe » toggle (hence
+    // the label matched from its start: « Mot de passe * »).
+    await form.getByRole('button', { name: 'Afficher le mot de passe' }).waitFor();
+    await form.getByLabel(/^Mot de passe/).fill('mauvais-mot-de-passe');
     await form.getByRole('button', { name: 'Se connecter' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'Erreur lors de la connexion' });
     await expect.poll(() => refused.textContent()).toContain('Email ou mot de passe incorrect');
@@ -99,7 +102,7 @@ describe('signing in and registering inside the checkout', () => {
     expect((await attachment(order.id))?.user_id).toBeNull();
     await expectNoSeriousA11yViolations(page);
 
-    await form.getByLabel('Mot de passe').fill(customer.password);
+    await form.getByLabel(/^Mot de passe/).fill(customer.password);
     await form.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`${server.url}${checkoutPath(order)}`);
     // Signed in: no account block, the account's details, and paying is open.
@@ -130,14 +133,14 @@ describe('signing in and registering inside the checkout', () => {
     await form.getByLabel('Prénom').fill('Irène');
     await form.getByLabel('Nom', { exact: true }).fill('Joliot');
     await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Mot de passe').fill(TEST_PASSWORD);
+    await form.getByLabel(/^Mot de passe/).fill(TEST_PASSWORD);
     await form.getByRole('button', { name: 'Créer mon compte' }).click();
     await expect.poll(() => refused.textContent()).toContain('Vous devez accepter les conditions générales');
     // What was typed is still there (except the password).
     expect(await form.getByLabel('Prénom').inputValue()).toBe('Irène');
     expect(await form.getByLabel('Email').inputValue()).toBe(email);
 
-    await form.getByLabel('Mot de passe').fill(TEST_PASSWORD);
+    await form.getByLabel(/^Mot de passe/).fill(TEST_PASSWORD);
     // The terms offered are the /cgv text's version.
     await form.getByText('Version du 24/11/2026').waitFor();
     await form.getByRole('checkbox', { name: /J’accepte les conditions générales de vente/ }).check();

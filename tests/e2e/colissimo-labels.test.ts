@@ -125,11 +125,10 @@ describe('the prepaid sending label', () => {
 });
 
 describe('« Expédier » in the back office', () => {
-  it('ships the order with a Colissimo return label, insured, downloadable', async () => {
-    const order = await paidLabelOrder(uniqueEmail('retour'));
+  /** The order dialog of a paid order the workshop has finished, its « Expédier » dialog open. */
+  async function openShipDialog(order: { id: string; number: string }) {
     // The workshop has done its work (the stages are the workshop board's).
     await query(`update orders set status = 'completed', stage = 'ready' where id = $1`, [order.id]);
-
     const page = await openPage(browser, undefined, DESKTOP);
     await addSessionCookie(page, env.server.url, admin.cookie);
     await page.goto(`${env.server.url}/admin?commande=${order.id}`);
@@ -138,9 +137,14 @@ describe('« Expédier » in the back office', () => {
     const shipping = dialog.getByRole('region', { name: 'Expédition' });
     await shipping.getByText('Envoi des originaux').waitFor();
     await shipping.getByRole('button', { name: 'Expédier' }).click();
-
     const ship = page.getByRole('dialog', { name: `Expédier la commande ${order.number}` });
     await ship.waitFor();
+    return { page, shipping, ship };
+  }
+
+  it('ships the order with a Colissimo return label, insured, downloadable', async () => {
+    const order = await paidLabelOrder(uniqueEmail('retour'));
+    const { page, shipping, ship } = await openShipDialog(order);
     expect(plain(await ship.innerText())).toContain('Valeur assurée : 500,00 €');
     expect(await ship.getByRole('radio', { name: 'Générer une étiquette de retour Colissimo' }).isChecked()).toBe(true);
     await expectNoSeriousA11yViolations(page);
@@ -162,6 +166,31 @@ describe('« Expédier » in the back office', () => {
     const pdf = Buffer.from(await label.arrayBuffer());
     expect(pdf.toString('latin1')).toContain(`Colis ${parcelNumber}`);
     expect(await orderState(env.server.databaseUrl, order.id)).toMatchObject({ status: 'shipped' });
+    await page.context().close();
+  });
+
+  it('asks for the tracking number under its field, and ships nothing without it', async () => {
+    const order = await paidLabelOrder(uniqueEmail('suivi'));
+    const { page, ship } = await openShipDialog(order);
+    await ship.getByRole('radio', { name: /^Saisir un numéro de suivi/ }).check();
+    const tracking = ship.getByLabel('Numéro de suivi', { exact: true });
+    await tracking.fill('   ');
+    await ship.getByRole('button', { name: 'Expédier' }).click();
+
+    await expect.poll(() => tracking.getAttribute('aria-invalid')).toBe('true');
+    const message = ship.getByText('Saisissez le numéro de suivi du colis');
+    expect(await tracking.getAttribute('aria-describedby')).toContain(await message.getAttribute('id'));
+    expect(await ship.getByRole('radio', { name: /^Saisir un numéro de suivi/ }).isChecked()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    expect(await orderState(env.server.databaseUrl, order.id)).toMatchObject({ status: 'completed' });
+    expect(
+      (
+        await query('select count(*)::int as n from shipments where order_id = $1 and direction = $2', [
+          order.id,
+          'outbound',
+        ])
+      ).rows[0],
+    ).toEqual({ n: 0 });
     await page.context().close();
   });
 });

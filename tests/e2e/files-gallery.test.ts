@@ -188,10 +188,11 @@ describe('the customer’s gallery', () => {
     expect(body).toContain('Cassettes VHS');
     expect(body).toContain('1 h 02 min');
     await expect(page.getByRole('link', { name: /^Tout télécharger \(/ }).isVisible()).resolves.toBe(true);
-    const thumbnails = page.locator('img[loading="lazy"]');
+    // The gallery's thumbnails (the header's closed menus hold lazy icons of their own).
+    const thumbnails = page.locator('main img[loading="lazy"]');
     expect(await thumbnails.count()).toBe(3);
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]')].every(
+      [...document.querySelectorAll<HTMLImageElement>('main img[loading="lazy"]')].every(
         (img) => img.complete && img.naturalWidth > 0,
       ),
     );

@@ -159,6 +159,18 @@ describe('the delivered files in the back office', () => {
     ]);
     expect(after.rows[0]?.files_expire_at.getTime()).toBe(extended.getTime());
 
+    // A date in the past: the French message under « Nouvelle date », the expiry unchanged.
+    const newDate = section.getByLabel('Nouvelle date');
+    await newDate.fill('2020-01-01');
+    await section.getByRole('button', { name: 'Prolonger', exact: true }).click();
+    await section.getByText('La nouvelle date ne peut pas être antérieure à aujourd’hui.').waitFor({ timeout: 20_000 });
+    expect(await newDate.getAttribute('aria-invalid')).toBe('true');
+    const unchanged = await env.db.query<{ files_expire_at: Date }>(
+      'select files_expire_at from orders where id = $1',
+      [order.id],
+    );
+    expect(unchanged.rows[0]?.files_expire_at.getTime()).toBe(extended.getTime());
+
     // Deleting one file, confirmed: its bytes leave the server's disk.
     await section.getByRole('button', { name: 'Supprimer IMG_0002.jpg' }).click();
     await section.getByRole('button', { name: 'Supprimer définitivement' }).click();

@@ -124,13 +124,16 @@ describe('the sandbox payment page', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Payer 94,90\u00A0€' }).isVisible()).toBe(true);
     await expectNoSeriousA11yViolations(page);
 
-    // The form's own checks first: every field is required, in French.
+    // The form's own checks first (the server's, under the fields): every field is required, in French.
     await page.getByRole('button', { name: 'Payer 94,90\u00A0€' }).click();
     await expect.poll(() => page.getByText('Le numéro de carte est requis').isVisible()).toBe(true);
     await expect.poll(() => page.getByText('Le nom du titulaire de la carte est requis').isVisible()).toBe(true);
+    await page.getByLabel('Titulaire de la carte').fill('Marie Curie');
     await page.getByLabel('Numéro de carte').fill('4242 4242 4242 4241');
-    await page.getByLabel('Numéro de carte').blur();
+    await page.getByRole('button', { name: 'Payer 94,90\u00A0€' }).click();
     await expect.poll(() => page.getByText('Numéro de carte invalide').isVisible()).toBe(true);
+    // What was typed stays, except the card's number and CVV, which never come back from the server.
+    expect(await page.getByLabel('Titulaire de la carte').inputValue()).toBe('Marie Curie');
 
     const before = await orderState(server.databaseUrl, order.id);
     await fillCard(page, '4000 0000 0000 0002');

@@ -123,4 +123,21 @@ describe('reception of the originals', () => {
     await client.end();
     expect(notes.rows).toEqual([{ amount: 350 }]);
   });
+
+  it('a negative count: the French message under its field, the typed value kept, nothing received', async () => {
+    const order = await paidOrder(uniqueEmail('recompte'));
+    const { page, panel } = await receptionPanel(order);
+    const count = panel.getByRole('spinbutton', { name: /Photos papier/ });
+    await count.fill('-3');
+    await panel.getByRole('button', { name: 'Colis reçu' }).click();
+    await panel.getByText('Indiquez un nombre entier entre 0 et 100 000.').waitFor({ timeout: 20_000 });
+    expect(await count.getAttribute('aria-invalid')).toBe('true');
+    expect(await count.inputValue()).toBe('-3');
+    const client = new pg.Client({ connectionString: env.server.databaseUrl });
+    await client.connect();
+    const receptions = await client.query('select id from receptions where order_id = $1', [order.id]);
+    await client.end();
+    expect(receptions.rows).toEqual([]);
+    await page.close();
+  });
 });

@@ -17,6 +17,22 @@ async function hrefOf(locator: Locator): Promise<string | null> {
   return locator.getAttribute('href');
 }
 
+/**
+ * A header menu's button: a native <summary>, which Chromium announces as an expandable button
+ * (Playwright's role engine gives <summary> no role, hence the tag).
+ */
+function menuButton(scope: Locator, name: string): Locator {
+  return scope.locator('summary').filter({ hasText: new RegExp(`^${name}$`) });
+}
+
+async function isOpen(button: Locator): Promise<boolean> {
+  return button.evaluate((el) => (el.parentElement as HTMLDetailsElement).open);
+}
+
+async function hasFocus(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el === document.activeElement || el.contains(document.activeElement));
+}
+
 async function headerBackground(page: Page): Promise<string> {
   return page.getByRole('banner').evaluate((el) => getComputedStyle(el).backgroundColor);
 }
@@ -39,8 +55,9 @@ describe('the site frame', () => {
     expect(await page.title()).toContain('Soovenirs');
 
     const header = page.getByRole('banner');
+    const navigation = header.getByRole('navigation', { name: 'Navigation principale' });
     for (const menu of ['Prestations', 'Infos', 'Ressources', 'Pro']) {
-      expect(await header.getByRole('button', { name: menu }).isVisible(), menu).toBe(true);
+      expect(await menuButton(navigation, menu).isVisible(), menu).toBe(true);
     }
     expect(await hrefOf(header.getByRole('link', { name: 'Estimer ma commande' }))).toBe('/configurateur');
     expect(await hrefOf(header.getByRole('link', { name: 'Se connecter' }))).toBe('/login');
@@ -69,11 +86,13 @@ describe('the site frame', () => {
     await page.waitForFunction(() => document.activeElement?.id === 'contenu');
   });
 
-  it('opens the drop-down menus, with the illustrated service grid', async () => {
-    const page = await openPage(browser, server.url, DESKTOP);
+  it('opens the drop-down menus, with the illustrated service grid, from the mouse and the keyboard', async () => {
+    const page = await openPage(browser, `${server.url}/faq`, DESKTOP);
     const header = page.getByRole('banner');
+    const navigation = header.getByRole('navigation', { name: 'Navigation principale' });
 
-    await header.getByRole('button', { name: 'Prestations' }).hover();
+    const services = menuButton(navigation, 'Prestations');
+    await services.click();
     const vhs = header.getByRole('link', { name: 'Cassettes VHS', exact: true });
     expect(await hrefOf(vhs)).toBe('/services/vhs');
     expect(await vhs.locator('img').getAttribute('src')).toBe('/images/services/vhs.svg');
@@ -84,22 +103,38 @@ describe('the site frame', () => {
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toContain('image/svg+xml');
 
-    // From the keyboard: Enter on a trigger opens its panel.
-    // The pointer leaves: the panel closes after Radix's 150 ms delay.
-    await page.mouse.move(640, 600);
+    // A click elsewhere closes the panel.
+    await page.mouse.click(640, 600);
     await vhs.waitFor({ state: 'hidden' });
-    const infos = header.getByRole('button', { name: 'Infos' });
+
+    // From the keyboard: Enter on a button opens its panel, which marks the page being read.
+    const infos = menuButton(navigation, 'Infos');
     await infos.focus();
     await page.keyboard.press('Enter');
-    expect(await infos.getAttribute('aria-expanded')).toBe('true');
-    expect(await hrefOf(header.getByRole('link', { name: 'Questions fréquentes' }))).toBe('/faq');
+    expect(await isOpen(infos)).toBe(true);
+    const faq = header.getByRole('link', { name: 'Questions fréquentes' });
+    expect(await hrefOf(faq)).toBe('/faq');
+    expect(await faq.getAttribute('aria-current')).toBe('page');
+    // Tab goes into the panel; Escape closes it and gives the focus back to its button.
+    await page.keyboard.press('Tab');
+    expect(await hasFocus(header.getByRole('link', { name: 'Organiser ma commande' }))).toBe(true);
     await page.keyboard.press('Escape');
-    await header.getByRole('link', { name: 'Questions fréquentes' }).waitFor({ state: 'hidden' });
+    await faq.waitFor({ state: 'hidden' });
+    expect(await hasFocus(infos)).toBe(true);
 
-    await header.getByRole('button', { name: 'Pro' }).hover();
+    // One panel at a time: opening « Pro » closes « Infos ».
+    await page.keyboard.press('Enter');
+    await faq.waitFor({ state: 'visible' });
+    await menuButton(navigation, 'Pro').click();
     expect(await hrefOf(header.getByRole('link', { name: 'Demander un devis professionnel' }))).toBe(
       '/contact?pro=true',
     );
+    await faq.waitFor({ state: 'hidden' });
+
+    // Following a link closes the menu.
+    await header.getByRole('link', { name: 'Offre entreprises' }).click();
+    await page.waitForURL((url) => url.pathname === '/services-entreprises');
+    await header.getByRole('link', { name: 'Offre entreprises' }).waitFor({ state: 'hidden' });
   });
 
   it('is transparent at the top of the page and opaque once scrolled, without moving', async () => {
@@ -129,39 +164,42 @@ describe('the site frame', () => {
     await page.waitForFunction(() => window.scrollY === 0);
   });
 
-  it('shows a drawer menu on a phone, opened from the keyboard, with "Mes devis"', async () => {
+  it('shows a menu on a phone, opened from the keyboard, with "Mes devis"', async () => {
     const page = await openPage(browser, server.url, PHONE);
     const header = page.getByRole('banner');
-    expect(await header.getByRole('button', { name: 'Prestations' }).isVisible()).toBe(false);
+    expect(await header.getByRole('navigation', { name: 'Navigation principale' }).isVisible()).toBe(false);
 
-    const trigger = header.getByRole('button', { name: 'Menu' });
+    const trigger = menuButton(header, 'Menu');
     await trigger.focus();
     await page.keyboard.press('Enter');
-    const drawer = page.getByRole('dialog', { name: 'Menu' });
-    await drawer.waitFor({ state: 'visible' });
-    expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    const menu = page.getByRole('navigation', { name: 'Menu mobile' });
+    await menu.waitFor({ state: 'visible' });
+    await page.keyboard.press('Tab');
+    expect(await hasFocus(menu)).toBe(true);
 
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Mes devis' }))).toBe('/mes-devis');
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Estimer ma commande' }))).toBe('/configurateur');
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Se connecter' }))).toBe('/login');
-    expect(await drawer.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(await hrefOf(menu.getByRole('link', { name: 'Mes devis' }))).toBe('/mes-devis');
+    expect(await hrefOf(menu.getByRole('link', { name: 'Estimer ma commande' }))).toBe('/configurateur');
+    expect(await hrefOf(menu.getByRole('link', { name: 'Se connecter' }))).toBe('/login');
+    expect(await menu.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Accueil' }).getAttribute('aria-current')).toBe('page');
 
     // The groups fold open: Ressources holds the blog.
-    await drawer.getByText('Ressources', { exact: true }).click();
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Blog' }))).toBe('/blog');
+    await menuButton(menu, 'Ressources').click();
+    expect(await hrefOf(menu.getByRole('link', { name: 'Blog' }))).toBe('/blog');
 
     await page.keyboard.press('Escape');
-    await drawer.waitFor({ state: 'hidden' });
-    expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
+    await menu.waitFor({ state: 'hidden' });
+    expect(await hasFocus(trigger)).toBe(true);
   });
 
-  it('closes the drawer when one of its links is followed', async () => {
-    const page = await openPage(browser, server.url, PHONE);
+  it('closes the phone menu when one of its links is followed', async () => {
+    const page = await openPage(browser, `${server.url}/faq`, PHONE);
     await page.evaluate(() => window.scrollTo(0, 300));
-    await page.getByRole('button', { name: 'Menu' }).click();
-    const drawer = page.getByRole('dialog', { name: 'Menu' });
-    await drawer.getByRole('link', { name: 'Accueil' }).click();
-    await drawer.waitFor({ state: 'hidden' });
+    await menuButton(page.getByRole('banner'), 'Menu').click();
+    const menu = page.getByRole('navigation', { name: 'Menu mobile' });
+    await menu.getByRole('link', { name: 'Accueil' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await menu.waitFor({ state: 'hidden' });
     await page.waitForFunction(() => window.scrollY === 0);
   });
 
@@ -186,10 +224,10 @@ describe('the site frame', () => {
     const adminPhone = await openPage(browser, undefined, PHONE);
     await addSessionCookie(adminPhone, server.url, admin.cookie);
     await adminPhone.goto(server.url);
-    await adminPhone.getByRole('button', { name: 'Menu' }).click();
-    const drawer = adminPhone.getByRole('dialog', { name: 'Menu' });
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Administration' }))).toBe('/admin');
-    expect(await hrefOf(drawer.getByRole('link', { name: 'Mon Compte' }))).toBe('/profile');
+    await menuButton(adminPhone.getByRole('banner'), 'Menu').click();
+    const menu = adminPhone.getByRole('navigation', { name: 'Menu mobile' });
+    expect(await hrefOf(menu.getByRole('link', { name: 'Administration' }))).toBe('/admin');
+    expect(await hrefOf(menu.getByRole('link', { name: 'Mon Compte' }))).toBe('/profile');
   });
 
   it('gives the business hours, the legal identity and the legal links in the footer', async () => {
@@ -269,8 +307,11 @@ describe('the site frame', () => {
     await expectNoSeriousA11yViolations(desktop);
     const phone = await openPage(browser, server.url, PHONE);
     await expectNoSeriousA11yViolations(phone);
-    await phone.getByRole('button', { name: 'Menu' }).click();
-    await phone.getByRole('dialog', { name: 'Menu' }).waitFor({ state: 'visible' });
+    await menuButton(phone.getByRole('banner'), 'Menu').click();
+    await phone.getByRole('navigation', { name: 'Menu mobile' }).waitFor({ state: 'visible' });
     await expectNoSeriousA11yViolations(phone);
+    await menuButton(desktop.getByRole('navigation', { name: 'Navigation principale' }), 'Prestations').click();
+    await desktop.getByRole('banner').getByRole('link', { name: 'Cassettes VHS', exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(desktop);
   });
 });

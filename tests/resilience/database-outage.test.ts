@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,18 @@ function postgresUser(): { uid: number; gid: number } | Record<string, never> {
 
 let server: RestartableServer | undefined;
 let dataDir: string | undefined;
+// The app's secret, known here so that a session cookie can be signed the way Better Auth does.
+const APP_SECRET = randomBytes(32).toString('hex');
+
+/**
+ * The cookie of a session the app must look up in the database: correctly signed (an unsigned
+ * cookie is refused before any query), for a token that only the database could confirm.
+ */
+function signedSessionCookie(): string {
+  const token = randomBytes(16).toString('hex');
+  const signature = createHmac('sha256', APP_SECRET).update(token).digest('base64');
+  return `soovenirs.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+}
 
 afterEach(async () => {
   const pidFile = dataDir && path.join(dataDir, 'postgres', 'postmaster.pid');
@@ -53,7 +66,7 @@ async function startShop(): Promise<{ server: RestartableServer; pgData: string;
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-resilience-pg-'));
   server = await startRestartableServer({
     dataDir,
-    env: { EMBEDDED_PG_RESTART_DELAY_MS: String(RESTART_DELAY_MS) },
+    env: { EMBEDDED_PG_RESTART_DELAY_MS: String(RESTART_DELAY_MS), APP_SECRET },
   });
   return { server, pgData: path.join(dataDir, 'postgres'), appPid: server.process().pid as number };
 }
@@ -107,6 +120,16 @@ async function expectFrenchErrorPages(url: string) {
     expect(services.status).toBeGreaterThanOrEqual(500);
     expect(await services.text()).toContain('Une erreur est survenue');
   }
+  // The back office's own error state (specification 001, §8), for a signed-in visitor whose
+  // session cannot be read: the message with logout and home buttons, not the site's error page.
+  const admin = await fetchWithin(`${url}/admin`, { headers: { cookie: signedSessionCookie() } });
+  expect(admin.status).toBeGreaterThanOrEqual(500);
+  const adminPage = await admin.text();
+  expect(adminPage).toContain('lors de la vérification de votre accès');
+  expect(adminPage).toContain('Impossible de vérifier vos permissions. Veuillez réessayer.');
+  expect(adminPage).toContain('Se déconnecter');
+  expect(adminPage).toContain('Retour à l’accueil');
+  expect(adminPage).not.toContain('Une erreur est survenue');
   expect(Date.now() - started).toBeLessThan(5_000);
 }
 

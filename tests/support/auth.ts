@@ -15,7 +15,7 @@ import { revealEmailData } from '~/server/email/sealed-data.server';
 /** A password that passes every rule (length, not common). */
 export const TEST_PASSWORD = 'Tournesol-Bleu-42';
 
-export type TestRole = 'customer' | 'admin';
+export type TestRole = 'customer' | 'admin' | 'atelier' | 'comptabilite';
 
 export function uniqueEmail(prefix = 'client'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}@example.fr`;
@@ -83,7 +83,7 @@ export interface TestUser {
 export interface CreateUserOptions {
   /** The server's URL (TestServer.url). */
   url: string;
-  /** The server's database (TestServer.databaseUrl): needed for role "admin". */
+  /** The server's database (TestServer.databaseUrl): needed for the staff roles. */
   databaseUrl?: string;
   email?: string;
   password?: string;
@@ -93,8 +93,8 @@ export interface CreateUserOptions {
 }
 
 /**
- * Registers an account through the real sign-up endpoint, then, for an administrator, sets the
- * role in the server's database (there is no public way to become admin, by design).
+ * Registers an account through the real sign-up endpoint, then, for a staff member, sets the role
+ * in the server's database (staff join by invitation only, by design).
  */
 export async function createUser({
   url,
@@ -111,9 +111,9 @@ export async function createUser({
   const { user } = (await response.json()) as { user: { id: string } };
   const cookie = sessionCookie(response);
   if (!cookie) throw new Error(`sign-up of ${email} set no session cookie`);
-  if (role === 'admin') {
-    if (!databaseUrl) throw new Error('createUser({ role: "admin" }) needs the databaseUrl of the server');
-    await setRoleInDatabase(databaseUrl, email, 'admin');
+  if (role !== 'customer') {
+    if (!databaseUrl) throw new Error(`createUser({ role: "${role}" }) needs the databaseUrl of the server`);
+    await setRoleInDatabase(databaseUrl, email, role);
   }
   return { id: user.id, email: email.toLowerCase(), password, role, cookie };
 }

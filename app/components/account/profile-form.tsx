@@ -1,12 +1,10 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Form, useNavigation } from 'react-router';
 import { FormAlert } from '~/components/auth/form-alert';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { Field } from '~/components/forms/field';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
-import { profileSchema } from '~/domain/account/schemas';
 
 export interface ProfileValues {
   email: string;
@@ -18,7 +16,10 @@ export interface ProfileValues {
   city: string;
 }
 
-/** The "Profil" tab: names, phone and postal address; the e-mail address is shown, not editable. */
+/**
+ * The "Profil" tab: names, phone and postal address; the e-mail address is shown, not editable.
+ * The route's action checks it with profileSchema and answers Conform's lastResult.
+ */
 export function ProfileForm({
   profile,
   lastResult,
@@ -32,10 +33,8 @@ export function ProfileForm({
     id: 'profile',
     lastResult,
     defaultValue: profile,
-    constraint: getZodConstraint(profileSchema),
+    // Checked by the server only (the profile route's parseWithZod): no zod shipped to this page.
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
   return (
     <Form method="post" className="flex max-w-2xl flex-col gap-4" {...getFormProps(form)}>

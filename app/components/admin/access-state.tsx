@@ -1,6 +1,6 @@
-import { HomeIcon, LogOutIcon, ShieldAlertIcon } from 'lucide-react';
+import { ShieldAlertIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Form, Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { toast } from '~/components/ui/toaster';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
@@ -42,30 +42,23 @@ export function AccessRedirect({
   );
 }
 
-/** The error state: the access could not be checked (or the page failed); logout and home buttons. */
-export function AccessError({ detail }: { detail?: string }) {
+/**
+ * A staff member whose role does not open this page (docs/decisions/016): said in place, with the
+ * way back to the dashboard (the server answered 403). `headingLevel` 2 inside a tab.
+ */
+export function AccessDenied({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
-    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
+    <section className="flex flex-col items-start gap-4 py-10">
       <p className="flex items-center gap-2 font-semibold text-destructive text-sm uppercase tracking-wider">
         <ShieldAlertIcon className="size-4" aria-hidden="true" />
         Administration
       </p>
-      <h1 className="text-title">{ACCESS_MESSAGES.genericError}</h1>
-      {detail ? <p className="text-lg text-muted-foreground">{detail}</p> : null}
-      <div className="flex flex-wrap gap-3">
-        <Form method="post" action="/logout">
-          <Button type="submit" variant="outline">
-            <LogOutIcon aria-hidden="true" />
-            Se déconnecter
-          </Button>
-        </Form>
-        <Button asChild>
-          <Link to="/">
-            <HomeIcon aria-hidden="true" />
-            Retour à l’accueil
-          </Link>
-        </Button>
-      </div>
+      <Heading className="text-title">{ACCESS_MESSAGES.forbidden}</Heading>
+      <p className="text-lg text-muted-foreground">{ACCESS_MESSAGES.deniedDetail}</p>
+      <Button asChild>
+        <Link to="/admin">Retour au tableau de bord</Link>
+      </Button>
     </section>
   );
 }

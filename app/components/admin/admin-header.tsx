@@ -17,7 +17,9 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '~/components/ui/dropdown-menu';
+import type { Role } from '~/domain/account/session-user';
 import type { NotificationFeed } from '~/domain/admin/notifications';
+import { type Capability, can } from '~/domain/staff/permissions';
 import { NotificationsPopover } from './notifications-popover';
 
 export type SettingsDialog = 'coliship' | 'payment' | 'validation' | 'email' | 'files';
@@ -28,6 +30,15 @@ export const SETTINGS_DIALOG_TITLES: Readonly<Record<SettingsDialog, string>> = 
   validation: 'Validation Paiements',
   email: 'Configuration Email',
   files: 'Fichiers livrés',
+};
+
+/** What each dialog needs (docs/decisions/016): payment validation is the accountant's too. */
+const SETTINGS_CAPABILITIES: Readonly<Record<SettingsDialog, Capability>> = {
+  coliship: 'settings',
+  payment: 'settings',
+  validation: 'payments.validate',
+  email: 'settings',
+  files: 'settings',
 };
 
 const SETTINGS_ICONS = {
@@ -41,13 +52,21 @@ const SETTINGS_ICONS = {
 /** The dashboard's header: title, notifications, the settings menu (its dialogs) and logout. */
 export function AdminHeader({
   adminName,
+  role,
   feed,
   onOpenDialog,
 }: {
   adminName: string;
-  feed: NotificationFeed;
+  role: Role;
+  /** Null for an administrator held by the team's two-factor rule: logout only. */
+  feed: NotificationFeed | null;
   onOpenDialog: (dialog: SettingsDialog) => void;
 }) {
+  const dialogs = feed
+    ? (['coliship', 'payment', 'validation', 'email', 'files'] as const).filter((dialog) =>
+        can(role, SETTINGS_CAPABILITIES[dialog]),
+      )
+    : [];
   return (
     <div className="flex flex-wrap items-center gap-3">
       <div className="mr-auto flex min-w-0 flex-col">
@@ -55,27 +74,29 @@ export function AdminHeader({
         <p className="truncate text-muted-foreground text-sm">Administration · {adminName}</p>
       </div>
       <div className="flex items-center gap-2">
-        <NotificationsPopover feed={feed} />
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="outline" size="icon" aria-label="Paramètres">
-              <SettingsIcon aria-hidden="true" />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end" className="w-60">
-            <DropdownMenuLabel>Paramètres</DropdownMenuLabel>
-            <DropdownMenuSeparator />
-            {(['coliship', 'payment', 'validation', 'email', 'files'] as const).map((dialog) => {
-              const Icon = SETTINGS_ICONS[dialog];
-              return (
-                <DropdownMenuItem key={dialog} onSelect={() => onOpenDialog(dialog)}>
-                  <Icon aria-hidden="true" />
-                  {SETTINGS_DIALOG_TITLES[dialog]}
-                </DropdownMenuItem>
-              );
-            })}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        {feed ? <NotificationsPopover feed={feed} /> : null}
+        {dialogs.length > 0 ? (
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="outline" size="icon" aria-label="Paramètres">
+                <SettingsIcon aria-hidden="true" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-60">
+              <DropdownMenuLabel>Paramètres</DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              {dialogs.map((dialog) => {
+                const Icon = SETTINGS_ICONS[dialog];
+                return (
+                  <DropdownMenuItem key={dialog} onSelect={() => onOpenDialog(dialog)}>
+                    <Icon aria-hidden="true" />
+                    {SETTINGS_DIALOG_TITLES[dialog]}
+                  </DropdownMenuItem>
+                );
+              })}
+            </DropdownMenuContent>
+          </DropdownMenu>
+        ) : null}
         <Form method="post" action="/logout">
           <Button type="submit" variant="outline">
             <LogOutIcon aria-hidden="true" />

@@ -2,23 +2,40 @@ import {
   BarChart3Icon,
   CalculatorIcon,
   FlaskConicalIcon,
+  ScrollTextIcon,
+  ShieldCheckIcon,
   ShoppingBagIcon,
   TagIcon,
   UsersIcon,
+  UsersRoundIcon,
   WrenchIcon,
 } from 'lucide-react';
 import { NavLink, useLocation } from 'react-router';
 import { cn } from '~/components/ui/cn';
+import type { Role } from '~/domain/account/session-user';
+import { can } from '~/domain/staff/permissions';
 
-/** The six tabs of the specification and the workshop board, one URL each (Commandes is /admin itself). */
+/**
+ * The six tabs of the specification, the workshop board, the team and the journal, one URL each
+ * (Commandes is /admin itself), each with the capability its page asks for (docs/decisions/016).
+ */
 export const ADMIN_TABS = [
-  { path: '/admin', label: 'Commandes', icon: ShoppingBagIcon, searchable: true },
-  { path: '/admin/atelier', label: 'Atelier', icon: WrenchIcon, searchable: false },
-  { path: '/admin/clients', label: 'Clients', icon: UsersIcon, searchable: true },
-  { path: '/admin/tarifs', label: 'Tarifs', icon: TagIcon, searchable: false },
-  { path: '/admin/rapports', label: 'Rapports', icon: BarChart3Icon, searchable: false },
-  { path: '/admin/comptabilite', label: 'Comptabilité', icon: CalculatorIcon, searchable: true },
-  { path: '/admin/tests', label: 'Tests', icon: FlaskConicalIcon, searchable: false },
+  { path: '/admin', label: 'Commandes', icon: ShoppingBagIcon, searchable: true, capability: 'orders.read' },
+  { path: '/admin/atelier', label: 'Atelier', icon: WrenchIcon, searchable: false, capability: 'workshop' },
+  { path: '/admin/clients', label: 'Clients', icon: UsersIcon, searchable: true, capability: 'customers' },
+  { path: '/admin/tarifs', label: 'Tarifs', icon: TagIcon, searchable: false, capability: 'prices' },
+  { path: '/admin/rapports', label: 'Rapports', icon: BarChart3Icon, searchable: false, capability: 'reports' },
+  {
+    path: '/admin/comptabilite',
+    label: 'Comptabilité',
+    icon: CalculatorIcon,
+    searchable: true,
+    capability: 'accounting',
+  },
+  { path: '/admin/tests', label: 'Tests', icon: FlaskConicalIcon, searchable: false, capability: 'tests' },
+  { path: '/admin/equipe', label: 'Équipe', icon: UsersRoundIcon, searchable: false, capability: 'team' },
+  { path: '/admin/journal', label: 'Journal', icon: ScrollTextIcon, searchable: false, capability: 'journal' },
+  { path: '/admin/securite', label: 'Sécurité', icon: ShieldCheckIcon, searchable: false, capability: 'dashboard' },
 ] as const;
 
 export function searchTargetFor(pathname: string): string {
@@ -30,13 +47,13 @@ export function searchTargetFor(pathname: string): string {
  * The tabs as links (each tab is a page: reloadable, shareable, and its data is loaded on the
  * server). The search term follows the visitor from one list to another.
  */
-export function AdminTabs() {
+export function AdminTabs({ role }: { role: Role }) {
   const location = useLocation();
   const q = new URLSearchParams(location.search).get('q');
   return (
     <nav aria-label="Sections du tableau de bord" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
       <ul className="inline-flex min-w-max items-center gap-1 rounded-lg bg-muted p-1 text-muted-foreground">
-        {ADMIN_TABS.map((tab) => {
+        {ADMIN_TABS.filter((tab) => can(role, tab.capability)).map((tab) => {
           const Icon = tab.icon;
           const search = q && tab.searchable ? `?${new URLSearchParams({ q })}` : '';
           return (

@@ -1,27 +1,36 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { RotateCwIcon, SendIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { CheckboxField, Field, SelectField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
-import { Checkbox } from '~/components/ui/checkbox';
-import { Label } from '~/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '~/components/ui/select';
 import { Spinner } from '~/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { toast } from '~/components/ui/toaster';
 import type { ListPage } from '~/domain/admin/paging';
 import { OUTBOX_STATUS_LABELS, OUTBOX_STATUSES, type OutboxRow, type OutboxStatus } from '~/domain/admin/views';
-import type { PublicEmailConfig } from '~/domain/email/email-config';
+import {
+  type EmailConfigFormInput,
+  type PublicEmailConfig,
+  SMTP_PORT_LABELS,
+  SMTP_PORTS,
+} from '~/domain/email/email-config';
+import { emailTemplateLabel } from '~/domain/email/template-labels';
 import { formatDateTimeFr } from '~/domain/format';
-import { fieldError, TextField } from './text-field';
 
 export const EMAIL_CONFIG_PATH = '/admin/api/configuration-email';
 export const EMAILS_PATH = '/admin/api/emails';
 
-export type EmailConfigActionData =
-  | { intent: 'save'; ok: true; config: PublicEmailConfig; releasedHeld: number }
-  | { intent: 'save'; ok: false; error: string; fieldErrors: Record<string, string[]> }
-  | { intent: 'test'; ok: true; to: string }
-  | { intent: 'test'; ok: false; error: string; detail?: string; fieldErrors?: Record<string, string[]> };
+type Reply = { submission: SubmissionResult<string[]> };
+export type EmailConfigActionData = Reply &
+  (
+    | { intent: 'save'; ok: true; config: PublicEmailConfig; releasedHeld: number }
+    | { intent: 'save'; ok: false; error: string }
+    | { intent: 'test'; ok: true; to: string }
+    | { intent: 'test'; ok: false; error: string; detail?: string }
+  );
+
+const SMTP_PORT_OPTIONS = SMTP_PORTS.map((port) => ({ value: String(port), label: SMTP_PORT_LABELS[port] }));
 
 export interface OutboxData {
   status: OutboxStatus;
@@ -46,14 +55,14 @@ export function EmailConfigPanel() {
 
 function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
   const fetcher = useFetcher<EmailConfigActionData>();
-  const [port, setPort] = useState(String(config.smtpPort));
-  const formRef = useRef<HTMLFormElement>(null);
+  const handled = useRef<unknown>(null);
   const result = fetcher.data;
   const busy = fetcher.state !== 'idle';
   const pendingIntent = fetcher.formData?.get('intent');
 
   useEffect(() => {
-    if (fetcher.state !== 'idle' || !result) return;
+    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
+    handled.current = result;
     if (result.intent === 'save') {
       if (result.ok) {
         toast.success('Configuration email enregistrée', {
@@ -68,62 +77,33 @@ function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
     }
   }, [fetcher.state, result]);
 
-  const errors = result && !result.ok ? result.fieldErrors : undefined;
+  // Validated on the server with the domain's schema (parseWithZod): its French messages come back
+  // under the fields, and the toast above sums them up.
+  const [form, fields] = useForm<EmailConfigFormInput>({
+    id: 'email-config',
+    lastResult: result?.submission,
+    defaultValue: {
+      enabled: config.enabled,
+      senderEmail: config.senderEmail,
+      senderName: config.senderName,
+      smtpHost: config.smtpHost,
+      smtpPort: String(config.smtpPort),
+      smtpUsername: config.smtpUsername,
+    },
+  });
   const saved = result?.intent === 'save' && result.ok ? result.config : config;
   return (
-    <fetcher.Form ref={formRef} method="post" action={EMAIL_CONFIG_PATH} noValidate className="flex flex-col gap-4">
-      <div className="flex items-center gap-3">
-        <Checkbox id="email-enabled" name="enabled" value="on" defaultChecked={config.enabled} />
-        <Label htmlFor="email-enabled">Envoyer un email au client quand le statut de sa commande change</Label>
-      </div>
+    <fetcher.Form method="post" action={EMAIL_CONFIG_PATH} className="flex flex-col gap-4" {...getFormProps(form)}>
+      <CheckboxField meta={fields.enabled} label="Envoyer un email au client quand le statut de sa commande change" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Adresse de l’expéditeur"
-          name="senderEmail"
-          type="email"
-          defaultValue={config.senderEmail}
-          error={fieldError(errors, 'senderEmail')}
-          autoComplete="off"
-        />
-        <TextField
-          label="Nom de l’expéditeur"
-          name="senderName"
-          defaultValue={config.senderName}
-          error={fieldError(errors, 'senderName')}
-        />
-        <TextField
-          label="Serveur SMTP"
-          name="smtpHost"
-          defaultValue={config.smtpHost}
-          error={fieldError(errors, 'smtpHost')}
-          autoComplete="off"
-        />
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="email-port">Port SMTP</Label>
-          <input type="hidden" name="smtpPort" value={port} />
-          <Select value={port} onValueChange={setPort}>
-            <SelectTrigger id="email-port" aria-invalid={fieldError(errors, 'smtpPort') ? true : undefined}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="587">587 (TLS)</SelectItem>
-              <SelectItem value="465">465 (SSL)</SelectItem>
-            </SelectContent>
-          </Select>
-          {fieldError(errors, 'smtpPort') ? (
-            <p className="text-destructive text-sm">{fieldError(errors, 'smtpPort')}</p>
-          ) : null}
-        </div>
-        <TextField
-          label="Nom d’utilisateur SMTP"
-          name="smtpUsername"
-          defaultValue={config.smtpUsername}
-          error={fieldError(errors, 'smtpUsername')}
-          autoComplete="off"
-        />
-        <TextField
+        <Field meta={fields.senderEmail} label="Adresse de l’expéditeur" type="email" autoComplete="off" />
+        <Field meta={fields.senderName} label="Nom de l’expéditeur" />
+        <Field meta={fields.smtpHost} label="Serveur SMTP" autoComplete="off" />
+        <SelectField meta={fields.smtpPort} label="Port SMTP" options={SMTP_PORT_OPTIONS} />
+        <Field meta={fields.smtpUsername} label="Nom d’utilisateur SMTP" autoComplete="off" />
+        <Field
+          meta={fields.smtpPassword}
           label="Mot de passe SMTP"
-          name="smtpPassword"
           type="password"
           autoComplete="new-password"
           placeholder={saved.smtpPasswordSet ? '•••••••• (enregistré)' : ''}
@@ -132,7 +112,6 @@ function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
               ? 'Laissez vide pour conserver le mot de passe enregistré (même serveur, port et utilisateur).'
               : undefined
           }
-          error={fieldError(errors, 'smtpPassword')}
         />
       </div>
       <div className="flex justify-end">
@@ -146,13 +125,12 @@ function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
           Envoie un email avec les réglages ci-dessus (enregistrés ou non) pour vérifier la connexion au serveur SMTP.
         </p>
         <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <TextField
+          <Field
             className="flex flex-1 flex-col gap-1.5"
+            meta={fields.to}
             label="Destinataire du test"
-            name="to"
             type="email"
             autoComplete="off"
-            error={result?.intent === 'test' && !result.ok ? fieldError(result.fieldErrors, 'to') : null}
           />
           <Button type="submit" name="intent" value="test" variant="outline" disabled={busy}>
             <SendIcon aria-hidden="true" />
@@ -233,7 +211,7 @@ function OutboxView() {
                   {row.lastError ? <p className="text-destructive text-xs">{row.lastError}</p> : null}
                 </TableCell>
                 <TableCell>
-                  {row.template}
+                  {emailTemplateLabel(row.template)}
                   {row.subject ? <span className="block text-muted-foreground text-xs">{row.subject}</span> : null}
                 </TableCell>
                 <TableCell>{row.attempts}</TableCell>

@@ -1,26 +1,32 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { ExternalLinkIcon, FileDownIcon, StickyNoteIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
+import { FormAlert } from '~/components/auth/form-alert';
+import { SelectField, TextareaField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
-import { Label } from '~/components/ui/label';
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
-import { Textarea } from '~/components/ui/textarea';
 import { toast } from '~/components/ui/toaster';
 import { DELIVERY_LABELS, PAYMENT_METHOD_LABELS } from '~/domain/account/order-details';
+import type { Role } from '~/domain/account/session-user';
 import { fill, STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
+import type { OrderNoteInput, StatusChangeInput } from '~/domain/admin/order-dialog-forms';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
 import { orderChargeRows, orderItemRows } from '~/domain/pricing/item-rows';
+import { type Capability, can } from '~/domain/staff/permissions';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
+import { OrderContactForm } from './order-contact-form';
 import { OrderFilesSection } from './order-files-section';
-import { CancelRefundFields, OrderMoneyActions } from './order-money-forms';
+import { CancelRefundFields, cancelRefundDefaults, OrderMoneyActions } from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { ReceptionPanel } from './reception-panel';
+import { ResendEmailButton } from './resend-email-button';
 import { OrderShipping } from './ship-order';
 
 export type StatusActionData =
@@ -37,8 +43,8 @@ export type StatusActionData =
       creditNote: { kind: 'none' } | { kind: 'issued'; number: string };
       refund: { ok: true; amountCents: number } | { ok: false; message: string } | null;
     }
-  | { intent: 'status' | 'note'; ok: false; error: string }
-  | { intent: 'note'; ok: true };
+  | { intent: 'status' | 'note'; ok: false; error: string; submission?: SubmissionResult<string[]> }
+  | { intent: 'note'; ok: true; submission: SubmissionResult<string[]> };
 
 export const EMAIL_STATUS_PATH = '/admin/api/emails';
 const POLL_MS = 1000;
@@ -98,10 +104,7 @@ export async function followStatusEmail(
 
 function StatusForm({ order }: { order: OrderDetails }) {
   const fetcher = useFetcher<StatusActionData>();
-  const [status, setStatus] = useState<string>(order.status);
   const handled = useRef<unknown>(null);
-
-  useEffect(() => setStatus(order.status), [order.status]);
 
   useEffect(() => {
     const result = fetcher.data;
@@ -127,55 +130,61 @@ function StatusForm({ order }: { order: OrderDetails }) {
     }
   }, [fetcher.state, fetcher.data]);
 
+  // Validated on the server (routes/admin/orders.tsx, parseWithZod); the chosen status is read from
+  // the form's own state, which shows the cancellation's refund fields.
+  const [form, fields] = useForm<StatusChangeInput>({
+    // A new id when the status changed elsewhere (a refund, a settlement, another tab): Conform
+    // starts the form again from it. Its update() would post the form to the server instead.
+    id: `status-${order.id}-${order.status}`,
+    lastResult: fetcher.data && 'submission' in fetcher.data ? fetcher.data.submission : undefined,
+    defaultValue: { status: order.status, ...cancelRefundDefaults(order) },
+    shouldRevalidate: 'onInput',
+  });
+  const status = fields.status.value ?? order.status;
   return (
-    <fetcher.Form method="post" className="flex flex-col gap-3">
+    <fetcher.Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <div className="flex flex-1 flex-col gap-1.5">
-          <Label htmlFor="nouveau-statut">Nouveau statut</Label>
-          <select
-            id="nouveau-statut"
-            name="status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            className="h-10 w-full rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-1 md:text-sm"
-          >
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {ORDER_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          meta={fields.status}
+          label="Nouveau statut"
+          options={ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }))}
+          className="flex flex-1 flex-col gap-1.5"
+        />
         <Button type="submit" disabled={fetcher.state !== 'idle' || status === order.status}>
           {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
         </Button>
       </div>
-      {status === 'canceled' && order.money.refundableCents > 0 ? <CancelRefundFields order={order} /> : null}
+      {status === 'canceled' && order.money.refundableCents > 0 ? (
+        <CancelRefundFields order={order} fields={fields} />
+      ) : null}
+      <FormAlert id={form.errorId} errors={form.errors} />
     </fetcher.Form>
   );
 }
 
 function NoteForm({ orderId }: { orderId: string }) {
   const fetcher = useFetcher<StatusActionData>();
-  const form = useRef<HTMLFormElement>(null);
   const handled = useRef<unknown>(null);
   useEffect(() => {
     const result = fetcher.data;
     if (fetcher.state !== 'idle' || !result || handled.current === result) return;
     handled.current = result;
-    if (result.ok) {
-      toast.success('Note ajoutée');
-      form.current?.reset();
-    } else toast.error(result.error);
+    if (result.ok) toast.success('Note ajoutée');
+    else toast.error(result.error);
   }, [fetcher.state, fetcher.data]);
+  // Validated on the server; a note added answers with the form reset.
+  const [form, fields] = useForm<OrderNoteInput>({
+    id: `note-${orderId}`,
+    lastResult: fetcher.data && 'submission' in fetcher.data ? fetcher.data.submission : undefined,
+    shouldRevalidate: 'onInput',
+  });
   return (
-    <fetcher.Form ref={form} method="post" className="flex flex-col gap-2">
+    <fetcher.Form method="post" className="flex flex-col gap-2" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="note" />
       <input type="hidden" name="orderId" value={orderId} />
-      <Label htmlFor="note-interne">Ajouter une note interne</Label>
-      <Textarea id="note-interne" name="text" rows={2} maxLength={MAX_NOTE_LENGTH} required />
+      <TextareaField meta={fields.text} label="Ajouter une note interne" rows={2} maxLength={MAX_NOTE_LENGTH} />
       <div className="flex justify-end">
         <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
           <StickyNoteIcon aria-hidden="true" />
@@ -200,7 +209,17 @@ function Info({ label, children }: { label: string; children: React.ReactNode })
  * `order.history` is the staff's view of the order's events, already in French with actors by name
  * (server/orders/history.server.ts).
  */
-export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; onClose: () => void }) {
+export function OrderDetailsDialog({
+  order,
+  role,
+  onClose,
+}: {
+  order: OrderDetails;
+  /** Each form shows only to a role that may use it (the server checks again, access.server.ts). */
+  role: Role;
+  onClose: () => void;
+}) {
+  const allowed = (capability: Capability) => can(role, capability);
   const timeline = order.history;
   const notes = timeline.filter((entry) => entry.isNote);
   return (
@@ -330,21 +349,30 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
           </Table>
         </section>
 
-        <section aria-labelledby="commande-statut" className="flex flex-col gap-2 rounded-lg border border-border p-4">
-          <h3 id="commande-statut" className="font-semibold">
-            Changer le statut
-          </h3>
-          <StatusForm order={order} />
-        </section>
+        {allowed('orders.write') ? (
+          <section
+            aria-labelledby="commande-statut"
+            className="flex flex-col gap-2 rounded-lg border border-border p-4"
+          >
+            <h3 id="commande-statut" className="font-semibold">
+              Changer le statut
+            </h3>
+            <StatusForm order={order} />
+          </section>
+        ) : null}
 
-        <OrderWorkshop order={order} />
-        <OrderShipping orderId={order.id} status={order.status} />
+        <OrderWorkshop order={order} canMove={allowed('orders.write')} />
+        {allowed('shipping') ? <OrderShipping orderId={order.id} status={order.status} /> : null}
 
-        <OrderMoneyActions order={order} />
+        {allowed('refunds') ? <OrderMoneyActions order={order} /> : null}
 
-        <ReceptionPanel orderId={order.id} />
-        <OrderFilesSection orderId={order.id} />
-        <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
+        {allowed('reception') ? <ReceptionPanel orderId={order.id} /> : null}
+        {allowed('files') ? (
+          <>
+            <OrderFilesSection orderId={order.id} />
+            <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
+          </>
+        ) : null}
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">
           <h3 id="commande-historique" className="font-semibold">
@@ -362,17 +390,31 @@ export function OrderDetailsDialog({ order, onClose }: { order: OrderDetails; on
                   {entry.actorName ? <span className="text-muted-foreground"> · {entry.actorName}</span> : null}
                 </p>
                 {entry.detail ? <p className="text-muted-foreground">{entry.detail}</p> : null}
+                {entry.emailId && allowed('orders.write') ? (
+                  <ResendEmailButton emailId={entry.emailId} label={entry.detail ?? entry.label} />
+                ) : null}
               </li>
             ))}
           </ol>
         </section>
 
-        <section aria-labelledby="commande-notes" className="flex flex-col gap-2">
-          <h3 id="commande-notes" className="font-semibold">
-            Notes internes ({notes.length})
-          </h3>
-          <NoteForm orderId={order.id} />
-        </section>
+        {allowed('orders.write') ? (
+          <>
+            <section aria-labelledby="commande-contact" className="flex flex-col gap-2">
+              <h3 id="commande-contact" className="font-semibold">
+                Contacter le client
+              </h3>
+              <OrderContactForm orderId={order.id} email={order.customer.email} />
+            </section>
+
+            <section aria-labelledby="commande-notes" className="flex flex-col gap-2">
+              <h3 id="commande-notes" className="font-semibold">
+                Notes internes ({notes.length})
+              </h3>
+              <NoteForm orderId={order.id} />
+            </section>
+          </>
+        ) : null}
       </DialogContent>
     </Dialog>
   );

@@ -1,11 +1,11 @@
+import { getFormProps, useForm } from '@conform-to/react';
 import { FileIcon, FilmIcon, ImageIcon, RotateCcwIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { FormAlert } from '~/components/auth/form-alert';
+import { Field } from '~/components/forms/field';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
-import { Input } from '~/components/ui/input';
-import { Label } from '~/components/ui/label';
-import { toast } from '~/components/ui/toaster';
 import {
   type AdminFile,
   deliveryLabel,
@@ -17,10 +17,11 @@ import {
   reworkHeading,
 } from '~/domain/files/admin-files';
 import { describeFileCount } from '~/domain/files/delivered-files';
-import { EXTENSION_DAYS, parisDayKey } from '~/domain/files/retention';
+import { EXTENSION_DAYS, type ExtensionFormInput, parisDayKey } from '~/domain/files/retention';
 import { formatDateFr, formatDateTimeFr, frenchTypography } from '~/domain/format';
 import type { OrderFilesActionData, loader as orderFilesLoader } from '~/routes/admin/api/order-files';
 import { ORDER_FILES_CHANGED_EVENT } from './file-upload-panel';
+import { useResultToast } from './use-result-toast';
 
 /*
  * « Fichiers livrés » in the order dialog (issue 16, point 4): the files the customer flagged
@@ -32,19 +33,6 @@ import { ORDER_FILES_CHANGED_EVENT } from './file-upload-panel';
 type SectionData = Awaited<ReturnType<typeof orderFilesLoader>>['data'];
 
 const KIND_ICONS = { image: ImageIcon, video: FilmIcon, other: FileIcon } as const;
-
-function useResultToast(fetcher: { state: string; data?: OrderFilesActionData }, onDone?: () => void) {
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
-    handled.current = result;
-    if (result.ok) {
-      toast.success(result.message);
-      onDone?.();
-    } else toast.error(result.error);
-  }, [fetcher.state, fetcher.data, onDone]);
-}
 
 export function OrderFilesSection({ orderId }: { orderId: string }) {
   const panel = useFetcher<SectionData>();
@@ -197,17 +185,24 @@ function ExtendForm({
 }) {
   const id = useId();
   const today = parisDayKey(new Date());
+  const [form, fields] = useForm<ExtensionFormInput>({
+    id: `${id}-prolonger`,
+    lastResult: fetcher.data?.intent === 'extend' ? fetcher.data.submission : undefined,
+  });
   return (
-    <fetcher.Form method="post" action={url} className="flex flex-col gap-2" aria-labelledby={`${id}-title`}>
+    <fetcher.Form
+      method="post"
+      action={url}
+      className="flex flex-col gap-2"
+      aria-labelledby={`${id}-title`}
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="intent" value="extend" />
       <p id={`${id}-title`} className="font-medium text-sm">
         Prolonger la conservation{expiresAt ? ` (actuellement jusqu’au ${formatDateFr(expiresAt)})` : ''}
       </p>
       <div className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={`${id}-until`}>Nouvelle date</Label>
-          <Input id={`${id}-until`} name="until" type="date" min={today} className="w-fit" />
-        </div>
+        <Field meta={fields.until} label="Nouvelle date" type="date" min={today} className="flex flex-col gap-1" />
         <Button type="submit" size="sm" variant="outline" name="mode" value="until" disabled={busy}>
           Prolonger
         </Button>
@@ -215,6 +210,7 @@ function ExtendForm({
           + {EXTENSION_DAYS} jours
         </Button>
       </div>
+      <FormAlert id={form.errorId} errors={form.errors} />
     </fetcher.Form>
   );
 }

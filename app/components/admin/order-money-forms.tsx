@@ -1,13 +1,19 @@
-import { useEffect, useId, useRef } from 'react';
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { type FetcherWithComponents, useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { FormAlert } from '~/components/auth/form-alert';
+import { Field, RadioGroupField, TextareaField } from '~/components/forms/field';
+import type { StatusChangeInput } from '~/domain/admin/order-dialog-forms';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
-import { REFUND_METHOD_LABELS, REFUND_METHODS, type RefundMethodChoice } from '~/domain/orders/refund-form';
+import {
+  REFUND_METHOD_LABELS,
+  REFUND_METHODS,
+  type RefundFormInput,
+  type RefundMethodChoice,
+  type WithdrawalSettlementInput,
+} from '~/domain/orders/refund-form';
 import { Button } from '../ui/button';
-import { Input } from '../ui/input';
-import { Label } from '../ui/label';
-import { Textarea } from '../ui/textarea';
+import { useResultToast } from './use-result-toast';
 
 /*
  * The money actions of the order dialog: refund (part or all of what was paid, through the gateway
@@ -16,9 +22,13 @@ import { Textarea } from '../ui/textarea';
  * (routes/admin/orders.tsx → the order lifecycle) checks every amount again.
  */
 
-export type MoneyActionData =
-  | { intent: 'refund' | 'settle-withdrawal'; ok: true; message: string }
-  | { intent: 'refund' | 'settle-withdrawal'; ok: false; error: string; fieldErrors?: Record<string, string> };
+export type MoneyActionData = { intent: 'refund' | 'settle-withdrawal'; submission: SubmissionResult<string[]> } & (
+  | { ok: true; message: string }
+  | { ok: false; error: string }
+);
+
+/** The status form's fields (its cancellation carries the refund fields rendered here). */
+type StatusFormFields = ReturnType<typeof useForm<StatusChangeInput>>[1];
 
 const REFUND_STATUS_LABELS: Record<string, string> = {
   pending: 'En cours',
@@ -41,94 +51,63 @@ function methods(order: OrderDetails): RefundMethodChoice[] {
   return REFUND_METHODS.filter((m) => m !== 'gateway' || order.money.gateway !== null);
 }
 
-function MethodChoice({ order, name = 'method' }: { order: OrderDetails; name?: string }) {
-  const id = useId();
-  const choices = methods(order);
-  return (
-    <fieldset className="flex flex-col gap-1.5">
-      <legend className="mb-1 font-medium text-sm">Comment rembourser</legend>
-      {choices.map((method, index) => (
-        <label key={method} htmlFor={`${id}-${method}`} className="flex items-center gap-2 text-sm">
-          <input id={`${id}-${method}`} type="radio" name={name} value={method} defaultChecked={index === 0} />
-          {method === 'gateway' && order.money.gateway
-            ? `Par ${order.money.gateway} (sur le moyen de paiement du client)`
-            : REFUND_METHOD_LABELS[method]}
-        </label>
-      ))}
-    </fieldset>
-  );
+/** The refund choices' labels, the gateway named after the one that took the payment. */
+function methodOptions(order: OrderDetails, choices: RefundMethodChoice[]) {
+  return choices.map((method) => ({
+    value: method,
+    label:
+      method === 'gateway' && order.money.gateway
+        ? `Par ${order.money.gateway} (sur le moyen de paiement du client)`
+        : REFUND_METHOD_LABELS[method],
+  }));
 }
 
-/** The refund fields a cancellation of a paid order carries (inside the status form). */
-export function CancelRefundFields({ order }: { order: OrderDetails }) {
-  const id = useId();
+/** The cancellation's refund fields start with all that can be refunded, the first way, a reason. */
+export function cancelRefundDefaults(order: OrderDetails) {
+  return {
+    refundAmount: euroInput(order.money.refundableCents),
+    refundMethod: methods(order)[0],
+    refundReason: 'Commande annulée',
+  };
+}
+
+/** The refund fields a cancellation of a paid order carries (inside the status form, bound to it). */
+export function CancelRefundFields({ order, fields }: { order: OrderDetails; fields: StatusFormFields }) {
   return (
     <div className="flex flex-col gap-3 rounded-md border border-border bg-muted/40 p-3">
+      <input type="hidden" name="withRefund" value="on" />
       <p className="text-sm">
         Cette commande a été payée : indiquez ce qui est remboursé avec l’annulation (jusqu’à{' '}
         {formatEurosFromCents(order.money.refundableCents)}, 0 pour ne rien rembourser). Un avoir est émis pour le
         montant remboursé.
       </p>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-amount`}>Montant remboursé (€)</Label>
-        <Input
-          id={`${id}-amount`}
-          name="refundAmount"
-          inputMode="decimal"
-          defaultValue={euroInput(order.money.refundableCents)}
-          required
-        />
-      </div>
-      <MethodChoice order={order} name="refundMethod" />
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-reason`}>Motif</Label>
-        <Input id={`${id}-reason`} name="refundReason" defaultValue="Commande annulée" required maxLength={500} />
-      </div>
+      <Field meta={fields.refundAmount} label="Montant remboursé (€)" inputMode="decimal" />
+      <RadioGroupField
+        meta={fields.refundMethod}
+        legend="Comment rembourser"
+        options={methodOptions(order, methods(order))}
+      />
+      <Field meta={fields.refundReason} label="Motif" maxLength={500} />
     </div>
   );
 }
 
-function useMoneyFetcher(onDone?: () => void) {
-  const fetcher = useFetcher<MoneyActionData>();
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
-    handled.current = result;
-    if (result.ok) {
-      toast.success(result.message);
-      onDone?.();
-    } else {
-      toast.error(result.error);
-    }
-  }, [fetcher.state, fetcher.data, onDone]);
-  return fetcher;
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-destructive text-sm">
-      {message}
-    </p>
-  ) : null;
-}
-
 type MoneyFetcher = FetcherWithComponents<MoneyActionData>;
 
-function RefundForm({
-  order,
-  fetcher,
-  form,
-}: {
-  order: OrderDetails;
-  fetcher: MoneyFetcher;
-  form: React.RefObject<HTMLFormElement | null>;
-}) {
-  const id = useId();
-  const errors = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors ?? {}) : {};
+function RefundForm({ order, fetcher }: { order: OrderDetails; fetcher: MoneyFetcher }) {
+  const choices = methods(order);
+  // Validated on the server (routes/admin/orders.tsx, parseWithZod with the domain's schema); a
+  // success answers with the form reset, ready for the next refund.
+  const [form, fields] = useForm<RefundFormInput>({
+    id: `refund-${order.id}`,
+    lastResult: fetcher.data?.submission,
+    defaultValue: { method: choices[0] },
+    shouldRevalidate: 'onInput',
+  });
+  const titleId = `${form.id}-title`;
   return (
-    <fetcher.Form ref={form} method="post" className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
-      <h4 id={`${id}-title`} className="font-semibold text-sm">
+    <fetcher.Form method="post" className="flex flex-col gap-3" aria-labelledby={titleId} {...getFormProps(form)}>
+      <h4 id={titleId} className="font-semibold text-sm">
         Rembourser
       </h4>
       <input type="hidden" name="intent" value="refund" />
@@ -137,32 +116,10 @@ function RefundForm({
         Jusqu’à {formatEurosFromCents(order.money.refundableCents)} (payé moins déjà remboursé). Un avoir est émis et
         envoyé au client.
       </p>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-amount`}>Montant à rembourser (€)</Label>
-        <Input
-          id={`${id}-amount`}
-          name="amount"
-          inputMode="decimal"
-          required
-          aria-invalid={Boolean(errors.amount)}
-          aria-describedby={errors.amount ? `${id}-amount-error` : undefined}
-        />
-        <FieldError id={`${id}-amount-error`} message={errors.amount} />
-      </div>
-      <MethodChoice order={order} />
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-reason`}>Motif du remboursement</Label>
-        <Textarea
-          id={`${id}-reason`}
-          name="reason"
-          required
-          maxLength={500}
-          rows={2}
-          aria-invalid={Boolean(errors.reason)}
-          aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
-        />
-        <FieldError id={`${id}-reason-error`} message={errors.reason} />
-      </div>
+      <Field meta={fields.amount} label="Montant à rembourser (€)" inputMode="decimal" />
+      <RadioGroupField meta={fields.method} legend="Comment rembourser" options={methodOptions(order, choices)} />
+      <TextareaField meta={fields.reason} label="Motif du remboursement" maxLength={500} rows={2} />
+      <FormAlert id={form.errorId} errors={form.errors} />
       <Button type="submit" variant="outline" className="w-fit" disabled={fetcher.state !== 'idle'}>
         {fetcher.state !== 'idle' ? 'Remboursement…' : 'Rembourser'}
       </Button>
@@ -171,11 +128,17 @@ function RefundForm({
 }
 
 function WithdrawalSettlementForm({ order, fetcher }: { order: OrderDetails; fetcher: MoneyFetcher }) {
-  const id = useId();
-  const errors = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors ?? {}) : {};
+  const choices = methods(order);
+  const [form, fields] = useForm<WithdrawalSettlementInput>({
+    id: `settle-withdrawal-${order.id}`,
+    lastResult: fetcher.data?.submission,
+    defaultValue: { method: choices[0] },
+    shouldRevalidate: 'onInput',
+  });
+  const titleId = `${form.id}-title`;
   return (
-    <fetcher.Form method="post" className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
-      <h4 id={`${id}-title`} className="font-semibold text-sm">
+    <fetcher.Form method="post" className="flex flex-col gap-3" aria-labelledby={titleId} {...getFormProps(form)}>
+      <h4 id={titleId} className="font-semibold text-sm">
         Régler la rétractation
       </h4>
       <input type="hidden" name="intent" value="settle-withdrawal" />
@@ -185,19 +148,9 @@ function WithdrawalSettlementForm({ order, fetcher }: { order: OrderDetails; fet
         conservé, proportionnel au travail déjà fait ; le reste ({formatEurosFromCents(order.money.refundableCents)} au
         plus) lui est remboursé et la commande est annulée.
       </p>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-kept`}>Montant conservé (€)</Label>
-        <Input
-          id={`${id}-kept`}
-          name="kept"
-          inputMode="decimal"
-          required
-          aria-invalid={Boolean(errors.kept)}
-          aria-describedby={errors.kept ? `${id}-kept-error` : undefined}
-        />
-        <FieldError id={`${id}-kept-error`} message={errors.kept} />
-      </div>
-      <MethodChoice order={order} />
+      <Field meta={fields.kept} label="Montant conservé (€)" inputMode="decimal" />
+      <RadioGroupField meta={fields.method} legend="Comment rembourser" options={methodOptions(order, choices)} />
+      <FormAlert id={form.errorId} errors={form.errors} />
       <Button type="submit" variant="outline" className="w-fit" disabled={fetcher.state !== 'idle'}>
         {fetcher.state !== 'idle' ? 'Enregistrement…' : 'Régler et rembourser'}
       </Button>
@@ -208,9 +161,10 @@ function WithdrawalSettlementForm({ order, fetcher }: { order: OrderDetails; fet
 export function OrderMoneyActions({ order }: { order: OrderDetails }) {
   // The fetchers live here, not in the forms: a refund of all that remains (or a settlement) removes
   // its form when the dialog's data comes back, and its confirmation must still be shown.
-  const refundForm = useRef<HTMLFormElement>(null);
-  const refundFetcher = useMoneyFetcher(() => refundForm.current?.reset());
-  const settleFetcher = useMoneyFetcher();
+  const refundFetcher = useFetcher<MoneyActionData>();
+  const settleFetcher = useFetcher<MoneyActionData>();
+  useResultToast(refundFetcher);
+  useResultToast(settleFetcher);
   const settleWithdrawal = order.withdrawnAt !== null && order.status !== 'canceled' && order.money.refundableCents > 0;
   const canRefund = order.money.refundableCents > 0 && !settleWithdrawal;
   if (!canRefund && !settleWithdrawal && order.money.refunds.length === 0) return null;
@@ -231,7 +185,7 @@ export function OrderMoneyActions({ order }: { order: OrderDetails }) {
         </ul>
       ) : null}
       {settleWithdrawal ? <WithdrawalSettlementForm order={order} fetcher={settleFetcher} /> : null}
-      {canRefund ? <RefundForm order={order} fetcher={refundFetcher} form={refundForm} /> : null}
+      {canRefund ? <RefundForm order={order} fetcher={refundFetcher} /> : null}
     </section>
   );
 }

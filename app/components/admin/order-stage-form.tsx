@@ -1,12 +1,11 @@
 import { ArrowRightIcon } from 'lucide-react';
-import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
-import { toast } from '~/components/ui/toaster';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr } from '~/domain/format';
 import { WORKSHOP_STAGE_LABELS } from '~/domain/order-status';
+import { useResultToast } from './use-result-toast';
 
 export type StageActionData =
   | { intent: 'stage'; ok: true; message: string }
@@ -15,18 +14,12 @@ export type StageActionData =
 /**
  * The order's workshop section in the details dialog: its stage, due date and turnaround, and the
  * button that moves it to the next stage (a lifecycle transition, refused in French when it may not).
+ * The button is the whole form (no field to validate): its answer is a toast, as the dialog's others.
  */
-export function OrderWorkshop({ order }: { order: OrderDetails }) {
+export function OrderWorkshop({ order, canMove }: { order: OrderDetails; canMove: boolean }) {
   const fetcher = useFetcher<StageActionData>();
-  const handled = useRef<unknown>(null);
   const { stage, dueAt, late, express, nextStage } = order.workshop;
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== 'idle' || !result || handled.current === result) return;
-    handled.current = result;
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.error);
-  }, [fetcher.state, fetcher.data]);
+  useResultToast(fetcher);
   return (
     <section aria-labelledby="commande-atelier" className="flex flex-col gap-2 rounded-lg border border-border p-4">
       <h3 id="commande-atelier" className="font-semibold">
@@ -49,7 +42,7 @@ export function OrderWorkshop({ order }: { order: OrderDetails }) {
           <dd className="text-sm">{express ? 'Express' : 'Standard'}</dd>
         </div>
       </dl>
-      {nextStage ? (
+      {nextStage && canMove ? (
         <fetcher.Form method="post" className="flex justify-end">
           <input type="hidden" name="intent" value="stage" />
           <input type="hidden" name="orderId" value={order.id} />

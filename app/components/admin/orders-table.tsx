@@ -1,4 +1,5 @@
 import { EyeIcon, FilterIcon } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Form, Link, useLocation } from 'react-router';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { Button } from '~/components/ui/button';
@@ -8,8 +9,9 @@ import { Pagination } from '~/components/ui/pagination';
 import { SortHeader } from '~/components/ui/sort-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { itemsSummary } from '~/domain/account/order-details';
-import { type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
+import { ORDER_PAGE_SIZES, type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
+import type { SavedFilter } from '~/domain/admin/saved-filters';
 import type { OrderListRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import {
@@ -23,6 +25,8 @@ import {
 } from '~/domain/order-status';
 import { DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
+import { OrdersBulkBar } from './orders-bulk-bar';
+import { SavedFilters } from './saved-filters';
 import { usePageHref } from './use-page-href';
 
 /** The filter form: a GET form, so that it works before JavaScript and the URL says what is shown. */
@@ -98,6 +102,13 @@ export function OrderFilters({ params }: { params: OrderListParams }) {
           ]}
         />
         <DeliveryFilter value={params.delivery} className="col-span-2 sm:col-span-1" />
+        <NativeSelect
+          className="col-span-2 sm:col-span-1"
+          label="Commandes par page"
+          name="par_page"
+          defaultValue={String(params.pageSize)}
+          options={ORDER_PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+        />
         <fieldset className="col-span-2 flex flex-wrap items-end gap-x-5 gap-y-2 lg:col-span-3">
           <legend className="sr-only">Options de la commande</legend>
           <ShippingOptionFilters label={params.label} returnOriginals={params.returnOriginals} />
@@ -140,11 +151,131 @@ function OrderSortHeader({
 /** The stage means something while the order is open; shipped or canceled orders have left the workshop. */
 const IN_WORKSHOP = new Set(['pending', 'processing', 'completed']);
 
-/** The orders table: id (number), date, customer, items, status, amount, and a link to the details dialog. */
-export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; params: OrderListParams }) {
-  const pageHref = usePageHref();
+const stageOf = (order: OrderListRow) => (IN_WORKSHOP.has(order.status) ? workshopStageLabel(order.stage) : '—');
+
+/** The selection of the bulk actions: the orders ticked on this page (a new page or filter starts afresh). */
+function useSelection(rows: readonly OrderListRow[]) {
+  const location = useLocation();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page, filter or sort clears the selection
+  useEffect(() => setSelected(new Set()), [location.search]);
+  const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const toggleAll = (on: boolean) => setSelected(new Set(on ? rows.map((row) => row.id) : []));
+  const clear = useCallback(() => setSelected(new Set()), []);
+  return { ids, isSelected: (id: string) => selected.has(id), toggle, toggleAll, clear };
+}
+
+type Selection = ReturnType<typeof useSelection>;
+
+const CHECKBOX = 'size-4 accent-primary';
+
+/** « Tout sélectionner »: checked when the whole page is, half-checked when part of it is. */
+function SelectAll({ selection, total }: { selection: Selection; total: number }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const count = selection.ids.length;
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = count > 0 && count < total;
+  }, [count, total]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      className={CHECKBOX}
+      aria-label="Tout sélectionner"
+      checked={total > 0 && count === total}
+      disabled={total === 0}
+      onChange={(event) => selection.toggleAll(event.target.checked)}
+    />
+  );
+}
+
+function RowCheckbox({ order, selection }: { order: OrderListRow; selection: Selection }) {
+  return (
+    <input
+      type="checkbox"
+      className={CHECKBOX}
+      aria-label={`Sélectionner la commande ${order.number}`}
+      checked={selection.isSelected(order.id)}
+      onChange={(event) => selection.toggle(order.id, event.target.checked)}
+    />
+  );
+}
+
+function ViewLink({ order }: { order: OrderListRow }) {
   const location = useLocation();
   const current = new URLSearchParams(location.search);
+  return (
+    <Button asChild size="sm" variant="outline">
+      <Link to={withParams(current, { commande: order.id, page: current.get('page') })} preventScrollReset>
+        <EyeIcon aria-hidden="true" />
+        <span>
+          Voir<span className="sr-only"> la commande {order.number}</span>
+        </span>
+      </Link>
+    </Button>
+  );
+}
+
+/** On a phone: one card per order, Statut, Paiement and Montant in view without scrolling sideways. */
+function OrderCards({ rows, selection }: { rows: readonly OrderListRow[]; selection: Selection }) {
+  if (rows.length === 0) {
+    return <p className="p-6 text-center text-muted-foreground">Aucune commande ne correspond.</p>;
+  }
+  return (
+    <ul className="divide-y divide-border" aria-label="Commandes">
+      {rows.map((order) => (
+        <li key={order.id} className="flex flex-col gap-2 p-3">
+          <div className="flex items-center gap-3">
+            <RowCheckbox order={order} selection={selection} />
+            <span className="font-medium">{order.number}</span>
+            <span className="ml-auto text-muted-foreground text-xs">{formatDateFr(order.createdAt)}</span>
+          </div>
+          <p className="text-sm">
+            {order.customer || '—'}
+            {order.email ? <span className="block break-all text-muted-foreground text-xs">{order.email}</span> : null}
+          </p>
+          <dl className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1 text-sm">
+            <dt className="text-muted-foreground">Statut</dt>
+            <dd>
+              <OrderStatusBadge status={order.status} />
+            </dd>
+            <dt className="text-muted-foreground">Étape</dt>
+            <dd className="text-xs">{stageOf(order)}</dd>
+            <dt className="text-muted-foreground">Paiement</dt>
+            <dd>
+              <PaymentStatusBadge status={order.paymentStatus} />
+            </dd>
+            <dt className="text-muted-foreground">Montant</dt>
+            <dd className="font-medium tabular-nums">{formatEurosFromCents(order.totalCents)}</dd>
+          </dl>
+          <div className="flex justify-end">
+            <ViewLink order={order} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The orders table: id (number), date, customer, items, status, amount, and a link to the details dialog. */
+export function OrdersTable({
+  page,
+  params,
+  savedFilters,
+}: {
+  page: ListPage<OrderListRow>;
+  params: OrderListParams;
+  savedFilters: readonly SavedFilter[];
+}) {
+  const pageHref = usePageHref();
+  const selection = useSelection(page.rows);
   return (
     <section aria-labelledby="liste-commandes" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -156,10 +287,24 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
           {params.q ? ` pour « ${params.q} »` : ''}
         </p>
       </div>
-      <div className="rounded-lg border border-border bg-card">
+      <SavedFilters filters={savedFilters} />
+      <OrdersBulkBar ids={selection.ids} onApplied={selection.clear} />
+      <div className="rounded-lg border border-border bg-card md:hidden">
+        {page.rows.length > 0 ? (
+          <div className="flex items-center gap-3 border-border border-b p-3 text-sm">
+            <SelectAll selection={selection} total={page.rows.length} />
+            <span aria-hidden="true">Tout sélectionner</span>
+          </div>
+        ) : null}
+        <OrderCards rows={page.rows} selection={selection} />
+      </div>
+      <div className="hidden rounded-lg border border-border bg-card md:block">
         <Table>
           <TableHeader>
             <TableRow>
+              <TableHead className="w-10">
+                <SelectAll selection={selection} total={page.rows.length} />
+              </TableHead>
               <OrderSortHeader label="N°" sort="number" params={params} />
               <OrderSortHeader label="Date" sort="date" params={params} />
               <TableHead>Client</TableHead>
@@ -176,13 +321,16 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
           <TableBody>
             {page.rows.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={9} className="py-8 text-center text-muted-foreground">
+                <TableCell colSpan={10} className="py-8 text-center text-muted-foreground">
                   Aucune commande ne correspond.
                 </TableCell>
               </TableRow>
             ) : (
               page.rows.map((order) => (
-                <TableRow key={order.id}>
+                <TableRow key={order.id} data-state={selection.isSelected(order.id) ? 'selected' : undefined}>
+                  <TableCell>
+                    <RowCheckbox order={order} selection={selection} />
+                  </TableCell>
                   <TableCell className="whitespace-nowrap font-medium">{order.number}</TableCell>
                   <TableCell className="whitespace-nowrap">{formatDateFr(order.createdAt)}</TableCell>
                   <TableCell>
@@ -193,9 +341,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
                   <TableCell>
                     <OrderStatusBadge status={order.status} />
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-xs">
-                    {IN_WORKSHOP.has(order.status) ? workshopStageLabel(order.stage) : '—'}
-                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-xs">{stageOf(order)}</TableCell>
                   <TableCell>
                     <PaymentStatusBadge status={order.paymentStatus} />
                   </TableCell>
@@ -203,17 +349,7 @@ export function OrdersTable({ page, params }: { page: ListPage<OrderListRow>; pa
                     {formatEurosFromCents(order.totalCents)}
                   </TableCell>
                   <TableCell className="text-right">
-                    <Button asChild size="sm" variant="outline">
-                      <Link
-                        to={withParams(current, { commande: order.id, page: current.get('page') })}
-                        preventScrollReset
-                      >
-                        <EyeIcon aria-hidden="true" />
-                        <span>
-                          Voir<span className="sr-only"> la commande {order.number}</span>
-                        </span>
-                      </Link>
-                    </Button>
+                    <ViewLink order={order} />
                   </TableCell>
                 </TableRow>
               ))

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { CheckIcon, SearchIcon, XIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
@@ -10,15 +11,23 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { toast } from '~/components/ui/toaster';
 import { fill, PAYMENT_VALIDATION_MESSAGES } from '~/domain/admin/messages';
 import type { ListPage } from '~/domain/admin/paging';
+import type { PaymentDecision } from '~/domain/admin/payment-decision';
 import type { PendingPaymentRow } from '~/domain/admin/views';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
+import { PaymentDecisionDialog, type PendingDecision } from './payment-decision-dialog';
 
 export const PAYMENTS_PATH = '/admin/api/paiements';
 
 export interface PaymentDecisionResponse {
-  decision: 'validate' | 'reject';
+  decision: PaymentDecision;
   results: Array<{ id: string; ok: boolean; reference: string | null; invoiceNumber?: string | null }>;
 }
+
+/** The action's answer: the decision's results, or its refusal of the request (with Conform's reply). */
+export type PaymentDecisionAnswer = { submission?: SubmissionResult<string[]> } & (
+  | PaymentDecisionResponse
+  | { error: string }
+);
 
 const METHOD_LABELS: Record<string, string> = { card: 'Carte', transfer: 'Virement', cheque: 'Chèque' };
 
@@ -30,8 +39,9 @@ export function PaymentValidation() {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [pending, setPending] = useState<PendingDecision | null>(null);
   const list = useFetcher<{ page: ListPage<PendingPaymentRow> }>();
-  const decide = useFetcher<PaymentDecisionResponse>();
+  const decide = useFetcher<PaymentDecisionAnswer>();
   const { load } = list;
   const reload = useCallback(
     (term: string, pageNumber = 1) =>
@@ -52,6 +62,11 @@ export function PaymentValidation() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer, with the list as it is then
   useEffect(() => {
     if (decide.state !== 'idle' || !decide.data) return;
+    if ('error' in decide.data) {
+      // A refusal of the confirmation's post shows in its dialog; a single row's, here.
+      if (!pending) toast.error(PAYMENT_VALIDATION_MESSAGES.failed, { description: decide.data.error });
+      return;
+    }
     const { decision, results } = decide.data;
     const done = results.filter((r) => r.ok);
     const failed = results.length - done.length;
@@ -69,22 +84,26 @@ export function PaymentValidation() {
     if (failed > 0)
       toast.error(PAYMENT_VALIDATION_MESSAGES.failed, { description: `${failed} paiement(s) non traité(s)` });
     setSelected(new Set());
+    setPending(null);
     reload(q.trim(), page);
   }, [decide.state, decide.data]);
 
-  const submit = (ids: string[], decision: 'validate' | 'reject') => {
-    if (ids.length === 0) {
-      toast.error(PAYMENT_VALIDATION_MESSAGES.nothingSelected);
-      return;
-    }
+  /** One row's own button: posted at once (the row says which payment and how much). */
+  const submitOne = (id: string, decision: PaymentDecision) => {
     const form = new FormData();
     form.set('decision', decision);
-    for (const id of ids) form.append('id', id);
+    form.set('id', id);
     decide.submit(form, { method: 'post', action: PAYMENTS_PATH });
   };
 
   const rows = list.data?.page.rows ?? [];
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  /** The selection's buttons ask first, with the selected rows of the list shown. */
+  const confirmSelection = (decision: PaymentDecision) => {
+    const payments = rows.filter((row) => selected.has(row.id));
+    if (payments.length === 0) toast.error(PAYMENT_VALIDATION_MESSAGES.nothingSelected);
+    else setPending({ decision, payments });
+  };
   const busy = decide.state !== 'idle';
   return (
     <div className="flex flex-col gap-4">
@@ -93,6 +112,7 @@ export function PaymentValidation() {
         onSubmit={(e) => {
           e.preventDefault();
           setPage(1);
+          setSelected(new Set());
           reload(q.trim());
         }}
       >
@@ -114,14 +134,14 @@ export function PaymentValidation() {
       <div className="flex flex-wrap items-center gap-2">
         <ToneBadge tone="warning">Statut : En attente</ToneBadge>
         <span className="text-muted-foreground text-sm">{selected.size} sélectionné(s)</span>
-        <Button size="sm" onClick={() => submit([...selected], 'validate')} disabled={busy || selected.size === 0}>
+        <Button size="sm" onClick={() => confirmSelection('validate')} disabled={busy || selected.size === 0}>
           <CheckIcon aria-hidden="true" />
           Valider la sélection
         </Button>
         <Button
           size="sm"
           variant="destructive"
-          onClick={() => submit([...selected], 'reject')}
+          onClick={() => confirmSelection('reject')}
           disabled={busy || selected.size === 0}
         >
           <XIcon aria-hidden="true" />
@@ -192,7 +212,7 @@ export function PaymentValidation() {
                     <Button
                       size="sm"
                       variant="outline"
-                      onClick={() => submit([row.id], 'validate')}
+                      onClick={() => submitOne(row.id, 'validate')}
                       disabled={busy}
                       aria-label={`Valider le paiement ${row.reference}`}
                       title="Valider"
@@ -202,7 +222,7 @@ export function PaymentValidation() {
                     <Button
                       size="sm"
                       variant="outline"
-                      onClick={() => submit([row.id], 'reject')}
+                      onClick={() => submitOne(row.id, 'reject')}
                       disabled={busy}
                       aria-label={`Rejeter le paiement ${row.reference}`}
                       title="Rejeter"
@@ -234,6 +254,12 @@ export function PaymentValidation() {
           </Button>
         </div>
       ) : null}
+      <PaymentDecisionDialog
+        pending={pending}
+        fetcher={decide}
+        action={PAYMENTS_PATH}
+        onClose={() => setPending(null)}
+      />
     </div>
   );
 }

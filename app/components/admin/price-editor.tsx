@@ -1,6 +1,9 @@
+import { FormProvider, getFormProps, type SubmissionResult, useField, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
+import { UnitField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import {
   Dialog,
@@ -11,19 +14,20 @@ import {
   DialogHeader,
   DialogTitle,
 } from '~/components/ui/dialog';
-import { Input } from '~/components/ui/input';
-import { Label } from '~/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
 import { toast } from '~/components/ui/toaster';
 import {
-  applyPriceForm,
   CONFIRMATION_FIELDS,
-  fieldValue,
+  createPriceFormSchema,
   largeChangeSentence,
   PRICE_FORM_MESSAGES,
   type PriceChange,
   type PriceField,
+  type PriceFormEntries,
+  type PriceFormValue,
+  type PriceTab,
   priceChanges,
+  priceFormDefaults,
   priceTabs,
 } from '~/domain/admin/price-form';
 import { formatDateTimeFr, NBSP } from '~/domain/format';
@@ -31,59 +35,112 @@ import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/def
 
 export type PricingActionData =
   | { ok: true; intent: 'update' | 'reset'; version: number }
-  | { ok: false; error: string; errors: Record<string, string> };
+  | { ok: false; error: string; submission?: SubmissionResult<string[]> };
 
-function PriceInput({
-  field,
-  initial,
-  error,
-  onEdit,
-}: {
-  field: PriceField;
-  initial: string;
-  error: string | undefined;
-  onEdit: (name: string) => void;
-}) {
-  const [value, setValue] = useState(initial);
-  useEffect(() => setValue(initial), [initial]);
-  const id = priceInputId(field.name);
+const PRICE_FORM_ID = 'tarifs';
+
+/**
+ * One price, bound to its Conform field by name. A text field, not type="number": Chromium's
+ * number field drops a decimal comma (« 0,39 » became 39). Every entry is read by the domain's
+ * parsePriceEntry, in the browser and on the server.
+ */
+function PriceInput({ field }: { field: PriceField }) {
+  const [meta] = useField<string>(field.name);
   return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>{field.label}</Label>
-      <div className="flex items-center gap-2">
-        {/* A text field, not type="number": Chromium's number field drops a decimal comma (« 0,39 »
-            became 39). Every entry is read by parsePriceEntry, here and on the server. */}
-        <Input
-          id={id}
-          name={field.name}
-          type="text"
-          inputMode={field.kind === 'days' ? 'numeric' : 'decimal'}
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          onChange={(e) => {
-            setValue(e.target.value);
-            onEdit(field.name);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-unit${error ? ` ${id}-error` : ''}`}
-          className="max-w-36 text-right tabular-nums"
-        />
-        <span id={`${id}-unit`} className="text-muted-foreground text-sm">
-          {field.kind === 'euros' ? `€ ${field.suffix}` : field.suffix}
-        </span>
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="text-destructive text-sm">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <UnitField
+      meta={meta}
+      label={field.label}
+      unit={field.kind === 'euros' ? `€ ${field.suffix}` : field.suffix}
+      inputMode={field.kind === 'days' ? 'numeric' : 'decimal'}
+      autoComplete="off"
+      spellCheck={false}
+    />
   );
 }
 
-function priceInputId(name: string): string {
-  return `tarif-${name.replace(/\./g, '-')}`;
+/** The posted text entries, as the dialog posts them again once confirmed. */
+function textEntries(formData: FormData): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const [name, value] of formData) if (typeof value === 'string') entries[name] = value;
+  return entries;
+}
+
+/**
+ * The prices, in sub-tabs, validated with the domain's schema in the browser (the summary needs
+ * the parsed list) and again on the server. Mounted once per version of the list, so that a newly
+ * published list shows its own values.
+ */
+function PriceForm({
+  list,
+  version,
+  tabs,
+  tab,
+  onTabChange,
+  lastResult,
+  onRefused,
+  onValid,
+}: {
+  list: PriceListDocument;
+  version: number;
+  tabs: PriceTab[];
+  tab: string;
+  onTabChange: (tab: string) => void;
+  lastResult: SubmissionResult<string[]> | undefined;
+  onRefused: (names: string[]) => void;
+  onValid: (entries: Record<string, string>, document: PriceListDocument) => void;
+}) {
+  const schema = useMemo(() => createPriceFormSchema(list), [list]);
+  const [form] = useForm<PriceFormEntries, PriceFormValue>({
+    id: PRICE_FORM_ID,
+    lastResult,
+    defaultValue: priceFormDefaults(list),
+    // A field being corrected drops its message as soon as its entry is right; the others keep theirs.
+    shouldRevalidate: 'onInput',
+    onValidate({ formData }) {
+      // An empty entry is refused, not taken as "not sent": no coercion.
+      const submission = parseWithZod(formData, { schema, disableAutoCoercion: true });
+      // « Mettre à jour » refused (not a re-check while typing): say so, and show the first refused field.
+      if (submission.status === 'error') onRefused(Object.keys(submission.error ?? {}));
+      return submission;
+    },
+    onSubmit(event, { formData, submission }) {
+      // The summary comes first: the dialog posts once confirmed (the server refuses an unconfirmed post).
+      event.preventDefault();
+      if (submission?.status === 'success') onValid(textEntries(formData), submission.value.document);
+    },
+  });
+  return (
+    <FormProvider context={form.context}>
+      <form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="baseVersion" value={version} />
+        <Tabs value={tab} onValueChange={onTabChange}>
+          <TabsList aria-label="Catégories de tarifs">
+            {tabs.map((t) => (
+              <TabsTrigger key={t.id} value={t.id}>
+                {t.label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {tabs.map((t) => (
+            // Every sub-tab stays in the form (hidden when inactive), so that one submit sends all the prices.
+            <TabsContent
+              key={t.id}
+              value={t.id}
+              forceMount
+              className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
+            >
+              <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
+              <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {t.fields.map((field) => (
+                  <PriceInput key={field.name} field={field} />
+                ))}
+              </div>
+            </TabsContent>
+          ))}
+        </Tabs>
+      </form>
+    </FormProvider>
+  );
 }
 
 /** The changes, one line each: `Supports — Photos papier   0,35 € → 0,39 €   +11,4 %`. */
@@ -138,29 +195,18 @@ export function PriceEditor({
   const tabs = priceTabs(list);
   const [tab, setTab] = useState<string>('supports');
   const [review, setReview] = useState<Review | null>(null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [focusField, setFocusField] = useState<string | null>(null);
   const result = fetcher.data;
-  const errors = { ...(result && !result.ok ? result.errors : {}), ...clientErrors };
   const busy = fetcher.state !== 'idle';
   // Read by the dialog's close handler, which runs after the state changed.
   const reviewing = useRef(false);
   reviewing.current = review !== null;
 
-  /** A field being corrected no longer shows the refusal of its previous entry. */
-  function forgetError(name: string) {
-    setClientErrors((previous) => {
-      if (!(name in previous)) return previous;
-      const { [name]: _, ...rest } = previous;
-      return rest;
-    });
-  }
-
   /** Shows the sub-tab of the first refused field and puts the focus in it. */
-  function showFirstError(fieldErrors: Record<string, string>) {
+  function showFirstError(names: string[]) {
     const first = tabs
       .flatMap((t) => t.fields.map((f) => [t.id, f.name] as const))
-      .find(([, name]) => fieldErrors[name]);
+      .find(([, name]) => names.includes(name));
     if (!first) return;
     setTab(first[0]);
     setFocusField(first[1]);
@@ -169,7 +215,9 @@ export function PriceEditor({
   useEffect(() => {
     // The field is visible once its sub-tab rendered: focus it then.
     if (!focusField) return;
-    document.getElementById(priceInputId(focusField))?.focus();
+    const form = document.getElementById(PRICE_FORM_ID) as HTMLFormElement | null;
+    const input = form?.elements.namedItem(focusField);
+    if (input instanceof HTMLInputElement) input.focus();
     setFocusField(null);
   }, [focusField]);
 
@@ -184,23 +232,18 @@ export function PriceEditor({
       toast.error(result.error);
     }
     // The opener was disabled while publishing: the focus comes back to it now, or to a refused field.
-    if (!result.ok && Object.keys(result.errors).length > 0) showFirstError(result.errors);
+    const refused = result.ok ? [] : Object.keys(result.submission?.error ?? {});
+    if (refused.length > 0) showFirstError(refused);
     else opener.current?.focus();
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    // The server would refuse an unconfirmed post anyway: the summary comes first.
-    event.preventDefault();
-    const entries: Record<string, string> = {};
-    for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string') entries[name] = value;
-    const applied = applyPriceForm(list, entries);
-    setClientErrors(applied.errors);
-    if (Object.keys(applied.errors).length > 0) {
-      toast.error(PRICE_FORM_MESSAGES.invalid);
-      showFirstError(applied.errors);
-      return;
-    }
-    const changes = priceChanges(list, applied.document);
+  function refuse(names: string[]) {
+    toast.error(PRICE_FORM_MESSAGES.invalid);
+    showFirstError(names);
+  }
+
+  function summarise(entries: Record<string, string>, document: PriceListDocument) {
+    const changes = priceChanges(list, document);
     if (changes.length === 0) {
       toast.info(PRICE_FORM_MESSAGES.unchanged);
       return;
@@ -232,8 +275,7 @@ export function PriceEditor({
 
   return (
     <>
-      <fetcher.Form method="post" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        <input type="hidden" name="baseVersion" value={version} />
+      <div className="flex flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div>
             <h2 className="font-heading font-semibold text-xl">Tarifs</h2>
@@ -255,44 +297,25 @@ export function PriceEditor({
               <RotateCcwIcon aria-hidden="true" />
               Réinitialiser
             </Button>
-            <Button ref={updateButton} type="submit" name="intent" value="update" disabled={busy}>
+            {/* The form's submit button, outside it: it stays (and keeps the focus) when a new version remounts the form. */}
+            <Button ref={updateButton} type="submit" form={PRICE_FORM_ID} name="intent" value="update" disabled={busy}>
               <SaveIcon aria-hidden="true" />
               {busy ? 'Publication…' : 'Mettre à jour'}
             </Button>
           </div>
         </div>
-        <Tabs value={tab} onValueChange={setTab}>
-          <TabsList aria-label="Catégories de tarifs">
-            {tabs.map((t) => (
-              <TabsTrigger key={t.id} value={t.id}>
-                {t.label}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          {tabs.map((t) => (
-            // Every sub-tab stays in the form (hidden when inactive), so that one submit sends all the prices.
-            <TabsContent
-              key={t.id}
-              value={t.id}
-              forceMount
-              className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
-            >
-              <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
-              <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-                {t.fields.map((field) => (
-                  <PriceInput
-                    key={`${version}-${field.name}`}
-                    field={field}
-                    initial={fieldValue(list, field)}
-                    error={errors[field.name]}
-                    onEdit={forgetError}
-                  />
-                ))}
-              </div>
-            </TabsContent>
-          ))}
-        </Tabs>
-      </fetcher.Form>
+        <PriceForm
+          key={version}
+          list={list}
+          version={version}
+          tabs={tabs}
+          tab={tab}
+          onTabChange={setTab}
+          lastResult={result && !result.ok ? result.submission : undefined}
+          onRefused={refuse}
+          onValid={summarise}
+        />
+      </div>
 
       {/* Outside the form: its buttons are no part of what the form posts. */}
       <Dialog open={review !== null} onOpenChange={(open) => (open ? undefined : setReview(null))}>

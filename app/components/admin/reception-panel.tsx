@@ -1,14 +1,20 @@
+import { type FieldMetadata, getFormProps, useForm } from '@conform-to/react';
 import { useEffect } from 'react';
-import { useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { type FetcherWithComponents, useFetcher } from 'react-router';
 import { FormAlert } from '~/components/auth/form-alert';
+import { Field, SelectField, TextareaField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
-import { Textarea } from '~/components/ui/textarea';
+import { toast } from '~/components/ui/toaster';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { MAX_COUNT, MAX_REMARK_LENGTH } from '~/domain/orders/reception';
-import type { loader as receptionLoader } from '~/routes/admin/api/reception';
+import {
+  MAX_COUNT,
+  MAX_REMARK_LENGTH,
+  SUPPLEMENT_REFUSALS,
+  type SupplementRefusalInput,
+} from '~/domain/orders/reception';
+import type { ReceptionActionData, loader as receptionLoader } from '~/routes/admin/api/reception';
 
 /*
  * « Colis reçu » in the order dialog (issue 15): while the originals are awaited, the form (date,
@@ -18,9 +24,10 @@ import type { loader as receptionLoader } from '~/routes/admin/api/reception';
  */
 
 type PanelData = Awaited<ReturnType<typeof receptionLoader>>['data'];
-type ActionData =
-  | { ok: true; outcome: string; differenceCents: number; refundError: string | null }
-  | { ok: false; error: string };
+type ReceptionFormView = NonNullable<PanelData['form']>;
+type SubmitFetcher = FetcherWithComponents<ReceptionActionData>;
+/** `date`, then `count-<line>` and `remark-<support>` (the order's own lines and supports). */
+type ReceptionFields = { date: string; [name: string]: string };
 
 const OUTCOME_MESSAGES: Record<string, (cents: number) => string> = {
   equal: () => 'Colis reçu : les quantités correspondent à la commande.',
@@ -40,9 +47,125 @@ function today(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
 }
 
+/** The submission of the form that posted last, for that form only (both share the panel's fetcher). */
+function lastResultOf(fetcher: SubmitFetcher, intent: 'receive' | 'decline') {
+  return fetcher.data?.intent === intent ? fetcher.data.submission : undefined;
+}
+
+/**
+ * « Colis reçu »: the date, the counted quantities and the remarks go through Conform (validated on
+ * the server with the domain's schema, each message under its field); the photos are the same
+ * multipart post, checked by the server (their refusal in the form's alert).
+ */
+function ReceiveForm({
+  orderId,
+  form: view,
+  url,
+  fetcher,
+}: {
+  orderId: string;
+  form: ReceptionFormView;
+  url: string;
+  fetcher: SubmitFetcher;
+}) {
+  const [form, fields] = useForm<ReceptionFields>({
+    id: `reception-${orderId}`,
+    lastResult: lastResultOf(fetcher, 'receive'),
+    defaultValue: {
+      date: today(),
+      ...Object.fromEntries(view.lines.map((line) => [`count-${line.key}`, String(line.ordered)])),
+    },
+    shouldRevalidate: 'onInput',
+  });
+  return (
+    <fetcher.Form
+      method="post"
+      action={url}
+      encType="multipart/form-data"
+      className="flex flex-col gap-3"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="receive" />
+      <Field
+        meta={fields.date}
+        label="Date de réception"
+        type="date"
+        max={today()}
+        className="flex w-fit flex-col gap-1"
+      />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-medium text-sm">Quantités comptées</legend>
+        {view.lines.map((line) => (
+          <Field
+            key={line.key}
+            meta={fields[`count-${line.key}`] as FieldMetadata<string>}
+            label={
+              <>
+                {line.label} <span className="text-muted-foreground">(commandé : {line.ordered})</span>
+              </>
+            }
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_COUNT}
+            step={1}
+            className="flex flex-col gap-1"
+          />
+        ))}
+      </fieldset>
+      {view.groups.map((group) => (
+        <TextareaField
+          key={group.group}
+          meta={fields[`remark-${group.group}`] as FieldMetadata<string>}
+          label={`Remarques — ${group.label}`}
+          rows={2}
+          maxLength={MAX_REMARK_LENGTH}
+          placeholder="Moisissures, cassette cassée…"
+          className="flex flex-col gap-1"
+        />
+      ))}
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${form.id}-photos`}>Photos du contenu (JPEG, PNG ou WebP, 8 Mo et 10 photos au plus)</Label>
+        <Input id={`${form.id}-photos`} name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple />
+      </div>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Button type="submit" className="w-fit" disabled={fetcher.state !== 'idle'}>
+        {fetcher.state !== 'idle' ? 'Enregistrement…' : 'Colis reçu'}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+/** « Refus du client »: the customer's refusal of the open supplement, recorded for them. */
+function RefusalForm({ adjustmentId, url, fetcher }: { adjustmentId: string; url: string; fetcher: SubmitFetcher }) {
+  const [form, fields] = useForm<SupplementRefusalInput>({
+    id: `refus-${adjustmentId}`,
+    lastResult: lastResultOf(fetcher, 'decline'),
+    defaultValue: { adjustmentId, decision: 'digitise_paid' },
+  });
+  return (
+    <fetcher.Form method="post" action={url} className="flex flex-col gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="decline" />
+      <input type="hidden" name="adjustmentId" value={adjustmentId} />
+      <div className="flex flex-wrap items-end gap-2">
+        <SelectField
+          meta={fields.decision}
+          label="Refus du client"
+          options={SUPPLEMENT_REFUSALS}
+          className="flex flex-col gap-1"
+        />
+        <Button type="submit" variant="outline" size="sm" disabled={fetcher.state !== 'idle'}>
+          Enregistrer le refus
+        </Button>
+      </div>
+      <FormAlert id={form.errorId} errors={form.errors} />
+    </fetcher.Form>
+  );
+}
+
 export function ReceptionPanel({ orderId }: { orderId: string }) {
   const panel = useFetcher<PanelData>();
-  const submit = useFetcher<ActionData>();
+  const submit = useFetcher<ReceptionActionData>();
   const url = `/admin/api/reception/${orderId}`;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per order, and again after each change
@@ -52,78 +175,19 @@ export function ReceptionPanel({ orderId }: { orderId: string }) {
 
   useEffect(() => {
     const result = submit.data;
-    if (submit.state !== 'idle' || !result?.ok) return;
-    if ('outcome' in result) toast.success(OUTCOME_MESSAGES[result.outcome]?.(result.differenceCents) ?? 'Colis reçu.');
+    if (submit.state !== 'idle' || !result?.ok || result.intent !== 'receive') return;
+    toast.success(OUTCOME_MESSAGES[result.outcome]?.(result.differenceCents) ?? 'Colis reçu.');
     if (result.refundError) toast.error(result.refundError);
   }, [submit.state, submit.data]);
 
   const value = panel.data;
-  const error = submit.data && !submit.data.ok ? submit.data.error : null;
   return (
     <section aria-labelledby="commande-reception" className="flex flex-col gap-3 rounded-lg border border-border p-4">
       <h3 id="commande-reception" className="font-semibold">
         Réception des originaux
       </h3>
       {!value ? <p className="text-muted-foreground text-sm">Chargement…</p> : null}
-      {value?.form ? (
-        <submit.Form method="post" action={url} encType="multipart/form-data" className="flex flex-col gap-3">
-          <input type="hidden" name="intent" value="receive" />
-          <div className="flex flex-col gap-1">
-            <Label htmlFor="reception-date">Date de réception</Label>
-            <Input
-              id="reception-date"
-              name="date"
-              type="date"
-              defaultValue={today()}
-              max={today()}
-              required
-              className="w-fit"
-            />
-          </div>
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 font-medium text-sm">Quantités comptées</legend>
-            {value.form.lines.map((line) => (
-              <div key={line.key} className="flex flex-wrap items-center gap-2">
-                <Label htmlFor={`count-${line.key}`} className="min-w-48 flex-1">
-                  {line.label} <span className="text-muted-foreground">(commandé : {line.ordered})</span>
-                </Label>
-                <Input
-                  id={`count-${line.key}`}
-                  name={`count-${line.key}`}
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  max={MAX_COUNT}
-                  step={1}
-                  defaultValue={line.ordered}
-                  required
-                  className="w-28"
-                />
-              </div>
-            ))}
-          </fieldset>
-          {value.form.groups.map((group) => (
-            <div key={group.group} className="flex flex-col gap-1">
-              <Label htmlFor={`remark-${group.group}`}>Remarques — {group.label}</Label>
-              <Textarea
-                id={`remark-${group.group}`}
-                name={`remark-${group.group}`}
-                rows={2}
-                maxLength={MAX_REMARK_LENGTH}
-                placeholder="Moisissures, cassette cassée…"
-              />
-            </div>
-          ))}
-          <div className="flex flex-col gap-1">
-            <Label htmlFor="reception-photos">Photos du contenu (JPEG, PNG ou WebP, 8 Mo et 10 photos au plus)</Label>
-            <Input id="reception-photos" name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple />
-          </div>
-          <FormAlert errors={error ? [error] : null} />
-          <Button type="submit" className="w-fit" disabled={submit.state !== 'idle'}>
-            {submit.state !== 'idle' ? 'Enregistrement…' : 'Colis reçu'}
-          </Button>
-        </submit.Form>
-      ) : null}
+      {value?.form ? <ReceiveForm orderId={orderId} form={value.form} url={url} fetcher={submit} /> : null}
       {value?.reception ? (
         <div className="flex flex-col gap-2 text-sm">
           <p>
@@ -164,24 +228,7 @@ export function ReceptionPanel({ orderId }: { orderId: string }) {
                 {ADJUSTMENT_STATUS[adjustment.status] ?? adjustment.status}
               </p>
               {adjustment.status === 'awaiting_customer' ? (
-                <submit.Form method="post" action={url} className="flex flex-wrap items-end gap-2">
-                  <input type="hidden" name="intent" value="decline" />
-                  <input type="hidden" name="adjustmentId" value={adjustment.id} />
-                  <div className="flex flex-col gap-1">
-                    <Label htmlFor={`decision-${adjustment.id}`}>Refus du client</Label>
-                    <select
-                      id={`decision-${adjustment.id}`}
-                      name="decision"
-                      className="h-9 rounded-md border border-input bg-background px-2"
-                    >
-                      <option value="digitise_paid">Numériser seulement ce qui est payé</option>
-                      <option value="return_extra">Retourner les originaux en plus</option>
-                    </select>
-                  </div>
-                  <Button type="submit" variant="outline" size="sm" disabled={submit.state !== 'idle'}>
-                    Enregistrer le refus
-                  </Button>
-                </submit.Form>
+                <RefusalForm adjustmentId={adjustment.id} url={url} fetcher={submit} />
               ) : null}
             </div>
           ))}

@@ -1,7 +1,9 @@
+import { getFormProps, useForm } from '@conform-to/react';
 import { DownloadIcon, TruckIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
-import { Alert } from '~/components/ui/alert';
+import { FormAlert } from '~/components/auth/form-alert';
+import { Field, RadioGroupField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import {
   Dialog,
@@ -11,11 +13,11 @@ import {
   DialogHeader,
   DialogTitle,
 } from '~/components/ui/dialog';
-import { Input } from '~/components/ui/input';
-import { Label } from '~/components/ui/label';
 import { toast } from '~/components/ui/toaster';
-import { formatEurosFromCents } from '~/domain/format';
+import { formatEurosFromCents, NNBSP } from '~/domain/format';
+import type { ShipFormInput } from '~/domain/shipping/ship-form';
 import { trackingUrl } from '~/domain/shipping/tracking';
+import type { ShipAnswer } from '~/routes/admin/api/shipping';
 
 /*
  * The order's parcels in its dialog (the prepaid sending label, the return) and « Expédier »: a
@@ -40,8 +42,6 @@ interface ShippingView {
   shipments: ShipmentView[];
   refusal: string | null;
 }
-
-type ShipAnswer = { ok: true; parcelNumber: string; orderNumber: string } | { ok: false; message: string };
 
 function labelHref(orderId: string, direction: ShipmentView['direction']): string {
   return `${SHIPPING_PATH}?${new URLSearchParams({ orderId, etiquette: direction === 'inbound' ? 'envoi' : 'retour' })}`;
@@ -75,11 +75,11 @@ function Parcel({ orderId, shipment }: { orderId: string; shipment: ShipmentView
   );
 }
 
+const OTHER_CARRIER = `Saisir un numéro de suivi (transporteur «${NNBSP}Autre${NNBSP}»)`;
+
 function ShipDialog({ orderId, view, onClose }: { orderId: string; view: ShippingView; onClose: () => void }) {
   const fetcher = useFetcher<ShipAnswer>();
-  const [mode, setMode] = useState<'colissimo' | 'other'>(view.returnLabel ? 'colissimo' : 'other');
   const handled = useRef<unknown>(null);
-  const ids = useId();
   const answer = fetcher.data;
   useEffect(() => {
     if (fetcher.state !== 'idle' || !answer || handled.current === answer) return;
@@ -91,6 +91,18 @@ function ShipDialog({ orderId, view, onClose }: { orderId: string; view: Shippin
       onClose();
     }
   }, [fetcher.state, answer, onClose]);
+  // Validated on the server (routes/admin/api/shipping.ts, parseWithZod with the domain's schema):
+  // the tracking number's message under its field, a carrier's refusal in the form's alert.
+  const [form, fields] = useForm<ShipFormInput>({
+    id: `ship-${orderId}`,
+    lastResult: answer?.submission,
+    defaultValue: { mode: view.returnLabel ? 'colissimo' : 'other' },
+    shouldRevalidate: 'onInput',
+  });
+  const modes = [
+    ...(view.returnLabel ? [{ value: 'colissimo', label: 'Générer une étiquette de retour Colissimo' }] : []),
+    { value: 'other', label: OTHER_CARRIER },
+  ];
   const busy = fetcher.state !== 'idle';
   return (
     <Dialog open onOpenChange={(open) => (open ? null : onClose())}>
@@ -102,40 +114,18 @@ function ShipDialog({ orderId, view, onClose }: { orderId: string; view: Shippin
             {view.insuredValueCents > 0 ? formatEurosFromCents(view.insuredValueCents) : 'aucune (envoi non assuré)'}
           </DialogDescription>
         </DialogHeader>
-        <fetcher.Form method="post" action={SHIPPING_PATH} className="flex flex-col gap-4">
+        <fetcher.Form method="post" action={SHIPPING_PATH} className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="orderId" value={orderId} />
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 font-medium text-sm">Mode d’expédition</legend>
-            {view.returnLabel ? (
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="mode"
-                  value="colissimo"
-                  checked={mode === 'colissimo'}
-                  onChange={() => setMode('colissimo')}
-                />
-                Générer une étiquette de retour Colissimo
-              </label>
-            ) : null}
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="mode"
-                value="other"
-                checked={mode === 'other'}
-                onChange={() => setMode('other')}
-              />
-              Saisir un numéro de suivi (transporteur «{'\u202F'}Autre{'\u202F'}»)
-            </label>
-          </fieldset>
-          {mode === 'other' ? (
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={`${ids}-suivi`}>Numéro de suivi</Label>
-              <Input id={`${ids}-suivi`} name="parcelNumber" required maxLength={40} autoComplete="off" />
-            </div>
+          <RadioGroupField
+            meta={fields.mode}
+            legend="Mode d’expédition"
+            options={modes}
+            className="flex flex-col gap-2"
+          />
+          {fields.mode.value === 'other' ? (
+            <Field meta={fields.parcelNumber} label="Numéro de suivi" maxLength={40} autoComplete="off" />
           ) : null}
-          {answer && !answer.ok ? <Alert variant="danger">{answer.message}</Alert> : null}
+          <FormAlert id={form.errorId} errors={form.errors} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose}>
               Annuler

@@ -1,4 +1,5 @@
 import {
+  ChevronDownIcon,
   ClockIcon,
   CreditCardIcon,
   EuroIcon,
@@ -8,6 +9,8 @@ import {
   TrendingUpIcon,
   UsersIcon,
 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '~/components/ui/button';
 import { cn } from '~/components/ui/cn';
 import { type DashboardStats, formatCount, formatPercent, formatTrend } from '~/domain/admin/stats';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
@@ -48,14 +51,34 @@ function StatCard({
   );
 }
 
-/** The specification's statistics cards, computed in SQL (see stats.server.ts). */
+/**
+ * The specification's statistics cards, computed in SQL (see stats.server.ts). On a phone they
+ * would fill the first screen of every tab: there they are folded behind « Statistiques »
+ * (aria-expanded), and always shown from the md breakpoint up.
+ */
 export function StatsCards({ stats }: { stats: DashboardStats }) {
+  const [open, setOpen] = useState(false);
+  const listId = useId();
   return (
     <section aria-labelledby="statistiques" className="flex flex-col gap-2">
       <h2 id="statistiques" className="sr-only">
         Statistiques
       </h2>
-      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
+      <Button
+        type="button"
+        variant="outline"
+        className="justify-between md:hidden"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {open ? 'Masquer les statistiques' : 'Afficher les statistiques'}
+        <ChevronDownIcon className={cn('transition-transform', open && 'rotate-180')} aria-hidden="true" />
+      </Button>
+      <ul
+        id={listId}
+        className={cn('grid-cols-2 gap-3 md:grid lg:grid-cols-3 xl:grid-cols-6', open ? 'grid' : 'hidden')}
+      >
         <StatCard title="Chiffre d’affaires" value={formatEurosFromCents(stats.totalRevenueCents)} icon={EuroIcon}>
           <Trend value={stats.revenueTrend} label="sur 30 jours" />
         </StatCard>
@@ -81,7 +104,9 @@ export function StatsCards({ stats }: { stats: DashboardStats }) {
           <p className="text-muted-foreground text-xs">Commandes payées sur commandes créées</p>
         </StatCard>
       </ul>
-      <p className="text-muted-foreground text-xs">Chiffres du {formatDateTimeFr(stats.computedAt)}</p>
+      <p className={cn('text-muted-foreground text-xs md:block', open ? 'block' : 'hidden')}>
+        Chiffres du {formatDateTimeFr(stats.computedAt)}
+      </p>
     </section>
   );
 }

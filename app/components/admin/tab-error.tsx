@@ -1,6 +1,6 @@
 import { isRouteErrorResponse } from 'react-router';
 import { Alert } from '~/components/ui/alert';
-import { AccessRedirect } from './access-state';
+import { AccessDenied, AccessRedirect } from './access-state';
 
 function refusal(
   error: unknown,
@@ -22,10 +22,13 @@ function refusal(
 }
 
 /**
- * A tab's error: the session ended while working (toast and sign-in page, as on arrival), or the
- * tab failed to load (the rest of the dashboard stays usable).
+ * A tab's error: the session ended while working (toast and sign-in page, as on arrival), the role
+ * does not open this tab (« Accès non autorisé » in place), or the tab failed to load (the rest of the dashboard stays usable).
  */
 export function TabError({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error) && (error.data as { access?: unknown } | null)?.access === 'denied') {
+    return <AccessDenied headingLevel={2} />;
+  }
   const refused = refusal(error);
   if (refused) return <AccessRedirect {...refused} />;
   return (

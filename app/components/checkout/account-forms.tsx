@@ -1,92 +1,69 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import * as React from 'react';
 import { Form } from 'react-router';
+import { CheckboxField, Field, RequiredMark } from '~/components/forms/field';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
-import { Input } from '~/components/ui/input';
-import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import { useHydrated } from '~/components/use-hydrated';
-import type { CheckoutAccountValues } from '~/domain/orders/checkout-account';
+import { CHECKOUT_ACCOUNT_MESSAGES } from '~/domain/orders/checkout-account';
 import { termsVersionNotice } from '~/domain/terms';
 
 /*
  * The « Connexion » and « Inscription » tabs of /checkout (specification 000, sections 2 and 5):
- * plain forms posted to the checkout's own action, which signs in or registers, attaches the order
- * and comes back to this page. Without JavaScript they post all the same; the registration button
- * waits for the terms box only once the page runs (before that the server checks the box).
+ * forms posted to the checkout's own action, which checks them with the schemas of
+ * domain/orders/checkout-account.ts, signs in or registers, attaches the order and comes back to
+ * this page. A refusal comes back as Conform's lastResult: the message above the fields, what was
+ * typed kept (never the password). Without JavaScript they post all the same; the registration
+ * button waits for the terms box only once the page runs (before that the server checks the box).
  */
 
-export interface AccountFormError {
-  title: string;
-  message: string;
+interface RegisterFields {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  acceptTerms: string;
 }
 
-const EMPTY: CheckoutAccountValues = { email: '', firstName: '', lastName: '', acceptTerms: false };
+interface AccountFormProps {
+  lastResult: SubmissionResult<string[]> | undefined;
+  pending: boolean;
+}
 
-function FormError({ id, error }: { id: string; error: AccountFormError | null }) {
-  if (!error) return null;
+function FormError({ id, title, errors }: { id: string; title: string; errors: string[] | undefined }) {
+  if (!errors?.length) return null;
   return (
-    <Alert id={id} variant="danger" title={error.title}>
-      <p>{error.message}</p>
+    <Alert id={id} variant="danger" title={title}>
+      {errors.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
     </Alert>
   );
 }
 
-function TextField({
-  id,
-  name,
-  label,
-  type = 'text',
-  required = false,
-  autoComplete,
-  defaultValue,
-  describedBy,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  type?: 'text' | 'email' | 'password';
-  required?: boolean;
-  autoComplete: string;
-  defaultValue?: string;
-  describedBy?: string;
-}) {
+function required(label: string) {
   return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="text-destructive">
-            {' '}
-            *
-          </span>
-        ) : null}
-      </Label>
-      <Input
-        id={id}
-        name={name}
-        type={type}
-        required={required}
-        autoComplete={autoComplete}
-        defaultValue={defaultValue}
-        aria-describedby={describedBy}
-      />
-    </div>
+    <>
+      {label}
+      <RequiredMark />
+    </>
   );
 }
 
-export function CheckoutSignInForm({
-  values,
-  error,
-  pending,
-}: {
-  values: CheckoutAccountValues | null;
-  error: AccountFormError | null;
-  pending: boolean;
-}) {
-  const errorId = 'checkout-sign-in-error';
+export function CheckoutSignInForm({ lastResult, pending }: AccountFormProps) {
+  const [form, fields] = useForm<{ email: string; password: string }>({
+    id: 'checkout-sign-in',
+    lastResult,
+    shouldValidate: 'onSubmit',
+  });
   return (
-    <Form method="post" noValidate className="flex flex-col gap-4" aria-labelledby="checkout-sign-in-title">
+    <Form
+      method="post"
+      className="flex flex-col gap-4"
+      {...getFormProps(form)}
+      aria-labelledby="checkout-sign-in-title"
+    >
       <input type="hidden" name="intent" value="sign-in" />
       <h3 id="checkout-sign-in-title" className="font-semibold">
         Se connecter
@@ -94,25 +71,14 @@ export function CheckoutSignInForm({
       <p className="text-muted-foreground text-sm">
         Votre commande rejoint votre compte : vous la retrouverez dans « Mes commandes ».
       </p>
-      <FormError id={errorId} error={error} />
-      <TextField
-        id="checkout-sign-in-email"
-        name="email"
-        type="email"
-        label="Email"
-        required
-        autoComplete="email"
-        defaultValue={values?.email}
-        describedBy={error ? errorId : undefined}
-      />
-      <TextField
-        id="checkout-sign-in-password"
-        name="password"
+      <FormError id={form.errorId} title={CHECKOUT_ACCOUNT_MESSAGES.signInTitle} errors={form.errors} />
+      <Field meta={fields.email} type="email" label={required('Email')} autoComplete="email" aria-required />
+      <Field
+        meta={fields.password}
         type="password"
-        label="Mot de passe"
-        required
+        label={required('Mot de passe')}
         autoComplete="current-password"
-        describedBy={error ? errorId : undefined}
+        aria-required
       />
       <Button type="submit" className="w-fit" disabled={pending}>
         {pending ? <Spinner label="Connexion…" showLabel className="text-primary-foreground" /> : 'Se connecter'}
@@ -121,21 +87,17 @@ export function CheckoutSignInForm({
   );
 }
 
-export function CheckoutRegisterForm({
-  values,
-  error,
-  pending,
-}: {
-  values: CheckoutAccountValues | null;
-  error: AccountFormError | null;
-  pending: boolean;
-}) {
+export function CheckoutRegisterForm({ lastResult, pending }: AccountFormProps) {
   const hydrated = useHydrated();
-  const initial = values ?? EMPTY;
-  const [accepted, setAccepted] = React.useState(initial.acceptTerms);
-  const errorId = 'checkout-register-error';
+  const [form, fields] = useForm<RegisterFields>({ id: 'checkout-register', lastResult, shouldValidate: 'onSubmit' });
+  const [accepted, setAccepted] = React.useState(fields.acceptTerms.initialValue === 'on');
   return (
-    <Form method="post" noValidate className="flex flex-col gap-4" aria-labelledby="checkout-register-title">
+    <Form
+      method="post"
+      className="flex flex-col gap-4"
+      {...getFormProps(form)}
+      aria-labelledby="checkout-register-title"
+    >
       <input type="hidden" name="intent" value="register" />
       <h3 id="checkout-register-title" className="font-semibold">
         Créer un compte
@@ -143,68 +105,38 @@ export function CheckoutRegisterForm({
       <p className="text-muted-foreground text-sm">
         Les champs marqués d’un astérisque (*) sont obligatoires. Votre commande rejoint votre nouveau compte.
       </p>
-      <FormError id={errorId} error={error} />
+      <FormError id={form.errorId} title={CHECKOUT_ACCOUNT_MESSAGES.registerTitle} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          id="checkout-register-first-name"
-          name="firstName"
-          label="Prénom"
-          autoComplete="given-name"
-          defaultValue={initial.firstName}
-        />
-        <TextField
-          id="checkout-register-last-name"
-          name="lastName"
-          label="Nom"
-          autoComplete="family-name"
-          defaultValue={initial.lastName}
-        />
+        <Field meta={fields.firstName} label="Prénom" autoComplete="given-name" />
+        <Field meta={fields.lastName} label="Nom" autoComplete="family-name" />
       </div>
-      <TextField
-        id="checkout-register-email"
-        name="email"
-        type="email"
-        label="Email"
-        required
-        autoComplete="email"
-        defaultValue={initial.email}
-        describedBy={error ? errorId : undefined}
-      />
-      <TextField
-        id="checkout-register-password"
-        name="password"
+      <Field meta={fields.email} type="email" label={required('Email')} autoComplete="email" aria-required />
+      <Field
+        meta={fields.password}
         type="password"
-        label="Mot de passe"
-        required
+        label={required('Mot de passe')}
+        hint="Au moins 6 caractères, sans mot de passe courant."
         autoComplete="new-password"
-        describedBy={error ? errorId : 'checkout-register-password-hint'}
+        aria-required
       />
-      <p id="checkout-register-password-hint" className="-mt-3 text-muted-foreground text-sm">
-        Au moins 6 caractères, sans mot de passe courant.
-      </p>
-      <div className="flex items-start gap-3">
-        <input
-          id="checkout-register-terms"
-          name="acceptTerms"
-          type="checkbox"
-          value="on"
-          checked={accepted}
-          onChange={(event) => setAccepted(event.target.checked)}
-          className="mt-0.5 size-5 shrink-0 cursor-pointer accent-primary"
-        />
-        <label htmlFor="checkout-register-terms" className="text-sm leading-snug">
-          J’accepte les{' '}
-          <a
-            href="/cgv"
-            target="_blank"
-            rel="noopener"
-            className="font-medium text-primary underline underline-offset-4"
-          >
-            conditions générales de vente (nouvel onglet)
-          </a>
-          <span className="block text-muted-foreground text-xs">{termsVersionNotice()}</span>
-        </label>
-      </div>
+      <CheckboxField
+        meta={fields.acceptTerms}
+        onChange={(event) => setAccepted(event.currentTarget.checked)}
+        label={
+          <span>
+            J’accepte les{' '}
+            <a
+              href="/cgv"
+              target="_blank"
+              rel="noopener"
+              className="font-medium text-primary underline underline-offset-4"
+            >
+              conditions générales de vente (nouvel onglet)
+            </a>
+            <span className="block text-muted-foreground text-xs">{termsVersionNotice()}</span>
+          </span>
+        }
+      />
       <Button type="submit" className="w-fit" disabled={pending || (hydrated && !accepted)}>
         {pending ? (
           <Spinner label="Création du compte…" showLabel className="text-primary-foreground" />

@@ -1,22 +1,24 @@
+import { type FieldMetadata, type FormMetadata, getFormProps } from '@conform-to/react';
 import { CircleAlertIcon, LockIcon, TruckIcon, UserIcon } from 'lucide-react';
 import * as React from 'react';
 import { Form, Link } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
-import { PAY_FORM_ID } from '~/components/checkout/address-fields';
+import { CheckboxField } from '~/components/forms/field';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
-import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
 import { ACCOUNT_TAB_LABELS, ACCOUNT_TABS, type AccountTab } from '~/domain/orders/checkout-account';
+import type { CheckoutPayFields } from '~/domain/orders/checkout-details';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import {
   CHECKOUT_PAYMENT_METHOD_TEXT,
   CHECKOUT_PAYMENT_METHODS,
   type CheckoutPaymentMethod,
+  isCheckoutPaymentMethod,
 } from '~/domain/payments/offline';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } from '~/domain/pricing/labels';
@@ -24,8 +26,8 @@ import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } f
 /*
  * The blocks of /checkout (specification 000, section 2): the order recap, the delivery, the
  * account (guest / sign-in / registration) with the guest's information, and the payment with the
- * customer's express request to start before the end of the withdrawal period. Plain forms posted
- * to the page's action: everything works without JavaScript.
+ * customer's express request to start before the end of the withdrawal period. Forms posted to
+ * the page's action: everything works without JavaScript.
  */
 
 export const CHECKOUT_TEXT = {
@@ -121,174 +123,6 @@ export function DeliveryBlock({
   );
 }
 
-export interface GuestInfoValues {
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  address: string;
-  city: string;
-  postalCode: string;
-}
-
-export type GuestInfoFieldErrors = Partial<Record<keyof GuestInfoValues, string>>;
-
-function GuestField({
-  name,
-  label,
-  value,
-  error,
-  type = 'text',
-  required = false,
-  autoComplete,
-  className,
-}: {
-  name: keyof GuestInfoValues;
-  label: string;
-  value: string;
-  error?: string;
-  type?: 'text' | 'email' | 'tel';
-  required?: boolean;
-  autoComplete: string;
-  className?: string;
-}) {
-  const id = `guest-${name}`;
-  const errorId = `${id}-error`;
-  return (
-    <div className={className ?? 'flex flex-col gap-1.5'}>
-      <Label htmlFor={id}>
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="text-destructive">
-            {' '}
-            *
-          </span>
-        ) : null}
-      </Label>
-      <Input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={value}
-        required={required}
-        autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-      />
-      {error ? (
-        <p id={errorId} className="text-destructive text-sm">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-/** The guest's information (spec: guest info), saved with the page's action (`update-guest-order`). */
-export function GuestInfoForm({
-  values,
-  fieldErrors,
-  error,
-  saved,
-  savedBefore,
-  pending,
-}: {
-  values: GuestInfoValues;
-  fieldErrors?: GuestInfoFieldErrors;
-  error?: string | null;
-  saved: boolean;
-  savedBefore: boolean;
-  pending: boolean;
-}) {
-  return (
-    <Form method="post" noValidate className="flex flex-col gap-4" aria-labelledby="guest-info-title">
-      <input type="hidden" name="intent" value="guest-info" />
-      <h3 id="guest-info-title" className="font-semibold">
-        Vos informations
-      </h3>
-      <p className="text-muted-foreground text-sm">
-        Les champs marqués d’un astérisque (*) sont obligatoires. Nous vous écrivons à cette adresse pour le suivi de
-        votre commande.
-      </p>
-      {error ? <CheckoutAlert title="Informations invité" message={error} /> : null}
-      {saved ? (
-        <p
-          role="status"
-          className="rounded-md border border-success-tint-border bg-success-tint px-3 py-2 text-success-tint-foreground text-sm"
-        >
-          Vos informations ont été enregistrées.
-        </p>
-      ) : null}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <GuestField
-          name="email"
-          label="Adresse e-mail"
-          type="email"
-          required
-          autoComplete="email"
-          value={values.email}
-          error={fieldErrors?.email}
-          className="flex flex-col gap-1.5 sm:col-span-2"
-        />
-        <GuestField
-          name="firstName"
-          label="Prénom"
-          autoComplete="given-name"
-          value={values.firstName}
-          error={fieldErrors?.firstName}
-        />
-        <GuestField
-          name="lastName"
-          label="Nom"
-          autoComplete="family-name"
-          value={values.lastName}
-          error={fieldErrors?.lastName}
-        />
-        <GuestField
-          name="phone"
-          label="Téléphone"
-          type="tel"
-          autoComplete="tel"
-          value={values.phone}
-          error={fieldErrors?.phone}
-          className="flex flex-col gap-1.5 sm:col-span-2"
-        />
-        <GuestField
-          name="address"
-          label="Adresse"
-          autoComplete="street-address"
-          value={values.address}
-          error={fieldErrors?.address}
-          className="flex flex-col gap-1.5 sm:col-span-2"
-        />
-        <GuestField
-          name="postalCode"
-          label="Code postal"
-          autoComplete="postal-code"
-          value={values.postalCode}
-          error={fieldErrors?.postalCode}
-        />
-        <GuestField
-          name="city"
-          label="Ville"
-          autoComplete="address-level2"
-          value={values.city}
-          error={fieldErrors?.city}
-        />
-      </div>
-      <Button type="submit" variant="outline" className="w-fit" disabled={pending}>
-        {pending ? (
-          <Spinner label="Enregistrement…" showLabel />
-        ) : savedBefore ? (
-          'Mettre à jour mes informations'
-        ) : (
-          'Enregistrer mes informations'
-        )}
-      </Button>
-    </Form>
-  );
-}
-
 /**
  * The account block of a visitor who is not signed in: « Commander en invité », « Connexion » and
  * « Inscription » as tabs of this page (links to ?compte=, so that each works without JavaScript
@@ -360,35 +194,40 @@ export function ClosedOrderNotice({ message }: { message: string }) {
 /**
  * The payment: the method (card, bank transfer, cheque: terms of sale, section 6), the request to
  * start early (a choice: without it the work starts when the withdrawal period ends, on
- * `workStartsAfterPeriod`), then `Payer {total}`. Radio buttons in a plain form: without JavaScript
- * the choice is posted all the same; with it, the button says what it will do.
+ * `workStartsAfterPeriod`), then `Payer {total}`. The page's Conform form (PAY_FORM_ID, whose
+ * address fields may sit in the address block): radio buttons and a checkbox that post without
+ * JavaScript; with it, the button says what it will do.
  */
 export function PaymentBlock({
+  form,
+  fields,
   total,
   canPay,
   blockedReason,
-  consentGiven,
   workStartsAfterPeriod,
-  methodError,
   initialMethod,
   processing,
   cardAvailable = true,
 }: {
+  form: FormMetadata<CheckoutPayFields, string[]>;
+  fields: Record<'paymentMethod' | 'earlyStartConsent', FieldMetadata<string, CheckoutPayFields, string[]>>;
   total: string;
   canPay: boolean;
   blockedReason: string | null;
-  consentGiven: boolean;
   /** When the work starts without the request: the end of the withdrawal period. */
   workStartsAfterPeriod: Date;
-  methodError?: string | null;
   initialMethod: CheckoutPaymentMethod;
   processing: boolean;
   /** False while the shop has no gateway that may take cards (a production shop not set up yet). */
   cardAvailable?: boolean;
 }) {
-  const [method, setMethod] = React.useState<CheckoutPaymentMethod>(initialMethod);
+  const posted = fields.paymentMethod.initialValue;
+  const [method, setMethod] = React.useState<CheckoutPaymentMethod>(
+    isCheckoutPaymentMethod(posted) ? posted : initialMethod,
+  );
   const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
   const disabled = processing || !canPay;
+  const methodError = fields.paymentMethod.errors?.[0];
   return (
     <Card aria-labelledby="payment-title" role="region">
       <CardHeader>
@@ -408,9 +247,12 @@ export function PaymentBlock({
         )}
       </CardHeader>
       <CardContent>
-        <Form id={PAY_FORM_ID} method="post" className="flex flex-col gap-4">
+        <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="pay" />
-          <fieldset className="flex flex-col gap-2" aria-describedby={methodError ? 'payment-method-error' : undefined}>
+          <fieldset
+            className="flex flex-col gap-2"
+            aria-describedby={methodError ? fields.paymentMethod.errorId : undefined}
+          >
             <legend className="mb-2 font-semibold text-sm">Moyen de paiement</legend>
             {methods.map((value) => {
               const id = `payment-method-${value}`;
@@ -422,7 +264,7 @@ export function PaymentBlock({
                   <input
                     id={id}
                     type="radio"
-                    name="paymentMethod"
+                    name={fields.paymentMethod.name}
                     value={value}
                     checked={method === value}
                     onChange={() => setMethod(value)}
@@ -440,24 +282,15 @@ export function PaymentBlock({
             })}
           </fieldset>
           {methodError ? (
-            <p id="payment-method-error" className="text-destructive text-sm">
+            <p id={fields.paymentMethod.errorId} className="text-destructive text-sm">
               {methodError}
             </p>
           ) : null}
-          <div className="flex items-start gap-3">
-            <input
-              id="early-start-consent"
-              name="earlyStartConsent"
-              type="checkbox"
-              value="on"
-              defaultChecked={consentGiven}
-              aria-describedby="early-start-consent-choice"
-              className="mt-1 size-5 shrink-0 accent-primary"
-            />
-            <Label htmlFor="early-start-consent" className="font-normal text-sm leading-relaxed">
-              {EARLY_START_TEXT.consentLabel}
-            </Label>
-          </div>
+          <CheckboxField
+            meta={fields.earlyStartConsent}
+            label={EARLY_START_TEXT.consentLabel}
+            aria-describedby="early-start-consent-choice"
+          />
           <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
             {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
           </p>

@@ -57,8 +57,6 @@ export type ConfiguratorFields = {
   express: string;
 } & { [K in SupportType]: SupportFields };
 
-export type ConfiguratorIntent = 'save' | 'order';
-
 export interface ConfiguratorFormProps {
   priceList: { version: number; data: PriceListDocument };
   /** The raw values to show first: the URL's, or the posted form's after a refusal. */

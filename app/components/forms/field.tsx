@@ -1,11 +1,17 @@
-import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
+import {
+  type FieldMetadata,
+  getCollectionProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+} from '@conform-to/react';
 import type * as React from 'react';
 import { PasswordInput } from '~/components/auth/password-input';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Textarea } from '~/components/ui/textarea';
 
-type TextType = 'text' | 'email' | 'tel' | 'password' | 'number';
+type TextType = 'text' | 'email' | 'tel' | 'password' | 'number' | 'date';
 
 interface FieldProps extends Omit<React.ComponentProps<'input'>, 'id' | 'name' | 'type' | 'defaultValue' | 'form'> {
   // biome-ignore lint/suspicious/noExplicitAny: any schema's field
@@ -14,20 +20,25 @@ interface FieldProps extends Omit<React.ComponentProps<'input'>, 'id' | 'name' |
   type?: TextType;
   /** A hint under the label (format, rules), read with the field. */
   hint?: string;
+  /**
+   * The hint under the input instead: fields side by side (expiry and CVV on a phone) keep their
+   * boxes on one line however long each hint wraps.
+   */
+  hintBelow?: boolean;
 }
 
 /**
  * A labelled input bound to a Conform field: its French error sits under it and is tied to it by
  * aria-describedby; a password field gets the show-password toggle.
  */
-export function Field({ meta, label, type = 'text', hint, className, ...rest }: FieldProps) {
+export function Field({ meta, label, type = 'text', hint, hintBelow = false, className, ...rest }: FieldProps) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const { key, ...input } = getInputProps(meta, { type, ariaDescribedBy: hintId });
   const invalid = Boolean(meta.errors?.length);
   return (
     <div className={className ?? 'flex flex-col gap-1.5'}>
       <Label htmlFor={meta.id}>{label}</Label>
-      {hint ? (
+      {hint && !hintBelow ? (
         <p id={hintId} className="-mt-1 text-muted-foreground text-xs">
           {hint}
         </p>
@@ -37,6 +48,11 @@ export function Field({ meta, label, type = 'text', hint, className, ...rest }: 
       ) : (
         <Input key={key} {...input} {...rest} />
       )}
+      {hint && hintBelow ? (
+        <p id={hintId} className="text-muted-foreground text-xs">
+          {hint}
+        </p>
+      ) : null}
       {invalid ? (
         <p id={meta.errorId} className="text-destructive text-sm">
           {meta.errors?.[0]}
@@ -157,5 +173,100 @@ export function CheckboxField({ meta, label, className, ...rest }: CheckboxField
         </p>
       ) : null}
     </div>
+  );
+}
+
+interface RadioGroupFieldProps {
+  // biome-ignore lint/suspicious/noExplicitAny: any schema's field
+  meta: FieldMetadata<any, any, any>;
+  legend: React.ReactNode;
+  options: ReadonlyArray<{ value: string; label: React.ReactNode }>;
+  /** `cards`: each choice in a bordered box, side by side on wide screens (settings); `list`: one per line. */
+  variant?: 'cards' | 'list';
+  /** The layout of the choices (grid or column). */
+  className?: string;
+  /** Told of the chosen value (to show the fields that go with it, say). */
+  onValueChange?: (value: string) => void;
+}
+
+/**
+ * Native radio buttons bound to a Conform field, in a fieldset named by its legend, the error under
+ * them: arrow keys move between them and they post without JavaScript, unlike Radix's button-based
+ * radio group.
+ */
+export function RadioGroupField({
+  meta,
+  legend,
+  options,
+  variant = 'list',
+  className,
+  onValueChange,
+}: RadioGroupFieldProps) {
+  const radios = getCollectionProps(meta, { type: 'radio', options: options.map((option) => option.value) });
+  const cards = variant === 'cards';
+  return (
+    <fieldset
+      className="flex flex-col gap-1.5"
+      aria-describedby={meta.errors?.length ? meta.errorId : undefined}
+      aria-invalid={meta.errors?.length ? true : undefined}
+    >
+      <legend className="mb-1 font-medium text-sm">{legend}</legend>
+      <div className={className ?? (cards ? 'grid gap-2 sm:grid-cols-3' : 'flex flex-col gap-1.5')}>
+        {radios.map(({ key, ...radio }, index) => (
+          <label
+            key={key}
+            htmlFor={radio.id}
+            className={
+              cards
+                ? 'flex items-center gap-2 rounded-md border border-border p-3 text-sm'
+                : 'flex items-center gap-2 text-sm'
+            }
+          >
+            <input
+              {...radio}
+              className="size-4 shrink-0 accent-primary focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2"
+              onChange={(event) => onValueChange?.(event.currentTarget.value)}
+            />
+            {options[index]?.label}
+          </label>
+        ))}
+      </div>
+      {meta.errors?.length ? (
+        <p id={meta.errorId} className="text-destructive text-sm">
+          {meta.errors[0]}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+interface UnitFieldProps extends Omit<FieldProps, 'type' | 'hint'> {
+  /** What the value counts, shown after the input and read with it (« € par photo »). */
+  unit: string;
+}
+
+/** A labelled text input for a number, followed by its unit (a price, a coefficient, a number of days). */
+export function UnitField({ meta, label, unit, className, ...rest }: UnitFieldProps) {
+  const unitId = `${meta.id}-unit`;
+  const { key, ...input } = getInputProps(meta, { type: 'text', ariaDescribedBy: unitId });
+  return (
+    <FieldFrame meta={meta} label={label} className={className}>
+      <div className="flex items-center gap-2">
+        <Input key={key} className="max-w-36 text-right tabular-nums" {...input} {...rest} />
+        <span id={unitId} className="text-muted-foreground text-sm">
+          {unit}
+        </span>
+      </div>
+    </FieldFrame>
+  );
+}
+
+/** The asterisk of a required field's label (the form says what it means); not read out. */
+export function RequiredMark() {
+  return (
+    <span aria-hidden="true" className="text-destructive">
+      {' '}
+      *
+    </span>
   );
 }

@@ -6,20 +6,19 @@ import {
   type SubmissionResult,
   useForm,
 } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { CircleAlertIcon, LoaderCircleIcon, SendIcon } from 'lucide-react';
 import { Form, useNavigation } from 'react-router';
 import { company } from '~/domain/company';
 import {
+  CONTACT_CONSTRAINT,
   CONTACT_MESSAGES,
   CONTACT_SERVICE_LABELS,
   CONTACT_SERVICES,
-  contactMessageSchema,
   HONEYPOT_FIELD,
-} from '~/domain/content/contact-form';
+} from '~/domain/content/contact-fields';
+import type { ContactMessageFields } from '~/domain/content/contact-form';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
-import { cn } from '../ui/cn';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { Textarea } from '../ui/textarea';
@@ -55,24 +54,22 @@ function FieldError({ id, errors }: { id: string; errors: string[] | undefined }
 
 /**
  * The contact form of the specification: idle, sending, success (form cleared) and error states.
- * A plain HTML form underneath: it also works before (or without) JavaScript, the server then
- * validating and answering with the same messages.
+ * A plain HTML form underneath: it also works before (or without) JavaScript. The server validates
+ * either way and answers with the French messages, shown under the fields.
  */
 export function ContactForm({ actionData, defaults }: ContactFormProps) {
   const navigation = useNavigation();
   const sending = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<ContactMessageFields>({
     id: 'formulaire-contact',
     lastResult: sending ? undefined : actionData?.result,
-    constraint: getZodConstraint(contactMessageSchema),
+    // Checked by the server only (the route's action): zod stays out of the page's JavaScript.
+    constraint: CONTACT_CONSTRAINT,
     defaultValue: {
       subject: defaults.subject,
       service: defaults.service,
       pro: defaults.pro ? 'on' : undefined,
     },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactMessageSchema }),
   });
 
   const status = sending ? 'sending' : (actionData?.status ?? 'idle');
@@ -195,7 +192,7 @@ export function ContactForm({ actionData, defaults }: ContactFormProps) {
             </a>
             ).
           </p>
-          <Button type="submit" size="lg" disabled={sending} className={cn('min-w-44')}>
+          <Button type="submit" size="lg" disabled={sending} className="min-w-44">
             {sending ? (
               <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
             ) : (

@@ -3,7 +3,12 @@ import { cn } from './cn';
 
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls sideways, which the keyboard can do only from focus
+      tabIndex={0}
+      className="relative w-full overflow-x-auto rounded-sm focus-visible:outline-2 focus-visible:outline-ring"
+    >
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

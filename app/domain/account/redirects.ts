@@ -1,4 +1,6 @@
 import { safeRedirect } from '../redirect';
+import { isStaffRole } from '../staff/permissions';
+import type { Role } from './session-user';
 
 /*
  * Where the sign-in pages send people (specification 000, section 4), as pure functions of the role
@@ -10,7 +12,7 @@ import { safeRedirect } from '../redirect';
  *  - /register while already signed in: a checkout origin, else /.
  */
 
-export type AccountRole = 'customer' | 'admin';
+export type AccountRole = Role;
 
 /** Where the visitor came from, which sets the sign-in page's subtitle. */
 export type LoginOrigin = 'checkout' | 'admin' | 'account';
@@ -59,9 +61,9 @@ export const LOGIN_SUBTITLES: Readonly<Record<LoginOrigin, string>> = {
 
 export const ADMIN_ZONE_NOTICE = 'Cette zone est réservée aux administrateurs.';
 
-/** The home of a role: admin to /admin, everyone else to /profile. */
+/** The home of a role: the staff to /admin, customers to /profile. */
 export function roleHome(role: AccountRole): string {
-  return role === 'admin' ? '/admin' : '/profile';
+  return isStaffRole(role) ? '/admin' : '/profile';
 }
 
 /** After a sign-in (password, magic link, new password, registration). */
@@ -71,7 +73,7 @@ export function destinationAfterSignIn(role: AccountRole, redirectTo: unknown): 
 
 /** /login visited while signed in (not in password recovery). */
 export function destinationWhenSignedIn(role: AccountRole, redirectTo: unknown): string {
-  if (role === 'admin') return '/admin';
+  if (isStaffRole(role)) return '/admin';
   const to = originPath(redirectTo);
   return isCheckoutPath(to) ? to : '/';
 }

@@ -40,7 +40,11 @@ const email = (requiredMessage: string) =>
     .pipe(z.email({ error: M.invalidEmail }).max(254, M.invalidEmail));
 
 /** A new password: the length rules of Better Auth and the common-password refusal, checked early. */
-const newPassword = (requiredMessage: string, minLength = PASSWORD_MIN_LENGTH, tooShort: string = M.passwordTooShort) =>
+export const newPassword = (
+  requiredMessage: string,
+  minLength = PASSWORD_MIN_LENGTH,
+  tooShort: string = M.passwordTooShort,
+) =>
   z
     .string({ error: requiredMessage })
     .min(minLength, tooShort)
@@ -51,7 +55,7 @@ const newPassword = (requiredMessage: string, minLength = PASSWORD_MIN_LENGTH, t
  * "Les mots de passe ne correspondent pas" as soon as both are typed, even while other fields are
  * still wrong (zod skips object refinements after a field error unless told when to run them).
  */
-const passwordsMatch = {
+export const passwordsMatch = {
   message: M.passwordsDoNotMatch,
   path: ['confirmPassword'],
   when: (payload: { value: unknown }) => {

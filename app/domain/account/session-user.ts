@@ -3,7 +3,10 @@
  * so that components (the site header) can name it without importing server code.
  */
 
-export type Role = 'customer' | 'admin';
+import type { StaffRole } from '../staff/permissions';
+
+/** Customers, and the staff roles of docs/decisions/016-staff-roles.md. */
+export type Role = 'customer' | StaffRole;
 
 export interface SessionUser {
   id: string;
@@ -13,4 +16,6 @@ export interface SessionUser {
   lastName: string;
   /** Confirmed by the e-mailed link, a magic link or a password reset (docs/decisions/010). */
   emailVerified: boolean;
+  /** Signs in with a TOTP code too (« Sécurité »): the team's rule may require it of administrators. */
+  twoFactorEnabled: boolean;
 }

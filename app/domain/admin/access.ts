@@ -2,9 +2,11 @@
  * The back office's refusals (specification 001, sections 4 and 6), as the server throws them and
  * the /admin error boundary reads them: unauthenticated (toast "Non authentifié", then /login),
  * forbidden (toast "Accès non autorisé", then /), error (message with logout and home buttons).
+ * A staff member whose role lacks the capability (docs/decisions/016) is `denied`: the page says
+ * « Accès non autorisé » in place (403), the rest of the back office stays at hand.
  */
 
-export type AccessState = 'unauthenticated' | 'forbidden' | 'error';
+export type AccessState = 'unauthenticated' | 'forbidden' | 'denied' | 'error';
 
 export interface AccessRefusal {
   access: AccessState;
@@ -18,7 +20,7 @@ export function isAccessRefusal(value: unknown): value is AccessRefusal {
     typeof value === 'object' &&
     value !== null &&
     'access' in value &&
-    ['unauthenticated', 'forbidden', 'error'].includes(String((value as { access: unknown }).access)) &&
+    ['unauthenticated', 'forbidden', 'denied', 'error'].includes(String((value as { access: unknown }).access)) &&
     typeof (value as { message?: unknown }).message === 'string'
   );
 }

@@ -1,5 +1,6 @@
 import { formatDateFr } from '../format';
 import { orderStatusLabel, paymentStatusLabel } from '../order-status';
+import { parseSelectedIds } from './bulk-orders';
 import { parseDay } from './list-params';
 
 /*
@@ -154,12 +155,10 @@ export function csvHeader<Row>(columns: ReadonlyArray<ExportColumn<Row>>): strin
   return `${columns.map((c) => csvField(c.header)).join(';')}\r\n`;
 }
 
-export interface ExportRequest {
-  dataset: ExportDataset;
-  format: ExportFormat;
-  from: string;
-  to: string;
-}
+/** A period's orders or invoices, or the orders selected in the Commandes tab (bulk export, issue 18). */
+export type ExportRequest =
+  | { dataset: ExportDataset; format: ExportFormat; from: string; to: string; ids?: undefined }
+  | { dataset: 'commandes'; format: ExportFormat; ids: readonly string[]; from?: undefined; to?: undefined };
 
 export type ExportRequestResult = { ok: true; request: ExportRequest } | { ok: false; error: string };
 
@@ -174,6 +173,8 @@ export function parseExportRequest(dataset: string | undefined, search: URLSearc
   if (!(EXPORT_FORMATS as readonly string[]).includes(format ?? '')) {
     return { ok: false, error: 'Format d’export inconnu (CSV ou Excel)' };
   }
+  const ids = search.getAll('ids');
+  if (ids.length > 0) return parseSelection(dataset, format as ExportFormat, ids);
   const from = parseDay(search.get('from'));
   const to = parseDay(search.get('to'));
   if (!from || !to) return { ok: false, error: 'Indiquez une période (dates de début et de fin)' };
@@ -182,7 +183,15 @@ export function parseExportRequest(dataset: string | undefined, search: URLSearc
   return { ok: true, request: { dataset: dataset as ExportDataset, format: format as ExportFormat, from, to } };
 }
 
-/** `commandes_2026-01-01_2026-11-21.xlsx` */
+/** `?ids=…&ids=…`: the selected orders, at most as many as a bulk action takes. */
+function parseSelection(dataset: string | undefined, format: ExportFormat, ids: string[]): ExportRequestResult {
+  if (dataset !== 'commandes') return { ok: false, error: 'Seules les commandes s’exportent par sélection' };
+  const selection = parseSelectedIds(ids);
+  return selection.ok ? { ok: true, request: { dataset, format, ids: selection.ids } } : selection;
+}
+
+/** `commandes_2026-01-01_2026-11-21.xlsx`, or `commandes_selection.csv` for selected orders. */
 export function exportFileName(request: ExportRequest): string {
+  if (request.ids) return `${request.dataset}_selection.${request.format}`;
   return `${request.dataset}_${request.from}_${request.to}.${request.format}`;
 }

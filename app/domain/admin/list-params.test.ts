@@ -54,8 +54,12 @@ describe('list parameters', () => {
         label: false,
         returnOriginals: false,
         stage: null,
+        pageSize: 20,
       },
     );
+    // More per page, to select them all for a bulk action; any other size is the default.
+    expect(parseOrderListParams(new URLSearchParams('par_page=100'))).toMatchObject({ pageSize: 100 });
+    expect(parseOrderListParams(new URLSearchParams('par_page=5000'))).toMatchObject({ pageSize: 20 });
     expect(
       parseOrderListParams(new URLSearchParams('livraison=usb&etiquette=oui&retour=oui&etape=received')),
     ).toMatchObject({ delivery: 'usb', label: true, returnOriginals: true, stage: 'received' });

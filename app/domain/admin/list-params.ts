@@ -16,6 +16,8 @@ import { DELIVERY_METHODS, type DeliveryMethod } from '../pricing/default-price-
  */
 
 export const PAGE_SIZE = 20;
+/** The Commandes tab may show more per page, to select them all for a bulk action (issue 18). */
+export const ORDER_PAGE_SIZES = [20, 50, 100] as const;
 /** Search terms shorter than this match too much to be useful (and defeat the trigram index). */
 export const MIN_SEARCH_LENGTH = 2;
 export const MAX_SEARCH_LENGTH = 100;
@@ -48,6 +50,8 @@ export interface OrderListParams {
   /** Only the orders whose originals go back to the customer. */
   returnOriginals: boolean;
   stage: WorkshopStage | null;
+  /** Orders per page (`par_page`), one of ORDER_PAGE_SIZES. */
+  pageSize: number;
 }
 
 export interface CustomerListParams {
@@ -117,6 +121,7 @@ export function parseOrderListParams(search: URLSearchParams): OrderListParams {
     label: search.get('etiquette') === 'oui',
     returnOriginals: search.get('retour') === 'oui',
     stage: isWorkshopStage(stage) ? stage : null,
+    pageSize: ORDER_PAGE_SIZES.find((size) => String(size) === search.get('par_page')) ?? PAGE_SIZE,
   };
 }
 

@@ -6,6 +6,7 @@
 export const ACCESS_MESSAGES = {
   unauthenticated: 'Non authentifié',
   forbidden: 'Accès non autorisé',
+  deniedDetail: 'Votre rôle ne donne pas accès à cette page. Demandez à un administrateur si vous en avez besoin.',
   sessionError: "Erreur d'authentification. Veuillez vous reconnecter.",
   permissionsError: 'Impossible de vérifier vos permissions. Veuillez réessayer.',
   genericError: "Une erreur s'est produite lors de la vérification de votre accès.",

@@ -1,7 +1,9 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
 import {
   applyPriceForm,
+  createPriceFormSchema,
   decidePriceUpdate,
   fieldValue,
   largeChangeSentence,
@@ -224,9 +226,27 @@ describe('the summary of the changes', () => {
 
 describe('deciding on a posted update', () => {
   const photos = 'supports.photos.basePrice';
+  const schema = createPriceFormSchema(DEFAULT_PRICE_LIST);
+  /** A post as the browser sends it, read as the action reads it (Conform nests the dotted names). */
+  const posted = (entries: Record<string, string>) =>
+    parseWithZod(new URLSearchParams(entries), { schema, disableAutoCoercion: true });
+  const decide = (entries: Record<string, string>) => {
+    const submission = posted(entries);
+    if (submission.status !== 'success') throw new Error('refused');
+    return decidePriceUpdate(DEFAULT_PRICE_LIST, submission.value);
+  };
+
+  it('refuses a wrong entry on its field, and an empty one, but keeps a price not sent', () => {
+    const refused = posted({ [photos]: '0,3,9', 'supports.slides.basePrice': '', confirmed: '1' });
+    expect(refused.status !== 'success' && refused.error).toEqual({
+      [photos]: [M.eurosNotANumber],
+      'supports.slides.basePrice': [M.eurosEmpty],
+    });
+    const kept = posted({ 'resolutionMultipliers.4800dpi': '1,5' });
+    expect(kept.status === 'success' && kept.value.document.supports.photos.basePrice).toBe(35);
+  });
 
   it.each<[string, Record<string, string>, string]>([
-    ['a refused entry', { [photos]: '0,3,9', confirmed: '1' }, 'invalid'],
     ['the same prices', { [photos]: '0,35', confirmed: '1' }, 'unchanged'],
     ['a change without confirmation', { [photos]: '0,39' }, 'unconfirmed'],
     ['a change with a wrong confirmation', { [photos]: '0,39', confirmed: 'true' }, 'unconfirmed'],
@@ -235,11 +255,11 @@ describe('deciding on a posted update', () => {
     ['a ×111 change confirmed only as large', { [photos]: '39', confirmedLargeChange: '1' }, 'unconfirmed'],
     ['a ×111 change confirmed twice', { [photos]: '39', confirmed: '1', confirmedLargeChange: '1' }, 'publish'],
   ])('%s', (_what, entries, kind) => {
-    expect(decidePriceUpdate(DEFAULT_PRICE_LIST, entries).kind).toBe(kind);
+    expect(decide(entries).kind).toBe(kind);
   });
 
   it('publishes the parsed document: « 0,39 » is 39 cents', () => {
-    const decision = decidePriceUpdate(DEFAULT_PRICE_LIST, { [photos]: '0,39', confirmed: '1' });
+    const decision = decide({ [photos]: '0,39', confirmed: '1' });
     expect(decision.kind === 'publish' && decision.document.supports.photos.basePrice).toBe(39);
   });
 });

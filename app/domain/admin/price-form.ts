@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { formatEurosFromCents, NBSP, NNBSP } from '../format';
 import {
   DELIVERY_METHODS,
@@ -152,10 +153,13 @@ function getPath(document: unknown, path: string): unknown {
   return value;
 }
 
-function setPath(document: Record<string, unknown>, path: string, next: number): void {
+function setPath(document: Record<string, unknown>, path: string, next: unknown): void {
   const keys = path.split('.');
   let target = document;
-  for (const key of keys.slice(0, -1)) target = target[key] as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) {
+    target[key] ??= {};
+    target = target[key] as Record<string, unknown>;
+  }
   target[keys[keys.length - 1] as string] = next;
 }
 
@@ -164,6 +168,17 @@ export function fieldValue(list: PriceListDocument, field: PriceField): string {
   const value = Number(getPath(list, field.name));
   if (!Number.isFinite(value)) return '';
   return (field.kind === 'euros' ? (value / 100).toFixed(2) : String(value)).replace('.', ',');
+}
+
+/** The form's entries, nested as their names say (`supports.photos.basePrice`). */
+export type PriceFormEntries = { [key: string]: string | PriceFormEntries };
+
+/** Every field's value as the form shows it (the form's default value). */
+export function priceFormDefaults(list: PriceListDocument): PriceFormEntries {
+  const values: PriceFormEntries = {};
+  for (const field of priceTabs(list).flatMap((tab) => tab.fields))
+    setPath(values, field.name, fieldValue(list, field));
+  return values;
 }
 
 export const PRICE_FORM_MESSAGES = {
@@ -349,29 +364,58 @@ export function largeChangeSentence(change: PriceChange): string {
   return `${what} «${NNBSP}${change.label}${NNBSP}» (${change.section}) passe de ${change.beforeText} à ${change.afterText} (${factor}).`;
 }
 
+/** The names of the form's confirmation fields, posted once the person confirmed in the dialog. */
+export const CONFIRMATION_FIELDS = { confirmed: 'confirmed', confirmedLargeChange: 'confirmedLargeChange' } as const;
+
+/** A valid Tarifs post: the list it describes, and what the person confirmed. */
+export type PriceFormValue = {
+  document: PriceListDocument;
+  confirmed: boolean;
+  confirmedLargeChange: boolean;
+};
+
+/**
+ * The Tarifs form's schema, in the browser (before the summary) as on the server: the posted
+ * entries (nested as their names say: `supports.photos.basePrice`) read over `current` by
+ * applyPriceForm, each refusal on its field. Parse without Conform's coercion: an entry sent empty
+ * is refused (« Indiquez un montant »), an entry not sent keeps its price.
+ */
+export function createPriceFormSchema(current: PriceListDocument) {
+  const fields = priceTabs(current).flatMap((tab) => tab.fields);
+  return z.record(z.string(), z.unknown()).transform((posted, context): PriceFormValue => {
+    const entries: Record<string, string> = {};
+    for (const field of fields) {
+      const value = getPath(posted, field.name);
+      if (typeof value === 'string') entries[field.name] = value;
+    }
+    const applied = applyPriceForm(current, entries);
+    for (const [name, message] of Object.entries(applied.errors)) {
+      context.addIssue({ code: 'custom', path: name.split('.'), message });
+    }
+    return {
+      document: applied.document,
+      confirmed: posted[CONFIRMATION_FIELDS.confirmed] === '1',
+      confirmedLargeChange: posted[CONFIRMATION_FIELDS.confirmedLargeChange] === '1',
+    };
+  });
+}
+
 export type PriceUpdateDecision =
-  | { kind: 'invalid'; errors: Record<string, string> }
   | { kind: 'unchanged' }
   | { kind: 'unconfirmed'; changes: PriceChange[] }
   | { kind: 'large-unconfirmed'; changes: PriceChange[] }
   | { kind: 'publish'; document: PriceListDocument; changes: PriceChange[] };
 
-/** The names of the form's confirmation fields, posted once the person confirmed in the dialog. */
-export const CONFIRMATION_FIELDS = { confirmed: 'confirmed', confirmedLargeChange: 'confirmedLargeChange' } as const;
-
 /**
- * What a posted « Mettre à jour » leads to, on the server as in the browser: wrong entries are
- * refused, no change publishes nothing, and a publication needs `confirmed=1` — plus
+ * What a valid « Mettre à jour » post (createPriceFormSchema) leads to, on the server as in the
+ * browser: no change publishes nothing, and a publication needs `confirmed=1` — plus
  * `confirmedLargeChange=1` when an entry changes beyond ×3 or ÷3. The browser shows the summary
  * before it sets them; the server checks them, so a forged or replayed post cannot skip them.
  */
-export function decidePriceUpdate(current: PriceListDocument, entries: Record<string, string>): PriceUpdateDecision {
-  const applied = applyPriceForm(current, entries);
-  if (Object.keys(applied.errors).length > 0) return { kind: 'invalid', errors: applied.errors };
-  const changes = priceChanges(current, applied.document);
+export function decidePriceUpdate(current: PriceListDocument, form: PriceFormValue): PriceUpdateDecision {
+  const changes = priceChanges(current, form.document);
   if (changes.length === 0) return { kind: 'unchanged' };
-  if (entries[CONFIRMATION_FIELDS.confirmed] !== '1') return { kind: 'unconfirmed', changes };
-  if (changes.some((c) => c.large) && entries[CONFIRMATION_FIELDS.confirmedLargeChange] !== '1')
-    return { kind: 'large-unconfirmed', changes };
-  return { kind: 'publish', document: applied.document, changes };
+  if (!form.confirmed) return { kind: 'unconfirmed', changes };
+  if (changes.some((c) => c.large) && !form.confirmedLargeChange) return { kind: 'large-unconfirmed', changes };
+  return { kind: 'publish', document: form.document, changes };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_MESSAGES, contactDefaults, contactMessageSchema } from './contact-form';
+import { CONTACT_MESSAGES, contactDefaults } from './contact-fields';
+import { contactMessageSchema } from './contact-form';
 
 const valid = { name: 'Jeanne Martin', email: 'jeanne@example.fr', subject: 'Mes VHS', message: 'Bonjour, …' };
 

@@ -1,7 +1,10 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import {
   createEmailConfigSchema,
+  createTestEmailFormSchema,
   EMAIL_CONFIG_DEFAULTS,
+  EMAIL_CONFIG_MESSAGES,
   emailConfigSchema,
   isSmtpConfigured,
   smtpSecurity,
@@ -111,5 +114,37 @@ describe('test e-mail recipient', () => {
 
   it('accepts an address', () => {
     expect(testEmailSchema.parse({ to: ' admin@soovenirs.fr ' }).to).toBe('admin@soovenirs.fr');
+  });
+});
+
+describe('the dialog’s post, read as the action reads it (Conform)', () => {
+  const form = {
+    enabled: 'on',
+    senderEmail: 'no-reply@soovenirs.fr',
+    senderName: 'Soovenirs',
+    smtpHost: 'ssl0.ovh.net',
+    smtpPort: '465',
+    smtpUsername: 'no-reply@soovenirs.fr',
+    smtpPassword: '',
+  };
+  const savedServer = { smtpHost: 'ssl0.ovh.net', smtpPort: 465, smtpUsername: 'no-reply@soovenirs.fr' };
+  const options = { passwordStored: true, savedServer };
+  const posted = (entries: Record<string, string>) =>
+    parseWithZod(new URLSearchParams(entries), { schema: createEmailConfigSchema(options) });
+
+  it('keeps the stored password when the field is left empty for the saved server', () => {
+    const kept = posted(form);
+    expect(kept.status === 'success' && kept.value).toMatchObject({ enabled: true, smtpPort: 465, smtpPassword: '' });
+  });
+
+  it('asks for the password again for another server, and for a recipient to test', () => {
+    const moved = posted({ ...form, smtpHost: 'collecte.attaquant.example' });
+    expect(moved.status !== 'success' && moved.error).toEqual({
+      smtpPassword: [EMAIL_CONFIG_MESSAGES.passwordForNewServer],
+    });
+    const test = parseWithZod(new URLSearchParams({ ...form, to: '' }), {
+      schema: createTestEmailFormSchema(options),
+    });
+    expect(test.status !== 'success' && test.error).toEqual({ to: [EMAIL_CONFIG_MESSAGES.testRecipient] });
   });
 });

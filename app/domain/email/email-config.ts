@@ -10,6 +10,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-in
 /** 587: submission with STARTTLS (the specification's "TLS"); 465: implicit TLS ("SSL"). */
 export const SMTP_PORTS = [587, 465] as const;
 export type SmtpPort = (typeof SMTP_PORTS)[number];
+export const SMTP_PORT_LABELS: Readonly<Record<SmtpPort, string>> = { 587: '587 (TLS)', 465: '465 (SSL)' };
 
 export interface EmailConfig {
   /** Whether customers are e-mailed when the status of their order changes. */
@@ -96,6 +97,11 @@ const smtpPort = z.preprocess(
     }),
 );
 
+const password = z
+  .string({ error: EMAIL_CONFIG_MESSAGES.smtpPassword })
+  .max(1000, { error: EMAIL_CONFIG_MESSAGES.tooLong(1000), abort: true })
+  .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE });
+
 /**
  * The form's schema. With `passwordStored`, an empty password means "keep the stored one" (the
  * stored password is never sent back to the browser, so the form shows an empty field). With
@@ -122,13 +128,9 @@ export function createEmailConfigSchema({
     }),
     smtpPort: smtpPort as z.ZodType<SmtpPort, unknown>,
     smtpUsername: required(EMAIL_CONFIG_MESSAGES.smtpUsername, 254),
-    // Passwords are taken as typed: spaces may belong to them.
-    smtpPassword: (passwordStored
-      ? z.string().optional().default('')
-      : z.string({ error: EMAIL_CONFIG_MESSAGES.smtpPassword }).min(1, EMAIL_CONFIG_MESSAGES.smtpPassword)
-    )
-      .pipe(z.string().max(1000, { error: EMAIL_CONFIG_MESSAGES.tooLong(1000) }))
-      .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE }),
+    // Passwords are taken as typed: spaces may belong to them. One chain, no pipe: Conform reads an
+    // empty field as missing in every string schema, a pipe's output included.
+    smtpPassword: passwordStored ? password.default('') : password.min(1, EMAIL_CONFIG_MESSAGES.smtpPassword),
   });
   if (!savedServer) return schema;
   return schema.superRefine((value, context) => {
@@ -162,3 +164,14 @@ export const testEmailSchema = z.object({
     .min(1, { error: EMAIL_CONFIG_MESSAGES.testRecipient, abort: true })
     .pipe(z.email({ error: EMAIL_CONFIG_MESSAGES.senderEmail })),
 });
+
+/**
+ * The configuration dialog's « Envoyer un email de test »: the recipient, and the settings as typed
+ * (saved or not), with the same rules as a save.
+ */
+export function createTestEmailFormSchema(options: Parameters<typeof createEmailConfigSchema>[0] = {}) {
+  return z.intersection(createEmailConfigSchema(options), testEmailSchema);
+}
+
+/** The dialog's fields as the browser's form holds them (the port as text). */
+export type EmailConfigFormInput = Omit<EmailConfig, 'smtpPort'> & { smtpPort: string; to: string };

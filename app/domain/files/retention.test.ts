@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { endOfParisDay, extendedExpiry, filesConfigFrom, filesConfigSchema, RETENTION_MESSAGES } from './retention';
+import {
+  EXTENSION_DAYS,
+  endOfParisDay,
+  extendedExpiry,
+  extensionFormSchema,
+  filesConfigFrom,
+  filesConfigSchema,
+  RETENTION_MESSAGES,
+} from './retention';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-21T10:00:00Z');
@@ -80,5 +88,15 @@ describe('extending an order’s retention', () => {
       ok: true,
       expiresAt: new Date(now.getTime() + 30 * DAY),
     });
+  });
+
+  it('reads « Prolonger la conservation »: a date, or + 30 days; a missing date is said under the field', () => {
+    expect(extensionFormSchema.parse({ mode: 'until', until: '2026-12-31' })).toEqual({
+      kind: 'until',
+      day: '2026-12-31',
+    });
+    expect(extensionFormSchema.parse({ mode: 'days' })).toEqual({ kind: 'days', days: EXTENSION_DAYS });
+    const missing = extensionFormSchema.safeParse({ mode: 'until' });
+    expect(missing.error?.issues[0]).toMatchObject({ path: ['until'], message: RETENTION_MESSAGES.dateInvalid });
   });
 });

@@ -60,6 +60,25 @@ export function parisDayKey(instant: Date): string {
 
 export type ExtensionRequest = { kind: 'days'; days: number } | { kind: 'until'; day: string };
 
+/**
+ * « Prolonger la conservation » as the form posts it: « Prolonger » with a new date (`until`, a
+ * date input's `2026-12-31`), or « + 30 jours » (`mode=days`). The date's other rules (not before
+ * today, later than the current expiry, not too far) need the order: extendedExpiry below.
+ */
+export const extensionFormSchema = z
+  .object({ mode: z.enum(['until', 'days']).default('until'), until: z.string().trim().optional() })
+  .superRefine((form, ctx) => {
+    if (form.mode === 'until' && !endOfParisDay(form.until ?? '')) {
+      ctx.addIssue({ code: 'custom', path: ['until'], message: RETENTION_MESSAGES.dateInvalid });
+    }
+  })
+  .transform(
+    (form): ExtensionRequest =>
+      form.mode === 'days' ? { kind: 'days', days: EXTENSION_DAYS } : { kind: 'until', day: form.until ?? '' },
+  );
+
+export type ExtensionFormInput = z.input<typeof extensionFormSchema>;
+
 export interface RetentionState {
   expiresAt: Date | null;
   deletedAt: Date | null;

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { FORBIDDEN_CHARACTER_MESSAGE } from '../text-input';
 import {
   ADDRESS_MESSAGES,
-  addressFormValues,
   addressLines,
   countryName,
   formatPhone,
@@ -116,12 +115,6 @@ describe('postal address', () => {
         for (const message of Object.values(result.fieldErrors)) expect(message).toMatch(/[éèàç]|Veuillez|Nous/);
       }
     }
-  });
-
-  it('reads the prefixed fields of a form', () => {
-    const form = new FormData();
-    form.set('delivery.city', 'Lyon');
-    expect(addressFormValues(form, 'delivery')).toMatchObject({ city: 'Lyon', line1: '' });
   });
 
   it('prints the lines of an envelope and compares two addresses', () => {

@@ -215,16 +215,6 @@ export function parseAddress(
   return { success: false, fieldErrors };
 }
 
-/** The form's fields named `<prefix>.<field>` (delivery.city…), as strings (absent: empty). */
-export function addressFormValues(formData: FormData, prefix: string): AddressFormValues {
-  const values = {} as AddressFormValues;
-  for (const field of ADDRESS_FIELDS) {
-    const value = formData.get(`${prefix}.${field}`);
-    values[field] = typeof value === 'string' ? value : '';
-  }
-  return values;
-}
-
 /** The phone number for reading: `+33 6 12 34 56 78` for a French one, grouped otherwise. */
 export function formatPhone(phone: string): string {
   if (/^\+33[0-9]{9}$/.test(phone)) {

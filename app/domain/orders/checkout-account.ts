@@ -7,10 +7,12 @@ import '../zod-config';
 
 /*
  * The account block of /checkout (specification 000, sections 2 and 5): « Commander en invité »,
- * « Connexion » and « Inscription » as tabs of the page itself (?compte=), each a plain form posted
- * to the checkout's action, so that signing in or registering keeps the order on screen. Reading
- * the forms is pure; the server signs in or registers through Better Auth, then attaches the guest
- * order to the account.
+ * « Connexion » and « Inscription » as tabs of the page itself (?compte=), each a form posted to
+ * the checkout's action, so that signing in or registering keeps the order on screen. The action
+ * checks the forms with these schemas (Conform's parseWithZod with `disableAutoCoercion`: an empty
+ * field stays '' for the messages below; a refusal of the whole form is its form error, shown
+ * above the fields); the server signs in or registers through Better Auth, then
+ * attaches the guest order to the account.
  */
 
 export const ACCOUNT_TABS = ['invite', 'connexion', 'inscription'] as const;
@@ -80,31 +82,3 @@ function registrationIssue(value: { email: string; password: string; acceptTerms
 
 export type CheckoutSignIn = z.output<typeof checkoutSignInSchema>;
 export type CheckoutRegistration = z.output<typeof checkoutRegistrationSchema>;
-
-/** The form's first French message, or its values. */
-export function readAccountForm<T>(
-  schema: z.ZodType<T>,
-  form: Record<string, unknown>,
-): { ok: true; value: T } | { ok: false; error: string } {
-  const parsed = schema.safeParse(form);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: parsed.error.issues[0]?.message ?? M.fillAllFields };
-}
-
-/** What the forms send back to the page after a refusal (never the password). */
-export interface CheckoutAccountValues {
-  email: string;
-  firstName: string;
-  lastName: string;
-  acceptTerms: boolean;
-}
-
-export function checkoutAccountValues(form: Record<string, unknown>): CheckoutAccountValues {
-  const text = (key: string, max: number) => (typeof form[key] === 'string' ? form[key].trim().slice(0, max) : '');
-  return {
-    email: text('email', 254),
-    firstName: text('firstName', NAME_MAX),
-    lastName: text('lastName', NAME_MAX),
-    acceptTerms: form.acceptTerms === 'on',
-  };
-}

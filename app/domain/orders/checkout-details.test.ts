@@ -1,11 +1,13 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
+import { PAYMENT_METHOD_MESSAGES } from '../payments/offline';
 import { ADDRESS_MESSAGES } from './address';
 import {
   CHECKOUT_DETAILS_MESSAGES,
   type CheckoutDetailsForm,
+  checkoutPaySchema,
   parseCheckoutDetails,
   parseEurosToCents,
-  readCheckoutDetailsForm,
 } from './checkout-details';
 
 const address = {
@@ -75,17 +77,29 @@ describe('checkout details', () => {
     ).toMatchObject({ ok: true, details: { insuredValueCents: 0 } });
   });
 
-  it('reads the payment form', () => {
+  it('reads the payment form as Conform posts it, every mistake on its field', () => {
     const data = new FormData();
+    data.set('intent', 'pay');
+    data.set('paymentMethod', 'transfer');
     data.set('delivery.city', 'Paris');
     data.set('insure', 'on');
     data.set('insuredValue', '300');
-    expect(readCheckoutDetailsForm(data)).toMatchObject({
-      delivery: { city: 'Paris', line1: '' },
-      insure: true,
-      insuredValue: '300',
-      billingDifferent: false,
-      saveToProfile: false,
+    const refused = parseWithZod(data, { schema: checkoutPaySchema(rules) });
+    expect(refused.status).toBe('error');
+    expect(refused.reply().error).toMatchObject({
+      'delivery.firstName': [ADDRESS_MESSAGES.firstName],
+      'delivery.line1': [ADDRESS_MESSAGES.line1],
     });
+    expect(refused.reply().error).not.toHaveProperty('delivery.city');
+    expect(refused.reply().initialValue).toMatchObject({ delivery: { city: 'Paris' }, insuredValue: '300' });
+  });
+
+  it('pays by card unless told otherwise, refuses an unknown method, and asks no address without rules', () => {
+    const plain = parseWithZod(new URLSearchParams({ intent: 'pay', earlyStartConsent: 'on' }), {
+      schema: checkoutPaySchema(null),
+    });
+    expect(plain.status === 'success' && plain.value).toEqual({ method: 'card', earlyStart: true, details: null });
+    const forged = parseWithZod(new URLSearchParams({ paymentMethod: 'bitcoin' }), { schema: checkoutPaySchema(null) });
+    expect(forged.reply().error).toEqual({ paymentMethod: [PAYMENT_METHOD_MESSAGES.invalid] });
   });
 });

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { formatEurosFromCents } from '../format';
+import { type CheckoutPaymentMethod, isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '../payments/offline';
+import '../zod-config';
 import {
+  ADDRESS_FIELDS,
   type AddressFieldErrors,
   type AddressFormValues,
-  addressFormValues,
   type PostalAddress,
   parseAddress,
 } from './address';
@@ -39,6 +42,13 @@ export interface CheckoutDetailsErrors {
   insuredValue?: string;
 }
 
+/** What the order's addresses are checked against (its price list's insurance ceiling). */
+export interface CheckoutDetailsRules {
+  /** A parcel returns (originals, USB key, DVD): the only one that can be insured. */
+  travelsBack: boolean;
+  maxInsuredCents: number;
+}
+
 export const CHECKOUT_DETAILS_MESSAGES = {
   invalid: 'Veuillez corriger l’adresse indiquée avant de payer.',
   insuredValueRequired: 'Veuillez indiquer la valeur à assurer, en euros',
@@ -47,18 +57,26 @@ export const CHECKOUT_DETAILS_MESSAGES = {
     `La valeur assurée ne peut dépasser ${formatEurosFromCents(maxCents)} (plafond de l’assurance du transporteur)`,
 } as const;
 
-export function readCheckoutDetailsForm(formData: FormData): CheckoutDetailsForm {
-  const value = (name: string) => {
-    const raw = formData.get(name);
-    return typeof raw === 'string' ? raw : '';
-  };
+/** A posted field as text (absent or not text: empty). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** A posted address (`delivery.city`… read by Conform as `{ delivery: { city } }`), every field as text. */
+function addressFormOf(value: unknown): AddressFormValues {
+  const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(fields[field])])) as AddressFormValues;
+}
+
+/** The address block's fields of the payment form, as posted. */
+export function checkoutDetailsFormOf(posted: Record<string, unknown>): CheckoutDetailsForm {
   return {
-    delivery: addressFormValues(formData, 'delivery'),
-    billingDifferent: value('billingDifferent') === 'on',
-    billing: addressFormValues(formData, 'billing'),
-    insure: value('insure') === 'on',
-    insuredValue: value('insuredValue'),
-    saveToProfile: value('saveToProfile') === 'on',
+    delivery: addressFormOf(posted.delivery),
+    billingDifferent: posted.billingDifferent === 'on',
+    billing: addressFormOf(posted.billing),
+    insure: posted.insure === 'on',
+    insuredValue: text(posted.insuredValue),
+    saveToProfile: posted.saveToProfile === 'on',
   };
 }
 
@@ -76,7 +94,7 @@ export function parseEurosToCents(value: string): number | null {
  */
 export function parseCheckoutDetails(
   form: CheckoutDetailsForm,
-  rules: { travelsBack: boolean; maxInsuredCents: number },
+  rules: CheckoutDetailsRules,
 ): { ok: true; details: CheckoutDetails } | { ok: false; errors: CheckoutDetailsErrors } {
   const errors: CheckoutDetailsErrors = {};
   const delivery = parseAddress(form.delivery);
@@ -102,4 +120,58 @@ export function parseCheckoutDetails(
       saveToProfile: form.saveToProfile,
     },
   };
+}
+
+/** The payment form's fields as the browser posts them (checkboxes: « on » or nothing). */
+export type CheckoutPayFields = {
+  paymentMethod: string;
+  earlyStartConsent: string;
+  delivery: AddressFormValues;
+  billingDifferent: string;
+  billing: AddressFormValues;
+  insure: string;
+  insuredValue: string;
+  saveToProfile: string;
+};
+
+export interface CheckoutPayment {
+  method: CheckoutPaymentMethod;
+  /** The express request to start before the end of the withdrawal period. */
+  earlyStart: boolean;
+  /** The addresses and insurance, when something physical travels and the draft is not placed yet. */
+  details: CheckoutDetails | null;
+}
+
+/**
+ * The checkout's payment form (« Payer »): the method (card when none is posted: the
+ * create-checkout API and older forms send none), the early-start request and, with `rules` (the
+ * address block is shown), the addresses and insurance. Every mistake comes back on its field
+ * (`delivery.postalCode`, `insuredValue`, `paymentMethod`) through Conform's parseWithZod.
+ */
+export function checkoutPaySchema(rules: CheckoutDetailsRules | null) {
+  return z.looseObject({}).transform((posted, ctx): CheckoutPayment => {
+    const method = posted.paymentMethod === undefined ? 'card' : posted.paymentMethod;
+    if (!isCheckoutPaymentMethod(method)) {
+      ctx.addIssue({ code: 'custom', path: ['paymentMethod'], message: PAYMENT_METHOD_MESSAGES.invalid });
+    }
+    const checked = rules ? parseCheckoutDetails(checkoutDetailsFormOf(posted), rules) : null;
+    if (checked && !checked.ok) {
+      const { delivery, billing, insuredValue } = checked.errors;
+      for (const [prefix, errors] of [
+        ['delivery', delivery],
+        ['billing', billing],
+      ] as const) {
+        for (const [field, message] of Object.entries(errors ?? {})) {
+          ctx.addIssue({ code: 'custom', path: [prefix, field], message });
+        }
+      }
+      if (insuredValue) ctx.addIssue({ code: 'custom', path: ['insuredValue'], message: insuredValue });
+    }
+    if (!isCheckoutPaymentMethod(method) || (checked && !checked.ok)) return z.NEVER;
+    return {
+      method,
+      earlyStart: posted.earlyStartConsent === 'on',
+      details: checked?.ok ? checked.details : null,
+    };
+  });
 }

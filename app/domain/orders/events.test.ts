@@ -168,14 +168,21 @@ const CASES: Case[] = [
     kind: 'email_queued',
     data: { to: 'jeanne@example.fr', template: 'order-status' },
     label: 'E-mail au client mis en file d’envoi',
-    detail: 'jeanne@example.fr',
+    detail: 'Changement de statut · jeanne@example.fr',
     customer: null,
   },
   {
     kind: 'email_sent',
     data: { to: 'jeanne@example.fr', template: 'order-status' },
     label: 'E-mail envoyé au client',
-    detail: 'jeanne@example.fr',
+    detail: 'Changement de statut · jeanne@example.fr',
+    customer: null,
+  },
+  {
+    kind: 'customer_message',
+    data: { to: 'jeanne@example.fr', subject: 'Une cassette moisie', message: 'Voulez-vous la faire nettoyer ?' },
+    label: 'Message envoyé au client',
+    detail: 'Une cassette moisie — Voulez-vous la faire nettoyer ?',
     customer: null,
   },
   {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailTemplateLabel } from '../email/template-labels';
 import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
 import {
   isOrderStatus,
@@ -166,6 +167,13 @@ const transitionLabel = (prefix: string, name: (status: string) => string, event
     : event.to
       ? nbsp(prefix, name(event.to))
       : prefix;
+
+/** « Confirmation de commande · jeanne@example.fr »: which e-mail, to whom. */
+function emailDetail(data: { to?: string | undefined; template?: string | undefined }): string | null {
+  const to = nonEmpty(data.to);
+  if (!data.template) return to;
+  return to ? `${emailTemplateLabel(data.template)} · ${to}` : emailTemplateLabel(data.template);
+}
 
 export const ORDER_EVENTS = {
   // ---- Kinds already in the database ----
@@ -336,12 +344,18 @@ export const ORDER_EVENTS = {
   email_queued: kind({
     schema: z.object({ to: text.optional(), template: text.optional(), outboxId: text.optional() }).passthrough(),
     label: () => 'E-mail au client mis en file d’envoi',
-    detail: (data) => nonEmpty(data.to),
+    detail: emailDetail,
   }),
   email_sent: kind({
     schema: z.object({ to: text.optional(), template: text.optional(), outboxId: text.optional() }).passthrough(),
     label: () => 'E-mail envoyé au client',
-    detail: (data) => nonEmpty(data.to),
+    detail: emailDetail,
+  }),
+  customer_message: kind({
+    // « Contacter le client » (issue 18): the staff's message, sent by e-mail.
+    schema: z.object({ to: text.optional(), subject: text.optional(), message: text.optional() }).passthrough(),
+    label: () => 'Message envoyé au client',
+    detail: (data) => [nonEmpty(data.subject), nonEmpty(data.message)].filter(Boolean).join(' — ') || null,
   }),
   note: kind({
     schema: z.object({ text: text.optional() }).passthrough(),
@@ -748,6 +762,8 @@ export interface OrderHistoryEntry {
   /** Null in the customer's view: the customer is not told which staff member did what. */
   actorName: string | null;
   isNote: boolean;
+  /** Staff only: the outbox row of an e-mail sent, which « Renvoyer » sends again. */
+  emailId?: string | null;
 }
 
 export type HistoryAudience = 'staff' | 'customer';
@@ -756,6 +772,12 @@ export interface HistoryInput extends StoredOrderEvent {
   at: Date | string;
   actor: string | null;
   account?: ActorAccount | null;
+}
+
+/** The outbox id an `email_sent` row names, when it is one. */
+function sentEmailId(data: unknown): string | null {
+  const id = (data as { outboxId?: unknown } | null)?.outboxId;
+  return typeof id === 'string' && UUID.test(id) ? id : null;
 }
 
 /** The history for one audience, oldest first; the customer's leaves out internal bookkeeping. */
@@ -772,6 +794,7 @@ export function orderHistory(events: ReadonlyArray<HistoryInput>, audience: Hist
         detail: description.detail,
         actorName: actorName(event.actor, event.account),
         isNote: description.isNote,
+        emailId: event.kind === 'email_sent' ? sentEmailId(event.data) : null,
       });
     } else if (description.customerLabel) {
       entries.push({ ...base, label: description.customerLabel, detail: null, actorName: null, isNote: false });

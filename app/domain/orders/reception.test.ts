@@ -9,6 +9,8 @@ import {
   receptionFormSchema,
   receptionSummary,
   recount,
+  SUPPLEMENT_REFUSAL_MESSAGE,
+  supplementRefusalSchema,
 } from './reception';
 
 const photos = (quantity: number, extra: Partial<OrderedLine> = {}): OrderedLine => ({
@@ -139,5 +141,14 @@ describe('reception form', () => {
     expect(photoProblem({ type: 'image/jpeg', size: 1000 })).toBeNull();
     expect(photoProblem({ type: 'image/gif', size: 1000 })).toBe(RECEPTION_MESSAGES.photoType);
     expect(photoProblem({ type: 'image/png', size: 9 * 1024 * 1024 })).toBe(RECEPTION_MESSAGES.photoTooBig);
+  });
+
+  it('reads the customer’s refusal of a supplement: one of the two choices, else a French message', () => {
+    expect(supplementRefusalSchema.parse({ adjustmentId: 'a1', decision: 'return_extra' })).toEqual({
+      adjustmentId: 'a1',
+      decision: 'return_extra',
+    });
+    const refused = supplementRefusalSchema.safeParse({ adjustmentId: 'a1', decision: 'jeter' });
+    expect(refused.error?.issues[0]?.message).toBe(SUPPLEMENT_REFUSAL_MESSAGE);
   });
 });

@@ -219,6 +219,21 @@ export function receptionFormSchema(lines: readonly OrderedLine[], today: Date) 
   });
 }
 
+export const SUPPLEMENT_REFUSALS = [
+  { value: 'digitise_paid', label: 'Numériser seulement ce qui est payé' },
+  { value: 'return_extra', label: 'Retourner les originaux en plus' },
+] as const;
+
+export const SUPPLEMENT_REFUSAL_MESSAGE = 'Choisissez ce que le client préfère.';
+
+/** « Refus du client »: the staff record the customer's refusal of a supplement, with their choice. */
+export const supplementRefusalSchema = z.object({
+  adjustmentId: z.string({ error: 'Supplément introuvable' }),
+  decision: z.enum(['digitise_paid', 'return_extra'], { error: SUPPLEMENT_REFUSAL_MESSAGE }),
+});
+
+export type SupplementRefusalInput = z.input<typeof supplementRefusalSchema>;
+
 /** A photo's own checks (type and size), before anything is stored. */
 export function photoProblem(photo: { type: string; size: number }): string | null {
   if (!(RECEPTION_PHOTO_TYPES as readonly string[]).includes(photo.type)) return RECEPTION_MESSAGES.photoType;

@@ -5,6 +5,8 @@ import { hasNoForbiddenCharacter } from '../text-input';
  * The money forms of the back office's order dialog: a refund (amount, how, why), a cancellation
  * with its refund, and the settlement of a withdrawal (the amount kept). Amounts are typed the
  * French way (« 12,50 ») or with a point; the server parses them here, never trusting the browser.
+ * The field names are the forms' (components/admin/order-money-forms.tsx, bound with Conform); the
+ * cancellation's refund fields carry a `refund` prefix inside the status form.
  */
 
 export const REFUND_METHODS = ['gateway', 'transfer', 'cheque'] as const;
@@ -34,7 +36,8 @@ export function parseEurosToCents(input: unknown): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
-const amount = z.string().transform((value, ctx) => {
+// An empty field reaches the schema as undefined (Conform's parseWithZod): the same French message.
+const amount = z.string({ error: REFUND_FORM_MESSAGES.amountInvalid }).transform((value, ctx) => {
   const cents = parseEurosToCents(value);
   if (cents === null) {
     ctx.addIssue({ code: 'custom', message: REFUND_FORM_MESSAGES.amountInvalid });
@@ -56,3 +59,5 @@ export const refundFormSchema = z.object({ amount, method, reason });
 export const withdrawalSettlementSchema = z.object({ kept: amount, method });
 
 export type RefundForm = z.output<typeof refundFormSchema>;
+export type RefundFormInput = z.input<typeof refundFormSchema>;
+export type WithdrawalSettlementInput = z.input<typeof withdrawalSettlementSchema>;

@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import {
   createPaymentConfigSchema,
@@ -118,5 +119,22 @@ describe('masked secrets', () => {
       'companyCode',
       'secretKey',
     ]);
+  });
+});
+
+describe('the dialog’s post, read as the action reads it (Conform)', () => {
+  const posted = (entries: Record<string, string>) =>
+    parseWithZod(new URLSearchParams(entries), { schema: createPaymentConfigSchema() });
+
+  it('takes the fields of the other solutions as empty, and the mode as chosen', () => {
+    const sandbox = posted({ type: 'sandbox', testMode: 'false' });
+    expect(sandbox.status === 'success' && sandbox.value).toMatchObject({ testMode: false, apiKey: '', secretKey: '' });
+    const empty = posted({ ...monetico, testMode: 'true', apiKey: '' });
+    expect(empty.status === 'success' && empty.value).toMatchObject({ type: 'monetico', apiKey: '' });
+  });
+
+  it('answers a wrong terminal number on its field', () => {
+    const refused = posted({ ...monetico, testMode: 'true', merchantId: '12' });
+    expect(refused.status !== 'success' && refused.error).toEqual({ merchantId: [M.merchantIdFormat] });
   });
 });

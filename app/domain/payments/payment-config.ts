@@ -125,15 +125,15 @@ export const PAYMENT_CONFIG_MESSAGES = {
 } as const;
 
 const M = PAYMENT_CONFIG_MESSAGES;
-// Every field is stored, even those of the solution not chosen: bounded, and without NUL (PostgreSQL refuses it).
-const text = z.preprocess(
-  (v) => (v === undefined || v === null ? '' : v),
-  z
-    .string()
-    .trim()
-    .max(500, { error: M.tooLong(500), abort: true })
-    .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE }),
-);
+// Every field is stored, even those of the solution not chosen: bounded, and without NUL (PostgreSQL
+// refuses it). Missing is empty. One chain, no preprocess: Conform reads an empty field as missing
+// in every string schema, a preprocess's output included.
+const text = z
+  .string()
+  .trim()
+  .max(500, { error: M.tooLong(500), abort: true })
+  .refine(hasNoForbiddenCharacter, { error: FORBIDDEN_CHARACTER_MESSAGE })
+  .default('');
 
 /**
  * The form's schema. A secret left empty keeps the stored one (a stored secret never comes back to
@@ -187,3 +187,12 @@ export function createPaymentConfigSchema({
 }
 
 export type PaymentConfigInput = z.output<ReturnType<typeof createPaymentConfigSchema>>;
+
+/** The dialog's fields as the browser's form holds them: test mode is a choice of two, as text. */
+export type PaymentConfigFormInput = Omit<PaymentConfig, 'testMode'> & { testMode: 'true' | 'false' };
+
+/** The two modes, as the dialog offers them: a missing value means test mode (the specification). */
+export const PAYMENT_MODE_OPTIONS: ReadonlyArray<{ value: PaymentConfigFormInput['testMode']; label: string }> = [
+  { value: 'true', label: 'Mode test (aucun paiement réel)' },
+  { value: 'false', label: 'Production (paiements réels encaissés)' },
+];

@@ -1,3 +1,5 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { ArrowLeftIcon } from 'lucide-react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
@@ -9,9 +11,11 @@ import { Spinner } from '~/components/ui/spinner';
 import { useHydrated } from '~/components/use-hydrated';
 import { itemsSummary } from '~/domain/account/order-details';
 import { WITHDRAWAL_MESSAGES, WITHDRAWAL_PERIOD_DAYS, withdrawalState } from '~/domain/account/withdrawal';
+import { withdrawalRequestSchema } from '~/domain/account/withdrawal-request';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import { withdrawFromOrder } from '~/server/orders/withdrawal.server';
@@ -65,6 +69,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { order, user } = await withdrawableOrder(request, params.orderId);
+  const submission = parseWithZod(await readFormData(request), { schema: withdrawalRequestSchema });
+  // A refusal (too late, already done) is the form's answer, with status 200 like any form result.
+  const refuse = (message: string): { submission: SubmissionResult<string[]> } => ({
+    submission: submission.reply({ formErrors: [message] }),
+  });
   let result: Awaited<ReturnType<typeof withdrawFromOrder>>;
   try {
     result = await withdrawFromOrder({
@@ -73,10 +82,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
   } catch (error) {
     log.error({ err: error, orderId: order.id }, 'the withdrawal could not be recorded');
-    return { error: WITHDRAWAL_MESSAGES.failed };
+    return refuse(WITHDRAWAL_MESSAGES.failed);
   }
-  // A refusal (too late, already done) is the form's answer, with status 200 like any form result.
-  if (!result.ok) return { error: result.message };
+  if (!result.ok) return refuse(result.message);
   const page = `/retractation/${order.id}`;
   throw redirect(page, { headers: cookieHeaders(flashCookie('withdrawal-recorded', page)) });
 }
@@ -86,6 +94,7 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
   const { order, withdrawal, viewer, flash } = loaderData;
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const [form] = useForm({ id: 'withdrawal', lastResult: actionData?.submission });
   useServerToast(flash);
   const back = viewer === 'owner' ? '/profile' : `/confirmation?orderId=${order.id}`;
 
@@ -114,7 +123,7 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
       </div>
 
       <div className="flex flex-col gap-4 rounded-xl border border-border bg-card p-6 shadow-sm">
-        <FormAlert errors={actionData?.error ? [actionData.error] : null} />
+        <FormAlert id={form.errorId} errors={form.errors} />
         {withdrawal.kind === 'open' ? (
           <>
             <p>
@@ -127,7 +136,7 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
               que la prestation commence avant la fin de ce délai, le montant correspondant au service déjà fourni reste
               dû. Vous recevrez un accusé de réception daté par email.
             </p>
-            <Form method="post">
+            <Form method="post" {...getFormProps(form)}>
               <Button type="submit" variant="destructive" size="lg" disabled={pending}>
                 {pending ? <Spinner label="Enregistrement…" className="[&_svg]:text-destructive-foreground" /> : null}
                 {CONFIRM_LABEL}

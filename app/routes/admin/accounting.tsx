@@ -6,7 +6,7 @@ import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { useHydrated } from '~/components/use-hydrated';
 import { parseInvoiceListParams, parsePage } from '~/domain/admin/list-params';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { listCreditNotes, listInvoices } from '~/server/admin/invoices.server';
 import type { Route } from './+types/accounting';
 
@@ -17,7 +17,7 @@ import type { Route } from './+types/accounting';
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'accounting');
   const url = new URL(request.url);
   const params = parseInvoiceListParams(url.searchParams);
   const [invoices, creditNotes] = await Promise.all([

@@ -6,7 +6,7 @@ import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { profileSchema } from '~/domain/account/schemas';
 import { parseCustomerListParams, withParams } from '~/domain/admin/list-params';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { getCustomerDetails, listCustomers, updateCustomerDetails } from '~/server/admin/customers.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/customers';
@@ -14,7 +14,7 @@ import type { Route } from './+types/customers';
 /* The Clients tab: customer accounts, searched, sorted and paginated on the server; `?client=<id>` opens the details. */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'customers');
   const url = new URL(request.url);
   const params = parseCustomerListParams(url.searchParams);
   const customerId = url.searchParams.get('client');
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** « Modifier les coordonnées » of an account (the dialog's form). */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+  const staff = await requireStaff(request, 'customers');
   const form = await readFormData(request);
   const submission = parseWithZod(form, { schema: profileSchema });
   const customerId = String(form.get('customerId') ?? '');
@@ -35,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
     return { ok: false, result: submission.reply({ formErrors: ['Demande inconnue'] }) };
   }
   if (submission.status !== 'success') return { ok: false, result: submission.reply() };
-  const saved = await updateCustomerDetails(customerId, submission.value);
+  const saved = await updateCustomerDetails(customerId, submission.value, staff.id);
   if (!saved) return { ok: false, result: submission.reply({ formErrors: ['Ce client n’existe plus'] }) };
   return { ok: true, result: submission.reply() };
 }

@@ -1,6 +1,6 @@
 import { data } from 'react-router';
 import { exportFileName, parseExportRequest } from '~/domain/admin/exports';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { exportStream } from '~/server/admin/exports.server';
 import type { Route } from './+types/exports';
 
@@ -10,10 +10,10 @@ import type { Route } from './+types/exports';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  const admin = await requireStaff(request, 'exports');
   const parsed = parseExportRequest(params.dataset, new URL(request.url).searchParams);
   if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
-  const { body, contentType } = exportStream(parsed.request);
+  const { body, contentType } = exportStream(parsed.request, admin.id);
   return new Response(body, {
     headers: {
       'Content-Type': contentType,

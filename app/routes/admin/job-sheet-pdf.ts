@@ -1,5 +1,5 @@
 import { data } from 'react-router';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { loadDocumentOrder, pdfResponse, renderJobSheetPdf } from '~/server/documents/order-documents.server';
 import type { Route } from './+types/job-sheet-pdf';
 
@@ -10,8 +10,8 @@ import type { Route } from './+types/job-sheet-pdf';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'workshop');
   const order = await loadDocumentOrder(params.orderId);
   if (!order) throw data('Commande introuvable', { status: 404 });
-  return pdfResponse(await renderJobSheetPdf(order), `fiche-atelier-${order.number}.pdf`);
+  return pdfResponse(await renderJobSheetPdf([order]), `fiche-atelier-${order.number}.pdf`);
 }

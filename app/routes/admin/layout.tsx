@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { isRouteErrorResponse, Outlet } from 'react-router';
-import { AccessError, AccessRedirect } from '~/components/admin/access-state';
+import { AccessError } from '~/components/admin/access-error';
+import { AccessDenied, AccessRedirect } from '~/components/admin/access-state';
 import { AdminHeader, type SettingsDialog } from '~/components/admin/admin-header';
 import { AdminTabs } from '~/components/admin/admin-tabs';
 import { GlobalSearch } from '~/components/admin/global-search';
@@ -11,10 +12,10 @@ import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
+import { heldForTwoFactor, requireStaffPage } from '~/server/admin/access.server';
 import { getNotificationFeed } from '~/server/admin/notifications.server';
 import { warmReports } from '~/server/admin/reports.server';
 import { getDashboardStats } from '~/server/admin/stats.server';
-import { requireAdmin } from '~/server/auth/session.server';
 import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/layout';
 
@@ -40,8 +41,14 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
   // The pages (spec 000): anonymous visitors to /login remembering the page, customers to the home
   // page. Their resource routes (/admin/api, /admin/exports) and the tabs' own loaders and actions
-  // keep answering 401/403 through requireAdminUser; the layout's redirect wins for a page.
-  const admin = await requireAdmin(request);
+  // keep answering 401/403 through requireStaff; the layout's redirect wins for a page.
+  const admin = await requireStaffPage(request);
+  const adminName = `${admin.firstName} ${admin.lastName}`.trim() || admin.email;
+  // An administrator held by the team's two-factor rule sees « Sécurité » alone: no figures, no
+  // notifications, no tabs (their resource routes would refuse them).
+  if (await heldForTwoFactor(admin)) {
+    return { adminName, role: admin.role, held: true as const, stats: null, feed: null, paymentAlert: null };
+  }
   const [stats, feed, card] = await Promise.all([
     getDashboardStats(),
     getNotificationFeed(admin.id),
@@ -50,10 +57,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The Rapports tab's charts read most of the orders: start computing them now, in the background,
   // so that they are ready (cached) when the tab is opened.
   warmReports();
-  const adminName = `${admin.firstName} ${admin.lastName}`.trim() || admin.email;
   // Until a real gateway is configured, customers cannot pay by card: every tab says so.
   const paymentAlert = card.available ? null : SANDBOX_POLICY_MESSAGES.adminBanner[card.reason];
-  return { adminName, stats, feed, paymentAlert };
+  return { adminName, role: admin.role, held: false as const, stats, feed, paymentAlert };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -64,17 +70,28 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       className="mx-auto flex w-full max-w-7xl flex-col gap-5 px-4 py-6 sm:px-6 lg:px-8"
       data-hydrated={hydrated ? 'true' : 'false'}
     >
-      <AdminHeader adminName={loaderData.adminName} feed={loaderData.feed} onOpenDialog={setDialog} />
-      {loaderData.paymentAlert ? (
-        <Alert variant="danger" className="font-semibold">
-          {loaderData.paymentAlert}
-        </Alert>
-      ) : null}
-      <StatsCards stats={loaderData.stats} />
-      <GlobalSearch />
-      <AdminTabs />
-      <Outlet />
-      <SettingsDialogs open={dialog} onOpenChange={(open) => (open ? null : setDialog(null))} />
+      <AdminHeader
+        adminName={loaderData.adminName}
+        role={loaderData.role}
+        feed={loaderData.feed}
+        onOpenDialog={setDialog}
+      />
+      {loaderData.held ? (
+        <Outlet />
+      ) : (
+        <>
+          {loaderData.paymentAlert ? (
+            <Alert variant="danger" className="font-semibold">
+              {loaderData.paymentAlert}
+            </Alert>
+          ) : null}
+          <StatsCards stats={loaderData.stats} />
+          <GlobalSearch />
+          <AdminTabs role={loaderData.role} />
+          <Outlet />
+          <SettingsDialogs open={dialog} onOpenChange={(open) => (open ? null : setDialog(null))} />
+        </>
+      )}
     </div>
   );
 }
@@ -87,6 +104,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <AccessRedirect access={refusal.access} message={refusal.message} redirectTo={refusal.redirectTo ?? '/'} />
       );
     }
+    if (refusal.access === 'denied') return <AccessDenied />;
     return <AccessError detail={refusal.message} />;
   }
   return <AccessError detail={ACCESS_MESSAGES.permissionsError} />;

@@ -1,5 +1,5 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data, useLocation, useNavigate } from 'react-router';
-import type { z } from 'zod';
 import type { StatusActionData } from '~/components/admin/order-details-dialog';
 import { OrderDetailsDialog } from '~/components/admin/order-details-dialog';
 import type { MoneyActionData } from '~/components/admin/order-money-forms';
@@ -9,13 +9,20 @@ import { TabError } from '~/components/admin/tab-error';
 import { Alert } from '~/components/ui/alert';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
 import { STATUS_CHANGE_MESSAGES } from '~/domain/admin/messages';
-import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
+import {
+  ORDER_NOTE_MESSAGES,
+  orderNoteSchema,
+  statusChangeSchema,
+  UNKNOWN_STATUS_MESSAGE,
+} from '~/domain/admin/order-dialog-forms';
+import { firstFormError } from '~/domain/form-errors';
 import { formatEurosFromCents } from '~/domain/format';
-import { isOrderStatus, orderStatusLabel } from '~/domain/order-status';
-import { type RefundMethodChoice, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
-import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { orderStatusLabel } from '~/domain/order-status';
+import { REFUND_FORM_MESSAGES, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
+import { orderIntentCapability } from '~/domain/staff/permissions';
+import { requireCapability, requireStaff } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
+import { listSavedFilters } from '~/server/admin/saved-filters.server';
 import { invalidateDashboardStats } from '~/server/admin/stats.server';
 import { advanceOrders } from '~/server/admin/workshop.server';
 import { readFormData } from '~/server/form-data.server';
@@ -35,63 +42,71 @@ import type { Route } from './+types/orders';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  const staff = await requireStaff(request, 'orders.read');
   const url = new URL(request.url);
   const params = parseOrderListParams(url.searchParams);
   const orderId = url.searchParams.get('commande');
-  const [page, details] = await Promise.all([
+  const [page, details, savedFilters] = await Promise.all([
     listOrders(params),
     orderId && UUID.test(orderId) ? getOrderDetails(orderId) : Promise.resolve(null),
+    listSavedFilters(staff.id),
   ]);
-  return { params, page, details, missingOrder: Boolean(orderId) && !details };
+  return { params, page, details, missingOrder: Boolean(orderId) && !details, savedFilters, role: staff.role };
 }
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 const reply = (body: StatusActionData, status = 200) => data(body, { status });
-
-const NOTE_ERRORS = {
-  'not-found': 'Commande introuvable',
-  empty: 'La note est vide',
-  'too-long': `La note est trop longue (${MAX_NOTE_LENGTH} caractères au maximum)`,
-  forbidden: FORBIDDEN_CHARACTER_MESSAGE,
-} as const;
+const moneyReply = (body: MoneyActionData) => data(body, { status: 200 });
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'orders.read');
   const form = await readFormData(request);
   const intent = form.get('intent');
+  requireCapability(admin, orderIntentCapability(intent, form.has('refundAmount')));
   const orderId = String(form.get('orderId') ?? '');
   if (!UUID.test(orderId)) {
     return reply({ intent: 'status', ok: false, error: 'Commande introuvable' }, 404);
   }
-  if (intent === 'note') {
-    const result = await addOrderNote({ orderId, text: String(form.get('text') ?? ''), actor: admin });
-    if (result.ok) return reply({ intent: 'note', ok: true });
-    const error = NOTE_ERRORS[result.reason];
-    return reply({ intent: 'note', ok: false, error }, result.reason === 'not-found' ? 404 : 200);
-  }
+  if (intent === 'note') return addNote(form, orderId, admin);
   if (intent === 'refund') return refund(form, orderId, admin.id);
   if (intent === 'stage') return advanceStage(orderId, admin.id);
   if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
-  const status = form.get('status');
-  if (intent !== 'status' || !isOrderStatus(status)) {
-    return reply({ intent: 'status', ok: false, error: 'Statut inconnu' }, 400);
+  if (intent !== 'status') return reply({ intent: 'status', ok: false, error: UNKNOWN_STATUS_MESSAGE }, 400);
+  return changeStatus(form, orderId, admin);
+}
+
+type Admin = Awaited<ReturnType<typeof requireStaff>>;
+
+async function addNote(form: FormData, orderId: string, admin: Admin) {
+  const submission = parseWithZod(form, { schema: orderNoteSchema });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, ORDER_NOTE_MESSAGES.empty);
+    return reply({ intent: 'note', ok: false, error, submission: submission.reply() });
   }
-  let refundChoice: { amountCents: number; method: RefundMethodChoice; reason: string } | null = null;
-  if (status === 'canceled' && form.has('refundAmount')) {
-    const parsed = refundFormSchema.safeParse({
-      amount: form.get('refundAmount'),
-      method: form.get('refundMethod'),
-      reason: form.get('refundReason'),
-    });
-    if (!parsed.success) return reply({ intent: 'status', ok: false, error: firstIssue(parsed.error) });
-    refundChoice = { amountCents: parsed.data.amount, method: parsed.data.method, reason: parsed.data.reason };
+  const result = await addOrderNote({ orderId, text: submission.value.text, actor: admin });
+  if (result.ok) return reply({ intent: 'note', ok: true, submission: submission.reply({ resetForm: true }) });
+  if (result.reason === 'not-found') return reply({ intent: 'note', ok: false, error: 'Commande introuvable' }, 404);
+  const error = ORDER_NOTE_MESSAGES[result.reason === 'too-long' ? 'tooLong' : result.reason];
+  return reply({ intent: 'note', ok: false, error, submission: submission.reply({ fieldErrors: { text: [error] } }) });
+}
+
+async function changeStatus(form: FormData, orderId: string, admin: Admin) {
+  const submission = parseWithZod(form, { schema: statusChangeSchema });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, UNKNOWN_STATUS_MESSAGE);
+    return reply({ intent: 'status', ok: false, error, submission: submission.reply() });
   }
+  const { status, refund } = submission.value;
   try {
-    const result = await changeOrderStatus({ orderId, status, actor: admin, refund: refundChoice });
+    const result = await changeOrderStatus({ orderId, status, actor: admin, refund });
     if (!result.ok) {
       return result.reason === 'refused'
-        ? reply({ intent: 'status', ok: false, error: result.message })
+        ? reply({
+            intent: 'status',
+            ok: false,
+            error: result.message,
+            submission: submission.reply({ formErrors: [result.message] }),
+          })
         : reply({ intent: 'status', ok: false, error: 'Commande introuvable' }, 404);
     }
     return reply({
@@ -110,8 +125,6 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const moneyReply = (body: MoneyActionData) => data(body, { status: 200 });
-
 /** « Passer à l’étape … » in the dialog: the same lifecycle transition as the workshop board's. */
 async function advanceStage(orderId: string, actor: string) {
   const [outcome] = await advanceOrders([orderId], actor);
@@ -121,72 +134,51 @@ async function advanceStage(orderId: string, actor: string) {
   return data(body, { status: 200 });
 }
 
-function firstIssue(error: z.ZodError): string {
-  return error.issues[0]?.message ?? 'Requête invalide';
-}
-
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
 async function refund(form: FormData, orderId: string, actor: string) {
-  const parsed = refundFormSchema.safeParse({
-    amount: form.get('amount'),
-    method: form.get('method'),
-    reason: form.get('reason'),
-  });
-  if (!parsed.success) {
-    return moneyReply({
-      intent: 'refund',
-      ok: false,
-      error: firstIssue(parsed.error),
-      fieldErrors: fieldErrors(parsed.error),
-    });
+  const submission = parseWithZod(form, { schema: refundFormSchema });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, REFUND_FORM_MESSAGES.amountInvalid);
+    return moneyReply({ intent: 'refund', ok: false, error, submission: submission.reply() });
   }
-  const result = await refundOrder({
-    orderId,
-    amountCents: parsed.data.amount,
-    method: parsed.data.method,
-    reason: parsed.data.reason,
-    actor,
-  });
-  if (!result.ok) return moneyReply({ intent: 'refund', ok: false, error: result.message });
+  const { amount, method, reason } = submission.value;
+  const result = await refundOrder({ orderId, amountCents: amount, method, reason, actor });
+  if (!result.ok) {
+    const refusal = submission.reply({ formErrors: [result.message] });
+    return moneyReply({ intent: 'refund', ok: false, error: result.message, submission: refusal });
+  }
   await invalidateDashboardStats();
   const note = result.creditNoteNumber ? ` — avoir ${result.creditNoteNumber}` : '';
   return moneyReply({
     intent: 'refund',
     ok: true,
     message: `Remboursement de ${formatEurosFromCents(result.amountCents)} enregistré${note}.`,
+    submission: submission.reply({ resetForm: true }),
   });
 }
 
 async function settleWithdrawal(form: FormData, orderId: string, actor: string) {
-  const parsed = withdrawalSettlementSchema.safeParse({ kept: form.get('kept'), method: form.get('method') });
-  if (!parsed.success) {
-    return moneyReply({
-      intent: 'settle-withdrawal',
-      ok: false,
-      error: firstIssue(parsed.error),
-      fieldErrors: fieldErrors(parsed.error),
-    });
+  const submission = parseWithZod(form, { schema: withdrawalSettlementSchema });
+  const intent = 'settle-withdrawal';
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, REFUND_FORM_MESSAGES.amountInvalid);
+    return moneyReply({ intent, ok: false, error, submission: submission.reply() });
   }
-  const result = await applyTransition(orderId, { type: 'settle_withdrawal', keptCents: parsed.data.kept }, actor, {
-    refundMethod: parsed.data.method,
+  const refuse = (message: string) =>
+    moneyReply({ intent, ok: false, error: message, submission: submission.reply({ formErrors: [message] }) });
+  const { kept, method } = submission.value;
+  const result = await applyTransition(orderId, { type: 'settle_withdrawal', keptCents: kept }, actor, {
+    refundMethod: method,
     reason: 'Rétractation du client',
   });
-  if (!result.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: result.message });
+  if (!result.ok) return refuse(result.message);
   await invalidateDashboardStats();
   const failed = result.refundResults.find((r) => !r.ok);
-  if (failed && !failed.ok) return moneyReply({ intent: 'settle-withdrawal', ok: false, error: failed.message });
+  if (failed && !failed.ok) return refuse(failed.message);
   return moneyReply({
-    intent: 'settle-withdrawal',
+    intent,
     ok: true,
     message: 'Rétractation réglée : la commande est annulée.',
+    submission: submission.reply(),
   });
 }
 
@@ -206,8 +198,10 @@ export default function OrdersTab({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-4">
       <OrderFilters params={loaderData.params} />
-      <OrdersTable page={loaderData.page} params={loaderData.params} />
-      {loaderData.details ? <OrderDetailsDialog order={loaderData.details} onClose={close} /> : null}
+      <OrdersTable page={loaderData.page} params={loaderData.params} savedFilters={loaderData.savedFilters} />
+      {loaderData.details ? (
+        <OrderDetailsDialog order={loaderData.details} role={loaderData.role} onClose={close} />
+      ) : null}
       {loaderData.missingOrder ? <Alert variant="danger">Cette commande est introuvable.</Alert> : null}
     </div>
   );

@@ -1,10 +1,16 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
 import type { PricingActionData } from '~/components/admin/price-editor';
 import { PriceEditor } from '~/components/admin/price-editor';
 import { TabError } from '~/components/admin/tab-error';
-import { CONFIRMATION_FIELDS, decidePriceUpdate, PRICE_FORM_MESSAGES } from '~/domain/admin/price-form';
+import {
+  CONFIRMATION_FIELDS,
+  createPriceFormSchema,
+  decidePriceUpdate,
+  PRICE_FORM_MESSAGES,
+} from '~/domain/admin/price-form';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import {
@@ -20,13 +26,13 @@ import type { Route } from './+types/pricing';
  * (issue 6's publishPriceList: validated, versioned, active at once). Reset: the defaults, published
  * as a new version (history is kept; orders keep the version they were priced with).
  * The browser shows a summary and asks for confirmation first; this action does not trust it and
- * decides again from the posted fields (decidePriceUpdate): same parsing, same ×3 rule, and the
- * confirmation fields must be there. `baseVersion`, when posted, is the version the summary was
+ * decides again from the posted fields: the same schema as the browser's (createPriceFormSchema,
+ * parseWithZod), the same ×3 rule (decidePriceUpdate), and the confirmation fields must be there. `baseVersion`, when posted, is the version the summary was
  * computed against: a list published meanwhile by someone else is not overwritten unseen.
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'prices');
   const active = await getActivePriceList();
   return {
     list: active.data,
@@ -37,7 +43,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 const reply = (body: PricingActionData, status = 200) => data(body, { status });
-const refuse = (error: string, errors: Record<string, string> = {}) => reply({ ok: false, error, errors });
 
 /** The posted version the summary was computed against; absent or not a version: no check. */
 function baseVersion(form: FormData): number | undefined {
@@ -46,47 +51,54 @@ function baseVersion(form: FormData): number | undefined {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'prices');
   const form = await readFormData(request);
   const intent = form.get('intent');
   const options = { expectedVersion: baseVersion(form) };
+  if (intent === 'reset') return resetPrices(form, admin.id, options);
+  if (intent !== 'update') return reply({ ok: false, error: 'Action inconnue' }, 400);
+
+  const active = await getActivePriceList();
+  const submission = parseWithZod(form, { schema: createPriceFormSchema(active.data), disableAutoCoercion: true });
+  const refuse = (error: string, fieldErrors?: Record<string, string[]>) =>
+    reply({ ok: false, error, submission: submission.reply({ formErrors: [error], fieldErrors }) });
+  if (submission.status !== 'success') return refuse(PRICE_FORM_MESSAGES.invalid);
+  const decision = decidePriceUpdate(active.data, submission.value);
+  if (decision.kind === 'unchanged') return refuse(PRICE_FORM_MESSAGES.unchanged);
+  if (decision.kind === 'unconfirmed') return refuse(PRICE_FORM_MESSAGES.unconfirmed);
+  if (decision.kind === 'large-unconfirmed') return refuse(PRICE_FORM_MESSAGES.largeUnconfirmed);
   try {
-    if (intent === 'reset') {
-      if (form.get(CONFIRMATION_FIELDS.confirmed) !== '1') return refuse(PRICE_FORM_MESSAGES.resetUnconfirmed);
-      const published = await publishPriceList(DEFAULT_PRICE_LIST, admin.id, undefined, options);
-      return reply({ ok: true, intent: 'reset', version: published.version });
-    }
-    if (intent !== 'update') return reply({ ok: false, error: 'Action inconnue', errors: {} }, 400);
-    const active = await getActivePriceList();
-    const entries = Object.fromEntries(
-      [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-    );
-    const decision = decidePriceUpdate(active.data, entries);
-    switch (decision.kind) {
-      case 'invalid':
-        return refuse(PRICE_FORM_MESSAGES.invalid, decision.errors);
-      case 'unchanged':
-        return refuse(PRICE_FORM_MESSAGES.unchanged);
-      case 'unconfirmed':
-        return refuse(PRICE_FORM_MESSAGES.unconfirmed);
-      case 'large-unconfirmed':
-        return refuse(PRICE_FORM_MESSAGES.largeUnconfirmed);
-      case 'publish': {
-        // Without a posted base, the list just read is the base: the document was computed from it.
-        const expectedVersion = options.expectedVersion ?? active.version;
-        const published = await publishPriceList(decision.document, admin.id, undefined, { expectedVersion });
-        return reply({ ok: true, intent: 'update', version: published.version });
-      }
-    }
+    // Without a posted base, the list just read is the base: the document was computed from it.
+    const expectedVersion = options.expectedVersion ?? active.version;
+    const published = await publishPriceList(decision.document, admin.id, undefined, { expectedVersion });
+    return reply({ ok: true, intent: 'update', version: published.version });
   } catch (error) {
     if (error instanceof StalePriceListError) return refuse(PRICE_FORM_MESSAGES.stale);
     if (error instanceof InvalidPriceListError) {
-      const errors = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
-      return refuse(PRICE_FORM_MESSAGES.invalid, errors);
+      const fieldErrors = Object.fromEntries(error.issues.map((issue) => [issue.path, [issue.message]]));
+      return refuse(PRICE_FORM_MESSAGES.invalid, fieldErrors);
     }
-    log.error({ err: error }, 'price list publication failed');
-    return reply({ ok: false, error: 'Les tarifs n’ont pas pu être publiés', errors: {} }, 500);
+    return publicationFailed(error);
   }
+}
+
+/** « Réinitialiser »: the defaults, once confirmed. No prices are posted, so no field to answer. */
+async function resetPrices(form: FormData, adminId: string, options: { expectedVersion?: number }) {
+  if (form.get(CONFIRMATION_FIELDS.confirmed) !== '1') {
+    return reply({ ok: false, error: PRICE_FORM_MESSAGES.resetUnconfirmed });
+  }
+  try {
+    const published = await publishPriceList(DEFAULT_PRICE_LIST, adminId, undefined, options);
+    return reply({ ok: true, intent: 'reset', version: published.version });
+  } catch (error) {
+    if (error instanceof StalePriceListError) return reply({ ok: false, error: PRICE_FORM_MESSAGES.stale });
+    return publicationFailed(error);
+  }
+}
+
+function publicationFailed(error: unknown) {
+  log.error({ err: error }, 'price list publication failed');
+  return reply({ ok: false, error: 'Les tarifs n’ont pas pu être publiés' }, 500);
 }
 
 export default function PricingTab({ loaderData }: Route.ComponentProps) {

@@ -10,7 +10,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { EXPORT_DATASET_LABELS, EXPORT_DATASETS, MAX_EXPORT_DAYS } from '~/domain/admin/exports';
 import type { ReportsData } from '~/domain/admin/views';
 import { formatDateTimeFr } from '~/domain/format';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import type { Route } from './+types/reports';
 
 /*
@@ -29,7 +29,7 @@ function parisDay(date: Date): string {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'reports');
   const now = new Date();
   // The default period: the last 30 days.
   return { from: parisDay(new Date(now.getTime() - 29 * 86_400_000)), to: parisDay(now) };

@@ -1,7 +1,7 @@
 import { data, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { PlatformTest, ProductionChecklist } from '~/components/admin/production-checks';
 import { TabError } from '~/components/admin/tab-error';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { computeChecklist, runPlatformTests } from '~/server/admin/checklist.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/tests';
@@ -12,12 +12,12 @@ import type { Route } from './+types/tests';
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'tests');
   return { checklist: await computeChecklist() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'tests');
   const form = await readFormData(request);
   if (form.get('intent') !== 'platform-test') return data({ error: 'Action inconnue' }, { status: 400 });
   return { results: await runPlatformTests(request, admin) };

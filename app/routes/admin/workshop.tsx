@@ -3,7 +3,7 @@ import { TabError } from '~/components/admin/tab-error';
 import { AdvanceSummary, WorkshopColumns, WorkshopFilters } from '~/components/admin/workshop-board';
 import { Alert } from '~/components/ui/alert';
 import { type AdvanceOutcome, parseBoardParams } from '~/domain/admin/workshop-board';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { advanceOrders, loadWorkshopBoard } from '~/server/admin/workshop.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/workshop';
@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_SELECTED = 100;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'workshop');
   const params = parseBoardParams(new URL(request.url).searchParams);
   return { params, columns: await loadWorkshopBoard(params) };
 }
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = { ok: true; outcomes: AdvanceOutcome[] } | { ok: false; error: string };
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'workshop');
   const form = await readFormData(request);
   if (form.get('intent') !== 'advance') return data<ActionData>({ ok: false, error: 'Action inconnue.' }, 400);
   const ids = form.getAll('orderId').map(String);

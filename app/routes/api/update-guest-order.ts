@@ -1,4 +1,5 @@
-import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
+import { GUEST_INFO_MESSAGES } from '~/domain/orders/guest-info';
+import { updateGuestOrder } from '~/server/orders/guest-info.server';
 import type { Route } from './+types/update-guest-order';
 
 /*

@@ -54,6 +54,7 @@ function modeOf(value: string | null): LoginMode {
 }
 
 const PAGE = '/login';
+const TWO_FACTOR_PAGE = '/connexion/verification';
 const PASSWORD_FIELDS = ['password', 'confirmPassword'];
 
 export const meta: Route.MetaFunction = () => [
@@ -179,11 +180,15 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'login') {
     const submission = parseWithZod(formData, { schema: signInSchema });
     if (submission.status !== 'success') return invalid(intent, submission.reply({ hideFields: PASSWORD_FIELDS }));
-    const result = await callAuth<{ user?: { role?: string } }>(request, '/sign-in/email', {
-      email: submission.value.email,
-      password: submission.value.password,
-      rememberMe: true,
-    });
+    const result = await callAuth<{ user?: { role?: string }; twoFactorRedirect?: boolean }>(
+      request,
+      '/sign-in/email',
+      {
+        email: submission.value.email,
+        password: submission.value.password,
+        rememberMe: true,
+      },
+    );
     if (!result.ok) {
       const message = result.message ?? AUTH_MESSAGES.invalidCredentials;
       return failure(
@@ -192,6 +197,10 @@ export async function action({ request }: Route.ActionArgs) {
         authErrorTitle('sign-in'),
         message,
       );
+    }
+    // Two-factor sign-in on (docs/decisions/016): no session yet, the second step asks for the code.
+    if (result.data?.twoFactorRedirect) {
+      throw redirect(withRedirectTo(TWO_FACTOR_PAGE, redirectTo), { headers: cookieHeaders(result.setCookies) });
     }
     const role = toRole(result.data?.user?.role);
     throw redirect(destinationAfterSignIn(role, redirectTo), { headers: cookieHeaders(result.setCookies) });
@@ -261,7 +270,15 @@ export async function action({ request }: Route.ActionArgs) {
     );
   }
   // The reset ended every session of the account; sign the owner in with the new password.
-  const signIn = await callAuth(request, '/sign-in/email', { email: owner.email, password: submission.value.password });
+  const signIn = await callAuth<{ twoFactorRedirect?: boolean }>(request, '/sign-in/email', {
+    email: owner.email,
+    password: submission.value.password,
+  });
+  if (signIn.ok && signIn.data?.twoFactorRedirect) {
+    throw redirect(withRedirectTo(TWO_FACTOR_PAGE, redirectTo), {
+      headers: cookieHeaders(signIn.setCookies, expiredCookie(RECOVERY_COOKIE)),
+    });
+  }
   if (!signIn.ok) {
     throw redirect(withRedirectTo(PAGE, redirectTo), {
       headers: cookieHeaders(flashCookie('password-updated', PAGE), expiredCookie(RECOVERY_COOKIE)),

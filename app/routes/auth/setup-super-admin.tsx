@@ -98,8 +98,11 @@ export default function SetupSuperAdmin({ loaderData, actionData }: Route.Compon
           <LockIcon className="size-8 text-sepia" aria-hidden="true" />
           <p role="status">{SETUP_MESSAGES.closed}</p>
           <p className="text-muted-foreground text-sm">
-            Les administrateurs suivants sont créés depuis le tableau de bord ou avec la commande{' '}
-            <code className="rounded bg-muted px-1 py-0.5">npm run admin:create</code>.
+            Les membres suivants de l’équipe sont invités depuis le tableau de bord (
+            <Link to="/admin/equipe" className="font-medium text-primary underline-offset-4 hover:underline">
+              page Équipe
+            </Link>
+            ) ou créés avec la commande <code className="rounded bg-muted px-1 py-0.5">npm run admin:create</code>.
           </p>
           <Link to="/login" className="font-medium text-primary underline-offset-4 hover:underline">
             Aller à la connexion

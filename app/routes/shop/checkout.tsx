@@ -1,8 +1,10 @@
+import { type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { ArrowLeftIcon, ShoppingCartIcon } from 'lucide-react';
 import { data, isRouteErrorResponse, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
-import { type AccountFormError, CheckoutRegisterForm, CheckoutSignInForm } from '~/components/checkout/account-forms';
-import { CheckoutAddressBlock } from '~/components/checkout/address-fields';
+import { CheckoutRegisterForm, CheckoutSignInForm } from '~/components/checkout/account-forms';
+import { CheckoutAddressBlock, PAY_FORM_ID } from '~/components/checkout/address-fields';
 import {
   AccountBlock,
   CanceledBanner,
@@ -10,12 +12,10 @@ import {
   CheckoutAlert,
   ClosedOrderNotice,
   DeliveryBlock,
-  type GuestInfoFieldErrors,
-  GuestInfoForm,
-  type GuestInfoValues,
   OrderRecap,
   PaymentBlock,
 } from '~/components/checkout/checkout-blocks';
+import { GuestInfoForm } from '~/components/checkout/guest-info-form';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { wasPaid } from '~/domain/order-status';
@@ -23,21 +23,16 @@ import type { AddressFormValues } from '~/domain/orders/address';
 import {
   type AccountTab,
   accountTabOf,
-  type CheckoutAccountValues,
-  checkoutAccountValues,
+  checkoutRegistrationSchema,
+  checkoutSignInSchema,
 } from '~/domain/orders/checkout-account';
-import {
-  CHECKOUT_DETAILS_MESSAGES,
-  type CheckoutDetailsErrors,
-  type CheckoutDetailsForm,
-  readCheckoutDetailsForm,
-} from '~/domain/orders/checkout-details';
+import { CHECKOUT_DETAILS_MESSAGES, type CheckoutPayFields, checkoutPaySchema } from '~/domain/orders/checkout-details';
 import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
 import { workNotBefore } from '~/domain/orders/early-start';
+import { GUEST_INFO_MESSAGES, type GuestInfoValues, guestInfoSchema } from '~/domain/orders/guest-info';
 import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
-import { isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
@@ -48,11 +43,15 @@ import {
   orderAccessCookieName,
   type ViewableOrder,
 } from '~/server/orders/access.server';
-import { registerAtCheckout, signInAtCheckout } from '~/server/orders/checkout-account.server';
-import { checkCheckoutDetails, insuranceOffer, saveAddressToProfile } from '~/server/orders/checkout-details.server';
+import {
+  type CheckoutAccountResult,
+  registerAtCheckout,
+  signInAtCheckout,
+} from '~/server/orders/checkout-account.server';
+import { checkoutDetailsRules, insuranceOffer, saveAddressToProfile } from '~/server/orders/checkout-details.server';
 import { claimGuestOrder } from '~/server/orders/claim-order.server';
 import { recordEarlyStartConsent } from '~/server/orders/early-start.server';
-import { GUEST_INFO_MESSAGES, updateGuestOrder } from '~/server/orders/guest-info.server';
+import { saveGuestInfo } from '~/server/orders/guest-info.server';
 import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
@@ -138,7 +137,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     asksAddress,
     insurance: asksAddress ? await insuranceOffer(order) : null,
-    detailsForm: prefilledDetails(order.customer),
+    payForm: payFormDefaults(order.customer, order.earlyStartConsentAt !== null),
     addresses: order.addresses,
     state: 'shown' as const,
     cardAvailable: card.available,
@@ -170,7 +169,6 @@ export async function loader({ request }: Route.LoaderArgs) {
         insurancePriceCents: order.insurancePriceCents,
         totalPriceCents: order.totalPriceCents,
       },
-      consentGiven: order.earlyStartConsentAt !== null,
       // Without the early-start request: the end of the withdrawal period of an order of today's.
       workStartsAfterPeriod: workNotBefore({ createdAt: order.createdAt, earlyStartConsentAt: null }) as Date,
     },
@@ -186,8 +184,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** The address block as first shown: the profile's address, or what the guest saved. */
-function prefilledDetails(customer: ViewableOrder['order']['customer']): CheckoutDetailsForm {
+/**
+ * The payment form as first shown: the consent already given, the profile's address or what the
+ * guest saved in the address block (checkboxes as a form posts them: « on » or nothing).
+ */
+function payFormDefaults(customer: ViewableOrder['order']['customer'], consentGiven: boolean) {
   const delivery: AddressFormValues = {
     firstName: customer.firstName,
     lastName: customer.lastName,
@@ -199,97 +200,92 @@ function prefilledDetails(customer: ViewableOrder['order']['customer']): Checkou
     country: customer.country ?? 'FR',
     phone: customer.phone ?? '',
   };
-  const blank = Object.fromEntries(Object.keys(delivery).map((key) => [key, ''])) as AddressFormValues;
-  return {
-    delivery,
-    billingDifferent: false,
-    billing: { ...blank, country: 'FR' },
-    insure: false,
-    insuredValue: '',
-    saveToProfile: false,
-  };
+  return { delivery, billing: { country: 'FR' }, earlyStartConsent: consentGiven ? 'on' : undefined };
 }
 
-type PayDetails = { form: CheckoutDetailsForm; errors: CheckoutDetailsErrors } | null;
+type Submission = SubmissionResult<string[]>;
 
+/** Every form's answer: Conform's lastResult (French messages under the fields, what was typed). */
 type ActionResult =
-  | {
-      intent: 'guest-info';
-      saved: boolean;
-      error: string | null;
-      fieldErrors: GuestInfoFieldErrors;
-      values: GuestInfoValues;
-    }
-  | {
-      intent: 'sign-in' | 'register';
-      error: AccountFormError;
-      values: CheckoutAccountValues;
-    }
-  | {
-      intent: 'pay';
-      paymentError: string | null;
-      methodError?: string | null;
-      /** The address block as posted, with its errors (something physical travels). */
-      details?: PayDetails;
-    };
+  | { intent: 'guest-info'; saved: boolean; submission: Submission }
+  | { intent: 'sign-in' | 'register' | 'pay'; submission: Submission };
 
-function text(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === 'string' ? value : '';
+/** The password never comes back to the browser. */
+const HIDDEN_FIELDS = ['password'];
+
+interface Replying {
+  reply(options?: { formErrors?: string[]; hideFields?: string[] }): Submission;
+}
+
+/**
+ * Signing in or registering at checkout: back to the checkout with the session once done (the
+ * order joined the account); a refusal is the form's answer (status 200), with what was typed
+ * except the password.
+ */
+async function accountAnswer(
+  orderId: string,
+  intent: 'sign-in' | 'register',
+  submission: Replying,
+  attempt: (() => Promise<CheckoutAccountResult>) | null,
+) {
+  if (!attempt)
+    return data({ intent, submission: submission.reply({ hideFields: HIDDEN_FIELDS }) } satisfies ActionResult);
+  const result = await attempt();
+  if (result.ok) throw redirect(checkoutPath(orderId), { headers: cookieHeaders(result.setCookies) });
+  return data(
+    {
+      intent,
+      submission: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }),
+    } satisfies ActionResult,
+    { headers: cookieHeaders(result.setCookies) },
+  );
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const orderId = new URL(request.url).searchParams.get('orderId')?.trim() ?? '';
   const { order, viewer, user } = await payableOrRefuse(request, orderId);
   const formData = await readFormData(request);
-  const intent = text(formData, 'intent');
+  const intent = formData.get('intent');
 
   if (intent === 'sign-in' || intent === 'register') {
     // Already signed in (another tab): the loader attaches the order; nothing to post.
     if (viewer !== 'guest' || user) throw redirect(checkoutPath(order.id));
-    const form = Object.fromEntries(formData);
-    const result =
-      intent === 'sign-in'
-        ? await signInAtCheckout(request, order.id, form)
-        : await registerAtCheckout(request, order.id, form);
-    if (result.ok) throw redirect(checkoutPath(order.id), { headers: cookieHeaders(result.setCookies) });
-    // A refusal is the form's answer (status 200), with what was typed except the password.
-    return data(
-      {
+    // disableAutoCoercion: an empty field stays '', which the schemas' messages expect.
+    if (intent === 'sign-in') {
+      const submission = parseWithZod(formData, { schema: checkoutSignInSchema, disableAutoCoercion: true });
+      return accountAnswer(
+        order.id,
         intent,
-        error: { title: result.title, message: result.message },
-        values: checkoutAccountValues(form),
-      } satisfies ActionResult,
-      { headers: cookieHeaders(result.setCookies) },
+        submission,
+        submission.status === 'success' ? () => signInAtCheckout(request, order.id, submission.value) : null,
+      );
+    }
+    const submission = parseWithZod(formData, { schema: checkoutRegistrationSchema, disableAutoCoercion: true });
+    return accountAnswer(
+      order.id,
+      intent,
+      submission,
+      submission.status === 'success' ? () => registerAtCheckout(request, order.id, submission.value) : null,
     );
   }
 
   if (intent === 'guest-info') {
-    const values: GuestInfoValues = {
-      email: text(formData, 'email'),
-      firstName: text(formData, 'firstName'),
-      lastName: text(formData, 'lastName'),
-      phone: text(formData, 'phone'),
-      address: text(formData, 'address'),
-      city: text(formData, 'city'),
-      postalCode: text(formData, 'postalCode'),
-    };
     if (viewer !== 'guest') throw data(MESSAGES.notFound, { status: 404 });
-    const result = await updateGuestOrder(request, { orderId: order.id, guestInfo: values });
-    if (result.ok) {
-      return { intent: 'guest-info', saved: true, error: null, fieldErrors: {}, values } satisfies ActionResult;
-    }
-    if (result.status === 404) throw data(MESSAGES.notFound, { status: 404 });
+    const submission = parseWithZod(formData, { schema: guestInfoSchema });
     // A form's errors are an answer, not a failure: status 200, the messages in the page.
-    return data(
-      {
-        intent: 'guest-info',
+    if (submission.status !== 'success') {
+      return {
+        intent,
         saved: false,
-        error: result.status === 400 ? GUEST_INFO_MESSAGES.required : result.error,
-        fieldErrors: result.fieldErrors ?? {},
-        values,
-      } satisfies ActionResult,
-      { status: result.status === 400 ? 200 : result.status },
+        submission: submission.reply({ formErrors: [GUEST_INFO_MESSAGES.required] }),
+      } satisfies ActionResult;
+    }
+    const result = await saveGuestInfo(request, order.id, submission.value);
+    if (result.ok) return { intent, saved: true, submission: submission.reply() } satisfies ActionResult;
+    if (result.status === 404) throw data(MESSAGES.notFound, { status: 404 });
+    return data(
+      { intent, saved: false, submission: submission.reply({ formErrors: [result.error] }) } satisfies ActionResult,
+      { status: result.status },
     );
   }
 
@@ -297,46 +293,39 @@ export async function action({ request }: Route.ActionArgs) {
   if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) {
     throw redirect(confirmationPath(order.id));
   }
+  // Something travels and the draft is not placed yet: the form carries the address block.
   const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
-  const detailsForm = asksAddress ? readCheckoutDetailsForm(formData) : null;
-  const posted: PayDetails = detailsForm ? { form: detailsForm, errors: {} } : null;
-  // Card unless the form says otherwise (the create-checkout API and older forms send no method).
-  const method = formData.has('paymentMethod') ? text(formData, 'paymentMethod') : 'card';
-  if (!isCheckoutPaymentMethod(method)) {
-    return {
-      intent: 'pay',
-      paymentError: null,
-      methodError: PAYMENT_METHOD_MESSAGES.invalid,
-      details: posted,
-    } satisfies ActionResult;
-  }
-  if (viewer === 'guest' && !order.customer.email) {
-    return {
-      intent: 'pay',
-      paymentError: CHECKOUT_TEXT.guestInfoRequired,
-      details: posted,
-    } satisfies ActionResult;
-  }
-  const checked = detailsForm ? await checkCheckoutDetails(order, detailsForm) : null;
-  if (detailsForm && checked && !checked.ok) {
+  const submission = parseWithZod(formData, {
+    schema: checkoutPaySchema(asksAddress ? await checkoutDetailsRules(order) : null),
+  });
+  const refuse = (message: string | null, status = 200) =>
+    data(
+      {
+        intent: 'pay',
+        submission: submission.reply(message ? { formErrors: [message] } : undefined),
+      } satisfies ActionResult,
+      { status },
+    );
+  if (viewer === 'guest' && !order.customer.email) return refuse(CHECKOUT_TEXT.guestInfoRequired);
+  if (submission.status !== 'success') {
     // Nothing is placed: the form comes back with its French messages, field by field.
-    return {
-      intent: 'pay',
-      paymentError: CHECKOUT_DETAILS_MESSAGES.invalid,
-      details: { form: detailsForm, errors: checked.errors },
-    } satisfies ActionResult;
+    const addressRefused = Object.keys(submission.error ?? {}).some((name) => name !== 'paymentMethod');
+    return refuse(addressRefused ? CHECKOUT_DETAILS_MESSAGES.invalid : null);
   }
-  const details = checked?.ok ? checked.details : null;
+  const { method, earlyStart, details } = submission.value;
   if (await checkoutRateLimited(request)) {
-    return data({ intent: 'pay', paymentError: PAYMENT_MESSAGES.tooManyRequests } satisfies ActionResult, {
-      status: 429,
-      headers: { 'Retry-After': '60' },
-    });
+    return data(
+      {
+        intent: 'pay',
+        submission: submission.reply({ formErrors: [PAYMENT_MESSAGES.tooManyRequests] }),
+      } satisfies ActionResult,
+      { status: 429, headers: { 'Retry-After': '60' } },
+    );
   }
   const actor = viewer === 'owner' && user ? user.id : 'customer';
   try {
     // The request to start early is the customer's choice; without it the work waits (lifecycle).
-    if (text(formData, 'earlyStartConsent') === 'on') await recordEarlyStartConsent(order.id, actor);
+    if (earlyStart) await recordEarlyStartConsent(order.id, actor);
     // Confirming here places the draft (or changes how a placed order is paid).
     await confirmCheckout({
       orderId: order.id,
@@ -360,40 +349,41 @@ export async function action({ request }: Route.ActionArgs) {
       if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
         throw redirect(confirmationPath(order.id));
       }
-      return data({ intent: 'pay', paymentError: error.message } satisfies ActionResult, {
-        status: error.status,
-      });
+      return refuse(error.message, error.status);
     }
     log.error({ err: error, orderId: order.id }, 'checkout: payment session failed');
-    return data(
-      {
-        intent: 'pay',
-        paymentError: PAYMENT_MESSAGES.processingError(MESSAGES.serverError),
-      } satisfies ActionResult,
-      { status: 500 },
-    );
+    return refuse(PAYMENT_MESSAGES.processingError(MESSAGES.serverError), 500);
   }
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   if (loaderData.state === 'none') return <NoOrder />;
   if (loaderData.state === 'closed') return <ClosedOrder number={loaderData.number} message={loaderData.message} />;
-  const { order, viewer, signedIn, canceled, guestInfoSaved, accountTab } = loaderData;
+  return <CheckoutPage page={loaderData} result={actionData} />;
+}
+
+type ShownPage = Extract<Route.ComponentProps['loaderData'], { state: 'shown' }>;
+
+function CheckoutPage({ page, result }: { page: ShownPage; result: Route.ComponentProps['actionData'] }) {
+  const navigation = useNavigation();
+  const { order, viewer, signedIn, canceled, guestInfoSaved, accountTab } = page;
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
-  const guestResult = actionData?.intent === 'guest-info' ? actionData : null;
-  const payResult = actionData?.intent === 'pay' ? actionData : null;
-  const accountResult = actionData?.intent === 'sign-in' || actionData?.intent === 'register' ? actionData : null;
-  const payDetails = payResult && 'details' in payResult ? payResult.details : null;
+  const lastResult = (intent: ActionResult['intent']) => (result?.intent === intent ? result.submission : undefined);
   const total = formatEurosFromCents(order.prices.totalPriceCents);
   const blockedReason = guestInfoSaved ? null : CHECKOUT_TEXT.guestInfoRequired;
+  // The payment form, whose fields sit in the address block and in the payment block.
+  const [payForm, payFields] = useForm<CheckoutPayFields>({
+    id: PAY_FORM_ID,
+    lastResult: lastResult('pay'),
+    defaultValue: page.payForm,
+    shouldValidate: 'onSubmit',
+  });
 
   const guestForm = (
     <GuestInfoForm
-      values={guestResult && !guestResult.saved ? guestResult.values : loaderData.guestInfo}
-      fieldErrors={guestResult?.fieldErrors}
-      error={guestResult?.error ?? null}
-      saved={guestResult?.saved === true}
+      values={page.guestInfo}
+      lastResult={lastResult('guest-info')}
+      saved={result?.intent === 'guest-info' && result.saved}
       savedBefore={guestInfoSaved}
       pending={submitting === 'guest-info'}
     />
@@ -415,8 +405,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       </div>
 
       {canceled ? <CanceledBanner /> : null}
-      {payResult?.paymentError ? (
-        <CheckoutAlert id="payment-error" title={PAYMENT_MESSAGES.errorTitle} message={payResult.paymentError} />
+      {payForm.errors?.length ? (
+        <CheckoutAlert id={payForm.errorId} title={PAYMENT_MESSAGES.errorTitle} message={payForm.errors.join(' ')} />
       ) : null}
 
       <div className="grid gap-8 lg:grid-cols-[3fr_2fr]">
@@ -427,15 +417,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             sendMethod={order.sendMethod}
             returnOriginals={order.returnOriginals}
           />
-          {loaderData.asksAddress ? (
-            <CheckoutAddressBlock
-              form={payDetails?.form ?? loaderData.detailsForm}
-              errors={payDetails?.errors}
-              signedIn={viewer === 'owner'}
-              insurance={loaderData.insurance}
-            />
+          {page.asksAddress ? (
+            <CheckoutAddressBlock fields={payFields} signedIn={viewer === 'owner'} insurance={page.insurance} />
           ) : (
-            <OrderAddresses delivery={loaderData.addresses.delivery} billing={loaderData.addresses.billing} />
+            <OrderAddresses delivery={page.addresses.delivery} billing={page.addresses.billing} />
           )}
         </div>
         <div className="flex flex-col gap-8">
@@ -447,17 +432,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             ) : (
               <AccountBlock current={accountTab} tabHref={(tab) => checkoutTabPath(order.id, tab)}>
                 {accountTab === 'connexion' ? (
-                  <CheckoutSignInForm
-                    values={accountResult?.intent === 'sign-in' ? accountResult.values : null}
-                    error={accountResult?.intent === 'sign-in' ? accountResult.error : null}
-                    pending={submitting === 'sign-in'}
-                  />
+                  <CheckoutSignInForm lastResult={lastResult('sign-in')} pending={submitting === 'sign-in'} />
                 ) : accountTab === 'inscription' ? (
-                  <CheckoutRegisterForm
-                    values={accountResult?.intent === 'register' ? accountResult.values : null}
-                    error={accountResult?.intent === 'register' ? accountResult.error : null}
-                    pending={submitting === 'register'}
-                  />
+                  <CheckoutRegisterForm lastResult={lastResult('register')} pending={submitting === 'register'} />
                 ) : (
                   guestForm
                 )}
@@ -465,14 +442,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             )
           ) : null}
           <PaymentBlock
+            form={payForm}
+            fields={payFields}
             total={total}
             canPay={guestInfoSaved}
             blockedReason={blockedReason}
-            consentGiven={order.consentGiven}
             workStartsAfterPeriod={order.workStartsAfterPeriod}
-            methodError={payResult && 'methodError' in payResult ? payResult.methodError : null}
-            initialMethod={loaderData.cardAvailable ? 'card' : 'transfer'}
-            cardAvailable={loaderData.cardAvailable}
+            initialMethod={page.cardAvailable ? 'card' : 'transfer'}
+            cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}
           />
         </div>

@@ -1,11 +1,13 @@
-import { parse, type SubmissionResult } from '@conform-to/react';
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { useEffect, useRef, useState } from 'react';
 import { data, redirect, type ShouldRevalidateFunctionArgs, useLocation } from 'react-router';
 import { ConfiguratorForm } from '~/components/configurator/configurator-form';
 import { useLivePriceList } from '~/components/configurator/use-live-price-list';
 import { pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-control';
 import { pageTitle, seoMeta } from '~/domain/content/seo';
-import { EMPTY_SELECTION, resolveSelectionPayload, selectionToPayload } from '~/domain/pricing/selection';
+import { configuratorPostSchema, selectionSchema } from '~/domain/pricing/configurator-form';
+import { EMPTY_SELECTION, selectionToPayload } from '~/domain/pricing/selection';
 import { getUser } from '~/server/auth/session.server';
 import { siteOrigin } from '~/server/content/site.server';
 import { readFormData } from '~/server/form-data.server';
@@ -38,7 +40,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const priceList = await getActivePriceList();
   const hasSelection = [...url.searchParams.keys()].length > 0;
   const submission = hasSelection
-    ? parse(url.searchParams, { resolve: (values) => resolveSelectionPayload(values, { priceList: priceList.data }) })
+    ? parseWithZod(url.searchParams, {
+        schema: selectionSchema({ priceList: priceList.data }),
+        disableAutoCoercion: true,
+      })
     : null;
   return data(
     {
@@ -58,41 +63,28 @@ export const headers = publicPageHeaders;
 export async function action({ request }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const [user, priceList] = await Promise.all([getUser(request), getActivePriceList()]);
-  const submission = parse(formData, {
-    resolve: (values) => resolveSelectionPayload(values, { requireSupport: true, priceList: priceList.data }),
+  const submission = parseWithZod(formData, {
+    schema: configuratorPostSchema(priceList.data),
+    disableAutoCoercion: true,
   });
-  const intent = formData.get('intent');
-  if (intent !== 'save' && intent !== 'order') {
-    return data(
-      {
-        result: submission.reply({ formErrors: ['Action inconnue\u202F: utilisez les boutons du formulaire.'] }),
-        payload: submission.payload,
-      },
-      { status: 400 },
-    );
-  }
-  if (submission.status !== 'success' || !submission.value) {
+  if (submission.status !== 'success') {
     return data({ result: submission.reply(), payload: submission.payload }, { status: 400 });
   }
+  const { intent, selection, shownVersion } = submission.value;
   // The version the visitor was shown: ordering or saving at other prices would surprise them.
-  const shown = Number(formData.get('priceListVersion'));
   const pricesChanged = () =>
     data(
       { result: submission.reply({ formErrors: [PRICES_CHANGED_MESSAGE] }), payload: submission.payload },
       { status: 409 },
     );
-  if (Number.isInteger(shown) && shown > 0 && shown !== priceList.version) return pricesChanged();
+  if (shownVersion !== null && shownVersion !== priceList.version) return pricesChanged();
 
   try {
     if (intent === 'save') {
-      const saved = await saveQuote({ selection: submission.value, user });
+      const saved = await saveQuote({ selection, user });
       return redirect(saved.token ? `/devis/${saved.token}?enregistre=1` : `/mes-devis/${saved.id}?enregistre=1`);
     }
-    const order = await createOrder({
-      selection: submission.value,
-      user,
-      expectedPriceListVersion: Number.isInteger(shown) && shown > 0 ? shown : null,
-    });
+    const order = await createOrder({ selection, user, expectedPriceListVersion: shownVersion });
     return redirectToCheckout(order);
   } catch (error) {
     if (error instanceof PriceListChangedError) return pricesChanged();

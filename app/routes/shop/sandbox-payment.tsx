@@ -1,12 +1,10 @@
-import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { CreditCardIcon, FlaskConicalIcon, LockIcon } from 'lucide-react';
-import type * as React from 'react';
 import { data, Form, redirectDocument, useNavigation } from 'react-router';
+import { Field } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
-import { Input } from '~/components/ui/input';
-import { Label } from '~/components/ui/label';
 import { company } from '~/domain/company';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { cardFormSchema, formatCardNumber, formatExpiryInput } from '~/domain/payments/card';
@@ -151,39 +149,6 @@ function ClosedSession({ state, returnUrl, cancelUrl }: { state: string; returnU
   );
 }
 
-function CardField({
-  meta,
-  label,
-  hint,
-  ...rest
-}: {
-  // biome-ignore lint/suspicious/noExplicitAny: any schema's field
-  meta: FieldMetadata<any, any, any>;
-  label: string;
-  hint?: string;
-} & Omit<React.ComponentProps<'input'>, 'id' | 'name' | 'defaultValue' | 'form' | 'type'>) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const { key, ...input } = getInputProps(meta, { type: 'text', ariaDescribedBy: hintId });
-  // The hint under the field, not between label and field: two fields side by side keep their
-  // boxes on one line on a phone however long each hint wraps.
-  return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={meta.id}>{label}</Label>
-      <Input key={key} {...input} {...rest} />
-      {hint ? (
-        <p id={hintId} className="text-muted-foreground text-xs">
-          {hint}
-        </p>
-      ) : null}
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="text-destructive text-sm">
-          {meta.errors[0]}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function CardPaymentForm({
   amount,
   lastResult,
@@ -196,13 +161,11 @@ function CardPaymentForm({
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
   const paying = busy && navigation.formData?.get('intent') === 'pay';
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ cardHolder: string; cardNumber: string; expiryDate: string; cvv: string }>({
     id: 'sandbox-card',
     lastResult,
-    constraint: getZodConstraint(cardFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: cardFormSchema }),
+    // Checked by the server (parseWithZod in the action): a payment page ships no zod.
+    shouldValidate: 'onSubmit',
   });
   return (
     <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
@@ -212,8 +175,8 @@ function CardPaymentForm({
           <p>{paymentError}</p>
         </div>
       ) : null}
-      <CardField meta={fields.cardHolder} label="Titulaire de la carte" autoComplete="cc-name" />
-      <CardField
+      <Field meta={fields.cardHolder} label="Titulaire de la carte" autoComplete="cc-name" />
+      <Field
         meta={fields.cardNumber}
         label="Numéro de carte"
         inputMode="numeric"
@@ -227,20 +190,22 @@ function CardPaymentForm({
       />
       <div className="grid grid-cols-2 items-start gap-4">
         {/* The numeric keypad has no slash: « 1229 » is accepted, and shown « 12/29 » as typed. */}
-        <CardField
+        <Field
           meta={fields.expiryDate}
           label="Date d’expiration"
           hint="MM/AA, par exemple 12/29"
+          hintBelow
           inputMode="numeric"
           autoComplete="cc-exp"
           placeholder="MM/AA"
           maxLength={7}
           onInput={(event) => reformatAtEnd(event.currentTarget, formatExpiryInput)}
         />
-        <CardField
+        <Field
           meta={fields.cvv}
           label="CVV"
           hint="3 ou 4 chiffres au dos de la carte"
+          hintBelow
           inputMode="numeric"
           autoComplete="cc-csc"
           maxLength={7}

@@ -1,10 +1,14 @@
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { CircleCheckIcon } from 'lucide-react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
 import { formatEurosFromCents } from '~/domain/format';
+import { supplementAnswerSchema } from '~/domain/orders/supplement-answer';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import {
   createSupplementCheckout,
@@ -45,21 +49,32 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { supplement: await supplementOr404(request, params.id) };
 }
 
+/** The form's answer; `done`: the decline recorded. */
+type ActionResult = { submission: SubmissionResult<string[]>; done: string | null };
+
 export async function action({ request, params }: Route.ActionArgs) {
   const supplement = await supplementOr404(request, params.id);
-  const form = await request.formData();
-  if (form.get('intent') === 'decline') {
+  const submission = parseWithZod(await readFormData(request), { schema: supplementAnswerSchema });
+  if (submission.status !== 'success') {
+    return data({ submission: submission.reply(), done: null } satisfies ActionResult, { status: 400 });
+  }
+  const refuse = (message: string, status: number) =>
+    data({ submission: submission.reply({ formErrors: [message] }), done: null } satisfies ActionResult, { status });
+  if (submission.value === 'decline') {
     const result = await declineSupplement(supplement, 'digitise_paid', 'customer');
-    if (!result.ok) return data({ error: result.message }, { status: 409 });
-    return { done: SUPPLEMENT_MESSAGES.declined };
+    if (!result.ok) return refuse(result.message, 409);
+    return data({
+      submission: submission.reply(),
+      done: SUPPLEMENT_MESSAGES.declined as string,
+    } satisfies ActionResult);
   }
   try {
     throw redirect(await createSupplementCheckout(supplement));
   } catch (error) {
-    if (error instanceof CheckoutError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof CheckoutError) return refuse(error.message, error.status);
     if (error instanceof Response) throw error;
     log.error({ err: error, supplementId: supplement.id }, 'the supplement payment could not start');
-    return data({ error: 'Le paiement n’a pas pu démarrer. Réessayez dans un instant.' }, { status: 502 });
+    return refuse('Le paiement n’a pas pu démarrer. Réessayez dans un instant.', 502);
   }
 }
 
@@ -68,7 +83,8 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
   const { supplement } = loaderData;
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST';
-  const error = actionData && 'error' in actionData ? actionData.error : null;
+  // One form, two buttons: the intent is the pressed button's.
+  const [form] = useForm({ id: 'supplement-answer', lastResult: actionData?.submission });
   return (
     <section
       aria-labelledby="supplement-title"
@@ -114,23 +130,17 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
             </tr>
           </tfoot>
         </table>
-        <FormAlert errors={error ? [error] : null} />
-        {actionData && 'done' in actionData ? <p role="status">{actionData.done}</p> : null}
+        <FormAlert id={form.errorId} errors={form.errors} />
+        {actionData?.done ? <p role="status">{actionData.done}</p> : null}
         {supplement.status === 'awaiting_customer' ? (
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <Form method="post">
-              <input type="hidden" name="intent" value="pay" />
-              <Button type="submit" size="lg" disabled={pending}>
-                {PAY_LABEL}
-              </Button>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="intent" value="decline" />
-              <Button type="submit" size="lg" variant="outline" disabled={pending}>
-                {DECLINE_LABEL}
-              </Button>
-            </Form>
-          </div>
+          <Form method="post" className="flex flex-col gap-3 sm:flex-row" {...getFormProps(form)}>
+            <Button type="submit" name="intent" value="pay" size="lg" disabled={pending}>
+              {PAY_LABEL}
+            </Button>
+            <Button type="submit" name="intent" value="decline" size="lg" variant="outline" disabled={pending}>
+              {DECLINE_LABEL}
+            </Button>
+          </Form>
         ) : null}
         {supplement.status === 'paid' ? (
           <div role="status" className="flex items-start gap-3">

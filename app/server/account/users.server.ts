@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { ProfileInput } from '~/domain/account/schemas';
+import { changedFields } from '~/domain/audit/changes';
+import { recordAudit } from '../audit/audit.server';
 import { auth } from '../auth/auth.server';
 import { type Role, toRole } from '../auth/session.server';
 import { db } from '../db/client.server';
@@ -53,7 +55,8 @@ export interface Profile {
   city: string;
 }
 
-export async function getProfile(userId: string): Promise<Profile | null> {
+/** The account's address and details as stored (null where never given). */
+async function storedProfile(userId: string) {
   const [row] = await db()
     .select({
       email: user.email,
@@ -67,6 +70,11 @@ export async function getProfile(userId: string): Promise<Profile | null> {
     .from(user)
     .where(eq(user.id, userId))
     .limit(1);
+  return row ?? null;
+}
+
+export async function getProfile(userId: string): Promise<Profile | null> {
+  const row = await storedProfile(userId);
   if (!row) return null;
   return {
     email: row.email,
@@ -80,26 +88,30 @@ export async function getProfile(userId: string): Promise<Profile | null> {
 }
 
 /** Saves the profile form; an empty field clears the value. Returns false when the account is gone. */
-export async function updateProfile(userId: string, input: ProfileInput): Promise<boolean> {
+export async function updateProfile(
+  userId: string,
+  input: ProfileInput,
+  /** A staff member editing a customer's details from « Clients »: recorded in the audit log. */
+  editedBy?: string,
+): Promise<boolean> {
   const firstName = input.firstName ?? '';
   const lastName = input.lastName ?? '';
-  const [current] = await db().select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
+  const current = await storedProfile(userId);
   if (!current) return false;
   const name = `${firstName} ${lastName}`.trim() || current.email;
+  const details = {
+    firstName,
+    lastName,
+    phone: input.phone || null,
+    street: input.street || null,
+    postalCode: input.postalCode || null,
+    city: input.city || null,
+  };
   return db().transaction(async (tx) => {
     const rows = await tx
       .update(user)
-      .set({
-        firstName,
-        lastName,
-        // Better Auth's display name follows the names, as at registration.
-        name,
-        phone: input.phone || null,
-        street: input.street || null,
-        postalCode: input.postalCode || null,
-        city: input.city || null,
-        updatedAt: new Date(),
-      })
+      // Better Auth's display name follows the names, as at registration.
+      .set({ ...details, name, updatedAt: new Date() })
       .where(eq(user.id, userId))
       .returning({ id: user.id });
     // The back office finds orders by the customer's current name.
@@ -107,6 +119,17 @@ export async function updateProfile(userId: string, input: ProfileInput): Promis
       .update(orders)
       .set({ searchText: `${name} ${current.email}`.toLowerCase() })
       .where(eq(orders.userId, userId));
+    const { email, ...before } = current;
+    const change = editedBy ? changedFields(before, details) : null;
+    if (editedBy && change) {
+      await recordAudit(tx, {
+        actor: editedBy,
+        kind: 'customer.details',
+        subject: userId,
+        subjectLabel: email,
+        ...change,
+      });
+    }
     return rows.length > 0;
   });
 }

@@ -26,7 +26,7 @@ import { handleCreateCheckoutRequest } from '../payments/checkout-api.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { sandboxMayTakePayments } from '../payments/sandbox-mode.server';
 import { countAdmins } from '../users.server';
-import { requireAdminUser } from './access.server';
+import { requireStaff } from './access.server';
 import { colishipState } from './coliship.server';
 import { getOrderDetails } from './orders.server';
 
@@ -65,7 +65,7 @@ async function emailCheck(): Promise<Check> {
 /** A real probe: an anonymous request to the back office must be refused by its guard. */
 async function accessControlCheck(): Promise<Check> {
   try {
-    await requireAdminUser(new Request(`${baseUrl()}/admin`));
+    await requireStaff(new Request(`${baseUrl()}/admin`), 'dashboard');
     return { state: 'incomplete', detail: 'Une requête anonyme a été acceptée par le contrôle d’accès.' };
   } catch (refusal) {
     const status =

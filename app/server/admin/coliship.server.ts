@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { createColishipSchema, type PublicColishipCredentials } from '~/domain/admin/coliship';
 import { COLISHIP_MESSAGES } from '~/domain/admin/messages';
+import { changedFields } from '~/domain/audit/changes';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { readConfigOption, writeConfigOption } from '../config/config-options.server';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../crypto.server';
+import { db } from '../db/client.server';
 import { log } from '../log.server';
 
 /*
@@ -19,6 +22,8 @@ import { log } from '../log.server';
 
 export const COLISSIMO_DEFAULT_URL = 'https://ws.colissimo.fr/sls-ws/SlsServiceWSRest/2.0';
 const OPTION = 'coliship_credentials';
+/** The last check's result is bookkeeping, not a change of the settings: left out of the audit log. */
+const LAST_CHECK_FIELDS = ['lastCheck', 'lastCheck.at', 'lastCheck.ok'];
 const PASSWORD_CONTEXT = 'coliship_credentials.password';
 export const COLISSIMO_TIMEOUT_MS = 10_000;
 
@@ -174,7 +179,7 @@ export async function checkColishipCredentials(
  */
 export async function saveAndCheckColishipCredentials(
   input: { username: unknown; password: unknown; contractNumber: unknown },
-  options: { url?: string } = {},
+  options: { url?: string; actor?: AuditActor } = {},
 ): Promise<ColishipResult> {
   const stored = await readStored();
   const parsed = createColishipSchema({ passwordStored: Boolean(stored?.password) }).safeParse(input);
@@ -192,7 +197,18 @@ export async function saveAndCheckColishipCredentials(
     password: values.password ? encryptSecret(values.password, PASSWORD_CONTEXT) : (stored?.password ?? ''),
     lastCheck: null,
   };
-  await writeConfigOption(OPTION, next);
+  await db().transaction(async (tx) => {
+    await writeConfigOption(OPTION, next, tx);
+    const change = changedFields(stored ?? {}, next, { secrets: ['password'], ignore: LAST_CHECK_FIELDS });
+    if (change) {
+      await recordAudit(tx, {
+        actor: options.actor ?? 'system',
+        kind: 'settings.shipping',
+        subject: OPTION,
+        ...change,
+      });
+    }
+  });
 
   const check = await checkColishipCredentials({ contractNumber: values.contractNumber, password }, options);
   // An unreachable service says nothing about the credentials: only a definite answer is recorded.

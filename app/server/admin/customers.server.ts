@@ -172,10 +172,10 @@ export async function getCustomerDetails(key: string): Promise<CustomerDetails |
  * customer's own profile page; only a customer's account (never a staff member's). False when
  * there is no such account.
  */
-export async function updateCustomerDetails(userId: string, input: ProfileInput): Promise<boolean> {
+export async function updateCustomerDetails(userId: string, input: ProfileInput, editedBy: string): Promise<boolean> {
   const [row] = await db()
     .execute<{ role: string }>(sql`select role from "user" where id = ${userId}`)
     .then((r) => r.rows);
   if (row?.role !== 'customer') return false;
-  return updateProfile(userId, input);
+  return updateProfile(userId, input, editedBy);
 }

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { itemsSummary } from '~/domain/account/order-details';
 import {
@@ -16,6 +16,7 @@ import {
 import { INVOICE_STATE_LABELS, invoiceState } from '~/domain/admin/views';
 import { SHOP_TIME_ZONE } from '~/domain/format';
 import { includedVatCents } from '~/domain/pricing/pricing';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { CUSTOMER_EMAIL, CUSTOMER_NAME } from './orders.server';
@@ -40,6 +41,21 @@ interface Cursor {
 const periodStart = (day: string) => sql`(${day}::date)::timestamp at time zone 'Europe/Paris'`;
 const periodEnd = (day: string) => sql`(${day}::date + 1)::timestamp at time zone 'Europe/Paris'`;
 
+/** Rows dated in the period; a selection names orders only (parseExportRequest): no invoice is in it. */
+function inPeriod(column: SQL, request: ExportRequest): SQL {
+  if (request.ids) return sql`false`;
+  return sql`${column} >= ${periodStart(request.from)} and ${column} < ${periodEnd(request.to)}`;
+}
+
+/** The period's orders (on the date index), or the ones selected in the Commandes tab. */
+function orderScope(request: ExportRequest): SQL {
+  if (!request.ids) return inPeriod(sql`o.created_at`, request);
+  return sql`o.id in (${sql.join(
+    request.ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
+}
+
 async function orderBatch(
   request: ExportRequest,
   after: Cursor | null,
@@ -57,7 +73,7 @@ async function orderBatch(
       coalesce((select json_agg(json_build_object('type', it.type, 'quantity', it.quantity) order by it.position)
                 from order_items it where it.order_id = o.id), '[]'::json) as items
     from (select * from orders o
-          where o.created_at >= ${periodStart(request.from)} and o.created_at < ${periodEnd(request.to)}
+          where ${orderScope(request)}
             and o.placed_at is not null ${keyset}
           order by o.created_at asc nulls first, o.id asc limit ${EXPORT_BATCH}) o
     left join "user" u on u.id = o.user_id
@@ -105,14 +121,14 @@ async function invoiceBatch(
          (select string_agg(c.number, ', ' order by c.issued_at) from credit_notes c where c.invoice_id = i.id)
            as related
        from invoices i
-       where not i.is_demo and i.issued_at >= ${periodStart(request.from)} and i.issued_at < ${periodEnd(request.to)}
+       where not i.is_demo and ${inPeriod(sql`i.issued_at`, request)}
          ${keyset('i')}
        order by i.issued_at asc, i.id asc limit ${EXPORT_BATCH})
       union all
       (select c.id, 'credit_note' as kind, c.issued_at::text as at_key, c.number, c.order_id, c.issued_at, c.amount,
          c.vat, true as is_paid, 0 as credited, (select inv.number from invoices inv where inv.id = c.invoice_id)
        from credit_notes c
-       where not c.is_demo and c.issued_at >= ${periodStart(request.from)} and c.issued_at < ${periodEnd(request.to)}
+       where not c.is_demo and ${inPeriod(sql`c.issued_at`, request)}
          ${keyset('c')}
        order by c.issued_at asc, c.id asc limit ${EXPORT_BATCH})
       order by issued_at asc, id asc limit ${EXPORT_BATCH}
@@ -143,20 +159,35 @@ async function invoiceBatch(
 
 type Batcher<Row> = (request: ExportRequest, after: Cursor | null) => Promise<{ rows: Row[]; cursor: Cursor | null }>;
 
-async function* batches<Row>(request: ExportRequest, next: Batcher<Row>): AsyncGenerator<Row[]> {
+/** Called once every row was read, with how many there were (the audit log's entry). */
+type OnComplete = (rowCount: number) => Promise<void>;
+
+async function* batches<Row>(
+  request: ExportRequest,
+  next: Batcher<Row>,
+  onComplete: OnComplete,
+): AsyncGenerator<Row[]> {
   let cursor: Cursor | null = null;
+  let rowCount = 0;
   for (;;) {
     const batch: { rows: Row[]; cursor: Cursor | null } = await next(request, cursor);
+    rowCount += batch.rows.length;
     if (batch.rows.length > 0) yield batch.rows;
-    if (batch.rows.length < EXPORT_BATCH || !batch.cursor) return;
+    if (batch.rows.length < EXPORT_BATCH || !batch.cursor) break;
     cursor = batch.cursor;
   }
+  await onComplete(rowCount);
 }
 
 const encoder = new TextEncoder();
 
-function csvStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportColumn<Row>>, next: Batcher<Row>) {
-  const iterator = batches(request, next);
+function csvStream<Row>(
+  request: ExportRequest,
+  columns: ReadonlyArray<ExportColumn<Row>>,
+  next: Batcher<Row>,
+  onComplete: OnComplete,
+) {
+  const iterator = batches(request, next, onComplete);
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -190,7 +221,12 @@ function excelDay(iso: string): Date {
 const MONEY_FORMAT = '#,##0.00 "€"';
 const DATE_FORMAT = 'dd/mm/yyyy';
 
-function xlsxStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportColumn<Row>>, next: Batcher<Row>) {
+function xlsxStream<Row>(
+  request: ExportRequest,
+  columns: ReadonlyArray<ExportColumn<Row>>,
+  next: Batcher<Row>,
+  onComplete: OnComplete,
+) {
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Soovenirs';
@@ -208,7 +244,7 @@ function xlsxStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportCo
   header.commit();
 
   (async () => {
-    for await (const rows of batches(request, next)) {
+    for await (const rows of batches(request, next, onComplete)) {
       for (const row of rows) {
         sheet
           .addRow(
@@ -234,18 +270,38 @@ function xlsxStream<Row>(request: ExportRequest, columns: ReadonlyArray<ExportCo
   return Readable.toWeb(output) as ReadableStream<Uint8Array>;
 }
 
-/** The export as a streamed body, and its content type. */
-export function exportStream(request: ExportRequest): { body: ReadableStream<Uint8Array>; contentType: string } {
+/**
+ * The export as a streamed body, and its content type. Once every row is read, the audit log
+ * records who exported what (dataset, period, format, row count): exports of accounting data are
+ * kept 10 years (domain/audit/retention.ts). A download cancelled before its end is not recorded.
+ */
+export function exportStream(
+  request: ExportRequest,
+  actor: AuditActor = 'system',
+): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const onComplete: OnComplete = (rows) =>
+    recordAudit(db(), {
+      actor,
+      kind: 'export',
+      subject: request.dataset,
+      subjectLabel: EXPORT_DATASET_LABELS[request.dataset],
+      after: {
+        dataset: EXPORT_DATASET_LABELS[request.dataset],
+        ...(request.ids ? { orders: request.ids.length } : { from: request.from, to: request.to }),
+        format: request.format,
+        rows,
+      },
+    });
   if (request.format === 'csv') {
     const body =
       request.dataset === 'commandes'
-        ? csvStream(request, ORDER_EXPORT_COLUMNS, orderBatch)
-        : csvStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch);
+        ? csvStream(request, ORDER_EXPORT_COLUMNS, orderBatch, onComplete)
+        : csvStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch, onComplete);
     return { body, contentType: 'text/csv; charset=utf-8' };
   }
   const body =
     request.dataset === 'commandes'
-      ? xlsxStream(request, ORDER_EXPORT_COLUMNS, orderBatch)
-      : xlsxStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch);
+      ? xlsxStream(request, ORDER_EXPORT_COLUMNS, orderBatch, onComplete)
+      : xlsxStream(request, INVOICE_EXPORT_COLUMNS, invoiceBatch, onComplete);
   return { body, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 }

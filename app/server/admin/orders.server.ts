@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { OrderListParams } from '~/domain/admin/list-params';
-import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
@@ -9,6 +8,7 @@ import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
+import { recordAudit } from '../audit/audit.server';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { loadOrderAddresses } from '../orders/addresses.server';
@@ -82,7 +82,8 @@ function toListRow(row: Record<string, unknown>): OrderListRow {
   };
 }
 
-export async function listOrders(params: OrderListParams, pageSize = PAGE_SIZE): Promise<ListPage<OrderListRow>> {
+export async function listOrders(params: OrderListParams): Promise<ListPage<OrderListRow>> {
+  const pageSize = params.pageSize;
   const where = whereAll(orderConditions(params));
   const orderBy = ORDER_BY[`${params.sort}:${params.dir}`] ?? (ORDER_BY['date:desc'] as SQL);
   const offset = (params.page - 1) * pageSize;
@@ -345,11 +346,15 @@ export async function addOrderNote(input: {
   if (text.length > MAX_NOTE_LENGTH) return { ok: false, reason: 'too-long' };
   // PostgreSQL refuses NUL (in jsonb too): the form's message rather than a server error.
   if (!hasNoForbiddenCharacter(text)) return { ok: false, reason: 'forbidden' };
-  const inserted = await db().execute(sql`
-    insert into order_events (order_id, actor, kind, data)
-    select id, ${input.actor.id}, 'note', ${JSON.stringify({ text })}::jsonb from orders where id = ${input.orderId}
-    returning id`);
-  return inserted.rows.length > 0 ? { ok: true } : { ok: false, reason: 'not-found' };
+  return db().transaction(async (tx) => {
+    const inserted = await tx.execute(sql`
+      insert into order_events (order_id, actor, kind, data)
+      select id, ${input.actor.id}, 'note', ${JSON.stringify({ text })}::jsonb from orders where id = ${input.orderId}
+      returning id`);
+    if (inserted.rows.length === 0) return { ok: false, reason: 'not-found' } as const;
+    await recordAudit(tx, { actor: input.actor.id, kind: 'order.note', subject: input.orderId, after: { note: text } });
+    return { ok: true } as const;
+  });
 }
 
 /** The delivery state of an outbox row, for the status-change notices. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { COUNT_CAP_DEFAULT, type ListPage, pageOf } from '~/domain/admin/paging';
 import { isOutboxStatus, type OutboxRow, type OutboxStatus } from '~/domain/admin/views';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
 import { enqueueEmail, retryFailedEmail } from '../email/outbox.server';
 import type { EmailTemplateName } from '../email/templates/registry';
@@ -57,7 +58,7 @@ export type ResendResult =
   | { ok: false; reason: 'not-found' | 'held' | 'queued' };
 
 /** Resends a message: a failed one is retried, a sent one is queued again as a new message. */
-export async function resendEmail(id: string): Promise<ResendResult> {
+export async function resendEmail(id: string, actor: AuditActor = 'system'): Promise<ResendResult> {
   return db().transaction(async (tx) => {
     const found = await tx.execute(sql`
       select id, "to", template, data, status, order_id from email_outbox where id = ${id} for update`);
@@ -65,11 +66,18 @@ export async function resendEmail(id: string): Promise<ResendResult> {
       | { id: string; to: string; template: string; data: unknown; status: string; order_id: string | null }
       | undefined;
     if (!row) return { ok: false, reason: 'not-found' } as const;
+    if (row.status === 'held' || row.status === 'queued') return { ok: false, reason: row.status } as const;
+    await recordAudit(tx, {
+      actor,
+      kind: 'email.resend',
+      subject: row.order_id ?? row.id,
+      ...(row.order_id ? {} : { subjectLabel: null }),
+      after: { template: row.template, recipient: row.to },
+    });
     if (row.status === 'failed') {
       await retryFailedEmail(id, tx);
       return { ok: true, kind: 'retried', id } as const;
     }
-    if (row.status === 'held' || row.status === 'queued') return { ok: false, reason: row.status } as const;
     const copy = await enqueueEmail(tx, {
       to: row.to,
       template: row.template as EmailTemplateName,

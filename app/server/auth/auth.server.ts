@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { admin, magicLink } from 'better-auth/plugins';
+import { admin, magicLink, twoFactor as twoFactorPlugin } from 'better-auth/plugins';
 import { adminAc, userAc } from 'better-auth/plugins/admin/access';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-password
 import { TERMS_VERSION } from '~/domain/terms';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { db } from '../db/client.server';
-import { account, rateLimit, session, user, verification } from '../db/schema';
+import { account, rateLimit, session, twoFactor, user, verification } from '../db/schema';
 import { welcomeDedupeKey } from '../email/account-emails.server';
 import { queueEmail } from '../email/outbox.server';
 import { baseUrl } from '../env.server';
@@ -57,8 +57,12 @@ export const EMAIL_VERIFIED_CALLBACK = '/login?type=email-verified';
 /** Endpoints whose body carries account fields a customer types: each is bounded (FIELD_LIMITS). */
 const BOUNDED_ENDPOINTS = new Set(['/sign-up/email', '/update-user', '/send-verification-email']);
 
-/** Roles of the specification: customer (the default) and admin. */
-const roles = { customer: userAc, admin: adminAc };
+/**
+ * Roles: customer (the default), and the staff (docs/decisions/016). Only `admin` may use the admin
+ * plugin's endpoints; what the staff roles may do in the back office is our own table
+ * (domain/staff/permissions.ts), checked by requireStaff.
+ */
+const roles = { customer: userAc, admin: adminAc, atelier: userAc, comptabilite: userAc };
 
 /** Endpoints that set a password, and the body field holding it: common passwords are refused. */
 const PASSWORD_FIELDS: Record<string, string> = {
@@ -95,7 +99,7 @@ function createAuth() {
     telemetry: { enabled: false },
     database: drizzleAdapter(db(), {
       provider: 'pg',
-      schema: { user, session, account, verification, rateLimit },
+      schema: { user, session, account, verification, rateLimit, twoFactor },
       // User + credential account in one transaction: no user left without a password on failure.
       transaction: true,
     }),
@@ -219,6 +223,10 @@ function createAuth() {
         '/sign-in/magic-link': { window: 60, max: 3 },
         '/magic-link/verify': { window: 60, max: 10 },
         '/send-verification-email': { window: 60, max: 3 },
+        // Six digits: a few tries per minute (the plugin also locks the account after repeated failures).
+        '/two-factor/verify-totp': { window: 60, max: 5 },
+        '/two-factor/verify-backup-code': { window: 60, max: 5 },
+        '/two-factor/enable': { window: 60, max: 5 },
         // Read on every page load by the client; nothing to guess there, and no write per read.
         '/get-session': false,
       },
@@ -279,6 +287,11 @@ function createAuth() {
         adminRoles: ['admin'],
         bannedUserMessage: AUTH_MESSAGES.banned,
       }),
+      // Two-factor sign-in with a TOTP app for the staff (docs/decisions/016): enabled from « Sécurité »
+      // with the password, confirmed with a first code; sign-in then asks « Code de vérification ».
+      twoFactorPlugin({
+        issuer: 'Soovenirs',
+      }),
       magicLink({
         expiresIn: 15 * 60,
         storeToken: 'hashed',
@@ -289,6 +302,11 @@ function createAuth() {
           // Same answer for an unknown address, but no e-mail: nothing reveals who has an account.
           if (!existing) {
             log.info({ kind: 'magic-link' }, 'magic link requested for an address without an account');
+            return;
+          }
+          // A link would skip the second step: two-factor accounts sign in with password and code.
+          if ((existing.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled) {
+            log.info({ kind: 'magic-link' }, 'magic link refused: two-factor sign-in is on for this account');
             return;
           }
           // One live link per address: the older ones stop working now.

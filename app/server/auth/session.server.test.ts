@@ -64,6 +64,7 @@ describe('getUser', () => {
       lastName: 'Durand',
       // Not confirmed yet: the registration e-mailed a link (docs/decisions/010).
       emailVerified: false,
+      twoFactorEnabled: false,
     });
     const [row] = await db().select({ name: user.name }).from(user).where(eq(user.email, email));
     expect(row?.name).toBe('Éloïse Durand');

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router';
 import type { Role, SessionUser } from '~/domain/account/session-user';
+import { STAFF_ROLES } from '~/domain/staff/permissions';
 import { auth } from './auth.server';
 
 export type { Role, SessionUser };
@@ -10,15 +11,14 @@ export type { Role, SessionUser };
  * loader does not protect its children.
  */
 
-/** The specification: "role customer when no profile is found"; anything but admin is a customer. */
+/**
+ * The specification: "role customer when no profile is found"; anything but a staff role is a
+ * customer. Better Auth stores several roles comma-separated: the most powerful one counts.
+ */
 export function toRole(value: unknown): Role {
   if (typeof value !== 'string') return 'customer';
-  return value
-    .split(',')
-    .map((r) => r.trim())
-    .includes('admin')
-    ? 'admin'
-    : 'customer';
+  const roles = value.split(',').map((r) => r.trim());
+  return STAFF_ROLES.find((role) => roles.includes(role)) ?? 'customer';
 }
 
 /** The user of the session cookie, read from the database (no cookie cache), or null. */
@@ -34,6 +34,7 @@ export async function getUser(request: Request): Promise<SessionUser | null> {
     firstName: user.firstName ?? '',
     lastName: user.lastName ?? '',
     emailVerified: user.emailVerified === true,
+    twoFactorEnabled: (user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled === true,
   };
 }
 

@@ -8,7 +8,12 @@ import { configOptions } from '../db/schema';
  * option (crypto.server.ts), never here: this module only reads and writes JSON.
  */
 
-export type ConfigOptionName = 'email_config' | 'payment_config' | 'coliship_credentials' | 'files_config';
+export type ConfigOptionName =
+  | 'email_config'
+  | 'payment_config'
+  | 'coliship_credentials'
+  | 'files_config'
+  | 'staff_security';
 
 export type Executor = Database | Tx;
 

@@ -1,5 +1,5 @@
+import { CONTACT_SERVICE_LABELS } from '~/domain/content/contact-fields';
 import type { ContactMessageInput } from '~/domain/content/contact-form';
-import { CONTACT_SERVICE_LABELS } from '~/domain/content/contact-form';
 import { db } from '../db/client.server';
 import { createSharedRateLimiter, type SharedRateLimiter } from '../db/rate-limit.server';
 import { contactMessages, notifications } from '../db/schema';

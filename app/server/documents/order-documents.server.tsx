@@ -188,39 +188,49 @@ export function OrderSlipPdf({ order }: { order: DocumentOrder }) {
 }
 
 /** The workshop's job sheet: what to do with the originals, by when, and how they go back. */
-export function JobSheetPdf({ order }: { order: DocumentOrder }) {
+function JobSheetPage({ order }: { order: DocumentOrder }) {
   return (
-    <Document title={pdfText(`Fiche atelier ${order.number}`)} author="Soovenirs" language="fr">
-      <Page size="A4" style={styles.page}>
-        <NumberBlock order={order} title="Fiche atelier" />
-        <View style={styles.box}>
-          <T style={styles.emphasis}>{order.express ? 'EXPRESS' : 'Délai standard'}</T>
-          <T>{order.dueAt ? `À terminer le ${formatDateFr(order.dueAt)}` : 'Date limite : après réception du colis'}</T>
-        </View>
-        <View style={styles.section}>
-          <T style={styles.sectionTitle}>Client</T>
-          <T>{order.customerName || 'Client invité'}</T>
-          {order.customerEmail ? <T style={styles.muted}>{order.customerEmail}</T> : null}
-          {order.customerPhone ? <T style={styles.muted}>{order.customerPhone}</T> : null}
-        </View>
-        <ItemsTable items={order.items} withOptions />
-        <View style={styles.section}>
-          <T style={styles.sectionTitle}>Remarques à la réception</T>
-          {order.remarks.length === 0 ? (
-            <T style={styles.muted}>Aucune remarque.</T>
-          ) : (
-            order.remarks.map((remark, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: remarks in their stored order
-              <T key={index}>{remark.group ? `${supportLabel(remark.group)} : ${remark.text}` : remark.text}</T>
-            ))
-          )}
-        </View>
-        <View style={styles.section}>
-          <T style={styles.sectionTitle}>Livraison et retour</T>
-          <T>{returnLine(order)}</T>
-          {order.deliveryAddress ? order.deliveryAddress.map((line) => <T key={line}>{line}</T>) : null}
-        </View>
-      </Page>
+    <Page size="A4" style={styles.page}>
+      <NumberBlock order={order} title="Fiche atelier" />
+      <View style={styles.box}>
+        <T style={styles.emphasis}>{order.express ? 'EXPRESS' : 'Délai standard'}</T>
+        <T>{order.dueAt ? `À terminer le ${formatDateFr(order.dueAt)}` : 'Date limite : après réception du colis'}</T>
+      </View>
+      <View style={styles.section}>
+        <T style={styles.sectionTitle}>Client</T>
+        <T>{order.customerName || 'Client invité'}</T>
+        {order.customerEmail ? <T style={styles.muted}>{order.customerEmail}</T> : null}
+        {order.customerPhone ? <T style={styles.muted}>{order.customerPhone}</T> : null}
+      </View>
+      <ItemsTable items={order.items} withOptions />
+      <View style={styles.section}>
+        <T style={styles.sectionTitle}>Remarques à la réception</T>
+        {order.remarks.length === 0 ? (
+          <T style={styles.muted}>Aucune remarque.</T>
+        ) : (
+          order.remarks.map((remark, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: remarks in their stored order
+            <T key={index}>{remark.group ? `${supportLabel(remark.group)} : ${remark.text}` : remark.text}</T>
+          ))
+        )}
+      </View>
+      <View style={styles.section}>
+        <T style={styles.sectionTitle}>Livraison et retour</T>
+        <T>{returnLine(order)}</T>
+        {order.deliveryAddress ? order.deliveryAddress.map((line) => <T key={line}>{line}</T>) : null}
+      </View>
+    </Page>
+  );
+}
+
+/** One job sheet per order, one page each (the bulk action prints the selection at once). */
+export function JobSheetPdf({ orders }: { orders: readonly DocumentOrder[] }) {
+  const title = orders.length === 1 ? `Fiche atelier ${orders[0]?.number}` : `Fiches atelier (${orders.length})`;
+  return (
+    <Document title={pdfText(title)} author="Soovenirs" language="fr">
+      {orders.map((order) => (
+        <JobSheetPage key={order.id} order={order} />
+      ))}
     </Document>
   );
 }
@@ -229,8 +239,8 @@ export function renderOrderSlipPdf(order: DocumentOrder): Promise<Buffer> {
   return renderToBuffer(<OrderSlipPdf order={order} />);
 }
 
-export function renderJobSheetPdf(order: DocumentOrder): Promise<Buffer> {
-  return renderToBuffer(<JobSheetPdf order={order} />);
+export function renderJobSheetPdf(orders: readonly DocumentOrder[]): Promise<Buffer> {
+  return renderToBuffer(<JobSheetPdf orders={orders} />);
 }
 
 /** The download response of a PDF: personal data, never kept by a shared cache. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { changedFields } from '~/domain/audit/changes';
 import {
   createEmailConfigSchema,
   EMAIL_CONFIG_DEFAULTS,
@@ -8,6 +9,7 @@ import {
   type PublicEmailConfig,
   type SmtpPort,
 } from '~/domain/email/email-config';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { type Executor, readConfigOption, writeConfigOption } from '../config/config-options.server';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../crypto.server';
 import { db } from '../db/client.server';
@@ -105,7 +107,7 @@ export type SaveEmailConfigResult =
  * stored one. Once SMTP is complete, the held messages are released to the worker, in the same
  * transaction. Database errors are logged and reported as `success: false` (specification).
  */
-export async function saveEmailConfig(input: unknown): Promise<SaveEmailConfigResult> {
+export async function saveEmailConfig(input: unknown, actor: AuditActor = 'system'): Promise<SaveEmailConfigResult> {
   try {
     return await db().transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${EMAIL_CONFIG_LOCK_KEY})`);
@@ -130,6 +132,8 @@ export async function saveEmailConfig(input: unknown): Promise<SaveEmailConfigRe
           value.smtpPassword === '' ? stored.smtpPassword : encryptSecret(value.smtpPassword, PASSWORD_CONTEXT),
       };
       await writeConfigOption(EMAIL_CONFIG_OPTION, next, tx);
+      const change = changedFields(stored, next, { secrets: ['smtpPassword'] });
+      if (change) await recordAudit(tx, { actor, kind: 'settings.email', subject: EMAIL_CONFIG_OPTION, ...change });
 
       let releasedHeld = 0;
       if (storedSmtpIsComplete(next)) {

@@ -12,6 +12,7 @@ const admin: SessionUser = {
   firstName: 'A',
   lastName: 'D',
   emailVerified: true,
+  twoFactorEnabled: false,
 };
 const customer: SessionUser = { ...admin, id: 'u-customer', role: 'customer' };
 

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AdminFile, DeliveryState } from '~/domain/files/admin-files';
 import { orderEvent } from '~/domain/orders/events';
+import { recordAudit } from '../audit/audit.server';
 import { type Database, db } from '../db/client.server';
 import { orderEvents, orderFiles, orders } from '../db/schema';
 import { isOrderId } from '../orders/access.server';
@@ -109,6 +110,7 @@ export async function deleteOrderFile(
       actor,
       ...orderEvent('files_deleted', { fileCount: 1, reason: 'staff', fileName: file.name }),
     });
+    await recordAudit(tx, { actor, kind: 'file.delete', subject: orderId, at: now, after: { file: file.name } });
     return { ok: true as const, message: `Le fichier ${file.name} est supprimé.` };
   });
 }

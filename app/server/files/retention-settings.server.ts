@@ -1,3 +1,4 @@
+import { changedFields } from '~/domain/audit/changes';
 import {
   DEFAULT_FILES_CONFIG,
   type FilesConfig,
@@ -5,6 +6,7 @@ import {
   filesConfigSchema,
   RETENTION_MESSAGES,
 } from '~/domain/files/retention';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { type Executor, readConfigOption, writeConfigOption } from '../config/config-options.server';
 import { db } from '../db/client.server';
 
@@ -31,6 +33,7 @@ export type SaveFilesConfigResult =
 /** Validates (French messages) and saves the back office's form. */
 export async function saveFilesConfig(
   input: Record<string, unknown>,
+  actor: AuditActor = 'system',
   executor: Executor = db(),
 ): Promise<SaveFilesConfigResult> {
   const parsed = filesConfigSchema.safeParse(input);
@@ -41,6 +44,10 @@ export async function saveFilesConfig(
       fieldErrors: { retentionDays: [RETENTION_MESSAGES.daysInvalid] },
     };
   }
-  await writeConfigOption('files_config', parsed.data, executor);
+  await executor.transaction(async (tx) => {
+    const change = changedFields(await readFilesConfig(tx), parsed.data);
+    await writeConfigOption('files_config', parsed.data, tx);
+    if (change) await recordAudit(tx, { actor, kind: 'settings.files', subject: 'files_config', ...change });
+  });
   return { ok: true, config: parsed.data, message: RETENTION_MESSAGES.saved(parsed.data.retentionDays) };
 }

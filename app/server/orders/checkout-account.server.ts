@@ -1,8 +1,7 @@
 import {
   CHECKOUT_ACCOUNT_MESSAGES,
-  checkoutRegistrationSchema,
-  checkoutSignInSchema,
-  readAccountForm,
+  type CheckoutRegistration,
+  type CheckoutSignIn,
 } from '~/domain/orders/checkout-account';
 import { callAuth } from '../account/auth-calls.server';
 import { type ClaimHow, claimGuestOrder } from './claim-order.server';
@@ -11,15 +10,14 @@ import { type ClaimHow, claimGuestOrder } from './claim-order.server';
  * « Connexion » and « Inscription » inside /checkout (issue 17, point 1; specification 000, section
  * 2): the same Better Auth calls as /login and /register (through its HTTP handler, with its rate
  * limits; registration sends `acceptTerms`, so the terms' version and date are recorded as on
- * /register), then the guest order this browser holds is attached to the account. The caller
- * redirects to the checkout with the session's Set-Cookie headers.
+ * /register), then the guest order this browser holds is attached to the account. The caller has
+ * checked the form (domain/orders/checkout-account.ts) and redirects to the checkout with the
+ * session's Set-Cookie headers, or shows the French refusal.
  */
 
 export type CheckoutAccountResult =
   | { ok: true; setCookies: string[] }
-  | { ok: false; title: string; message: string; setCookies: string[] };
-
-type Form = Record<string, unknown>;
+  | { ok: false; message: string; setCookies: string[] };
 
 async function attach(
   request: Request,
@@ -33,19 +31,19 @@ async function attach(
   return { ok: true, setCookies: answer.setCookies };
 }
 
-export async function signInAtCheckout(request: Request, orderId: string, form: Form): Promise<CheckoutAccountResult> {
-  const title = CHECKOUT_ACCOUNT_MESSAGES.signInTitle;
-  const read = readAccountForm(checkoutSignInSchema, form);
-  if (!read.ok) return { ok: false, title, message: read.error, setCookies: [] };
+export async function signInAtCheckout(
+  request: Request,
+  orderId: string,
+  form: CheckoutSignIn,
+): Promise<CheckoutAccountResult> {
   const answer = await callAuth<{ user?: { id?: unknown } }>(request, '/sign-in/email', {
-    email: read.value.email,
-    password: read.value.password,
+    email: form.email,
+    password: form.password,
     rememberMe: true,
   });
   if (!answer.ok) {
     return {
       ok: false,
-      title,
       message: answer.message ?? CHECKOUT_ACCOUNT_MESSAGES.invalidCredentials,
       setCookies: answer.setCookies,
     };
@@ -56,12 +54,9 @@ export async function signInAtCheckout(request: Request, orderId: string, form: 
 export async function registerAtCheckout(
   request: Request,
   orderId: string,
-  form: Form,
+  form: CheckoutRegistration,
 ): Promise<CheckoutAccountResult> {
-  const title = CHECKOUT_ACCOUNT_MESSAGES.registerTitle;
-  const read = readAccountForm(checkoutRegistrationSchema, form);
-  if (!read.ok) return { ok: false, title, message: read.error, setCookies: [] };
-  const { email, password, firstName, lastName } = read.value;
+  const { email, password, firstName, lastName } = form;
   const answer = await callAuth<{ user?: { id?: unknown } }>(request, '/sign-up/email', {
     email,
     password,
@@ -74,7 +69,6 @@ export async function registerAtCheckout(
     const actionable = answer.code !== undefined && answer.status < 500 && !/^FAILED_TO_CREATE/.test(answer.code);
     return {
       ok: false,
-      title,
       message: actionable && answer.message ? answer.message : 'Veuillez réessayer.',
       setCookies: answer.setCookies,
     };

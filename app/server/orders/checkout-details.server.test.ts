@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_MESSAGES } from '~/domain/orders/address';
-import { CHECKOUT_DETAILS_MESSAGES, type CheckoutDetailsForm } from '~/domain/orders/checkout-details';
+import {
+  CHECKOUT_DETAILS_MESSAGES,
+  type CheckoutDetailsForm,
+  parseCheckoutDetails,
+} from '~/domain/orders/checkout-details';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { parseSelectionSearchParams } from '~/domain/pricing/selection';
 import { isPdf, pdfText } from '../../../tests/support/pdf';
@@ -16,7 +20,7 @@ import { applyPaymentNotification } from '../payments/notifications.server';
 import { confirmCheckout } from '../payments/offline.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
 import { loadOrderDetails } from './access.server';
-import { checkCheckoutDetails, saveAddressToProfile } from './checkout-details.server';
+import { checkoutDetailsRules, saveAddressToProfile } from './checkout-details.server';
 import { createOrder } from './create-order.server';
 
 process.env.BASE_URL = 'http://localhost:3000';
@@ -35,6 +39,13 @@ beforeAll(async () => {
     .insert(user)
     .values({ ...customer, name: 'Irène Joliot', street: '1 rue Curie', postalCode: '75005' });
 });
+
+/** The payment form's addresses checked against the order's own price list, as the checkout does. */
+async function checkCheckoutDetails(order: Parameters<typeof checkoutDetailsRules>[0], posted: CheckoutDetailsForm) {
+  const rules = await checkoutDetailsRules(order);
+  if (!rules) throw new Error('nothing physical travels');
+  return parseCheckoutDetails(posted, rules);
+}
 
 /** A draft with a USB key and the return of the originals (something physical travels). */
 async function physicalDraft() {

@@ -1,10 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import {
-  type CheckoutDetails,
-  type CheckoutDetailsErrors,
-  type CheckoutDetailsForm,
-  parseCheckoutDetails,
-} from '~/domain/orders/checkout-details';
+import type { CheckoutDetails, CheckoutDetailsRules } from '~/domain/orders/checkout-details';
 import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { insurancePriceCents } from '~/domain/pricing/pricing';
 import type { Executor } from '../config/config-options.server';
@@ -15,7 +10,7 @@ import { freezeOrderAddresses } from './addresses.server';
 
 /*
  * The checkout's addresses and insurance (issue 15) on the server: checked against the order's own
- * price list (its insurance ceiling), then written in the transaction that places the draft, before
+ * price list (its insurance ceiling, checkoutDetailsRules), then written in the transaction that places the draft, before
  * the `place` transition: the insurance re-prices the order (never a price from the browser) and the
  * addresses are frozen.
  */
@@ -47,17 +42,14 @@ export async function insuranceOffer(
   return { per100EurosCents: list.data.insurance.per100EurosPrice, maxCents: list.data.insurance.maxValue };
 }
 
-/** Checks the payment form's addresses and insurance for this order (null: nothing physical, nothing asked). */
-export async function checkCheckoutDetails(
-  order: PricedOrder,
-  form: CheckoutDetailsForm,
-): Promise<{ ok: true; details: CheckoutDetails | null } | { ok: false; errors: CheckoutDetailsErrors }> {
-  if (!shipsSomethingPhysical(order)) return { ok: true, details: null };
+/**
+ * What the payment form's addresses and insurance are checked against for this order (its own
+ * price list's ceiling); null when nothing physical travels (nothing is asked).
+ */
+export async function checkoutDetailsRules(order: PricedOrder): Promise<CheckoutDetailsRules | null> {
+  if (!shipsSomethingPhysical(order)) return null;
   const list = await priceListOf(order);
-  return parseCheckoutDetails(form, {
-    travelsBack: travelsBack(order),
-    maxInsuredCents: list.data.insurance.maxValue,
-  });
+  return { travelsBack: travelsBack(order), maxInsuredCents: list.data.insurance.maxValue };
 }
 
 /**

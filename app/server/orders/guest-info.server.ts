@@ -1,6 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
+import { GUEST_INFO_MESSAGES, type GuestInfo, type GuestInfoErrors, parseGuestInfo } from '~/domain/orders/guest-info';
 import { db } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
 import { log } from '../log.server';
@@ -17,80 +16,12 @@ import { readCookie, requestHoldsOrderToken } from './order-response.server';
  * e-mail, which had no address to go to when a guest ordered from the configurator.
  */
 
-export const GUEST_INFO_MESSAGES = {
-  required: 'Veuillez remplir tous les champs obligatoires',
-  emailRequired: 'L’adresse e-mail est requise',
-  emailInvalid: 'Adresse e-mail invalide',
-  phoneInvalid: 'Numéro de téléphone invalide',
-  postalCodeInvalid: 'Code postal invalide (5 chiffres)',
-  tooLong: 'Ce champ est trop long',
-  saveError: 'Erreur lors de l’enregistrement des informations invité',
-  orderNotFound: 'Commande introuvable',
-  alreadyPaid: 'Cette commande est déjà payée : ses informations ne peuvent plus être modifiées.',
-  saved: 'Vos informations ont été enregistrées.',
-} as const;
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, GUEST_INFO_MESSAGES.tooLong)
-    // PostgreSQL's text cannot hold NUL: refused here with a French message, not a 500 at insert.
-    .refine(hasNoForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE)
-    .optional()
-    .transform((value) => (value ? value : null));
-
-export const guestInfoSchema = z.object({
-  email: z
-    .string({ error: GUEST_INFO_MESSAGES.emailRequired })
-    .trim()
-    .min(1, GUEST_INFO_MESSAGES.emailRequired)
-    .max(254, GUEST_INFO_MESSAGES.tooLong)
-    .pipe(z.email(GUEST_INFO_MESSAGES.emailInvalid))
-    .transform((value) => value.toLowerCase()),
-  firstName: optionalText(100),
-  lastName: optionalText(100),
-  phone: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : null))
-    .refine((value) => value === null || /^\+?[0-9 .()-]{6,20}$/.test(value), GUEST_INFO_MESSAGES.phoneInvalid),
-  address: optionalText(200),
-  city: optionalText(100),
-  postalCode: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value.replace(/\s+/g, '') : null))
-    .refine((value) => value === null || /^[0-9]{5}$/.test(value), GUEST_INFO_MESSAGES.postalCodeInvalid),
-});
-
-export type GuestInfo = z.output<typeof guestInfoSchema>;
-export type GuestInfoField = keyof GuestInfo;
-export type GuestInfoErrors = Partial<Record<GuestInfoField, string>>;
-
 export type UpdateGuestOrderResult =
   | { ok: true; guestInfo: GuestInfo }
   | { ok: false; status: 400; error: string; fieldErrors: GuestInfoErrors }
   | { ok: false; status: 404 | 409 | 500; error: string; fieldErrors?: undefined };
 
-/** Validates a guest's information (zod, French messages); the first error of each field. */
-export function parseGuestInfo(
-  input: unknown,
-): { success: true; data: GuestInfo } | { success: false; fieldErrors: GuestInfoErrors } {
-  const parsed = guestInfoSchema.safeParse(input ?? {});
-  if (parsed.success) return { success: true, data: parsed.data };
-  const fieldErrors: GuestInfoErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && field in guestInfoSchema.shape && !fieldErrors[field as GuestInfoField]) {
-      fieldErrors[field as GuestInfoField] = issue.message;
-    }
-  }
-  if (Object.keys(fieldErrors).length === 0) fieldErrors.email = GUEST_INFO_MESSAGES.emailRequired;
-  return { success: false, fieldErrors };
-}
+type SaveGuestInfoResult = Exclude<UpdateGuestOrderResult, { status: 400 }>;
 
 /** The lower-cased "first last email" the back office searches. */
 export function guestSearchText(info: Pick<GuestInfo, 'email' | 'firstName' | 'lastName'>): string {
@@ -102,8 +33,8 @@ export function guestSearchText(info: Pick<GuestInfo, 'email' | 'firstName' | 'l
 }
 
 /**
- * Saves the guest's information on the order, for the browser holding the order's access cookie
- * only. Unknown order, signed-in customer's order, wrong or missing cookie: 404.
+ * The API's `update-guest-order`: checks the JSON body, then saves it like the checkout's form.
+ * Unknown order, signed-in customer's order, wrong or missing cookie: 404.
  */
 export async function updateGuestOrder(
   request: Request,
@@ -117,7 +48,17 @@ export async function updateGuestOrder(
   if (!parsed.success) {
     return { ok: false, status: 400, error: GUEST_INFO_MESSAGES.required, fieldErrors: parsed.fieldErrors };
   }
-  const info = parsed.data;
+  return saveGuestInfo(request, orderId, parsed.data);
+}
+
+/**
+ * Saves checked information on the order, for the browser holding the order's access cookie
+ * only (anyone else: 404).
+ */
+export async function saveGuestInfo(request: Request, orderId: string, info: GuestInfo): Promise<SaveGuestInfoResult> {
+  if (!isOrderId(orderId) || !(await requestHoldsOrderToken(request, orderId))) {
+    return { ok: false, status: 404, error: GUEST_INFO_MESSAGES.orderNotFound };
+  }
   try {
     return await db().transaction(async (tx) => {
       const [current] = await tx

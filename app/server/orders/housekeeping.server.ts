@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { deleteExpiredAuditEntries } from '../audit/audit.server';
 import { db } from '../db/client.server';
 import { deleteExpiredFiles, sendRetentionReminders } from '../files/retention.server';
 import { removeAbandonedUploads } from '../files/uploads.server';
@@ -69,7 +70,9 @@ type WithTimer = typeof globalThis & { [KEY]?: NodeJS.Timeout };
 async function runOnce(): Promise<void> {
   try {
     const [expired, drafts] = [await expireStaleCardAttempts(), await deleteStaleDrafts()];
-    if (expired > 0 || drafts > 0) log.info({ expired, drafts }, 'order housekeeping');
+    const auditEntries = await deleteExpiredAuditEntries();
+    if (expired > 0 || drafts > 0 || auditEntries > 0)
+      log.info({ expired, drafts, auditEntries }, 'order housekeeping');
   } catch (error) {
     log.warn({ err: error }, 'order housekeeping failed; it runs again later');
   }

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { transitionAuditChange } from '~/domain/audit/order-entries';
 import { formatEurosFromCents } from '~/domain/format';
 import {
   type OrderStatus,
@@ -21,6 +22,7 @@ import {
 } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
+import { recordStaffAudit } from '../audit/audit.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderAdjustments, orderEvents, orders, payments } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
@@ -251,6 +253,13 @@ export async function applyTransitionInTx(
   };
   const run = { tx, facts, transition, actor, context, now, applied, eventId: event?.id ?? 0 };
   for (const effect of decision.effects) await perform(run, effect);
+  // A staff member's action goes to the audit log, in this transaction (customers' and gateways' do not).
+  const change = transitionAuditChange(state, next, transition, {
+    invoiceNumber: applied.invoiceNumber,
+    creditNoteNumber: applied.creditNote?.number,
+    reason: context.reason,
+  });
+  await recordStaffAudit(tx, { actor, subject: orderId, subjectLabel: facts.number, at: now, ...change });
   return applied;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { changedFields } from '~/domain/audit/changes';
 import {
   createPaymentConfigSchema,
   PAYMENT_CONFIG_DEFAULTS,
@@ -13,6 +14,7 @@ import {
   type PublicPaymentConfig,
   toPublicPaymentConfig,
 } from '~/domain/payments/payment-config';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { type Executor, readConfigOption, writeConfigOption } from '../config/config-options.server';
 import { decryptSecret, encryptSecret, isEncryptedSecret } from '../crypto.server';
 import { db } from '../db/client.server';
@@ -95,7 +97,10 @@ export type SavePaymentConfigResult =
  * stored one; a new one is encrypted before it is written. Errors are logged and reported as
  * `success: false`, never with a secret in them.
  */
-export async function savePaymentConfig(input: unknown): Promise<SavePaymentConfigResult> {
+export async function savePaymentConfig(
+  input: unknown,
+  actor: AuditActor = 'system',
+): Promise<SavePaymentConfigResult> {
   try {
     return await db().transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${SAVE_LOCK_KEY})`);
@@ -141,6 +146,8 @@ export async function savePaymentConfig(input: unknown): Promise<SavePaymentConf
         next[field] = value[field] === '' ? stored[field] : encryptSecret(value[field], context(field));
       }
       await writeConfigOption(PAYMENT_CONFIG_OPTION, next, tx);
+      const change = changedFields(stored, next, { secrets: PAYMENT_SECRET_FIELDS });
+      if (change) await recordAudit(tx, { actor, kind: 'settings.payment', subject: PAYMENT_CONFIG_OPTION, ...change });
       log.info({ type: next.type, testMode: next.testMode }, 'payment configuration saved');
       const config = toPublicPaymentConfig(await loadPaymentConfig(tx));
       return { success: true as const, config };

@@ -1,6 +1,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
+import { changedFields } from '~/domain/audit/changes';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import { type PriceListIssue, parsePriceListDocument } from '~/domain/pricing/price-list-schema';
+import { recordAudit } from '../audit/audit.server';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db } from '../db/client.server';
 import { priceLists } from '../db/schema';
@@ -137,6 +139,11 @@ export async function publishPriceList(
       .from(priceLists)
       .orderBy(desc(priceLists.version))
       .limit(1);
+    const [previous] = await tx
+      .select({ data: priceLists.data })
+      .from(priceLists)
+      .where(eq(priceLists.isActive, true))
+      .limit(1);
     const [active] = await tx
       .update(priceLists)
       .set({ isActive: false })
@@ -152,6 +159,17 @@ export async function publishPriceList(
       .values({ version, data: parsed.document, isActive: true, createdBy: userId })
       .returning({ id: priceLists.id });
     if (!row) throw new Error('price_lists: the insert returned no row');
+    // A staff member's change goes to the audit log (the defaults published at start have no author).
+    const change = userId ? changedFields(previous?.data ?? null, parsed.document, { ignore: ['lastUpdated'] }) : null;
+    if (userId && change) {
+      await recordAudit(tx, {
+        actor: userId,
+        kind: 'price.change',
+        subject: 'price_list',
+        subjectLabel: `Tarifs, version ${version}`,
+        ...change,
+      });
+    }
     return { id: row.id, version, previousVersion: active?.version ?? null, document: parsed.document };
   });
   // After the commit: cached public pages showing the previous prices are no longer served, here

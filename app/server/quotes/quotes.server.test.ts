@@ -173,7 +173,13 @@ describe('a signed-in customer e-mailing their quote', () => {
   it('is greeted by name only at their own address: a profile name is not carried to anyone else', async () => {
     const phisher = await newCustomer('Paul');
     const name = 'Votre compte est bloqué, appelez le 0900';
-    const customer = { ...phisher, firstName: name, role: 'customer' as const, emailVerified: true };
+    const customer = {
+      ...phisher,
+      firstName: name,
+      role: 'customer' as const,
+      emailVerified: true,
+      twoFactorEnabled: false,
+    };
     const saved = await saveQuote({ selection: selectionOf(PHOTOS), user: customer });
     const view = (await getQuoteForUser(saved.id, customer.id))!;
     const send = (email: string) =>

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { orderEvent } from '~/domain/orders/events';
 import { decide } from '~/domain/orders/lifecycle';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
+import type { ShipInput } from '~/domain/shipping/ship-form';
 import { trackingUrl } from '~/domain/shipping/tracking';
 import { db } from '../db/client.server';
 import { orderEvents, orders, shipments } from '../db/schema';
@@ -25,20 +25,6 @@ import {
  * shipment and the lifecycle's `ship` transition are written in one transaction: an order is never
  * « Expédiée » without its parcel, nor a parcel recorded on an order the rule book refused to ship.
  */
-
-export const shipInputSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('colissimo') }),
-  z.object({
-    mode: z.literal('other'),
-    parcelNumber: z
-      .string()
-      .trim()
-      .min(1, LABEL_MESSAGES.parcelNumberRequired)
-      .max(40, LABEL_MESSAGES.parcelNumberTooLong),
-  }),
-]);
-
-export type ShipInput = z.infer<typeof shipInputSchema>;
 
 export type ShipResult =
   | { ok: true; orderNumber: string; parcelNumber: string; carrier: 'colissimo' | 'other'; trackingUrl: string }

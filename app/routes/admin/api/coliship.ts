@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
 import { createColishipSchema } from '~/domain/admin/coliship';
 import { COLISHIP_MESSAGES } from '~/domain/admin/messages';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { getPublicColishipCredentials, saveAndCheckColishipCredentials } from '~/server/admin/coliship.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/coliship';
@@ -13,13 +13,13 @@ import type { Route } from './+types/coliship';
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'settings');
   return data({ credentials: await getPublicColishipCredentials() }, { headers: { 'Cache-Control': 'no-store' } });
 }
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+  const admin = await requireStaff(request, 'settings');
   const form = await readFormData(request);
   const { passwordSet } = await getPublicColishipCredentials();
   const submission = parseWithZod(form, { schema: createColishipSchema({ passwordStored: passwordSet }) });
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== 'success') {
     return { ok: false as const, error: COLISHIP_MESSAGES.required, submission: reply() };
   }
-  const result = await saveAndCheckColishipCredentials(submission.value);
+  const result = await saveAndCheckColishipCredentials(submission.value, { actor: admin.id });
   if (!result.ok) return { ok: false as const, error: result.error, submission: reply(result.fieldErrors) };
   return { ...result, submission: reply() };
 }

@@ -1,4 +1,4 @@
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { notificationsAfter, subscribeToNotifications } from '~/server/admin/notifications.server';
 import type { Route } from './+types/notifications-stream';
 
@@ -19,7 +19,7 @@ function lastSeen(request: Request): number {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'dashboard');
   let after = lastSeen(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};

@@ -1,5 +1,5 @@
 import { data } from 'react-router';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { getNotificationFeed, markNotificationsRead } from '~/server/admin/notifications.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/notifications';
@@ -10,12 +10,12 @@ import type { Route } from './+types/notifications';
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'dashboard');
   return data(await getNotificationFeed(admin.id), { headers: { 'Cache-Control': 'no-store' } });
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'dashboard');
   const form = await readFormData(request);
   const intent = form.get('intent');
   if (intent === 'read-all') return { marked: await markNotificationsRead(admin.id, 'all') };

@@ -1,6 +1,9 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
-import { EXTENSION_DAYS, type ExtensionRequest, RETENTION_MESSAGES } from '~/domain/files/retention';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { extensionFormSchema, RETENTION_MESSAGES } from '~/domain/files/retention';
+import { firstFormError } from '~/domain/form-errors';
+import { requireStaff } from '~/server/admin/access.server';
 import { deleteOrderFile, loadAdminOrderFiles, markReworkDone } from '~/server/files/admin-files.server';
 import { publishOrderFiles } from '~/server/files/publish.server';
 import { extendRetention } from '~/server/files/retention.server';
@@ -19,19 +22,20 @@ const noStore = { 'Cache-Control': 'no-store' };
 const NOT_FOUND = 'Commande introuvable';
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'orders.read');
   const files = isOrderId(params.orderId) ? await loadAdminOrderFiles(params.orderId) : null;
   if (!files) throw data({ error: NOT_FOUND }, { status: 404, headers: noStore });
   return data(files, { headers: noStore });
 }
 
-export type OrderFilesActionData =
+export type OrderFilesActionData = { submission?: SubmissionResult<string[]> } & (
   | { intent: string; ok: true; message: string }
-  | { intent: string; ok: false; error: string };
+  | { intent: string; ok: false; error: string }
+);
 
 // Answers a form can correct are 200 with `ok: false` (as the order dialog's other forms).
 export async function action({ request, params }: Route.ActionArgs): Promise<OrderFilesActionData> {
-  const admin = await requireAdminUser(request);
+  const admin = await requireStaff(request, 'files');
   if (!isOrderId(params.orderId)) throw data({ error: NOT_FOUND }, { status: 404 });
   const orderId = params.orderId;
   const form = await readFormData(request);
@@ -48,12 +52,22 @@ export async function action({ request, params }: Route.ActionArgs): Promise<Ord
       };
     }
     case 'extend': {
-      const until = String(form.get('until') ?? '').trim();
-      const request: ExtensionRequest =
-        form.get('mode') === 'days' ? { kind: 'days', days: EXTENSION_DAYS } : { kind: 'until', day: until };
-      const result = await extendRetention(orderId, request, admin.id);
-      if (!result.ok) return { intent, ok: false, error: result.message };
-      return { intent, ok: true, message: RETENTION_MESSAGES.extended(result.expiresAt) };
+      const submission = parseWithZod(form, { schema: extensionFormSchema });
+      if (submission.status !== 'success') {
+        const error = firstFormError(submission.error, RETENTION_MESSAGES.dateInvalid);
+        return { intent, ok: false, error, submission: submission.reply() };
+      }
+      const result = await extendRetention(orderId, submission.value, admin.id);
+      if (!result.ok) {
+        // A refused date is said under the date; a refusal of the order itself, in the form's alert.
+        const refusal =
+          submission.value.kind === 'until'
+            ? { fieldErrors: { until: [result.message] } }
+            : { formErrors: [result.message] };
+        return { intent, ok: false, error: result.message, submission: submission.reply(refusal) };
+      }
+      const message = RETENTION_MESSAGES.extended(result.expiresAt);
+      return { intent, ok: true, message, submission: submission.reply({ resetForm: true }) };
     }
     case 'delete-file': {
       const result = await deleteOrderFile(orderId, fileId, admin.id);

@@ -1,6 +1,17 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
-import { countKeys, recount, remarkGroups } from '~/domain/orders/reception';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { firstFormError } from '~/domain/form-errors';
+import {
+  countKeys,
+  RECEPTION_MESSAGES,
+  receptionFormSchema,
+  recount,
+  remarkGroups,
+  SUPPLEMENT_REFUSAL_MESSAGE,
+  supplementRefusalSchema,
+} from '~/domain/orders/reception';
+import { requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { isOrderId } from '~/server/orders/access.server';
 import {
@@ -20,12 +31,13 @@ import type { Route } from './+types/reception';
  */
 
 const noStore = { 'Cache-Control': 'no-store' };
+const NOT_FOUND = 'Commande introuvable';
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminUser(request);
-  if (!isOrderId(params.orderId)) throw data({ error: 'Commande introuvable' }, { status: 404 });
+  await requireStaff(request, 'orders.read');
+  if (!isOrderId(params.orderId)) throw data({ error: NOT_FOUND }, { status: 404 });
   const order = await loadReceptionOrder(params.orderId);
-  if (!order) throw data({ error: 'Commande introuvable' }, { status: 404 });
+  if (!order) throw data({ error: NOT_FOUND }, { status: 404 });
   const reception = await loadReception(params.orderId);
   // The form's rows: every ordered line, then the reel sizes that may arrive undeclared.
   const keys = countKeys(order.lines);
@@ -48,18 +60,46 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data({ form, reception }, { headers: noStore });
 }
 
+export type ReceptionActionData = { submission?: SubmissionResult<string[]> } & (
+  | { intent: 'receive'; ok: true; outcome: string; differenceCents: number; refundError: string | null }
+  | { intent: 'decline'; ok: true }
+  | { intent: 'receive' | 'decline'; ok: false; error: string }
+);
+
+// Answers a form can correct are 200 with `ok: false` (as the order dialog's other forms).
 export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
-  if (!isOrderId(params.orderId)) return data({ ok: false, error: 'Commande introuvable' }, { status: 404 });
+  const admin = await requireStaff(request, 'reception');
+  if (!isOrderId(params.orderId)) return data({ ok: false, error: NOT_FOUND }, { status: 404 });
   const form = await readFormData(request);
-  if (form.get('intent') === 'decline') {
-    const decision = form.get('decision') === 'return_extra' ? 'return_extra' : 'digitise_paid';
-    const result = await declineSupplement(
-      { id: String(form.get('adjustmentId') ?? ''), orderId: params.orderId },
-      decision,
-      admin.id,
-    );
-    return result.ok ? { ok: true as const } : { ok: false as const, error: result.message };
+  if (form.get('intent') === 'decline') return declineAction(form, params.orderId, admin.id);
+  return receiveAction(form, params.orderId, admin);
+}
+
+async function declineAction(form: FormData, orderId: string, actor: string): Promise<ReceptionActionData> {
+  const intent = 'decline';
+  const submission = parseWithZod(form, { schema: supplementRefusalSchema });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, SUPPLEMENT_REFUSAL_MESSAGE);
+    return { intent, ok: false, error, submission: submission.reply() };
+  }
+  const { adjustmentId, decision } = submission.value;
+  const result = await declineSupplement({ id: adjustmentId, orderId }, decision, actor);
+  if (!result.ok) {
+    return { intent, ok: false, error: result.message, submission: submission.reply({ formErrors: [result.message] }) };
+  }
+  return { intent, ok: true, submission: submission.reply() };
+}
+
+async function receiveAction(form: FormData, orderId: string, admin: Awaited<ReturnType<typeof requireStaff>>) {
+  const intent = 'receive';
+  const order = await loadReceptionOrder(orderId);
+  if (!order) return data({ intent, ok: false as const, error: NOT_FOUND }, { status: 404 });
+  // The text fields through Conform (their messages under them); the photos stay a multipart part
+  // that receiveParcel checks with the rest, in the same call that records the reception.
+  const submission = parseWithZod(form, { schema: receptionFormSchema(order.lines, new Date()) });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, RECEPTION_MESSAGES.count);
+    return data({ intent, ok: false as const, error, submission: submission.reply() });
   }
   const photos: ReceptionPhotoUpload[] = [];
   for (const entry of form.getAll('photos')) {
@@ -68,18 +108,22 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'));
   const result = await receiveParcel({
-    orderId: params.orderId,
+    orderId,
     staff: { id: admin.id, name: `${admin.firstName} ${admin.lastName}`.trim() || admin.email },
     fields,
     photos,
   });
-  // Answers a form can correct are 200 with `ok: false` (as the order dialog's other forms).
-  if (!result.ok)
-    return data({ ok: false as const, error: result.message }, { status: result.status === 404 ? 404 : 200 });
-  return {
+  if (!result.ok) {
+    const refusal = submission.reply({ formErrors: [result.message] });
+    const body = { intent, ok: false as const, error: result.message, submission: refusal };
+    return data(body, { status: result.status === 404 ? 404 : 200 });
+  }
+  return data({
+    intent,
     ok: true as const,
     outcome: result.outcome,
     differenceCents: result.recount.differenceCents,
     refundError: result.refund && !result.refund.ok ? result.refund.message : null,
-  };
+    submission: submission.reply(),
+  });
 }

@@ -1,10 +1,14 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
+import { firstFormError } from '~/domain/form-errors';
 import { labelFileName } from '~/domain/shipping/labels';
-import { requireAdminUser } from '~/server/admin/access.server';
+import { SHIP_MODE_REQUIRED, shipInputSchema } from '~/domain/shipping/ship-form';
+import { requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { isOrderId } from '~/server/orders/access.server';
 import { labelResponse, shipmentLabel } from '~/server/shipping/labels.server';
-import { shipInputSchema, shipOrder, shippingFacts } from '~/server/shipping/shipping.server';
+import { shipOrder, shippingFacts } from '~/server/shipping/shipping.server';
 import type { Route } from './+types/shipping';
 
 /*
@@ -14,14 +18,15 @@ import type { Route } from './+types/shipping';
  */
 
 const DIRECTIONS = { envoi: 'inbound', retour: 'outbound' } as const;
+const NOT_FOUND = 'Commande introuvable';
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+  await requireStaff(request, 'orders.read');
   const params = new URL(request.url).searchParams;
   const orderId = params.get('orderId') ?? '';
-  if (!isOrderId(orderId)) throw data('Commande introuvable', { status: 404 });
+  if (!isOrderId(orderId)) throw data(NOT_FOUND, { status: 404 });
   const facts = await shippingFacts(orderId);
-  if (!facts) throw data('Commande introuvable', { status: 404 });
+  if (!facts) throw data(NOT_FOUND, { status: 404 });
   const which = params.get('etiquette');
   if (which !== null) {
     const direction = which === 'envoi' || which === 'retour' ? DIRECTIONS[which] : null;
@@ -32,16 +37,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(facts, { headers: { 'Cache-Control': 'no-store' } });
 }
 
+export type ShipAnswer = { submission: SubmissionResult<string[]> } & (
+  | { ok: true; parcelNumber: string; orderNumber: string }
+  | { ok: false; message: string }
+);
+
 // Refusals are 200 with `ok: false`: the dialog shows them (a 4xx is logged as an error by browsers).
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminUser(request);
+export async function action({ request }: Route.ActionArgs): Promise<ShipAnswer> {
+  const admin = await requireStaff(request, 'shipping');
   const form = await readFormData(request);
+  const submission = parseWithZod(form, { schema: shipInputSchema });
   const orderId = String(form.get('orderId') ?? '');
-  if (!isOrderId(orderId)) return { ok: false as const, message: 'Commande introuvable' };
-  const mode = form.get('mode');
-  if (mode !== 'colissimo' && mode !== 'other')
-    return { ok: false as const, message: 'Choisissez le mode d’expédition' };
-  const parsed = shipInputSchema.safeParse({ mode, parcelNumber: form.get('parcelNumber') ?? '' });
-  if (!parsed.success) return { ok: false as const, message: parsed.error.issues[0]?.message ?? 'Saisie invalide' };
-  return shipOrder(orderId, parsed.data, admin.id);
+  if (!isOrderId(orderId)) {
+    return { ok: false, message: NOT_FOUND, submission: submission.reply({ formErrors: [NOT_FOUND] }) };
+  }
+  if (submission.status !== 'success') {
+    return { ok: false, message: firstFormError(submission.error, SHIP_MODE_REQUIRED), submission: submission.reply() };
+  }
+  const result = await shipOrder(orderId, submission.value, admin.id);
+  if (!result.ok) return { ...result, submission: submission.reply({ formErrors: [result.message] }) };
+  return { ...result, submission: submission.reply() };
 }

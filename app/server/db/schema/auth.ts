@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /*
  * Better Auth's tables (core, admin plugin, database rate limit). Property names are the field
@@ -35,6 +35,8 @@ export const user = pgTable(
     // The terms of sale accepted at registration (domain/terms.ts), recorded by the server.
     termsVersion: text('terms_version'),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    // Better Auth's two-factor plugin: TOTP confirmed with a first code (docs/decisions/016).
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -113,3 +115,44 @@ export const setupCode = pgTable('setup_code', {
   codeHash: text('code_hash').primaryKey(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Better Auth's two-factor plugin: the TOTP secret and the backup codes, both encrypted by it. */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factor_user_id_idx').on(t.userId), index('two_factor_secret_idx').on(t.secret)],
+);
+
+/**
+ * Invitations to join the staff (« Équipe », docs/decisions/016): the link's token is stored hashed
+ * (SHA-256), lasts 7 days and serves once; accepting creates the account with the invited role.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('staff_invitations_email_idx').on(t.email),
+    index('staff_invitations_invited_by_idx').on(t.invitedBy),
+    check('staff_invitations_role_check', sql`${t.role} in ('admin', 'atelier', 'comptabilite')`),
+  ],
+);

@@ -1,3 +1,5 @@
+export * from './audit';
 export * from './auth';
 export * from './instances';
+export * from './saved-filters';
 export * from './shop';

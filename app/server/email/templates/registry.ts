@@ -6,6 +6,7 @@ import { emailVerification, magicLink, passwordReset, welcome } from './account'
 import { contactAcknowledgement, contactToShop } from './contact';
 import { filesExpiring } from './files';
 import { orderReady, orderShipped, originalsReceived } from './journey';
+import { orderMessage } from './messages';
 import {
   orderConfirmation,
   orderStatus,
@@ -15,6 +16,7 @@ import {
   withdrawalAcknowledgement,
 } from './orders';
 import { refundIssued } from './refunds';
+import { staffInvitation } from './staff';
 import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
 import type { EmailAttachment, TemplateDefinition } from './types';
@@ -40,7 +42,9 @@ export const EMAIL_TEMPLATES = {
   'order-ready': orderReady,
   'order-shipped': orderShipped,
   'files-expiring': filesExpiring,
+  'order-message': orderMessage,
   'test-email': testEmail,
+  'staff-invitation': staffInvitation,
   custom,
 } satisfies Record<string, TemplateDefinition>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EMAIL_TEMPLATE_LABELS } from '~/domain/email/template-labels';
 import { TERMS_VERSION } from '~/domain/terms';
 import { TEST_BASE_URL } from '../testing/fixtures';
 import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, renderEmail } from './registry';
@@ -10,6 +11,7 @@ const B = '\u00A0'; // no-break space
 
 const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
   welcome: { firstName: 'Ada' },
+  'staff-invitation': { url: `${TEST_BASE_URL}/invitation/tok000`, roleLabel: 'Atelier', inviterName: 'Marie Curie' },
   'password-reset': { url: `${TEST_BASE_URL}/api/auth/reset-password/tok123?callbackURL=%2Flogin`, firstName: 'Ada' },
   'magic-link': { url: `${TEST_BASE_URL}/api/auth/magic-link/verify?token=tok456` },
   'email-verification': { url: `${TEST_BASE_URL}/api/auth/verify-email?token=tok789`, firstName: 'Ada' },
@@ -38,6 +40,13 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     paidAt: '2026-11-21T10:30:00Z',
     invoiceNumber: 'FA-2026-000007',
     invoiceUrl: '/facture/0b6c',
+  },
+  'order-message': {
+    orderNumber: 'SV-2026-000042',
+    subject: 'Une cassette moisie',
+    message: 'La cassette n° 3 est moisie.\nVoulez-vous que nous la nettoyions ?',
+    orderUrl: '/confirmation?orderId=0b6c',
+    signature: 'Camille',
   },
   'payment-rejected': {
     orderNumber: 'SV-2026-000042',
@@ -145,6 +154,10 @@ function typographyViolations(text: string): string[] {
 }
 
 describe('e-mail templates', () => {
+  it('are each named in French for the staff (history, e-mail log)', () => {
+    for (const name of Object.keys(EMAIL_TEMPLATES)) expect(EMAIL_TEMPLATE_LABELS[name], name).toBeTruthy();
+  });
+
   it('cover every e-mail of the shop', () => {
     expect(Object.keys(EMAIL_TEMPLATES).sort()).toEqual(
       [
@@ -154,6 +167,7 @@ describe('e-mail templates', () => {
         'email-verification',
         'magic-link',
         'order-confirmation',
+        'order-message',
         'order-status',
         'password-reset',
         'payment-received',
@@ -163,6 +177,7 @@ describe('e-mail templates', () => {
         'supplement-paid',
         'supplement-requested',
         'test-email',
+        'staff-invitation',
         'welcome',
         'withdrawal-acknowledgement',
         'originals-received',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FORBIDDEN_CHARACTER_MESSAGE } from '~/domain/text-input';
-import { parseGuestInfo } from './guest-info.server';
+import { parseGuestInfo } from './guest-info';
 
 describe('parseGuestInfo', () => {
   // Found by the bad-input property test (seed 1364625702): a NUL in a free-text field reached

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_DECISION_MESSAGES, paymentDecisionSchema, paymentDecisionSummary } from './payment-decision';
+
+const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
+const KEY = 'o:0b9c2f4e-1d2a-4c3b-8e5f-6a7b8c9d0e1f';
+
+describe('payment decisions', () => {
+  it('sums up the selection before it is posted, in French', () => {
+    const three = [
+      { reference: 'SOO-1', amountCents: 12_900 },
+      { reference: 'SOO-2', amountCents: 12_900 },
+      { reference: 'SOO-3', amountCents: 12_900 },
+    ];
+    expect(plain(paymentDecisionSummary('validate', three))).toBe(
+      '3 paiements seront validés : SOO-1, SOO-2, SOO-3, total 387,00 €',
+    );
+    expect(paymentDecisionSummary('validate', three)).toContain('validés\u202F:');
+    expect(plain(paymentDecisionSummary('reject', three.slice(0, 1)))).toBe(
+      '1 paiement sera rejeté : SOO-1, total 129,00 €',
+    );
+  });
+
+  it('accepts a decision on payments of the list, refuses anything else with a French message', () => {
+    expect(paymentDecisionSchema.parse({ decision: 'validate', id: [KEY] })).toEqual({
+      decision: 'validate',
+      id: [KEY],
+    });
+    const none = paymentDecisionSchema.safeParse({ decision: 'validate', id: [] });
+    expect(none.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.selection);
+    const forged = paymentDecisionSchema.safeParse({ decision: 'validate', id: ["o:1' or 1=1"] });
+    expect(forged.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.selection);
+    const unknown = paymentDecisionSchema.safeParse({ decision: 'delete', id: [KEY] });
+    expect(unknown.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.decision);
+  });
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { formatEurosFromCents, NNBSP } from '../format';
+
+/*
+ * « Validation Paiements » (components/admin/payment-validation.tsx): validate or reject one payment
+ * or the selection. The request's schema (routes/admin/api/payments.ts, Conform's parseWithZod) and
+ * the confirmation's summary shown before a selection is posted.
+ */
+
+/** `p:<payment id>` (a gateway attempt) or `o:<order id>` (a transfer or cheque awaited). */
+const PAYMENT_KEY = /^[po]:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A selection is a page of the list at most. */
+export const MAX_PAYMENT_SELECTION = 100;
+
+export const PAYMENT_DECISION_MESSAGES = {
+  decision: 'Choisissez de valider ou de rejeter les paiements.',
+  selection: 'Sélectionnez entre 1 et 100 paiements de la liste.',
+} as const;
+
+export const paymentDecisionSchema = z.object({
+  decision: z.enum(['validate', 'reject'], { error: PAYMENT_DECISION_MESSAGES.decision }),
+  id: z
+    .array(z.string().regex(PAYMENT_KEY, PAYMENT_DECISION_MESSAGES.selection), {
+      error: PAYMENT_DECISION_MESSAGES.selection,
+    })
+    .min(1, PAYMENT_DECISION_MESSAGES.selection)
+    .max(MAX_PAYMENT_SELECTION, PAYMENT_DECISION_MESSAGES.selection),
+});
+
+export type PaymentDecision = z.output<typeof paymentDecisionSchema>['decision'];
+
+/**
+ * What a decision on the selection will do, said before it is posted: « 3 paiements seront validés :
+ * SOO-1, SOO-2, SOO-3, total 387,00 € ».
+ */
+export function paymentDecisionSummary(
+  decision: PaymentDecision,
+  payments: ReadonlyArray<{ reference: string; amountCents: number }>,
+): string {
+  const one = payments.length === 1;
+  const verb =
+    decision === 'validate' ? (one ? 'sera validé' : 'seront validés') : one ? 'sera rejeté' : 'seront rejetés';
+  const total = payments.reduce((sum, payment) => sum + payment.amountCents, 0);
+  const references = payments.map((payment) => payment.reference).join(', ');
+  return `${payments.length} paiement${one ? '' : 's'} ${verb}${NNBSP}: ${references}, total ${formatEurosFromCents(total)}`;
+}

@@ -1,0 +1,93 @@
+import type { TransitionType } from '../orders/lifecycle';
+
+/*
+ * What the audit log records (issue 18, docs/decisions/017-audit-log.md): one kind per back-office
+ * action, with its French wording for the « Journal » page. The code values are stored in
+ * audit_log.kind; the labels may be reworded at any time without touching the rows.
+ */
+
+export const AUDIT_KIND_LABELS = {
+  'order.status': 'Statut de commande',
+  'order.cancel': 'Annulation de commande',
+  'order.stage': 'Étape de l’atelier',
+  'order.reception': 'Réception des originaux',
+  'order.shipping': 'Expédition',
+  'order.files': 'Publication des fichiers',
+  'order.supplement': 'Supplément',
+  'order.withdrawal': 'Rétractation',
+  'order.payment_method': 'Moyen de paiement',
+  'order.refund': 'Remboursement',
+  'order.note': 'Note sur la commande',
+  'order.message': 'Message au client',
+  'payment.validate': 'Paiement validé',
+  'payment.reject': 'Paiement rejeté',
+  'price.change': 'Modification des tarifs',
+  'settings.email': 'Paramètres e-mail',
+  'settings.payment': 'Paramètres de paiement',
+  'settings.files': 'Conservation des fichiers',
+  'settings.shipping': 'Identifiants Coliship',
+  'settings.security': 'Règle de double authentification',
+  'staff.invite': 'Invitation d’un membre de l’équipe',
+  'staff.revoke': 'Invitation annulée',
+  'staff.role': 'Changement de rôle',
+  'staff.deactivate': 'Désactivation d’un compte',
+  'staff.reactivate': 'Réactivation d’un compte',
+  'customer.details': 'Coordonnées d’un client',
+  export: 'Export de données',
+  'file.delete': 'Suppression de fichier',
+  'email.resend': 'E-mail renvoyé',
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KIND_LABELS;
+export const AUDIT_KINDS = Object.keys(AUDIT_KIND_LABELS) as AuditKind[];
+
+export function isAuditKind(value: unknown): value is AuditKind {
+  return typeof value === 'string' && Object.hasOwn(AUDIT_KIND_LABELS, value);
+}
+
+export function auditKindLabel(kind: string): string {
+  return isAuditKind(kind) ? AUDIT_KIND_LABELS[kind] : kind;
+}
+
+/** The kind of entry an order transition applied by a staff member writes. */
+export const TRANSITION_AUDIT_KINDS: Readonly<Record<TransitionType, AuditKind>> = {
+  place: 'order.status',
+  set_status: 'order.status',
+  cancel: 'order.cancel',
+  choose_payment_method: 'order.payment_method',
+  settle_payment: 'payment.validate',
+  settle_supplement: 'payment.validate',
+  fail_payment: 'payment.reject',
+  refund: 'order.refund',
+  withdraw: 'order.withdrawal',
+  settle_withdrawal: 'order.withdrawal',
+  receive: 'order.reception',
+  advance_stage: 'order.stage',
+  ship: 'order.shipping',
+  request_supplement: 'order.supplement',
+  decline_supplement: 'order.supplement',
+  publish_files: 'order.files',
+};
+
+/** Who is shown for entries written by the shop itself (housekeeping, retention). */
+export const SYSTEM_ACTOR_NAME = 'Système';
+
+/** The French name of a role frozen in an entry (roles of issue 18; anything else as stored). */
+export const AUDIT_ROLE_LABELS: Readonly<Record<string, string>> = {
+  admin: 'Administrateur',
+  atelier: 'Atelier',
+  comptabilite: 'Comptabilité',
+  system: 'Système',
+};
+
+export function auditRoleLabel(role: string): string {
+  return AUDIT_ROLE_LABELS[role] ?? role;
+}
+
+/**
+ * Kinds whose subject is an order's id (and subject label its number): the Journal links them. A
+ * re-sent e-mail is about its order when it has one (its subject is then the order's id).
+ */
+export function isOrderKind(kind: string): boolean {
+  return kind.startsWith('order.') || kind.startsWith('payment.') || kind === 'file.delete' || kind === 'email.resend';
+}

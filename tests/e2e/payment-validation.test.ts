@@ -1,0 +1,103 @@
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSessionCookie, createUser, type TestUser } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { insertTestOrder, type TestOrder } from '../support/orders';
+import { startServer, type TestServer } from '../support/server';
+
+/*
+ * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
+ * selection's buttons ask first. Three bank transfers awaited (94,90 € each): « Valider la
+ * sélection » opens a confirmation that names them and their total; « Annuler » changes nothing;
+ * confirming validates the three (paid, one invoice each).
+ */
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+let transfers: TestOrder[];
+
+const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
+
+async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function paymentsDialog(): Promise<Page> {
+  const page = await openPage(browser, undefined, DESKTOP);
+  await addSessionCookie(page, server.url, admin.cookie);
+  await page.goto(`${server.url}/admin`);
+  await page.locator('[data-hydrated="true"]').waitFor();
+  await page.getByRole('button', { name: 'Paramètres' }).click();
+  await page.getByRole('menuitem', { name: 'Validation Paiements' }).click();
+  return page;
+}
+
+const paymentStatuses = async () =>
+  (
+    await query<{ payment_status: string }>('select payment_status from orders where id = any($1)', [
+      transfers.map((order) => order.id),
+    ])
+  ).map((row) => row.payment_status);
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
+  transfers = [];
+  for (let i = 0; i < 3; i++) {
+    const order = await insertTestOrder(server.databaseUrl, { guestEmail: `virement-${i}@example.fr` });
+    await query(`update orders set payment_method = 'transfer' where id = $1`, [order.id]);
+    transfers.push(order);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe('validating a selection of payments', () => {
+  it('asks first with the payments and their total; « Annuler » changes nothing, confirming validates them', async () => {
+    const page = await paymentsDialog();
+    const dialog = page.getByRole('dialog', { name: 'Validation Paiements' });
+    for (const order of transfers) await dialog.getByText(order.number).first().waitFor();
+    await dialog.getByRole('checkbox', { name: 'Tout sélectionner' }).click();
+    await dialog.getByRole('button', { name: 'Valider la sélection' }).click();
+
+    const confirmation = page.getByRole('dialog', { name: /^Valider la sélection/ });
+    await confirmation.waitFor();
+    const summary = plain(await confirmation.innerText());
+    expect(summary).toContain('3 paiements seront validés : ');
+    for (const order of transfers) expect(summary).toContain(order.number);
+    expect(summary).toContain('total 284,70 €');
+    await expectNoSeriousA11yViolations(page);
+
+    await confirmation.getByRole('button', { name: 'Annuler' }).click();
+    await confirmation.waitFor({ state: 'hidden' });
+    expect(await paymentStatuses()).toEqual(['pending', 'pending', 'pending']);
+    expect(await query('select id from invoices where order_id = any($1)', [transfers.map((o) => o.id)])).toEqual([]);
+    await dialog.getByText('3 sélectionné(s)').waitFor();
+
+    await dialog.getByRole('button', { name: 'Valider la sélection' }).click();
+    await confirmation.getByRole('button', { name: 'Valider les 3 paiements' }).click();
+    await page
+      .getByRole('region', { name: /Notifications/ })
+      .getByText('3 paiements validés avec succès')
+      .waitFor({ timeout: 20_000 });
+    await confirmation.waitFor({ state: 'hidden' });
+    await dialog.getByText('Aucun paiement en attente.').waitFor();
+    expect(await paymentStatuses()).toEqual(['paid', 'paid', 'paid']);
+    const invoices = await query('select number from invoices where order_id = any($1)', [transfers.map((o) => o.id)]);
+    expect(invoices).toHaveLength(3);
+    await page.close();
+  });
+});

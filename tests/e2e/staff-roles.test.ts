@@ -395,6 +395,9 @@ describe('a team in the back office', () => {
     // The accountant and the operator are not held by it.
     const accountant = await pageAs(accountantCookie, '/admin/comptabilite');
     expect(new URL(accountant.url()).pathname).toBe('/admin/comptabilite');
+    // The invoices, not the payment settings (an administrator's).
+    await accountant.getByRole('heading', { name: 'Avoirs' }).waitFor();
+    expect(await accountant.getByRole('heading', { name: 'Paiement en ligne' }).count()).toBe(0);
 
     // A new phone: the owner turns it off with the password, and is held by the rule until it is back on.
     await signIn.getByText('Changer de téléphone ou désactiver').click();

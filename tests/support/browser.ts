@@ -31,7 +31,9 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+    // « Failed to load resource » names no address in its text: its location does.
+    const { url } = message.location();
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}${url ? ` (${url})` : ''}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   onTestFinished(async () => {

@@ -6,15 +6,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
 import { NonceProvider } from '~/components/nonce';
 import { log } from '~/server/log.server';
-import { startScriptsAfterFirstPaintStream } from '~/server/rendering/scripts-after-first-paint.server';
 
 export const streamTimeout = 5_000;
-
-/** The public site's pages (app/routes/site), read before they are used: see scripts-after-first-paint. */
-function isMarketingPage(context: EntryContext): boolean {
-  const leaf = context.staticHandlerContext.matches.at(-1);
-  return leaf?.route.id?.startsWith('routes/site/') ?? false;
-}
 
 export default function handleRequest(
   request: Request,
@@ -53,8 +46,7 @@ export default function handleRequest(
             },
           });
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          if (isMarketingPage(routerContext)) pipe(startScriptsAfterFirstPaintStream(nonce)).pipe(body);
-          else pipe(body);
+          pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -9,7 +9,9 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type UIMatch,
   useLocation,
+  useMatches,
   useRouteLoaderData,
 } from 'react-router';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
@@ -22,6 +24,7 @@ import { AccessError } from './components/admin/access-error';
 import { DeferredToaster } from './components/deferred-toaster';
 import { NavigationProgress } from './components/navigation-progress';
 import { useNonce } from './components/nonce';
+import { documentOnlyScript } from './components/site/page-enhancements';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
 import { Button } from './components/ui/button';
@@ -81,11 +84,25 @@ function isBackOffice(pathname: string): boolean {
   return pathname === '/admin' || pathname.startsWith('/admin/');
 }
 
+/**
+ * The public site's pages (app/routes/site) are sent as documents: their HTML and CSS do all they
+ * show, their links and forms work natively, and one small inline script adds the header's and the
+ * home page's enhancements; React and the router are not loaded (docs/decisions/018). Decided on
+ * the server only: in the browser the root always renders the scripts, which a page that hydrates
+ * was sent with, and a client-side navigation to a site page keeps them.
+ */
+function isSentAsDocument(matches: UIMatch[]): boolean {
+  return typeof document === 'undefined' && (matches.at(-1)?.id.startsWith('routes/site/') ?? false);
+}
+
+const DOCUMENT_ONLY_SCRIPT = documentOnlyScript();
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useDocumentNonce();
   // Undefined when the root loader itself failed: the frame then shows the signed-out state.
   const data = useRouteLoaderData<typeof loader>('root');
   const { pathname } = useLocation();
+  const sentAsDocument = isSentAsDocument(useMatches());
   useEffect(() => {
     // Lets browser tests wait for a working page (see tests/support/browser.ts).
     document.documentElement.dataset.interactive = 'true';
@@ -115,9 +132,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter />
         <DeferredToaster visibleToasts={isBackOffice(pathname) ? 5 : 3} />
-        {/* Scrolls to the top on every new page and restores the position on back/forward. */}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {sentAsDocument ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant code, under the page's CSP nonce.
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DOCUMENT_ONLY_SCRIPT }} />
+        ) : (
+          <>
+            {/* Scrolls to the top on every new page and restores the position on back/forward. */}
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -114,6 +114,7 @@ async function measure(url: string, pagePath: string, runs: number): Promise<Pag
         console.warn(`  ${pagePath} : mesure en échec (${failure.code}), mesurée de nouveau`);
         continue;
       }
+      fs.writeFileSync(`/tmp/lhr-${run}.json`, JSON.stringify(result.lhr));
       results.push(summarise(pagePath, result.lhr));
     } finally {
       await chrome.kill();

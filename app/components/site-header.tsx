@@ -1,22 +1,18 @@
 import { ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { AccountRole } from '~/domain/account/redirects';
 import { accountEntry, adminEntry, estimateEntry, loginEntry } from '~/domain/site-navigation';
 import { DesktopNavigation, MobileMenu } from './site/header-menus';
+import { SITE_HEADER_ATTRIBUTE } from './site/page-enhancements';
 import { useHeaderMenus } from './site/use-header-menus';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
-
-/** Past this many pixels of scroll the header gets its opaque background. */
-const SCROLL_THRESHOLD = 20;
 
 export interface SiteHeaderProps {
   user: { role: AccountRole } | null;
 }
 
 export function SiteHeader({ user }: SiteHeaderProps) {
-  const scrolled = useScrolledPast(SCROLL_THRESHOLD);
   const isAdmin = user?.role === 'admin';
   const accountLink = user ? accountEntry : loginEntry;
   const headerRef = useHeaderMenus();
@@ -24,12 +20,10 @@ export function SiteHeader({ user }: SiteHeaderProps) {
   return (
     <header
       ref={headerRef}
-      data-scrolled={scrolled ? 'true' : 'false'}
+      {...{ [SITE_HEADER_ATTRIBUTE]: '' }}
+      // `data-scrolled` is set by page-enhancements.ts's enhanceHeader (React never renders it).
       // Only colours change with the scroll position: the height and the border width stay, so nothing moves.
-      className={cn(
-        'fixed inset-x-0 top-0 z-40 h-header border-b transition-[background-color,border-color,box-shadow] duration-200',
-        scrolled ? 'border-border bg-background shadow-sm' : 'border-transparent bg-transparent',
-      )}
+      className="fixed inset-x-0 top-0 z-40 h-header border-transparent border-b bg-transparent transition-[background-color,border-color,box-shadow] duration-200 data-[scrolled=true]:border-border data-[scrolled=true]:bg-background data-[scrolled=true]:shadow-sm"
     >
       <div className="mx-auto flex h-full max-w-7xl items-center gap-2 px-4 sm:px-6 md:px-4 lg:gap-4 lg:px-8">
         <Logo />
@@ -59,28 +53,6 @@ export function SiteHeader({ user }: SiteHeaderProps) {
       </div>
     </header>
   );
-}
-
-function useScrolledPast(threshold: number): boolean {
-  const [scrolled, setScrolled] = useState(false);
-  useEffect(() => {
-    let frame = 0;
-    const update = () => {
-      frame = 0;
-      setScrolled(window.scrollY > threshold);
-    };
-    const onScroll = () => {
-      if (!frame) frame = window.requestAnimationFrame(update);
-    };
-    // A reload half-way down the page starts opaque.
-    update();
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => {
-      window.removeEventListener('scroll', onScroll);
-      if (frame) window.cancelAnimationFrame(frame);
-    };
-  }, [threshold]);
-  return scrolled;
 }
 
 export function Logo({ className }: { className?: string }) {

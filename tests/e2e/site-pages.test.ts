@@ -287,7 +287,9 @@ describe('the public pages', () => {
   it('has the home page’s sections and its call to action', async () => {
     const page = await openPage(browser, server.url, DESKTOP);
     const main = page.getByRole('main');
-    const headings = (await main.getByRole('heading', { level: 2 }).allInnerTexts()).map(plain);
+    // Their text, not innerText: the sections far below the first screen are not rendered until
+    // scrolled near (content-visibility: auto), and innerText reads only rendered text.
+    const headings = (await main.getByRole('heading', { level: 2 }).allTextContents()).map((t) => plain(t).trim());
     for (const name of [
       'Tous vos supports, un seul atelier',
       'Quatre étapes, sans vous déplacer',

@@ -46,9 +46,10 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
 }
 
 /**
- * The public pages start their JavaScript after the first paint, which can come after the `load`
- * event that page.goto waits for: goto and reload also wait until React has hydrated the page
- * (the root marks <html data-interactive>), so that a test clicks a menu that already works.
+ * React hydrates a page in a transition that can end after the `load` event page.goto waits for:
+ * goto and reload also wait until it has (the root marks <html data-interactive>), so that a test
+ * clicks a button that already works. The site's pages load no framework (docs/decisions/018):
+ * their inline script has run by `load`.
  */
 export function waitForHydrationOnLoad(page: Page): void {
   const goto = page.goto.bind(page);

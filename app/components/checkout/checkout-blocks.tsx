@@ -3,11 +3,10 @@ import { CircleAlertIcon, LockIcon, TruckIcon, UserIcon } from 'lucide-react';
 import * as React from 'react';
 import { Form, Link } from 'react-router';
 import { deliveryLabel, OrderItemsTable, OrderTotals } from '~/components/account/order-details';
-import { CheckboxField } from '~/components/forms/field';
+import { CheckboxField, RadioGroupField } from '~/components/forms/field';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
-import { Label } from '~/components/ui/label';
 import { Spinner } from '~/components/ui/spinner';
 import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
 import { ACCOUNT_TAB_LABELS, ACCOUNT_TABS, type AccountTab } from '~/domain/orders/checkout-account';
@@ -205,7 +204,6 @@ export function PaymentBlock({
   canPay,
   blockedReason,
   workStartsAfterPeriod,
-  initialMethod,
   processing,
   cardAvailable = true,
 }: {
@@ -216,18 +214,17 @@ export function PaymentBlock({
   blockedReason: string | null;
   /** When the work starts without the request: the end of the withdrawal period. */
   workStartsAfterPeriod: Date;
-  initialMethod: CheckoutPaymentMethod;
   processing: boolean;
   /** False while the shop has no gateway that may take cards (a production shop not set up yet). */
   cardAvailable?: boolean;
 }) {
-  const posted = fields.paymentMethod.initialValue;
-  const [method, setMethod] = React.useState<CheckoutPaymentMethod>(
-    isCheckoutPaymentMethod(posted) ? posted : initialMethod,
-  );
   const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
+  // What was posted, else the loader's default (the card when it can be taken): the button's words.
+  const initial = fields.paymentMethod.initialValue;
+  const [method, setMethod] = React.useState<CheckoutPaymentMethod>(
+    isCheckoutPaymentMethod(initial) ? initial : (methods[0] ?? 'transfer'),
+  );
   const disabled = processing || !canPay;
-  const methodError = fields.paymentMethod.errors?.[0];
   return (
     <Card aria-labelledby="payment-title" role="region">
       <CardHeader>
@@ -249,43 +246,15 @@ export function PaymentBlock({
       <CardContent>
         <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="pay" />
-          <fieldset
-            className="flex flex-col gap-2"
-            aria-describedby={methodError ? fields.paymentMethod.errorId : undefined}
-          >
-            <legend className="mb-2 font-semibold text-sm">Moyen de paiement</legend>
-            {methods.map((value) => {
-              const id = `payment-method-${value}`;
-              return (
-                <div
-                  key={value}
-                  className="flex items-start gap-3 rounded-md border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-primary/5"
-                >
-                  <input
-                    id={id}
-                    type="radio"
-                    name={fields.paymentMethod.name}
-                    value={value}
-                    checked={method === value}
-                    onChange={() => setMethod(value)}
-                    aria-describedby={`${id}-description`}
-                    className="mt-1 size-4 shrink-0 accent-primary"
-                  />
-                  <div className="flex flex-col gap-0.5">
-                    <Label htmlFor={id}>{CHECKOUT_PAYMENT_METHOD_TEXT[value].label}</Label>
-                    <p id={`${id}-description`} className="text-muted-foreground text-sm">
-                      {CHECKOUT_PAYMENT_METHOD_TEXT[value].description}
-                    </p>
-                  </div>
-                </div>
-              );
-            })}
-          </fieldset>
-          {methodError ? (
-            <p id={fields.paymentMethod.errorId} className="text-destructive text-sm">
-              {methodError}
-            </p>
-          ) : null}
+          <RadioGroupField
+            meta={fields.paymentMethod}
+            legend="Moyen de paiement"
+            variant="choices"
+            options={methods.map((value) => ({ value, ...CHECKOUT_PAYMENT_METHOD_TEXT[value] }))}
+            onValueChange={(value) => {
+              if (isCheckoutPaymentMethod(value)) setMethod(value);
+            }}
+          />
           <CheckboxField
             meta={fields.earlyStartConsent}
             label={EARLY_START_TEXT.consentLabel}

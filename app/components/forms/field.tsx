@@ -7,6 +7,7 @@ import {
 } from '@conform-to/react';
 import type * as React from 'react';
 import { PasswordInput } from '~/components/auth/password-input';
+import { cn } from '~/components/ui/cn';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { Textarea } from '~/components/ui/textarea';
@@ -180,14 +181,31 @@ interface RadioGroupFieldProps {
   // biome-ignore lint/suspicious/noExplicitAny: any schema's field
   meta: FieldMetadata<any, any, any>;
   legend: React.ReactNode;
-  options: ReadonlyArray<{ value: string; label: React.ReactNode }>;
-  /** `cards`: each choice in a bordered box, side by side on wide screens (settings); `list`: one per line. */
-  variant?: 'cards' | 'list';
+  /** A choice's `description`, under its label, is read after it (aria-describedby). */
+  options: ReadonlyArray<{ value: string; label: React.ReactNode; description?: React.ReactNode }>;
+  /**
+   * `cards`: each choice in a bordered box, side by side on wide screens (settings); `list`: one per
+   * line; `choices`: one bordered box per line, the chosen one highlighted (the checkout's payment).
+   */
+  variant?: 'cards' | 'list' | 'choices';
   /** The layout of the choices (grid or column). */
   className?: string;
   /** Told of the chosen value (to show the fields that go with it, say). */
   onValueChange?: (value: string) => void;
 }
+
+const RADIO_GROUP_LAYOUT = {
+  cards: 'grid gap-2 sm:grid-cols-3',
+  list: 'flex flex-col gap-1.5',
+  choices: 'flex flex-col gap-2',
+} as const;
+
+const RADIO_CHOICE = {
+  cards: 'flex items-center gap-2 rounded-md border border-border p-3 text-sm',
+  list: 'flex items-center gap-2 text-sm',
+  choices:
+    'flex items-start gap-3 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/5',
+} as const;
 
 /**
  * Native radio buttons bound to a Conform field, in a fieldset named by its legend, the error under
@@ -203,33 +221,50 @@ export function RadioGroupField({
   onValueChange,
 }: RadioGroupFieldProps) {
   const radios = getCollectionProps(meta, { type: 'radio', options: options.map((option) => option.value) });
-  const cards = variant === 'cards';
   return (
     <fieldset
       className="flex flex-col gap-1.5"
       aria-describedby={meta.errors?.length ? meta.errorId : undefined}
       aria-invalid={meta.errors?.length ? true : undefined}
     >
-      <legend className="mb-1 font-medium text-sm">{legend}</legend>
-      <div className={className ?? (cards ? 'grid gap-2 sm:grid-cols-3' : 'flex flex-col gap-1.5')}>
-        {radios.map(({ key, ...radio }, index) => (
-          <label
-            key={key}
-            htmlFor={radio.id}
-            className={
-              cards
-                ? 'flex items-center gap-2 rounded-md border border-border p-3 text-sm'
-                : 'flex items-center gap-2 text-sm'
-            }
-          >
+      <legend className={variant === 'choices' ? 'mb-2 font-semibold text-sm' : 'mb-1 font-medium text-sm'}>
+        {legend}
+      </legend>
+      <div className={className ?? RADIO_GROUP_LAYOUT[variant]}>
+        {radios.map(({ key, ...radio }, index) => {
+          const option = options[index];
+          const input = (
             <input
               {...radio}
-              className="size-4 shrink-0 accent-primary focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2"
+              aria-describedby={option?.description ? `${radio.id}-description` : undefined}
+              className={cn(
+                'size-4 shrink-0 accent-primary focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2',
+                option?.description && 'mt-0.5',
+              )}
               onChange={(event) => onValueChange?.(event.currentTarget.value)}
             />
-            {options[index]?.label}
-          </label>
-        ))}
+          );
+          if (!option?.description) {
+            return (
+              <label key={key} htmlFor={radio.id} className={RADIO_CHOICE[variant]}>
+                {input}
+                {option?.label}
+              </label>
+            );
+          }
+          // The description outside the label: read after the choice's name, not as part of it.
+          return (
+            <div key={key} className={RADIO_CHOICE[variant]}>
+              {input}
+              <div className="flex flex-col gap-0.5">
+                <Label htmlFor={radio.id}>{option.label}</Label>
+                <p id={`${radio.id}-description`} className="text-muted-foreground">
+                  {option.description}
+                </p>
+              </div>
+            </div>
+          );
+        })}
       </div>
       {meta.errors?.length ? (
         <p id={meta.errorId} className="text-destructive text-sm">

@@ -12,7 +12,7 @@ import {
 } from '~/domain/site-navigation';
 import { buttonVariants } from '../ui/button';
 import { cn } from '../ui/cn';
-import { MENU_ATTRIBUTE } from './use-header-menus';
+import { MENU_ATTRIBUTE } from './page-enhancements';
 
 /*
  * The header's menus are native disclosures, <details>/<summary>: they open from a click, a tap,

@@ -11,6 +11,12 @@ interface SectionProps {
   /** Tinted background, to separate consecutive sections. */
   tone?: 'plain' | 'muted' | 'card';
   align?: 'start' | 'center';
+  /**
+   * Below the first screen of a long page: rendered by the browser only when near the screen
+   * (content-visibility: auto, its last size remembered), so that the first paint lays out one
+   * screen, not the whole page (the home page: docs/lighthouse.md).
+   */
+  belowTheFold?: boolean;
 }
 
 /** A block of a page with its h2 heading. */
@@ -23,13 +29,20 @@ export function Section({
   className,
   tone = 'plain',
   align = 'start',
+  belowTheFold = false,
 }: SectionProps) {
   const headingId = id ? `${id}-titre` : undefined;
   return (
     <section
       id={id}
       aria-labelledby={headingId}
-      className={cn(tone === 'muted' && 'bg-muted', tone === 'card' && 'bg-card', 'scroll-mt-header', className)}
+      className={cn(
+        tone === 'muted' && 'bg-muted',
+        tone === 'card' && 'bg-card',
+        'scroll-mt-header',
+        belowTheFold && '[contain-intrinsic-size:auto_40rem] [content-visibility:auto]',
+        className,
+      )}
     >
       <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 md:py-20 lg:px-8">
         <div

@@ -33,6 +33,7 @@ import { GUEST_INFO_MESSAGES, type GuestInfoValues, guestInfoSchema } from '~/do
 import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
+import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
@@ -137,7 +138,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     asksAddress,
     insurance: asksAddress ? await insuranceOffer(order) : null,
-    payForm: payFormDefaults(order.customer, order.earlyStartConsentAt !== null),
+    payForm: payFormDefaults(order.customer, order.earlyStartConsentAt !== null, card.available ? 'card' : 'transfer'),
     addresses: order.addresses,
     state: 'shown' as const,
     cardAvailable: card.available,
@@ -188,7 +189,11 @@ export async function loader({ request }: Route.LoaderArgs) {
  * The payment form as first shown: the consent already given, the profile's address or what the
  * guest saved in the address block (checkboxes as a form posts them: « on » or nothing).
  */
-function payFormDefaults(customer: ViewableOrder['order']['customer'], consentGiven: boolean) {
+function payFormDefaults(
+  customer: ViewableOrder['order']['customer'],
+  consentGiven: boolean,
+  paymentMethod: CheckoutPaymentMethod,
+) {
   const delivery: AddressFormValues = {
     firstName: customer.firstName,
     lastName: customer.lastName,
@@ -200,7 +205,7 @@ function payFormDefaults(customer: ViewableOrder['order']['customer'], consentGi
     country: customer.country ?? 'FR',
     phone: customer.phone ?? '',
   };
-  return { delivery, billing: { country: 'FR' }, earlyStartConsent: consentGiven ? 'on' : undefined };
+  return { delivery, billing: { country: 'FR' }, paymentMethod, earlyStartConsent: consentGiven ? 'on' : undefined };
 }
 
 type Submission = SubmissionResult<string[]>;
@@ -448,7 +453,6 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             canPay={guestInfoSaved}
             blockedReason={blockedReason}
             workStartsAfterPeriod={order.workStartsAfterPeriod}
-            initialMethod={page.cardAvailable ? 'card' : 'transfer'}
             cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}
           />

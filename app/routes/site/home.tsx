@@ -143,6 +143,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <Section
+        belowTheFold
         id="prestations"
         kicker="Nos prestations"
         title="Tous vos supports, un seul atelier"
@@ -168,6 +169,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </Section>
 
       <Section
+        belowTheFold
         id="fonctionnement"
         tone="muted"
         kicker="Comment ça marche"
@@ -248,6 +250,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {posts.length > 0 ? (
         <Section
+          belowTheFold
           id="blog"
           kicker="Le blog"
           title="Conseils pour vos souvenirs"
@@ -261,7 +264,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
           <p className="mt-8">
-            <Link to="/blog" className="font-medium text-primary underline underline-offset-4 hover:text-sepia">
+            <Link
+              to="/blog"
+              className="inline-block py-1 font-medium text-primary underline underline-offset-4 hover:text-sepia"
+            >
               Tous les articles du blog
             </Link>
           </p>
@@ -269,6 +275,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <Section
+        belowTheFold
         id="temoignages"
         tone="muted"
         kicker="Ils nous ont confié leurs souvenirs"
@@ -278,7 +285,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </Section>
 
       {faq.length > 0 ? (
-        <Section id="questions" kicker="Questions fréquentes" title="Vous vous demandez peut-être…">
+        <Section belowTheFold id="questions" kicker="Questions fréquentes" title="Vous vous demandez peut-être…">
           <div className="max-w-3xl">
             <FaqList items={faq} />
             <p className="mt-6">

@@ -114,7 +114,6 @@ async function measure(url: string, pagePath: string, runs: number): Promise<Pag
         console.warn(`  ${pagePath} : mesure en échec (${failure.code}), mesurée de nouveau`);
         continue;
       }
-      fs.writeFileSync(`/tmp/lhr-${run}.json`, JSON.stringify(result.lhr));
       results.push(summarise(pagePath, result.lhr));
     } finally {
       await chrome.kill();
@@ -194,51 +193,52 @@ ${FIRST_PAINT}`;
 const FIRST_PAINT = `
 ## What keeps the first paint fast
 
+- The public site's pages (app/routes/site: these five, the FAQ, the blog's posts, the box…) are sent
+  as documents, without React or the router (docs/decisions/018): their HTML and CSS do all they
+  show, their links and forms work natively, and one inline script of ~3 KiB (uncompressed;
+  app/components/site/page-enhancements.ts) gives the header its background once scrolled, closes a
+  menu on Escape or a click elsewhere, and counts the home page's figures. No hydration task: Total
+  Blocking Time went from 320–660 ms to a few tens of milliseconds.
+- The home page's counters are laid out and painted on their own (the final value, invisible, holds
+  the place; the digits counting over it have \`contain: strict\`): each step of the 2-second count
+  used to redo the hero's layout and cost ~60 ms of blocking time.
+- The home page's sections below the first screen are rendered only when scrolled near
+  (\`content-visibility: auto\`, app/components/site/section.tsx \`belowTheFold\`).
 - The stylesheet is the first thing in \`<head>\` (app/root.tsx links it by URL): nothing is fetched
   before it.
-- What every page needs (React, React Router, the header and footer) is in three shared chunks
-  (vite.config.ts) instead of ~35 small ones: fewer round trips on a slow connection.
 - Scripts and stylesheets are compressed once, at build time, with Brotli at its highest quality
   (vite.config.ts, precompressAssets) and served as such to browsers that accept Brotli
   (app/server/rendering/precompressed-assets.server.ts); compression() stays for everything else.
-- On the public site's pages (app/routes/site), the scripts start right after the first paint
-  (app/server/rendering/scripts-after-first-paint.server.ts): the server-rendered page is readable
-  with its HTML and CSS alone, and its JavaScript no longer competes with them for the bandwidth.
-  The same modules hydrate the page one frame later.
 
-What is left is mostly Total Blocking Time (hydrating the page on a 4× slowed CPU), which grows with
-the machine's own load: measure on a quiet machine before drawing conclusions.
+The machine's own load moves the scores by a point or two: measure on a quiet machine.
 
 ## JavaScript per page
 
 What a page's HTML makes the browser download before it works: its module preloads and the router's
 inline module, with the chunks they import, as the server sends them to a browser that accepts
-Brotli. \`tests/e2e/page-weight.test.ts\` measures it on the real server (bytes, not timings) and
-fails when a page goes over its ceiling, listing each script and its size; \`build/client/.vite/manifest.json\`
-names the modules behind each chunk.
+Brotli, plus its inline scripts. \`tests/e2e/page-weight.test.ts\` measures it on the real server
+(bytes, not timings) and fails when a page goes over its ceiling, listing each script and its size.
 
-| page | before (issue 17; compression() on the fly) | after | ceiling in the test |
-|---|---|---|---|
-| \`/\` | 227.6 KiB | 144.2 KiB | 150 KiB |
-| \`/services\` | 226.7 KiB | 143.5 KiB | 150 KiB |
-| \`/services/photos\` | 224.5 KiB | 141.5 KiB | 150 KiB |
-| \`/blog\` | 223.2 KiB | 140.4 KiB | 150 KiB |
-| \`/contact\` | 239.9 KiB | 179.8 KiB | 185 KiB |
+| page | before issue 17 | 2026-11-24, morning | now | ceiling in the test |
+|---|---|---|---|---|
+| \`/\` | 227.6 KiB | 128.6 KiB | 2.9 KiB (inline) | 4 KiB |
+| \`/services\` | 226.7 KiB | 127.3 KiB | 2.9 KiB (inline) | 4 KiB |
+| \`/services/photos\` | 224.5 KiB | 125.0 KiB | 2.9 KiB (inline) | 4 KiB |
+| \`/blog\` | 223.2 KiB | 123.9 KiB | 2.9 KiB (inline) | 4 KiB |
+| \`/contact\` | 239.9 KiB | 135.7 KiB | 2.9 KiB (inline) | 4 KiB |
+| \`/configurateur\` | | | 170.5 KiB | 174 KiB |
+| \`/login\` | | | 180.2 KiB | 184 KiB |
 
-What changed (issue 17):
+The pages that need React keep it: the configurator (live prices), the sign-in and registration
+forms, the checkout (178 KiB), the account and the back office. They stay above 120 KiB: React DOM
+and React Router alone are ~95 KiB, the frame's components and their libraries (lucide icons, the
+Radix Slot, class-variance-authority, tailwind-merge) ~26 KiB, and these pages check their forms in
+the browser with zod and Conform (~31 KiB). Taking zod and tailwind-merge out of them would bring
+them to ~140 KiB, not under 120; only leaving React would.
 
-- Radix is imported per package (\`@radix-ui/react-dialog\`, …), not through the \`radix-ui\` umbrella,
-  which put every primitive (Select, Tabs, RadioGroup, Checkbox, Popover…) in the frame's chunk of
-  every page (~25 KiB).
-- sonner is fetched after hydration (app/components/deferred-toaster.tsx): ~10 KiB less on every page.
-- zod left the frame (~25 KiB): the root no longer imports the payment settings' schema for the demo
-  banner's words (the loader sends them).
-- Brotli at build time: the React chunk goes from ~110 KiB to ~95 KiB.
-
-The goal is 120 KiB per page. React DOM and React Router alone are ~95 KiB; what is left above it:
-the header's menus (Radix NavigationMenu and Dialog for the phone menu, ~15 KiB), tailwind-merge
-(~7 KiB, \`cn\` in the frame's components) and, on \`/contact\`, zod and Conform for the form's checks
-in the browser (~36 KiB).
+Earlier steps (issue 17): Radix per package instead of the \`radix-ui\` umbrella (~25 KiB on every
+page), sonner fetched after hydration (~10 KiB), zod out of the frame (~25 KiB), Brotli at build
+time (the React chunk ~110 → ~95 KiB), the header's menus as native disclosures (~15 KiB).
 `;
 
 async function main() {

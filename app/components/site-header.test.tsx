@@ -27,7 +27,10 @@ describe('the site header', () => {
     expect(html).toContain('Estimer ma commande');
   });
 
-  it('renders transparent, as at the top of the page, on the server', () => {
-    expect(render(null)).toContain('data-scrolled="false"');
+  it('renders transparent, as at the top of the page, on the server: the background comes with data-scrolled', () => {
+    const header = /<header[^>]*>/.exec(render(null))?.[0] ?? '';
+    expect(header).not.toContain('data-scrolled');
+    expect(header).toContain('bg-transparent');
+    expect(header).toContain('data-[scrolled=true]:bg-background');
   });
 });

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSessionCookie, createUser, signIn, type TestUser } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { createUser, signIn, type TestUser } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openStaffPage, waitForToast } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 /*
@@ -50,20 +50,8 @@ async function seedOrders(userId: string, count: number, first: number, status =
   );
 }
 
-async function adminPage(path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> {
-  const page = await openPage(browser, undefined, options);
-  await addSessionCookie(page, server.url, adminCookie);
-  await page.goto(`${server.url}${path}`);
-  await page.locator('[data-hydrated="true"]').waitFor();
-  return page;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
+function adminPage(path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> {
+  return openStaffPage(browser, server.url, adminCookie, path, options);
 }
 
 beforeAll(async () => {
@@ -106,7 +94,7 @@ describe('bulk actions on orders', () => {
     expect(before?.n).toBe(0);
 
     await dialog.getByRole('button', { name: 'Confirmer' }).click();
-    await toast(page, /50 commandes passées à l’étape/);
+    await waitForToast(page, /50 commandes passées à l’étape/);
     await dialog.waitFor({ state: 'hidden' });
 
     const [moved] = await query<{ n: number }>(
@@ -177,7 +165,7 @@ describe('saved filters', () => {
     await page.getByText('Le nom ne doit pas dépasser 60 caractères.').waitFor();
     await name.fill('Contrôle qualité');
     await save.click();
-    await toast(page, /Filtre «\sContrôle qualité\s» enregistré/);
+    await waitForToast(page, /Filtre «\sContrôle qualité\s» enregistré/);
     const chip = page.getByRole('link', { name: 'Contrôle qualité', exact: true });
     await chip.waitFor();
     await name.fill('Contrôle qualité');
@@ -191,7 +179,7 @@ describe('saved filters', () => {
     await page.getByText('50 commandes').first().waitFor();
 
     await page.getByRole('button', { name: 'Supprimer le filtre Contrôle qualité' }).click();
-    await toast(page, /Filtre «\sContrôle qualité\s» supprimé/);
+    await waitForToast(page, /Filtre «\sContrôle qualité\s» supprimé/);
     await page.getByText('Aucun filtre enregistré.').waitFor();
     const [left] = await query<{ n: number }>(`select count(*)::int as n from saved_order_filters`);
     expect(left?.n).toBe(0);

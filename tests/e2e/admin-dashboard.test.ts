@@ -5,7 +5,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, signIn, type TestUser } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  openPage,
+  openStaffPage,
+  waitForToast,
+} from '../support/browser';
 import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
 import { startServer, type TestServer } from '../support/server';
 
@@ -107,20 +113,8 @@ async function receivedMessage(
   }
 }
 
-async function adminPage(path = '/admin'): Promise<Page> {
-  const page = await openPage(browser, undefined, DESKTOP);
-  await addSessionCookie(page, server.url, adminCookie);
-  await page.goto(`${server.url}${path}`);
-  await page.locator('[data-hydrated="true"]').waitFor();
-  return page;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
+function adminPage(path = '/admin'): Promise<Page> {
+  return openStaffPage(browser, server.url, adminCookie, path, DESKTOP);
 }
 
 async function openSettings(page: Page, entry: string) {
@@ -247,12 +241,12 @@ describe('e-mails', () => {
     await dialog.getByLabel('Nom d’utilisateur SMTP').fill(smtp.username);
     await dialog.getByLabel('Mot de passe SMTP').fill(smtp.password);
     await dialog.getByRole('button', { name: 'Envoyer un email de test' }).click();
-    await toast(page, 'Veuillez saisir une adresse email');
+    await waitForToast(page, 'Veuillez saisir une adresse email');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-    await toast(page, 'Configuration email enregistrée');
+    await waitForToast(page, 'Configuration email enregistrée');
     await dialog.getByLabel('Destinataire du test').fill('verif@example.fr');
     await dialog.getByRole('button', { name: 'Envoyer un email de test' }).click();
-    await toast(page, 'Email de test envoyé');
+    await waitForToast(page, 'Email de test envoyé');
     const message = await receivedMessage((m) => m.envelopeTo.includes('verif@example.fr'));
     expect(message.secure).toBe(true);
     await dialog.getByRole('button', { name: /^Envoyés/ }).click();
@@ -270,14 +264,14 @@ describe('e-mails', () => {
     }
     await dialog.getByLabel('Ajouter une note interne').fill('Bobines reçues en bon état.');
     await dialog.getByRole('button', { name: 'Ajouter la note' }).click();
-    await toast(page, 'Note ajoutée');
+    await waitForToast(page, 'Note ajoutée');
     await dialog.getByText('Bobines reçues en bon état.').waitFor();
 
     await dialog.getByLabel('Nouveau statut').selectOption('shipped');
     await dialog.getByRole('button', { name: 'Mettre à jour le statut' }).click();
-    await toast(page, 'Statut de la commande mis à jour');
-    await toast(page, 'Email de notification envoyé à Jeanne Martin');
-    await toast(page, 'Statut de commande: Expédié');
+    await waitForToast(page, 'Statut de la commande mis à jour');
+    await waitForToast(page, 'Email de notification envoyé à Jeanne Martin');
+    await waitForToast(page, 'Statut de commande: Expédié');
 
     const message = await receivedMessage((m) => m.subject === `Commande ${orders.shipped.number} expédiée`);
     expect(message.envelopeTo).toEqual([customer.email]);
@@ -302,7 +296,7 @@ describe('prices', () => {
       '0,35 € → 0,42 € (+20 %)',
     );
     await summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }).click();
-    await toast(page, 'Tarifs mis à jour');
+    await waitForToast(page, 'Tarifs mis à jour');
     const [active] = await query<{ version: number; price: number }>(
       `select version, (data->'supports'->'photos'->>'basePrice')::int as price from price_lists where is_active`,
     );
@@ -321,7 +315,7 @@ describe('payments and accounting', () => {
     await dialog.getByRole('button', { name: 'Rechercher' }).click();
     const validate = dialog.getByRole('button', { name: `Valider le paiement ${orders.transfer.number}` });
     await validate.click();
-    await toast(page, `Paiement ${orders.transfer.number} validé`);
+    await waitForToast(page, `Paiement ${orders.transfer.number} validé`);
     await dialog.getByText('Aucun paiement en attente.').waitFor();
     await page.keyboard.press('Escape');
 
@@ -367,16 +361,16 @@ describe('settings and checks', () => {
     const page = await adminPage();
     const dialog = await openSettings(page, 'Configuration Coliship');
     await dialog.getByRole('button', { name: 'Valider' }).click();
-    await toast(page, 'Veuillez remplir tous les champs');
+    await waitForToast(page, 'Veuillez remplir tous les champs');
     await dialog.getByLabel('Nom d’utilisateur').fill('atelier-soovenirs');
     await dialog.getByLabel('Mot de passe', { exact: true }).fill('pas-le-bon');
     await dialog.getByLabel('Numéro de contrat').fill(colissimo.contractNumber);
     await dialog.getByRole('button', { name: 'Valider' }).click();
-    await toast(page, 'Échec de la connexion à Coliship');
-    await toast(page, 'Vérifiez vos identifiants et réessayez.');
+    await waitForToast(page, 'Échec de la connexion à Coliship');
+    await waitForToast(page, 'Vérifiez vos identifiants et réessayez.');
     await dialog.getByLabel('Mot de passe', { exact: true }).fill(colissimo.password);
     await dialog.getByRole('button', { name: 'Valider' }).click();
-    await toast(page, 'Connexion à Coliship réussie');
+    await waitForToast(page, 'Connexion à Coliship réussie');
     expect(colissimo.requests.at(-1)?.body).toMatchObject({ contractNumber: colissimo.contractNumber });
   });
 
@@ -390,7 +384,7 @@ describe('settings and checks', () => {
     expect(Number.parseInt(percent, 10)).toBeGreaterThanOrEqual(75);
 
     await page.getByRole('button', { name: 'Lancer les tests' }).click();
-    await toast(page, 'Platform tests completed');
+    await waitForToast(page, 'Platform tests completed');
     const tests = page.getByRole('region', { name: 'Test de fonctionnement de la plateforme' });
     expect(await tests.locator('[data-state="success"]').count()).toBeGreaterThanOrEqual(4);
     expect(await textOf(tests)).toContain('Connexion à la base de données réussie');
@@ -406,7 +400,7 @@ describe('settings and checks', () => {
       `insert into notifications (kind, order_id, title, body) values ('order', $1, 'Nouvelle commande test', 'Une commande vient d’arriver')`,
       [orders.shipped.id],
     );
-    await toast(page, 'Nouvelle commande test');
+    await waitForToast(page, 'Nouvelle commande test');
     await page.getByRole('button', { name: `Notifications (${before + 1} non lues)` }).click();
     await page.getByRole('link', { name: 'Nouvelle commande test' }).waitFor();
     await page.getByRole('button', { name: 'Tout marquer comme lu' }).click();

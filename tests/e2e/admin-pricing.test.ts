@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_FORM_MESSAGES } from '~/domain/admin/price-form';
 import { addSessionCookie, createUser, signIn } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForToast } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 /*
@@ -40,14 +40,6 @@ async function tarifsPage(): Promise<Page> {
   await page.goto(`${server.url}/admin/tarifs`);
   await page.locator('[data-hydrated="true"]').waitFor();
   return page;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
 }
 
 /** Waits until the photos field shows `value` (after a publication, the form shows the new version). */
@@ -98,7 +90,7 @@ describe('the Tarifs tab', () => {
     expect(await photos.inputValue()).toBe('0,35');
 
     await page.getByRole('button', { name: 'Mettre à jour' }).click();
-    await toast(page, 'Aucun changement : les tarifs saisis sont ceux en vigueur, il n’y a rien à publier.');
+    await waitForToast(page, 'Aucun changement : les tarifs saisis sont ceux en vigueur, il n’y a rien à publier.');
     expect(await summaryDialog(page).count()).toBe(0);
 
     await photos.fill('0,39');
@@ -116,7 +108,7 @@ describe('the Tarifs tab', () => {
     await expectNoSeriousA11yViolations(page);
 
     await summary.getByRole('button', { name: 'Publier les nouveaux tarifs' }).click();
-    await toast(page, 'Tarifs mis à jour');
+    await waitForToast(page, 'Tarifs mis à jour');
     expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 39 });
     await photosFieldShows(page, '0,39');
 
@@ -134,7 +126,7 @@ describe('the Tarifs tab', () => {
     await page.getByLabel('Cassettes MiniDV').fill('-5');
     await page.getByLabel('Diapositives').fill('');
     await page.getByRole('button', { name: 'Mettre à jour' }).click();
-    await toast(page, PRICE_FORM_MESSAGES.invalid);
+    await waitForToast(page, PRICE_FORM_MESSAGES.invalid);
 
     const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
     expect(await field('Photos papier').getAttribute('aria-invalid')).toBe('true');
@@ -197,7 +189,7 @@ describe('the Tarifs tab', () => {
     await page.keyboard.press('Tab');
     expect(await isFocused(large.getByRole('button', { name: 'Confirmer et publier' }))).toBe(true);
     await page.keyboard.press('Enter');
-    await toast(page, 'Tarifs mis à jour');
+    await waitForToast(page, 'Tarifs mis à jour');
     expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 3900 });
   });
 
@@ -219,7 +211,7 @@ describe('the Tarifs tab', () => {
 
     await page.getByRole('button', { name: 'Réinitialiser' }).click();
     await dialog.getByRole('button', { name: 'Réinitialiser les tarifs' }).click();
-    await toast(page, 'Tarifs réinitialisés');
+    await waitForToast(page, 'Tarifs réinitialisés');
     expect(await publicPrices()).toEqual({ version: before.version + 1, photos: 35 });
     await photosFieldShows(page, '0,35');
   });

@@ -2,7 +2,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  openPage,
+  openStaffPage,
+  waitForToast,
+} from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
@@ -55,26 +61,14 @@ async function paidOrder(guestEmail: string): Promise<TestOrder & { invoice: str
   return { ...order, invoice: state.invoices[0] as string };
 }
 
-async function adminPage(path: string): Promise<Page> {
-  const page = await openPage(browser, undefined, DESKTOP);
-  await addSessionCookie(page, env.server.url, admin.cookie);
-  await page.goto(`${env.server.url}${path}`);
-  await page.locator('[data-hydrated="true"]').waitFor();
-  return page;
+function adminPage(path: string): Promise<Page> {
+  return openStaffPage(browser, env.server.url, admin.cookie, path, DESKTOP);
 }
 
 async function orderDialog(page: Page, order: TestOrder): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name: `Commande ${order.number}` });
   await dialog.waitFor();
   return dialog;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
 }
 
 /** The « Paiement » line of the dialog's summary. */
@@ -131,8 +125,8 @@ describe('cancelling a paid order', () => {
 
     await statusForm.getByLabel('Motif', { exact: true }).fill('Bobines illisibles, commande annulée');
     await dialog.getByRole('button', { name: 'Mettre à jour le statut' }).click();
-    await toast(page, 'Statut de la commande mis à jour');
-    await toast(page, CREDIT_NOTE);
+    await waitForToast(page, 'Statut de la commande mis à jour');
+    await waitForToast(page, CREDIT_NOTE);
 
     // The dialog again, from the server.
     await page.reload();
@@ -206,7 +200,7 @@ describe('refunding part of a paid order', () => {
     expect(await form.getByRole('radio', { name: /^Par Paiement de démonstration/ }).isChecked()).toBe(true);
     await form.getByLabel('Motif du remboursement').fill('Une cassette VHS vierge');
     await form.getByRole('button', { name: 'Rembourser' }).click();
-    await toast(page, /Remboursement de 20,00\s€ enregistré/);
+    await waitForToast(page, /Remboursement de 20,00\s€ enregistré/);
     await expect.poll(() => paymentStatus(dialog)).toContain('Partiellement remboursée');
     await expect.poll(() => textOf(money)).toContain('Jusqu’à 74,90 €');
     const partial = await receivedMessage(
@@ -219,14 +213,14 @@ describe('refunding part of a paid order', () => {
     await form.getByLabel('Montant à rembourser (€)').fill('80,00');
     await form.getByLabel('Motif du remboursement').fill('Trop');
     await form.getByRole('button', { name: 'Rembourser' }).click();
-    await toast(page, /Le montant à rembourser doit être compris entre 0,01\s€ et 74,90\s€/);
+    await waitForToast(page, /Le montant à rembourser doit être compris entre 0,01\s€ et 74,90\s€/);
     expect(await orderState(env.server.databaseUrl, order.id)).toEqual(before);
     expect(await paymentStatus(dialog)).toContain('Partiellement remboursée');
 
     await form.getByLabel('Montant à rembourser (€)').fill('74,90');
     await form.getByLabel('Motif du remboursement').fill('Le reste de la commande');
     await form.getByRole('button', { name: 'Rembourser' }).click();
-    await toast(page, /Remboursement de 74,90\s€ enregistré/);
+    await waitForToast(page, /Remboursement de 74,90\s€ enregistré/);
     await expect.poll(() => paymentStatus(dialog)).toMatch(/Paiement\s*Remboursée/);
     expect(await dialog.getByRole('button', { name: 'Rembourser', exact: true }).count()).toBe(0);
 

@@ -3,8 +3,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_CONFIG_MESSAGES } from '~/domain/email/email-config';
 import { PAYMENT_CONFIG_MESSAGES } from '~/domain/payments/payment-config';
-import { addSessionCookie, createUser, signIn } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { createUser, signIn } from '../support/auth';
+import { expectNoSeriousA11yViolations, launchBrowser, openStaffPage, waitForToast } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
 /*
@@ -40,20 +40,8 @@ async function storedOption(name: string): Promise<Record<string, unknown> | nul
   return row ? (JSON.parse(row.value) as Record<string, unknown>) : null;
 }
 
-async function adminPage(path: string, options = DESKTOP): Promise<Page> {
-  const page = await openPage(browser, undefined, options);
-  await addSessionCookie(page, server.url, adminCookie);
-  await page.goto(`${server.url}${path}`);
-  await page.locator('[data-hydrated="true"]').waitFor();
-  return page;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
+function adminPage(path: string, options = DESKTOP): Promise<Page> {
+  return openStaffPage(browser, server.url, adminCookie, path, options);
 }
 
 /** The field's error, as a screen reader reads it: the text of its description. */
@@ -93,7 +81,7 @@ describe('the e-mail settings', () => {
     await dialog.getByLabel('Nom d’utilisateur SMTP').fill('no-reply@soovenirs.fr');
     await dialog.getByLabel('Mot de passe SMTP').fill('mot-de-passe');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-    await toast(page, 'Veuillez corriger les champs signalés');
+    await waitForToast(page, 'Veuillez corriger les champs signalés');
     expect(await sender.getAttribute('aria-invalid')).toBe('true');
     expect(await descriptionOf(sender)).toContain(EMAIL_CONFIG_MESSAGES.senderEmail);
     expect(await storedOption('email_config')).toBeNull();
@@ -103,7 +91,7 @@ describe('the e-mail settings', () => {
 
     await sender.fill('atelier@soovenirs.fr');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-    await toast(page, 'Configuration email enregistrée');
+    await waitForToast(page, 'Configuration email enregistrée');
     const saved = await storedOption('email_config');
     expect(saved).toMatchObject({
       senderEmail: 'atelier@soovenirs.fr',
@@ -135,7 +123,7 @@ describe('the payment settings', () => {
     await section.getByLabel('Code société').fill('soovenirs');
     await section.getByLabel('Clé de sécurité Monetico').fill('0123456789abcdef0123456789abcdef01234567');
     await section.getByRole('button', { name: 'Enregistrer' }).click();
-    await toast(page, PAYMENT_CONFIG_MESSAGES.invalid);
+    await waitForToast(page, PAYMENT_CONFIG_MESSAGES.invalid);
     expect(await terminal.getAttribute('aria-invalid')).toBe('true');
     expect(await descriptionOf(terminal)).toContain(PAYMENT_CONFIG_MESSAGES.merchantIdFormat);
     expect(await storedOption('payment_config')).toBeNull();
@@ -145,7 +133,7 @@ describe('the payment settings', () => {
 
     await terminal.fill('1234567');
     await section.getByRole('button', { name: 'Enregistrer' }).click();
-    await toast(page, 'Configuration de paiement enregistrée');
+    await waitForToast(page, 'Configuration de paiement enregistrée');
     expect(await storedOption('payment_config')).toMatchObject({
       type: 'monetico',
       testMode: true,

@@ -1,7 +1,13 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  openPage,
+  openStaffPage,
+  waitForToast,
+} from '../support/browser';
 import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
 
@@ -31,20 +37,8 @@ function parisDay(offsetDays = 0): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(day);
 }
 
-async function adminPage(path: string, options = DESKTOP): Promise<Page> {
-  const page = await openPage(browser, undefined, options);
-  await addSessionCookie(page, server.url, admin.cookie);
-  await page.goto(`${server.url}${path}`);
-  await page.locator('[data-hydrated="true"]').waitFor();
-  return page;
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page
-    .getByRole('region', { name: /Notifications/ })
-    .getByText(text)
-    .first()
-    .waitFor({ timeout: 20_000 });
+function adminPage(path: string, options = DESKTOP): Promise<Page> {
+  return openStaffPage(browser, server.url, admin.cookie, path, options);
 }
 
 const journalTable = (page: Page) => page.getByRole('table', { name: 'Journal des actions' });
@@ -76,7 +70,7 @@ describe('the Journal', () => {
     await dialog.waitFor();
     await dialog.getByLabel('Nouveau statut').selectOption({ label: 'En traitement' });
     await dialog.getByRole('button', { name: 'Mettre à jour le statut' }).click();
-    await toast(orders, 'Statut de la commande mis à jour');
+    await waitForToast(orders, 'Statut de la commande mis à jour');
 
     // 2. A price, from Tarifs (its summary, then the confirmation).
     const tarifs = await adminPage('/admin/tarifs');
@@ -86,7 +80,7 @@ describe('the Journal', () => {
       .getByRole('dialog', { name: 'Publier les nouveaux tarifs ?' })
       .getByRole('button', { name: 'Publier les nouveaux tarifs' })
       .click();
-    await toast(tarifs, 'Tarifs mis à jour');
+    await waitForToast(tarifs, 'Tarifs mis à jour');
 
     // 3. A setting: how long delivered files are kept.
     const settings = await adminPage('/admin');

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect, onTestFinished } from 'vitest';
+import { addSessionCookie } from './auth';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -79,4 +80,28 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** A back-office page opened with a staff member's session cookie, once React has hydrated it. */
+export async function openStaffPage(
+  browser: Browser,
+  baseUrl: string,
+  cookie: string,
+  path: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const page = await openPage(browser, undefined, options);
+  await addSessionCookie(page, baseUrl, cookie);
+  await page.goto(`${baseUrl}${path}`);
+  await page.locator('[data-hydrated="true"]').waitFor();
+  return page;
+}
+
+/** Waits for a toast saying `text` in sonner's « Notifications » region. */
+export async function waitForToast(page: Page, text: string | RegExp): Promise<void> {
+  await page
+    .getByRole('region', { name: /Notifications/ })
+    .getByText(text)
+    .first()
+    .waitFor({ timeout: 20_000 });
 }

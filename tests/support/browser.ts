@@ -36,7 +36,12 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
     const { url } = message.location();
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}${url ? ` (${url})` : ''}`);
   });
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  // With where it was thrown: a rejection from a library's internals says little by its message alone.
+  page.on('pageerror', (error) =>
+    errors.push(
+      `uncaught: ${error.message}${error.stack ? ` (${error.stack.split('\n').slice(1, 3).join(' ').trim()})` : ''}`,
+    ),
+  );
   onTestFinished(async () => {
     await context.close();
     expect(errors, 'errors in the browser console').toEqual([]);

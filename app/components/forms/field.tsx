@@ -35,7 +35,6 @@ interface FieldProps extends Omit<React.ComponentProps<'input'>, 'id' | 'name' |
 export function Field({ meta, label, type = 'text', hint, hintBelow = false, className, ...rest }: FieldProps) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const { key, ...input } = getInputProps(meta, { type, ariaDescribedBy: hintId });
-  const invalid = Boolean(meta.errors?.length);
   return (
     <div className={className ?? 'flex flex-col gap-1.5'}>
       <Label htmlFor={meta.id}>{label}</Label>
@@ -54,12 +53,19 @@ export function Field({ meta, label, type = 'text', hint, hintBelow = false, cla
           {hint}
         </p>
       ) : null}
-      {invalid ? (
-        <p id={meta.errorId} className="text-destructive text-sm">
-          {meta.errors?.[0]}
-        </p>
-      ) : null}
+      <FieldErrorText meta={meta} />
     </div>
+  );
+}
+
+/** A field's first error, under it, named by the input's aria-describedby (Conform's errorId). */
+// biome-ignore lint/suspicious/noExplicitAny: any schema's field
+function FieldErrorText({ meta }: { meta: FieldMetadata<any, any, any> }) {
+  if (!meta.errors?.length) return null;
+  return (
+    <p id={meta.errorId} className="text-destructive text-sm">
+      {meta.errors[0]}
+    </p>
   );
 }
 
@@ -83,11 +89,7 @@ function FieldFrame({ meta, label, hint, className, children }: FieldFrameProps)
         </p>
       ) : null}
       {children}
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="text-destructive text-sm">
-          {meta.errors[0]}
-        </p>
-      ) : null}
+      <FieldErrorText meta={meta} />
     </div>
   );
 }
@@ -168,11 +170,7 @@ export function CheckboxField({ meta, label, className, ...rest }: CheckboxField
           {label}
         </Label>
       </div>
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="text-destructive text-sm">
-          {meta.errors[0]}
-        </p>
-      ) : null}
+      <FieldErrorText meta={meta} />
     </div>
   );
 }
@@ -266,11 +264,7 @@ export function RadioGroupField({
           );
         })}
       </div>
-      {meta.errors?.length ? (
-        <p id={meta.errorId} className="text-destructive text-sm">
-          {meta.errors[0]}
-        </p>
-      ) : null}
+      <FieldErrorText meta={meta} />
     </fieldset>
   );
 }

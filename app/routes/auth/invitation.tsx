@@ -5,9 +5,9 @@ import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
+import { StaffPasswordFields } from '~/components/auth/staff-password-fields';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { Field } from '~/components/forms/field';
-import { ADMIN_PASSWORD_MIN_LENGTH } from '~/domain/account/schemas';
 import { NBSP } from '~/domain/format';
 import { STAFF_ROLE_LABELS } from '~/domain/staff/permissions';
 import { acceptInvitationSchema } from '~/domain/staff/team-forms';
@@ -96,19 +96,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
           <Field meta={fields.firstName} label="Prénom" autoComplete="given-name" />
           <Field meta={fields.lastName} label="Nom" autoComplete="family-name" />
         </div>
-        <Field
-          meta={fields.password}
-          type="password"
-          label="Mot de passe"
-          hint={`Au moins ${ADMIN_PASSWORD_MIN_LENGTH} caractères, sans mot de passe courant.`}
-          autoComplete="new-password"
-        />
-        <Field
-          meta={fields.confirmPassword}
-          type="password"
-          label="Confirmer le mot de passe"
-          autoComplete="new-password"
-        />
+        <StaffPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <SubmitButton pending={navigation.state === 'submitting'} pendingLabel="Création du compte…">
           Créer mon compte
         </SubmitButton>

@@ -5,10 +5,11 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Honeypot, isHoneypotFilled } from '~/components/auth/honeypot';
+import { StaffPasswordFields } from '~/components/auth/staff-password-fields';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { type ServerToast, useServerToast } from '~/components/auth/toast-messages';
 import { Field } from '~/components/forms/field';
-import { ADMIN_PASSWORD_MIN_LENGTH, SETUP_MESSAGES, setupAdminSchema } from '~/domain/account/schemas';
+import { SETUP_MESSAGES, setupAdminSchema } from '~/domain/account/schemas';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { flashCookie } from '~/server/account/cookies.server';
 import { isSetupOpen, setupFirstAdmin } from '~/server/account/setup.server';
@@ -131,19 +132,7 @@ export default function SetupSuperAdmin({ loaderData, actionData }: Route.Compon
           <Field meta={fields.lastName} label="Nom" autoComplete="family-name" />
         </div>
         <Field meta={fields.email} type="email" label="Email" autoComplete="email" />
-        <Field
-          meta={fields.password}
-          type="password"
-          label="Mot de passe"
-          hint={`Au moins ${ADMIN_PASSWORD_MIN_LENGTH} caractères, sans mot de passe courant.`}
-          autoComplete="new-password"
-        />
-        <Field
-          meta={fields.confirmPassword}
-          type="password"
-          label="Confirmer le mot de passe"
-          autoComplete="new-password"
-        />
+        <StaffPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <SubmitButton pending={pending} pendingLabel="Création du compte…">
           Créer l’administrateur
         </SubmitButton>

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { COUNT_CAP_DEFAULT, type ListPage, pageOf } from '~/domain/admin/paging';
+import type { PaymentDecision } from '~/domain/admin/payment-decision';
 import type { PendingPaymentRow } from '~/domain/admin/views';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
@@ -66,8 +67,6 @@ export async function listPendingPayments(
     pageSize,
   );
 }
-
-export type PaymentDecision = 'validate' | 'reject';
 
 export type PaymentDecisionResult =
   | { id: string; ok: true; reference: string; orderNumber: string; invoiceNumber: string | null }

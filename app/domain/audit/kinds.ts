@@ -36,6 +36,7 @@ export const AUDIT_KIND_LABELS = {
   export: 'Export de données',
   'file.delete': 'Suppression de fichier',
   'email.resend': 'E-mail renvoyé',
+  'email.send': 'E-mail envoyé par l’API',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KIND_LABELS;

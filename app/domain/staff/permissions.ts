@@ -80,13 +80,3 @@ export const ROLE_CAPABILITIES: Readonly<Record<StaffRole, readonly Capability[]
 export function can(role: string | null | undefined, capability: Capability): boolean {
   return isStaffRole(role) && ROLE_CAPABILITIES[role].includes(capability);
 }
-
-/**
- * The capability an intent of the order dialog's action needs: money moves (a refund, the
- * settlement of a withdrawal, a cancellation that refunds) are the accountant's; status, workshop
- * stage and notes are the workshop's. Unknown intents need orders.write (and are refused later).
- */
-export function orderIntentCapability(intent: unknown, refunds: boolean): Capability {
-  if (intent === 'refund' || intent === 'settle-withdrawal' || refunds) return 'refunds';
-  return 'orders.write';
-}

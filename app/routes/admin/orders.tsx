@@ -19,8 +19,8 @@ import { firstFormError } from '~/domain/form-errors';
 import { formatEurosFromCents } from '~/domain/format';
 import { orderStatusLabel } from '~/domain/order-status';
 import { REFUND_FORM_MESSAGES, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
-import { orderIntentCapability } from '~/domain/staff/permissions';
-import { requireCapability, requireStaff } from '~/server/admin/access.server';
+import { ORDER_DIALOG_INTENTS } from '~/domain/staff/access-rules';
+import { requireIntent, requireStaff } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
 import { listSavedFilters } from '~/server/admin/saved-filters.server';
 import { invalidateDashboardStats } from '~/server/admin/stats.server';
@@ -62,7 +62,8 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireStaff(request, 'orders.read');
   const form = await readFormData(request);
   const intent = form.get('intent');
-  requireCapability(admin, orderIntentCapability(intent, form.has('refundAmount')));
+  // The intent alone decides who may send it (domain/staff/access-rules.ts); unknown intents are refused.
+  requireIntent(request, admin, ORDER_DIALOG_INTENTS, intent);
   const orderId = String(form.get('orderId') ?? '');
   if (!UUID.test(orderId)) {
     return reply({ intent: 'status', ok: false, error: 'Commande introuvable' }, 404);

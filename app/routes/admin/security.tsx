@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
 import { SecurityPanel } from '~/components/admin/security-panel';
 import { TabError } from '~/components/admin/tab-error';
+import { SECURITY_INTENTS } from '~/domain/staff/access-rules';
 import { can } from '~/domain/staff/permissions';
 import {
   confirmTwoFactorSchema,
@@ -16,7 +17,7 @@ import {
 } from '~/domain/staff/two-factor-policy';
 import type { SecurityActionData } from '~/domain/staff/two-factor-views';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
-import { requireCapability, requireStaff } from '~/server/admin/access.server';
+import { requireIntent, requireStaff } from '~/server/admin/access.server';
 import { twoFactorEnabled } from '~/server/admin/staff.server';
 import { readTwoFactorPolicy, saveTwoFactorPolicy } from '~/server/admin/two-factor-policy.server';
 import { disableTwoFactor, startTwoFactor, verifyTotp } from '~/server/auth/two-factor.server';
@@ -44,8 +45,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, 'dashboard');
   const form = await readFormData(request);
+  requireIntent(request, staff, SECURITY_INTENTS, form.get('intent'));
   if (form.get('intent') === 'policy') {
-    requireCapability(staff, 'team');
     const submission = parseWithZod(form, { schema: twoFactorPolicySchema });
     if (submission.status !== 'success')
       return { intent: 'policy', submission: submission.reply() } satisfies SecurityActionData;

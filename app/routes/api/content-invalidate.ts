@@ -1,16 +1,16 @@
 import { data } from 'react-router';
-import { requireAdmin } from '~/server/auth/session.server';
+import { requireStaff } from '~/server/admin/access.server';
 import { invalidateContentCache } from '~/server/content/source.server';
 import { log } from '~/server/log.server';
 import type { Route } from './+types/content-invalidate';
 
 /**
- * POST /api/content/invalidate (administrators): forgets the WordPress answers kept for 60 s, all
+ * POST /api/content/invalidate (staff holding `settings`): forgets the WordPress answers kept for 60 s, all
  * of them or those under `prefix` (e.g. "/posts"), so that a change made in the CMS shows at once.
  */
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== 'POST') throw data({ error: 'Méthode non autorisée' }, { status: 405 });
-  const user = await requireAdmin(request);
+  const user = await requireStaff(request, 'settings');
   const body = await request.formData().catch(() => null);
   const prefix = body?.get('prefix');
   const removed = await invalidateContentCache(

@@ -1,17 +1,20 @@
 import { data, redirect } from 'react-router';
-import type { AccessRefusal } from '~/domain/admin/access';
-import { ACCESS_MESSAGES } from '~/domain/admin/messages';
-import { type Capability, can, isStaffRole } from '~/domain/staff/permissions';
-import { mustSetUpTwoFactor, SECURITY_PAGE_PATH, TWO_FACTOR_POLICY_MESSAGES } from '~/domain/staff/two-factor-policy';
-import { getUser, loginRedirectPath, type SessionUser } from '../auth/session.server';
+import { type AccessRule, type Decision, decide, type Requester, ROUTE_ACCESS } from '~/domain/staff/access-rules';
+import { type Capability, isStaffRole } from '~/domain/staff/permissions';
+import { SECURITY_PAGE_PATH } from '~/domain/staff/two-factor-policy';
+import { decideRequest, type RefusalAnswer, refusalAnswer, SessionUncheckable } from '../access/door.server';
+import { loginRedirectPath, type SessionUser } from '../auth/session.server';
 import { log } from '../log.server';
-import { readTwoFactorPolicy } from './two-factor-policy.server';
+
+export { heldForTwoFactor } from '../access/door.server';
 
 /*
- * The back office's guard (specification 001, sections 4 and 6; docs/decisions/016-staff-roles.md).
- * Every admin loader and action calls requireStaff itself with the capability it needs (a layout's
- * loader does not protect its children). It reads the session and the role from the database on
- * every request and refuses with a response the /admin error boundaries turn into the access states:
+ * The back office's guard (specification 001, sections 4 and 6; docs/decisions/016-staff-roles.md),
+ * through the door (access/door.server.ts, docs/decisions/019-one-authorization-door.md). Every
+ * admin loader and action calls requireStaff itself with the capability its line of
+ * domain/staff/access-rules.ts names (a layout's loader does not protect its children). It reads
+ * the session and the role from the database on every request and refuses with a response the
+ * /admin error boundaries turn into the access states:
  *
  *  - 401 `unauthenticated`: toast "Non authentifié", then /login?redirectTo=<the page>;
  *  - 403 `forbidden` (customers): toast "Accès non autorisé", then /;
@@ -36,75 +39,87 @@ function loginTarget(request: Request): string {
   return isAdminResourcePath(url.pathname) ? '/login?redirectTo=%2Fadmin' : loginRedirectPath(request);
 }
 
-function refuse(refusal: AccessRefusal, status: number): never {
-  throw data(refusal, { status, headers: { 'Cache-Control': 'no-store' } });
+function refuse(answer: RefusalAnswer): never {
+  throw data(answer.body, { status: answer.status, headers: { 'Cache-Control': 'no-store' } });
 }
 
-async function sessionUser(request: Request): Promise<SessionUser | null> {
+/** The door's decision for `rule`, or the 503 error state when the session cannot be checked. */
+async function atTheDoor(
+  request: Request,
+  rule: AccessRule,
+  options: { intent?: unknown; whileHeldForTwoFactor?: boolean } = {},
+): Promise<{ decision: Decision; user: SessionUser | null }> {
   try {
-    return await getUser(request);
+    const { decision, asker } = await decideRequest(request.headers, rule, options);
+    return { decision, user: asker.user };
   } catch (error) {
-    log.error({ err: error }, 'admin access: the session could not be checked');
-    refuse({ access: 'error', message: ACCESS_MESSAGES.permissionsError, redirectTo: null }, 503);
+    if (error instanceof SessionUncheckable) refuse(refusalAnswer('error', loginTarget(request)));
+    throw error;
   }
+}
+
+/** `/admin/securite(.data)`: the page a held administrator may reach. */
+function isSecurityPage(request: Request): boolean {
+  return new URL(request.url).pathname.replace(/\.data$/, '') === SECURITY_PAGE_PATH;
 }
 
 /**
  * The dashboard's frame (/admin's layout): anonymous visitors to /login remembering the page,
- * customers to the home page (specification 000, §6), any staff member in. The session not
- * checkable is the error state (503), not the site's error page.
+ * customers to the home page (specification 000, §6), any staff member in; a held administrator
+ * to « Sécurité ». The session not checkable is the error state (503), not the site's error page.
  */
 export async function requireStaffPage(request: Request): Promise<SessionUser> {
-  const user = await sessionUser(request);
+  const { decision, user } = await atTheDoor(request, ROUTE_ACCESS['routes/admin/layout'].read, {
+    whileHeldForTwoFactor: isSecurityPage(request),
+  });
+  if (decision.allow && user) return user;
   if (!user) throw redirect(loginRedirectPath(request));
-  if (!isStaffRole(user.role)) throw redirect('/');
-  await requireTwoFactorWhenRequired(request, user);
-  return user;
+  if (!decision.allow && decision.refusal === 'forbidden') throw redirect('/');
+  return refuseStaff(request, decision);
 }
 
 /** The signed-in staff member whose role has `capability`, or the refusal described above. */
 export async function requireStaff(request: Request, capability: Capability): Promise<SessionUser> {
-  const user = await sessionUser(request);
-  if (!user) {
-    refuse(
-      { access: 'unauthenticated', message: ACCESS_MESSAGES.unauthenticated, redirectTo: loginTarget(request) },
-      401,
-    );
-  }
-  if (!isStaffRole(user.role))
-    refuse({ access: 'forbidden', message: ACCESS_MESSAGES.forbidden, redirectTo: '/' }, 403);
-  if (!can(user.role, capability)) {
-    log.info({ userId: user.id, role: user.role, capability }, 'admin access: capability refused');
-    refuse({ access: 'denied', message: ACCESS_MESSAGES.forbidden, redirectTo: null }, 403);
-  }
-  await requireTwoFactorWhenRequired(request, user);
-  return user;
-}
-
-/**
- * The team's rule (domain/staff/two-factor-policy.ts): whether this staff member is an
- * administrator without two-factor sign-in while it is compulsory. The rule is read only for such
- * an administrator, not on every request.
- */
-export async function heldForTwoFactor(user: SessionUser): Promise<boolean> {
-  if (user.role !== 'admin' || user.twoFactorEnabled) return false;
-  return mustSetUpTwoFactor(user, await readTwoFactorPolicy());
+  const { decision, user } = await atTheDoor(
+    request,
+    { kind: 'staff', capability },
+    { whileHeldForTwoFactor: isSecurityPage(request) },
+  );
+  if (decision.allow && user) return user;
+  return refuseStaff(request, decision);
 }
 
 /** A held administrator is sent to « Sécurité » from every page; anything else is refused. */
-async function requireTwoFactorWhenRequired(request: Request, user: SessionUser): Promise<void> {
-  // `/admin/securite.data` is the same page, fetched by a client-side navigation.
+function refuseStaff(request: Request, decision: Decision): never {
+  const refusal = decision.allow ? 'unauthenticated' : decision.refusal;
   const pathname = new URL(request.url).pathname.replace(/\.data$/, '');
-  if (pathname === SECURITY_PAGE_PATH || !(await heldForTwoFactor(user))) return;
-  if (request.method === 'GET' && !isAdminResourcePath(pathname)) throw redirect(SECURITY_PAGE_PATH);
-  refuse({ access: 'denied', message: TWO_FACTOR_POLICY_MESSAGES.required, redirectTo: null }, 403);
+  if (refusal === 'two-factor' && request.method === 'GET' && !isAdminResourcePath(pathname))
+    throw redirect(SECURITY_PAGE_PATH);
+  refuse(refusalAnswer(refusal, loginTarget(request)));
 }
 
 /**
- * For an action serving several intents of different capabilities: one line right after the
- * intent is read (the action's first guard already let a staff member in).
+ * For an action serving several intents (a staff-intents line of domain/staff/access-rules.ts): one
+ * line right after the intent is read; an intent the line does not list is refused.
  */
-export function requireCapability(user: SessionUser, capability: Capability): void {
-  if (!can(user.role, capability))
-    refuse({ access: 'denied', message: ACCESS_MESSAGES.forbidden, redirectTo: null }, 403);
+export function requireIntent(
+  request: Request,
+  user: SessionUser,
+  intents: Readonly<Record<string, Capability>>,
+  intent: unknown,
+): void {
+  const role = user.role;
+  const requester: Requester = isStaffRole(role)
+    ? { kind: 'staff', role, heldForTwoFactor: false }
+    : { kind: 'customer' };
+  const decision = decide({ kind: 'staff-intents', intents }, requester, { intent });
+  if (!decision.allow) {
+    log.info({ userId: user.id, role, intent }, 'admin access: intent refused');
+    refuse(refusalAnswer(decision.refusal, loginTarget(request)));
+  }
+}
+
+/** For a loader whose broader reading needs more than its line's capability (the whole outbox). */
+export function requireCapability(request: Request, user: SessionUser, capability: Capability): void {
+  requireIntent(request, user, { read: capability }, 'read');
 }

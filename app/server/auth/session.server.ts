@@ -21,11 +21,14 @@ export function toRole(value: unknown): Role {
   return STAFF_ROLES.find((role) => roles.includes(role)) ?? 'customer';
 }
 
-/** The user of the session cookie, read from the database (no cookie cache), or null. */
+/**
+ * The user of the session cookie, read from the database (no cookie cache), or null. A deactivated
+ * account (« Équipe », Better Auth's `banned`) has no session, even one its deactivation missed.
+ */
 export async function getUser(request: Request): Promise<SessionUser | null> {
   if (!request.headers.get('cookie')) return null;
   const result = await auth().api.getSession({ headers: request.headers });
-  if (!result) return null;
+  if (!result || (result.user as { banned?: boolean | null }).banned === true) return null;
   const { user } = result;
   return {
     id: user.id,
@@ -48,12 +51,5 @@ export function loginRedirectPath(request: Request): string {
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getUser(request);
   if (!user) throw redirect(loginRedirectPath(request));
-  return user;
-}
-
-/** An administrator: anonymous visitors go to /login, signed-in customers to / (specification §6). */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
-  const user = await requireUser(request);
-  if (user.role !== 'admin') throw redirect('/');
   return user;
 }

@@ -1,25 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { SessionUser } from '../auth/session.server';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Role } from '~/domain/account/session-user';
+import { registeredAccount, TEST_BASE } from '../account/testing/fixtures';
 import { db } from '../db/client.server';
 import { handleSendEmailRequest } from './send-email-api.server';
 import { clearOutbox, outboxRows } from './testing/fixtures';
 
-const admin: SessionUser = {
-  id: 'u-admin',
-  email: 'admin@soovenirs.fr',
-  role: 'admin',
-  firstName: 'A',
-  lastName: 'D',
-  emailVerified: true,
-  twoFactorEnabled: false,
-};
-const customer: SessionUser = { ...admin, id: 'u-customer', role: 'customer' };
+process.env.BASE_URL = TEST_BASE;
 
-function post(body: unknown, headers: Record<string, string> = {}) {
+let admin: string;
+let atelier: string;
+let customer: string;
+
+beforeAll(async () => {
+  const accounts = await Promise.all(['admin', 'atelier', 'customer'].map((role) => registeredAccount(role as Role)));
+  [admin, atelier, customer] = accounts.map((account) => account.cookie) as [string, string, string];
+});
+
+function post(body: unknown, cookie: string | null, headers: Record<string, string> = {}) {
   return new Request('http://localhost/api/send-email', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
+    headers: { 'Content-Type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
@@ -32,18 +33,20 @@ beforeEach(async () => {
 });
 
 describe('POST /api/send-email', () => {
-  it('refuses visitors (401) and customers (403): it is not an open relay', async () => {
-    const anonymous = await handleSendEmailRequest(post(message), null);
+  it('refuses visitors (401), customers and staff without the settings (403): it is not an open relay', async () => {
+    const anonymous = await handleSendEmailRequest(post(message, null));
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toEqual({ error: 'Non authentifié' });
-    const forbidden = await handleSendEmailRequest(post(message), customer);
-    expect(forbidden.status).toBe(403);
-    expect(await forbidden.json()).toEqual({ error: 'Accès non autorisé' });
+    for (const cookie of [customer, atelier]) {
+      const forbidden = await handleSendEmailRequest(post(message, cookie));
+      expect(forbidden.status).toBe(403);
+      expect(await forbidden.json()).toEqual({ error: 'Accès non autorisé' });
+    }
     expect(await outboxRows()).toEqual([]);
   });
 
-  it('queues the message for an administrator and answers { message, id }', async () => {
-    const response = await handleSendEmailRequest(post(message), admin);
+  it('queues the message for an administrator, answers { message, id } and journals it', async () => {
+    const response = await handleSendEmailRequest(post(message, admin));
     expect(response.status).toBe(202);
     const body = (await response.json()) as { message: string; id: string };
     expect(body.message).toBe("Email mis en file d'envoi");
@@ -56,17 +59,23 @@ describe('POST /api/send-email', () => {
         data: { subject: message.subject, html: message.html },
       },
     ]);
+    const journal = await db().execute<{ kind: string; subject: string; after: unknown }>(
+      sql`select kind, subject, after from audit_log where kind = 'email.send'`,
+    );
+    expect(journal.rows).toEqual([
+      { kind: 'email.send', subject: body.id, after: { recipient: message.to, subject: message.subject } },
+    ]);
   });
 
   it('queues one message per Idempotency-Key', async () => {
-    const first = await handleSendEmailRequest(post(message, { 'Idempotency-Key': 'k1' }), admin);
-    const second = await handleSendEmailRequest(post(message, { 'Idempotency-Key': 'k1' }), admin);
+    const first = await handleSendEmailRequest(post(message, admin, { 'Idempotency-Key': 'k1' }));
+    const second = await handleSendEmailRequest(post(message, admin, { 'Idempotency-Key': 'k1' }));
     expect(((await first.json()) as { id: string }).id).toBe(((await second.json()) as { id: string }).id);
     expect(await outboxRows()).toHaveLength(1);
   });
 
   it('validates the body', async () => {
-    const invalid = await handleSendEmailRequest(post({ to: 'nope', subject: '', html: '' }), admin);
+    const invalid = await handleSendEmailRequest(post({ to: 'nope', subject: '', html: '' }, admin));
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toEqual({
       error: 'Requête invalide',
@@ -76,15 +85,15 @@ describe('POST /api/send-email', () => {
         html: ['Le contenu est requis'],
       },
     });
-    expect((await handleSendEmailRequest(post('{not json'), admin)).status).toBe(400);
+    expect((await handleSendEmailRequest(post('{not json', admin))).status).toBe(400);
     const form = new Request('http://localhost/api/send-email', {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain' },
+      headers: { 'Content-Type': 'text/plain', cookie: admin },
       body: JSON.stringify(message),
     });
-    expect((await handleSendEmailRequest(form, admin)).status).toBe(415);
-    const get = new Request('http://localhost/api/send-email');
-    expect((await handleSendEmailRequest(get, admin)).status).toBe(405);
+    expect((await handleSendEmailRequest(form)).status).toBe(415);
+    const get = new Request('http://localhost/api/send-email', { headers: { cookie: admin } });
+    expect((await handleSendEmailRequest(get)).status).toBe(405);
     expect(await outboxRows()).toEqual([]);
   });
 });

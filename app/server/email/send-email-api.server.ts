@@ -1,14 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { SessionUser } from '../auth/session.server';
+import { ROUTE_ACCESS } from '~/domain/staff/access-rules';
+import { decideRequest, SessionUncheckable } from '../access/door.server';
+import { recordStaffAudit } from '../audit/audit.server';
+import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { queueEmail } from './outbox.server';
 
 /*
- * The specification's send-email call (001, section 7: to, subject, html -> message, id), for
- * administrators only: open to anyone it would relay spam under the shop's name. The message goes
- * through the outbox like every other; `id` is the outbox row's id. An `Idempotency-Key` header
- * makes a retried request queue one message.
+ * The specification's send-email call (001, section 7: to, subject, html -> message, id), for the
+ * staff its line of domain/staff/access-rules.ts names (the door decides): open to anyone it would
+ * relay spam under the shop's name. The message goes through the outbox like every other and is
+ * journaled; `id` is the outbox row's id. An `Idempotency-Key` header makes a retried request
+ * queue one message.
  */
 
 export const sendEmailRequestSchema = z.object({
@@ -27,6 +31,7 @@ export const sendEmailRequestSchema = z.object({
 export const SEND_EMAIL_MESSAGES = {
   queued: "Email mis en file d'envoi",
   unauthenticated: 'Non authentifié',
+  sessionUnchecked: 'Impossible de vérifier vos permissions. Veuillez réessayer.',
   forbidden: 'Accès non autorisé',
   invalid: 'Requête invalide',
   unsupportedType: 'Le corps de la requête doit être du JSON (Content-Type: application/json)',
@@ -38,10 +43,18 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
 }
 
-export async function handleSendEmailRequest(request: Request, user: SessionUser | null): Promise<Response> {
+export async function handleSendEmailRequest(request: Request): Promise<Response> {
   if (request.method !== 'POST') return json({ error: SEND_EMAIL_MESSAGES.methodNotAllowed }, 405, { Allow: 'POST' });
+  let door: Awaited<ReturnType<typeof decideRequest>>;
+  try {
+    door = await decideRequest(request.headers, ROUTE_ACCESS['routes/api/send-email'].write);
+  } catch (error) {
+    if (error instanceof SessionUncheckable) return json({ error: SEND_EMAIL_MESSAGES.sessionUnchecked }, 503);
+    throw error;
+  }
+  const user = door.asker.user;
   if (!user) return json({ error: SEND_EMAIL_MESSAGES.unauthenticated }, 401);
-  if (user.role !== 'admin') return json({ error: SEND_EMAIL_MESSAGES.forbidden }, 403);
+  if (!door.decision.allow) return json({ error: SEND_EMAIL_MESSAGES.forbidden }, 403);
   // A browser cannot send JSON to another site without a CORS preflight: one more guard against CSRF.
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
     return json({ error: SEND_EMAIL_MESSAGES.unsupportedType }, 415);
@@ -65,6 +78,15 @@ export async function handleSendEmailRequest(request: Request, user: SessionUser
   try {
     const { to, subject, html } = parsed.data;
     const queued = await queueEmail({ to, template: 'custom', data: { subject, html }, dedupeKey });
+    if (queued.created) {
+      await recordStaffAudit(db(), {
+        actor: user.id,
+        kind: 'email.send',
+        subject: queued.id,
+        subjectLabel: to,
+        after: { recipient: to, subject },
+      });
+    }
     log.info({ outboxId: queued.id, by: user.id, created: queued.created }, 'send-email: message queued');
     return json({ message: SEND_EMAIL_MESSAGES.queued, id: queued.id }, 202);
   } catch (error) {

@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { supportLabel } from '~/domain/account/order-details';
 import { orderEvent } from '~/domain/orders/events';
-import { getUser, type SessionUser } from '../auth/session.server';
+import { orderAskerOf } from '../access/door.server';
+import type { SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, orderFiles, orders } from '../db/schema';
 import { isOrderId, type OrderViewerKind, viewerOf } from '../orders/access.server';
@@ -51,12 +52,12 @@ export async function getFilesAccess(request: Request, orderId: string): Promise
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row) return null;
-  const user = await getUser(request);
-  const viewer = viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], user, request);
+  const asker = await orderAskerOf(request);
+  const viewer = viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], asker, request);
   if (!viewer) return null;
   return {
     viewer,
-    user,
+    user: asker.user,
     order: {
       id: row.id,
       number: row.number,

@@ -18,7 +18,9 @@ import {
   type UploadOutcome,
   uploadRefusalMessage,
 } from '~/domain/files/uploads';
-import { getUser, type SessionUser } from '../auth/session.server';
+import { UPLOADS_ACCESS, ruleFor } from '~/domain/staff/access-rules';
+import { decideRequest, refusalAnswer, SessionUncheckable } from '../access/door.server';
+import type { SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { orderItems, orders } from '../db/schema';
 import { baseUrl, env } from '../env.server';
@@ -417,20 +419,24 @@ export function uploadsMiddleware(options: () => UploadsOptions = uploadsOptions
           return;
         }
       }
+      // The door (access/door.server.ts) already refused anyone else before a byte was read
+      // (server/door.ts); asked again here for the member tus's hooks record.
       let staff: SessionUser | null;
       try {
-        staff = await getUser(sessionRequest(req));
+        const { decision, asker } = await decideRequest(sessionRequest(req).headers, ruleFor(UPLOADS_ACCESS, req.method ?? 'GET'));
+        if (!decision.allow) {
+          const status = refusalAnswer(decision.refusal, '/login').status;
+          answer(res, status, status === 401 ? UPLOAD_MESSAGES.unauthenticated : UPLOAD_MESSAGES.forbidden);
+          return;
+        }
+        staff = asker.user;
       } catch (error) {
-        log.error({ err: error }, 'uploads: the session could not be checked');
+        if (!(error instanceof SessionUncheckable)) throw error;
         answer(res, 503, UPLOAD_MESSAGES.sessionUnchecked);
         return;
       }
       if (!staff) {
         answer(res, 401, UPLOAD_MESSAGES.unauthenticated);
-        return;
-      }
-      if (staff.role !== 'admin') {
-        answer(res, 403, UPLOAD_MESSAGES.forbidden);
         return;
       }
       staffOfRequest.set(req, staff);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { type OrderAsker, orderAskerOf } from '../access/door.server';
 import { getUser, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { invoices, orders, user } from '../db/schema';
@@ -10,7 +11,7 @@ import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '.
 
 /*
  * Who may see an order (DESIGN.md, security rules): its owner (orders.user_id), a guest holding the
- * order's access token, or an administrator. Anyone else gets the same answer as for an order that
+ * order's access token, or a staff member whose role sees orders (the door). Anyone else gets the same answer as for an order that
  * does not exist (null, which routes turn into a 404), so that order ids cannot be probed.
  *
  * The guest's token is created with the order (issue 6, checkout) and kept in the browser in an
@@ -214,22 +215,23 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
 /**
  * Decides who `request` is for this order: `owner` (signed in as orders.user_id), `guest` (holds the
  * cookie `sv_order_<id>` whose SHA-256 is access_token_hash, or delivery_token_hash: the token of
- * the « Vos fichiers sont prêts » e-mail, unless signed in as another account) or `admin`.
+ * the « Vos fichiers sont prêts » e-mail, unless signed in as another account) or `admin`: a staff
+ * member whose role sees any order, as the door decides (access/door.server.ts, orderAskerOf).
  */
 export function viewerOf(
   order: { id: string; userId: string | null },
   accessTokenHashes: string | null | ReadonlyArray<string | null>,
-  sessionUser: SessionUser | null,
+  { user: sessionUser, staffView }: OrderAsker,
   request: Request,
 ): OrderViewerKind | null {
   if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
   // Another account's order: a guest token left in this browser (the order was attached to the
   // account afterwards, issue 17) does not open it to whoever signs in here next.
-  if (sessionUser && order.userId !== null) return sessionUser.role === 'admin' ? 'admin' : null;
+  if (sessionUser && order.userId !== null) return staffView ? 'admin' : null;
   const cookie = cookieValue(request, orderAccessCookieName(order.id));
   const hashes = Array.isArray(accessTokenHashes) ? accessTokenHashes : [accessTokenHashes];
   if (hashes.some((hash) => accessTokenMatches(cookie, hash))) return 'guest';
-  if (sessionUser?.role === 'admin') return 'admin';
+  if (staffView) return 'admin';
   return null;
 }
 
@@ -250,12 +252,12 @@ export async function getOrderForViewer(request: Request, orderId: string): Prom
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!access) return null;
-  const sessionUser = await getUser(request);
-  const viewer = viewerOf(access, [access.accessTokenHash, access.deliveryTokenHash], sessionUser, request);
+  const asker = await orderAskerOf(request);
+  const viewer = viewerOf(access, [access.accessTokenHash, access.deliveryTokenHash], asker, request);
   if (!viewer) return null;
   const order = await loadOrderDetails(orderId);
   if (!order) return null;
-  return { viewer, user: sessionUser, order };
+  return { viewer, user: asker.user, order };
 }
 
 /**

@@ -20,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const id = url.searchParams.get('id');
   // One e-mail's delivery state follows a status change; the outbox itself is a setting.
-  if (id === null) requireCapability(staff, 'settings');
+  if (id === null) requireCapability(request, staff, 'settings');
   const headers = { 'Cache-Control': 'no-store' };
   if (id !== null) {
     if (!UUID.test(id)) return data({ error: 'Identifiant invalide' }, { status: 400, headers });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Role } from '~/domain/account/session-user';
 import { auth } from '../../auth/auth.server';
 import { db } from '../../db/client.server';
 import { invoices, orderEvents, orderItems, orders } from '../../db/schema';
@@ -24,7 +25,7 @@ export interface TestAccount {
 }
 
 export async function registeredAccount(
-  role: 'customer' | 'admin' = 'customer',
+  role: Role = 'customer',
   names: { firstName?: string; lastName?: string } = {},
 ): Promise<TestAccount> {
   const email = `client-${randomBytes(5).toString('hex')}@example.fr`;
@@ -32,7 +33,7 @@ export async function registeredAccount(
   const created = await auth().api.signUpEmail({
     body: { ...TERMS_ACCEPTED, email, password: TEST_PASSWORD, name: '', firstName, lastName },
   });
-  if (role === 'admin') await setUserRole(email, 'admin');
+  if (role !== 'customer') await setUserRole(email, role);
   const response = await auth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, asResponse: true });
   const cookie = response.headers
     .getSetCookie()

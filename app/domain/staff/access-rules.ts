@@ -290,8 +290,7 @@ export type Refusal =
 
 export type Decision =
   /** `staffView`: for an order-viewer rule, whether the requester sees any order as staff. */
-  | { allow: true; staffView: boolean }
-  | { allow: false; refusal: Refusal };
+  { allow: true; staffView: boolean } | { allow: false; refusal: Refusal };
 
 const ALLOW: Decision = { allow: true, staffView: false };
 const refuse = (refusal: Refusal): Decision => ({ allow: false, refusal });

@@ -6,11 +6,11 @@ import {
   authEndpointAccess,
   type Decision,
   decide,
+  ORDER_VIEWER_CAPABILITY,
   type Refusal,
   type Requester,
-  routeAccess,
   type RouteAccess,
-  ORDER_VIEWER_CAPABILITY,
+  routeAccess,
   ruleFor,
   UPLOADS_ACCESS,
 } from '~/domain/staff/access-rules';
@@ -130,7 +130,10 @@ export async function decideRequest(
   options: { intent?: unknown; whileHeldForTwoFactor?: boolean } = {},
 ): Promise<{ decision: Decision; asker: Asker }> {
   if (rule.kind === 'public' || rule.kind === 'closed') {
-    return { decision: decide(rule, { kind: 'anonymous' }, options), asker: { user: null, requester: { kind: 'anonymous' } } };
+    return {
+      decision: decide(rule, { kind: 'anonymous' }, options),
+      asker: { user: null, requester: { kind: 'anonymous' } },
+    };
   }
   const asker = await askerOf(headers);
   const decision = decide(rule, asker.requester, options);

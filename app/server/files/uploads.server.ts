@@ -18,7 +18,7 @@ import {
   type UploadOutcome,
   uploadRefusalMessage,
 } from '~/domain/files/uploads';
-import { UPLOADS_ACCESS, ruleFor } from '~/domain/staff/access-rules';
+import { ruleFor, UPLOADS_ACCESS } from '~/domain/staff/access-rules';
 import { decideRequest, refusalAnswer, SessionUncheckable } from '../access/door.server';
 import type { SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
@@ -423,7 +423,10 @@ export function uploadsMiddleware(options: () => UploadsOptions = uploadsOptions
       // (server/door.ts); asked again here for the member tus's hooks record.
       let staff: SessionUser | null;
       try {
-        const { decision, asker } = await decideRequest(sessionRequest(req).headers, ruleFor(UPLOADS_ACCESS, req.method ?? 'GET'));
+        const { decision, asker } = await decideRequest(
+          sessionRequest(req).headers,
+          ruleFor(UPLOADS_ACCESS, req.method ?? 'GET'),
+        );
         if (!decision.allow) {
           const status = refusalAnswer(decision.refusal, '/login').status;
           answer(res, status, status === 401 ? UPLOAD_MESSAGES.unauthenticated : UPLOAD_MESSAGES.forbidden);

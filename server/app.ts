@@ -12,6 +12,7 @@ import { uploadsMiddleware } from '~/server/files/uploads.server';
 import { log } from '~/server/log.server';
 import { precompressedAssets } from '~/server/rendering/precompressed-assets.server';
 import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
+import { door } from './door';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
 
@@ -32,7 +33,13 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   // Behind a reverse proxy set TRUST_PROXY (e.g. 1) so that rate limits see the client's address.
   app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
 
-  // First of all: no later middleware, page or API reads a body over its limit (server/body-limits.ts).
+  const getBuild = vite
+    ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    : (build as ServerBuild);
+
+  // First of all, the door (server/door.ts): who asks, from the headers, before a byte of a body
+  // is read. Then no later middleware, page or API reads a body over its limit (server/body-limits.ts).
+  app.use(door(typeof getBuild === 'function' ? getBuild : () => getBuild));
   app.use(bodyLimits());
   app.use(closeWhenBodyUnread);
 
@@ -47,7 +54,8 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));
   // The back office's resumable uploads (tus) need the raw request: before compression, the HTML
-  // cache, the posts' rate limit (one POST per file) and React Router. They check staff themselves.
+  // cache, the posts' rate limit (one POST per file) and React Router. The door let in only staff
+  // holding the uploads' capability; the middleware asks it again for the member's id.
   app.use(uploadsMiddleware());
   // Anonymous public pages from memory (server/html-cache.ts), served before any other work, even
   // compression (a hit carries its own gzip copy); not in development, where the code changes
@@ -102,9 +110,6 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   }
 
   if (pageCache) app.use(pageCache.storeInCache);
-  const getBuild = vite
-    ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
-    : (build as ServerBuild);
 
   app.all(
     '/{*splat}',

@@ -2,6 +2,7 @@ import { ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AccountRole } from '~/domain/account/redirects';
 import { accountEntry, adminEntry, estimateEntry, loginEntry } from '~/domain/site-navigation';
+import { can } from '~/domain/staff/permissions';
 import { DesktopNavigation, MobileMenu } from './site/header-menus';
 import { SITE_HEADER_ATTRIBUTE } from './site/page-enhancements';
 import { useHeaderMenus } from './site/use-header-menus';
@@ -13,7 +14,7 @@ export interface SiteHeaderProps {
 }
 
 export function SiteHeader({ user }: SiteHeaderProps) {
-  const isAdmin = user?.role === 'admin';
+  const isAdmin = can(user?.role, 'dashboard');
   const accountLink = user ? accountEntry : loginEntry;
   const headerRef = useHeaderMenus();
 

@@ -27,6 +27,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { profileSchema } from '~/domain/account/schemas';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { workshopStageLabel } from '~/domain/order-status';
+import { can } from '~/domain/staff/permissions';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
 import { listCustomerInvoices, listCustomerOrders, pageNumber } from '~/server/account/orders.server';
@@ -68,7 +69,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const account = {
     firstName: user.firstName,
     email: user.email,
-    isAdmin: user.role === 'admin',
+    isAdmin: can(user.role, 'dashboard'),
     emailVerified: user.emailVerified,
   };
   try {

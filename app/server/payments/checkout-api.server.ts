@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
-import { getUser } from '../auth/session.server';
+import { ROUTE_ACCESS } from '~/domain/staff/access-rules';
+import { decideRequest } from '../access/door.server';
 import { createSharedRateLimiter } from '../db/rate-limit.server';
 import { log } from '../log.server';
 import { getOrderForViewer, orderAccessCookieName } from '../orders/access.server';
@@ -63,8 +64,9 @@ export async function handleCreateCheckoutRequest(request: Request): Promise<Res
   const body = parsed.data;
 
   if (body.test === true) {
-    const user = await getUser(request);
-    if (user?.role !== 'admin') return json({ error: PAYMENT_MESSAGES.orderNotFound }, 404);
+    // The Tests tab's probe of the gateway: its line's capability, at the door.
+    const { decision } = await decideRequest(request.headers, ROUTE_ACCESS['routes/admin/tests'].write);
+    if (!decision.allow) return json({ error: PAYMENT_MESSAGES.orderNotFound }, 404);
     const probe = await probePayments();
     return probe.configured ? json(probe) : json({ ...probe, error: probe.message }, 503);
   }

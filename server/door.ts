@@ -1,0 +1,115 @@
+import type { NextFunction, Request, Response } from 'express';
+import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
+import {
+  accessOfRoute,
+  decideRequest,
+  type RefusalAnswer,
+  refusalAnswer,
+  ruleOf,
+  SessionUncheckable,
+} from '~/server/access/door.server';
+import { ALLOWED_METHODS, announcesBody, lingerBeforeClosing } from './body-limits';
+
+/*
+ * The door at the Express layer (docs/decisions/019-one-authorization-door.md), first of all
+ * middleware: it finds the route React Router will run (from the build's route manifest) or the tus
+ * endpoint, reads that line of domain/staff/access-rules.ts and decides from the headers alone
+ * (the session cookie), before body-limits.ts or anything else reads a byte of the body. A refused
+ * request's body is never read: the answer closes the connection.
+ *
+ * Pages (route modules with a component) are let on: their loaders and actions ask the same door
+ * (admin/access.server.ts) and render the back office's access states (a toast, the sign-in page
+ * remembering the page, « Accès non autorisé » in the frame). Their bodies stay under the default
+ * limit. Everything else (resource routes, documents, Better Auth's endpoints, tus, event
+ * streams) is decided here, and asked again where the route needs the signed-in user.
+ */
+
+interface RouteNode {
+  id: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  children?: RouteNode[];
+}
+
+interface Manifest {
+  tree: RouteNode[];
+  /** Route ids whose module renders a page. */
+  pages: ReadonlySet<string>;
+}
+
+function manifestOf(routes: ServerBuild['routes']): Manifest {
+  const nodes = new Map<string, RouteNode>();
+  const pages = new Set<string>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    nodes.set(route.id, { id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive });
+    if (typeof (route.module as { default?: unknown }).default === 'function') pages.add(route.id);
+  }
+  const tree: RouteNode[] = [];
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const node = nodes.get(route.id) as RouteNode;
+    const parent = route.parentId ? nodes.get(route.parentId) : undefined;
+    if (!parent) tree.push(node);
+    else if (parent.children) parent.children.push(node);
+    else parent.children = [node];
+  }
+  return { tree, pages };
+}
+
+/** The route React Router will run for `pathname` (its client navigations' `.data` included). */
+function routeIdOf(manifest: Manifest, pathname: string): string | null {
+  const path = pathname === '/_root.data' ? '/' : pathname.replace(/\.data$/, '');
+  const matches = matchRoutes(manifest.tree as RouteObject[], path);
+  return matches?.at(-1)?.route.id ?? null;
+}
+
+function answer(req: Request, res: Response, { status, body }: RefusalAnswer): void {
+  res.status(status).set('Cache-Control', 'no-store');
+  if (announcesBody(req)) {
+    // The body stays unread: closing after the answer, lingering so that the client gets it.
+    res.set('Connection', 'close');
+    lingerBeforeClosing(req.socket);
+  }
+  res.json(body);
+}
+
+export function door(getBuild: () => ServerBuild | Promise<ServerBuild>) {
+  const served = new Set<string>(ALLOWED_METHODS);
+  let cached: { build: ServerBuild; manifest: Manifest } | undefined;
+
+  return async function atTheDoor(req: Request, res: Response, next: NextFunction): Promise<void> {
+    // Methods the app does not serve: body-limits.ts answers 405 without reading anything.
+    if (!served.has(req.method)) return next();
+    let pathname: string;
+    try {
+      pathname = decodeURI(req.path);
+    } catch {
+      // React Router could not match it either: the error handler answers 400.
+      return next();
+    }
+    try {
+      const build = await getBuild();
+      if (cached?.build !== build) cached = { build, manifest: manifestOf(build.routes) };
+      const routeId = routeIdOf(cached.manifest, pathname);
+      const access = accessOfRoute(routeId ?? '', pathname);
+      // No line for a route React Router would run: refused until the table says who may use it.
+      if (!access) return answer(req, res, refusalAnswer('closed', '/'));
+      const rule = ruleOf(access, req.method);
+      if (rule.kind === 'public') return next();
+      if (routeId && cached.manifest.pages.has(routeId) && access.authEndpoint === null) return next();
+      const login = `/login?${new URLSearchParams({ redirectTo: pathname.startsWith('/admin') ? '/admin' : pathname })}`;
+      const headers = new Headers();
+      if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
+      const { decision } = await decideRequest(headers, rule, {
+        whileHeldForTwoFactor: access.access.whileHeldForTwoFactor,
+      });
+      if (decision.allow) return next();
+      answer(req, res, refusalAnswer(decision.refusal, login));
+    } catch (error) {
+      if (error instanceof SessionUncheckable) return answer(req, res, refusalAnswer('error', '/'));
+      next(error);
+    }
+  };
+}

@@ -7,7 +7,7 @@ import {
   bodyLimits,
   defaultBodyLimitBytes,
   JSON_TOO_DEEP_MESSAGE,
-  jsonDepthExceeds,
+  jsonDepthScanner,
   limitFor,
   METHOD_NOT_ALLOWED_MESSAGE,
 } from './body-limits';
@@ -42,8 +42,15 @@ describe('JSON nesting', () => {
     ['{"a":"[[[[[[[["}', 3, false],
     ['{"a":"\\"[[[[[[[["}', 3, false],
     ['[[["\\\\"],[[]]]]', 3, true],
-  ])('%s nested over %i: %s', (text, limit, exceeds) => {
-    expect(jsonDepthExceeds(Buffer.from(text), limit)).toBe(exceeds);
+  ])('%s nested over %i: %s, whole or cut anywhere', (text, limit, exceeds) => {
+    const bytes = Buffer.from(text);
+    expect(jsonDepthScanner(limit).feed(bytes)).toBe(exceeds);
+    // As the bytes arrive: the scanner keeps its place (in a string, after a backslash) across chunks.
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const scanner = jsonDepthScanner(limit);
+      const early = scanner.feed(bytes.subarray(0, cut));
+      expect(early || scanner.feed(bytes.subarray(cut)), `cut at ${cut}`).toBe(exceeds);
+    }
   });
 });
 

@@ -12,7 +12,10 @@ import type { NextFunction, Request, Response } from 'express';
  *   far exceed it. The answer closes the connection, so Node does not read the rest.
  * - A chunked body, and any JSON body, is held here (at most its limit, 256 KB by default) until it
  *   is complete, then handed on unchanged: a route never sees the start of a body that turns out
- *   to be too large, and JSON nesting is checked before any parser recurses into it.
+ *   to be too large, and JSON nesting is checked, chunk by chunk as it arrives, before any parser
+ *   recurses into it.
+ * - Who asks was decided before (server/door.ts): a route whose limit is large (reception photos,
+ *   tus) is held here only for the staff its line lets in.
  * - Methods the app does not serve (TRACE, TRACK, PROPFIND…) answer 405 instead of failing in the
  *   Fetch API's Request constructor (a 500).
  */
@@ -77,23 +80,33 @@ export function announcesBody(req: Request): boolean {
   return length !== undefined && length !== '0' && Number(length) !== 0;
 }
 
-/** How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`. */
-export function jsonDepthExceeds(body: Buffer, limit: number): boolean {
+/**
+ * How deeply arrays and objects nest in a JSON text, strings skipped, fed a chunk at a time as the
+ * bytes arrive: each chunk is scanned in its own turn of the event loop, so a large body never
+ * holds the loop for the whole of its length (80 MB used to stall every other request 2,8 s).
+ * `feed` answers true once the nesting went past `limit`.
+ */
+export function jsonDepthScanner(limit: number): { feed(chunk: Buffer): boolean } {
   let depth = 0;
   let inString = false;
   let escaped = false;
-  for (let i = 0; i < body.length; i++) {
-    const byte = body[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (byte === 0x5c) escaped = true;
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (byte === 0x5d || byte === 0x7d) depth--;
-  }
-  return false;
+  let exceeded = false;
+  return {
+    feed(chunk) {
+      for (let i = 0; i < chunk.length && !exceeded; i++) {
+        const byte = chunk[i];
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (byte === 0x5c) escaped = true;
+          else if (byte === 0x22) inString = false;
+        } else if (byte === 0x22) inString = true;
+        else if (byte === 0x5b || byte === 0x7b) {
+          if (++depth > limit) exceeded = true;
+        } else if (byte === 0x5d || byte === 0x7d) depth--;
+      }
+      return exceeded;
+    },
+  };
 }
 
 function isJson(req: Request): boolean {
@@ -180,11 +193,12 @@ export function bodyLimits({
       next();
       return;
     }
-    holdBody(req, limit, (outcome) => {
+    const scanner = json ? jsonDepthScanner(maxJsonDepth) : null;
+    holdBody(req, limit, scanner, (outcome) => {
       if (outcome === 'too-large') refuse(res, 413, BODY_TOO_LARGE_MESSAGE, true);
-      else if (json && outcome.length > 0 && jsonDepthExceeds(outcome, maxJsonDepth)) {
-        refuse(res, 400, JSON_TOO_DEEP_MESSAGE, false);
-      } else next();
+      // Refused as soon as the nesting shows: the rest of the body is dropped unread.
+      else if (outcome === 'too-deep') refuse(res, 400, JSON_TOO_DEEP_MESSAGE, !req.complete);
+      else next();
     });
   };
 }
@@ -195,9 +209,15 @@ type Push = (chunk: unknown, encoding?: BufferEncoding) => boolean;
  * Counts and keeps the body's bytes as Node's HTTP parser delivers them (it calls `req.push` for
  * each), without letting anyone read them yet. Once the body is complete within `limit`, the bytes
  * go back into the request unchanged and `done` gets them; over the limit, `done('too-large')` at
- * once and every later byte is dropped (memory stays flat while the connection closes).
+ * once, or nested too deeply for `scanner`, `done('too-deep')` at once, and every later byte is
+ * dropped (memory stays flat while the connection closes).
  */
-function holdBody(req: Request, limit: number, done: (outcome: Buffer | 'too-large') => void): void {
+function holdBody(
+  req: Request,
+  limit: number,
+  scanner: { feed(chunk: Buffer): boolean } | null,
+  done: (outcome: Buffer | 'too-large' | 'too-deep') => void,
+): void {
   const original = req.push as Push;
   const chunks: Buffer[] = [];
   let received = 0;
@@ -224,6 +244,12 @@ function holdBody(req: Request, limit: number, done: (outcome: Buffer | 'too-lar
       over = true;
       chunks.length = 0;
       done('too-large');
+      return true;
+    }
+    if (scanner?.feed(buffer)) {
+      over = true;
+      chunks.length = 0;
+      done('too-deep');
       return true;
     }
     chunks.push(buffer);

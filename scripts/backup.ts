@@ -64,8 +64,9 @@ async function main(): Promise<void> {
       );
     }
   } else {
-    const { folder, manifest, bytes } = await withDatabase(() =>
-      baseBackup({ url: process.env.DATABASE_URL as string, dataDir, backupDir, say }),
+    // A base backup needs the cluster's superuser, not the role the shop runs as.
+    const { folder, manifest, bytes } = await withDatabase((database) =>
+      baseBackup({ url: database.ownerUrl, dataDir, backupDir, say }),
     );
     say(
       `Sauvegarde terminée en ${seconds(began)}\u00a0: ${folder} (${formatSize(bytes)}, ` +

@@ -1,6 +1,6 @@
 import { closeDatabase } from '../app/server/db/client.server';
 import { DataDirBusyError } from '../app/server/db/embedded.server';
-import { openDatabase } from '../app/server/db/open.server';
+import { type OpenedDatabase, openDatabase } from '../app/server/db/open.server';
 import { parseEnv } from '../app/server/env.server';
 import { AppSecretMismatchError, checkAppSecretFingerprint, ensureAppSecret } from '../app/server/secrets.server';
 
@@ -32,7 +32,7 @@ export function readArguments<T extends { values: { help?: boolean } }>(parse: (
  * of DATA_DIR (the running server's, or started for the duration of the command), migrated first.
  * Always closes the pool and stops what it started, so that the process exits.
  */
-export async function withDatabase<T>(run: () => Promise<T>): Promise<T> {
+export async function withDatabase<T>(run: (database: OpenedDatabase) => Promise<T>): Promise<T> {
   let env: ReturnType<typeof parseEnv>;
   try {
     env = parseEnv();
@@ -56,7 +56,7 @@ export async function withDatabase<T>(run: () => Promise<T>): Promise<T> {
     await checkAppSecretFingerprint().catch((error) => {
       throw error instanceof AppSecretMismatchError ? new CommandError(error.message) : error;
     });
-    return await run();
+    return await run(opened);
   } finally {
     await closeDatabase();
     await opened.stop();

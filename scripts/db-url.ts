@@ -27,7 +27,8 @@ if (values.help) {
 try {
   const env = parseEnv();
   const database = await openDatabase({ role: 'script', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  console.log(database.url);
+  // The owner's: pg_restore and the operator's psql need it, not the role the shop runs as.
+  console.log(database.ownerUrl);
   // With a cluster started here (embedded, no server running), keep it up for the operator.
   const owned = database.embedded && (await holdsDataDir(env.DATA_DIR));
   if (owned) {

@@ -1,3 +1,4 @@
+import { recheckStreams } from './admin/notification-streams.server';
 import { invalidateLocalDashboardStats } from './admin/stats.server';
 import { invalidateLocalContentCache } from './content/source.server';
 import { type BroadcastMessage, startBroadcastListener, stopBroadcastListener } from './db/broadcast.server';
@@ -21,6 +22,9 @@ export function applyBroadcast(message: BroadcastMessage): void {
     case 'dashboard-stats':
       invalidateLocalDashboardStats();
       return;
+    case 'staff-access':
+      void recheckStreams();
+      return;
   }
 }
 
@@ -28,6 +32,8 @@ export function forgetEverythingCached(): void {
   bumpLocalPageVersion('priceList');
   invalidateLocalContentCache();
   invalidateLocalDashboardStats();
+  // A deactivation may have been missed: the open streams' sessions are checked again.
+  void recheckStreams();
 }
 
 /** With the server, once the database is open; stopped on shutdown. */

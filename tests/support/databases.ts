@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { runtimeRoleUrl } from '~/server/db/runtime-role.server';
 
 /** Name of the migrated template every test database is cloned from (one per test run). */
 export const TEMPLATE_PREFIX = 'soovenirs_tpl_';
@@ -20,8 +21,15 @@ async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-/** A fresh database cloned from the migrated template; returns its connection URL. */
-export async function createTestDatabase(adminUrl: string, template: string): Promise<{ name: string; url: string }> {
+/**
+ * A fresh database cloned from the migrated template. `url` connects as the role the shop runs as
+ * (no superuser, owner of nothing: docs/decisions/020), as the tests' code should; `ownerUrl` as
+ * its owner, for what only the owner may do (a test that changes the schema).
+ */
+export async function createTestDatabase(
+  adminUrl: string,
+  template: string,
+): Promise<{ name: string; url: string; ownerUrl: string }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   await admin(adminUrl, async (client) => {
     // Two clones of one template at the same instant can collide ("being accessed by other users").
@@ -35,7 +43,8 @@ export async function createTestDatabase(adminUrl: string, template: string): Pr
       }
     }
   });
-  return { name, url: withDatabase(adminUrl, name) };
+  const ownerUrl = withDatabase(adminUrl, name);
+  return { name, url: runtimeRoleUrl(ownerUrl), ownerUrl };
 }
 
 export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {
@@ -53,4 +62,11 @@ export async function createTemplate(adminUrl: string, migrate: (url: string) =>
 
 export async function dropTemplate(adminUrl: string, name: string): Promise<void> {
   await dropTestDatabase(adminUrl, name);
+}
+
+/** Runs `text` as the owner of this test file's database (tests/support/database-per-file.ts). */
+export async function asDatabaseOwner(text: string): Promise<void> {
+  const url = process.env.TEST_OWNER_DATABASE_URL;
+  if (!url) throw new Error('TEST_OWNER_DATABASE_URL is set by tests/support/database-per-file.ts');
+  await admin(url, (client) => client.query(text));
 }

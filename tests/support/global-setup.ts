@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedCluster, openEmbeddedPostgres } from '~/server/db/embedded.server';
 import { migrateDatabase } from '~/server/db/migrate.server';
+import { ensureRuntimeRole } from '~/server/db/runtime-role.server';
 import { createTemplate, dropTemplate } from './databases';
 
 declare module 'vitest' {
@@ -15,8 +16,8 @@ declare module 'vitest' {
 
 /*
  * One PostgreSQL for the whole run: TEST_DATABASE_URL when set (a server where this user may
- * create databases), otherwise an embedded cluster in a temporary folder. The migrations are
- * applied once, to a template that every test database is cloned from.
+ * create databases and roles), otherwise an embedded cluster in a temporary folder. The migrations
+ * are applied once, to a template that every test database is cloned from.
  */
 export default async function setup(project: TestProject) {
   let cluster: EmbeddedCluster | undefined;
@@ -27,7 +28,11 @@ export default async function setup(project: TestProject) {
     cluster = await openEmbeddedPostgres({ dataDir, role: 'server', fast: true });
     adminUrl = cluster.url;
   }
-  const template = await createTemplate(adminUrl, (url) => migrateDatabase(url));
+  // Migrated as the owner; the role the shop runs as is granted in the template, hence in every clone.
+  const template = await createTemplate(adminUrl, async (url) => {
+    await migrateDatabase(url);
+    await ensureRuntimeRole(url);
+  });
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
 

@@ -3,7 +3,7 @@
  * so that components (the site header) can name it without importing server code.
  */
 
-import type { StaffRole } from '../staff/permissions';
+import { STAFF_ROLES, type StaffRole } from '../staff/permissions';
 
 /** Customers, and the staff roles of docs/decisions/016-staff-roles.md. */
 export type Role = 'customer' | StaffRole;
@@ -18,4 +18,14 @@ export interface SessionUser {
   emailVerified: boolean;
   /** Signs in with a TOTP code too (« Sécurité »): the team's rule may require it of administrators. */
   twoFactorEnabled: boolean;
+}
+
+/**
+ * The specification: "role customer when no profile is found"; anything but a staff role is a
+ * customer. Better Auth stores several roles comma-separated: the most powerful one counts.
+ */
+export function toRole(value: unknown): Role {
+  if (typeof value !== 'string') return 'customer';
+  const roles = value.split(',').map((r) => r.trim());
+  return STAFF_ROLES.find((role) => roles.includes(role)) ?? 'customer';
 }

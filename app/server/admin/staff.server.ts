@@ -14,6 +14,7 @@ import { session, staffInvitations, user } from '../db/schema';
 import { queueEmail } from '../email/outbox.server';
 import { baseUrl } from '../env.server';
 import { log } from '../log.server';
+import { staffAccessChanged } from './notification-streams.server';
 
 /*
  * The « Équipe » page's server side (docs/decisions/016-staff-roles.md): the staff, invitations by
@@ -253,6 +254,13 @@ export async function changeStaffMember(input: {
   userId: string;
   change: StaffChange;
 }): Promise<TeamResult> {
+  const result = await applyStaffChange(input);
+  // The member's open notification streams are checked now, here and in the other instances.
+  if (result.ok) await staffAccessChanged();
+  return result;
+}
+
+function applyStaffChange(input: { actorId: string; userId: string; change: StaffChange }): Promise<TeamResult> {
   return db().transaction(async (tx) => {
     // Locks every staff row: the count of active administrators cannot move under us.
     const rows = await tx

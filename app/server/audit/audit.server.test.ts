@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
+import { asDatabaseOwner } from '../../../tests/support/databases';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { updateCustomerDetails } from '../admin/customers.server';
 import { sendOrderMessage } from '../admin/order-messages.server';
@@ -82,16 +83,45 @@ beforeAll(async () => {
 });
 
 describe('the audit_log table', () => {
-  it('refuses any UPDATE, and a DELETE while the entry is kept', async () => {
+  it('refuses any UPDATE, and a DELETE while the entry is kept, even to its owner', async () => {
     await recordAudit(db(), { actor: staffId, kind: 'order.note', subject: 'trigger-test', after: { note: 'x' } });
     const [entry] = await about('trigger-test');
     expect(entry).toMatchObject({ actor_name: 'Camille Martin', actor_role: 'admin' });
-    expect(await refusal(sql`update audit_log set actor_name = 'Quelqu’un' where id = ${entry?.id}`)).toMatch(
+    const asOwner = (text: string) =>
+      asDatabaseOwner(text).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+    expect(await asOwner(`update audit_log set actor_name = 'Quelqu’un' where id = ${entry?.id}`)).toMatch(
       /append-only/,
     );
-    expect(await refusal(sql`delete from audit_log where id = ${entry?.id}`)).toMatch(/kept until/);
-    expect(await refusal(sql`truncate audit_log`)).toMatch(/append-only/);
+    expect(await asOwner(`delete from audit_log where id = ${entry?.id}`)).toMatch(/kept until/);
+    expect(await asOwner('truncate audit_log')).toMatch(/append-only/);
     expect(await about('trigger-test')).toEqual([expect.objectContaining({ actor_name: 'Camille Martin' })]);
+  });
+
+  it('cannot be opened up by the shop itself: its database role is no superuser and cannot touch the triggers', async () => {
+    const role = await db().execute<{ superuser: boolean; owner: string; me: string }>(sql`
+      select (select rolsuper from pg_roles where rolname = current_user) as superuser,
+        (select tableowner from pg_tables where tablename = 'audit_log') as owner, current_user as me`);
+    expect(role.rows[0]?.superuser).toBe(false);
+    expect(role.rows[0]?.owner).not.toBe(role.rows[0]?.me);
+
+    await recordAudit(db(), { actor: staffId, kind: 'order.note', subject: 'role-test', after: { note: 'x' } });
+    const [entry] = await about('role-test');
+    expect(await refusal(sql`alter table audit_log disable trigger all`)).toMatch(/must be owner/);
+    expect(await refusal(sql`alter table audit_log disable trigger audit_log_append_only`)).toMatch(/must be owner/);
+    expect(await refusal(sql`drop trigger audit_log_append_only on audit_log`)).toMatch(/must be owner/);
+    expect(await refusal(sql`drop function audit_log_append_only() cascade`)).toMatch(/must be owner/);
+    expect(await refusal(sql`set session_replication_role = replica`)).toMatch(/permission denied/);
+    expect(await refusal(sql`update audit_log set actor_name = 'Quelqu’un' where id = ${entry?.id}`)).toMatch(
+      /permission denied|append-only/,
+    );
+    expect(await refusal(sql`delete from audit_log where id = ${entry?.id}`)).toMatch(/kept until/);
+    expect(await refusal(sql`truncate audit_log`)).toMatch(/permission denied|append-only/);
+    expect(await about('role-test')).toEqual([
+      expect.objectContaining({ actor_name: 'Camille Martin', after: { note: 'x' } }),
+    ]);
   });
 
   it('lets an entry past its retention period be deleted', async () => {

@@ -18,6 +18,7 @@ import {
 import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-passwords';
 import { TERMS_VERSION } from '~/domain/terms';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
+import { staffAccessChanged } from '../admin/notification-streams.server';
 import { db } from '../db/client.server';
 import { account, rateLimit, session, twoFactor, user, verification } from '../db/schema';
 import { welcomeDedupeKey } from '../email/account-emails.server';
@@ -184,7 +185,17 @@ function createAuth() {
       storeIdentifier: { hash: hashVerificationIdentifier },
     },
     databaseHooks: {
+      // A session ended (sign-out, revocation, password reset) or a role or ban changed through
+      // Better Auth: the open notification streams are checked now (docs/decisions/020).
+      session: {
+        delete: { after: async () => staffAccessChanged() },
+      },
       user: {
+        update: {
+          after: async (updated) => {
+            if ('role' in updated || 'banned' in updated) await staffAccessChanged();
+          },
+        },
         create: {
           // Registration required `acceptTerms: true` (the before hook below): record what was accepted.
           before: async (created, ctx) => {

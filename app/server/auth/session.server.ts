@@ -1,25 +1,15 @@
 import { redirect } from 'react-router';
-import type { Role, SessionUser } from '~/domain/account/session-user';
-import { STAFF_ROLES } from '~/domain/staff/permissions';
+import { type Role, type SessionUser, toRole } from '~/domain/account/session-user';
 import { auth } from './auth.server';
 
 export type { Role, SessionUser };
+export { toRole };
 
 /*
  * The signed-in user of a request, for loaders and actions. `get*` returns null, `require*` throws
  * a redirect (Epic Stack convention). Every loader and action checks access itself: a layout's
  * loader does not protect its children.
  */
-
-/**
- * The specification: "role customer when no profile is found"; anything but a staff role is a
- * customer. Better Auth stores several roles comma-separated: the most powerful one counts.
- */
-export function toRole(value: unknown): Role {
-  if (typeof value !== 'string') return 'customer';
-  const roles = value.split(',').map((r) => r.trim());
-  return STAFF_ROLES.find((role) => roles.includes(role)) ?? 'customer';
-}
 
 /**
  * The user of the session cookie, read from the database (no cookie cache), or null. A deactivated
@@ -39,6 +29,13 @@ export async function getUser(request: Request): Promise<SessionUser | null> {
     emailVerified: user.emailVerified === true,
     twoFactorEnabled: (user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled === true,
   };
+}
+
+/** The id of the request's session (not its token, which is a secret), or null. */
+export async function getSessionId(request: Request): Promise<string | null> {
+  if (!request.headers.get('cookie')) return null;
+  const result = await auth().api.getSession({ headers: request.headers });
+  return result?.session.id ?? null;
 }
 
 /** /login with the current path and query to come back to after signing in. */

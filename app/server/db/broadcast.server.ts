@@ -20,7 +20,9 @@ export const BROADCAST_CHANNEL = 'soovenirs_broadcast';
 export type BroadcastMessage =
   | { topic: 'page-version'; page: 'priceList' | 'content' }
   | { topic: 'content'; prefix?: string }
-  | { topic: 'dashboard-stats' };
+  | { topic: 'dashboard-stats' }
+  // Someone's access may have changed: open notification streams are checked again.
+  | { topic: 'staff-access' };
 
 interface Envelope {
   from: string;

@@ -1,32 +1,42 @@
 import { log } from '../log.server';
 import { openEmbeddedPostgres, type SupervisionOptions } from './embedded.server';
 import { migrateDatabase } from './migrate.server';
+import { ensureRuntimeRole, grantRuntimeRole, roleOf } from './runtime-role.server';
 
 export interface OpenedDatabase {
+  /** What the shop connects as: no superuser, owner of nothing (docs/decisions/020). */
   url: string;
+  /** The owner's (the migrations', backups' and restores'). */
+  ownerUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
 }
 
 /**
  * The database named by DATABASE_URL, or the embedded PostgreSQL of DATA_DIR (started here, or the
- * one a running server already started), migrated, and published as process.env.DATABASE_URL for
- * the connection pool.
+ * one a running server already started), migrated as its owner, and published as
+ * process.env.DATABASE_URL for the connection pool, with the role the shop runs as
+ * (docs/decisions/020): in embedded mode a role of its own made here; with DATABASE_URL, that
+ * URL's role, the migrations running as DATABASE_OWNER_URL's when it is given (the runtime role
+ * then granted what it needs), as DATABASE_URL's own otherwise.
  */
 export async function openDatabase({
   role,
   databaseUrl,
+  ownerUrl = process.env.DATABASE_OWNER_URL || undefined,
   dataDir,
   onLog,
 }: {
   role: 'server' | 'script';
   databaseUrl?: string;
+  ownerUrl?: string;
   dataDir: string;
   onLog?: (line: string) => void;
 }): Promise<OpenedDatabase> {
   if (databaseUrl) {
-    await migrateDatabase(databaseUrl);
-    return { url: databaseUrl, embedded: false, stop: async () => {} };
+    await migrateDatabase(ownerUrl ?? databaseUrl);
+    if (ownerUrl && roleOf(ownerUrl) !== roleOf(databaseUrl)) await grantRuntimeRole(ownerUrl, roleOf(databaseUrl));
+    return { url: databaseUrl, ownerUrl: ownerUrl ?? databaseUrl, embedded: false, stop: async () => {} };
   }
   const cluster = await openEmbeddedPostgres({
     dataDir,
@@ -36,10 +46,11 @@ export async function openDatabase({
   });
   try {
     await ensureDatabase(cluster.url, 'soovenirs');
-    const url = cluster.url.replace(/\/postgres$/, '/soovenirs');
-    await migrateDatabase(url);
+    const owner = cluster.url.replace(/\/postgres$/, '/soovenirs');
+    await migrateDatabase(owner);
+    const url = await ensureRuntimeRole(owner);
     process.env.DATABASE_URL = url;
-    return { url, embedded: true, stop: cluster.stop };
+    return { url, ownerUrl: owner, embedded: true, stop: cluster.stop };
   } catch (error) {
     if (cluster.owned) await cluster.stop();
     throw error;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_CONFIG_DEFAULTS } from '~/domain/email/email-config';
+import { asDatabaseOwner } from '../../../tests/support/databases';
 import { readConfigOption, writeConfigOption } from '../config/config-options.server';
 import { db, pool } from '../db/client.server';
 import { log } from '../log.server';
@@ -152,13 +153,14 @@ describe('e-mail configuration', () => {
 
   it('reports a failed save as false with a French error (and logs it)', async () => {
     // The database refuses the write (a constraint added for this test only).
-    await db().execute(sql`
-      alter table config_options add constraint test_refuse_email_config check (option_name <> 'email_config') not valid`);
+    await asDatabaseOwner(
+      `alter table config_options add constraint test_refuse_email_config check (option_name <> 'email_config') not valid`,
+    );
     try {
       const result = await saveEmailConfig(valid);
       expect(result).toEqual({ success: false, error: SAVE_EMAIL_CONFIG_ERROR, fieldErrors: {} });
     } finally {
-      await db().execute(sql`alter table config_options drop constraint test_refuse_email_config`);
+      await asDatabaseOwner('alter table config_options drop constraint test_refuse_email_config');
     }
   });
 

@@ -1,5 +1,8 @@
+import { data } from 'react-router';
 import { requireStaff } from '~/server/admin/access.server';
+import { openStreamSlot } from '~/server/admin/notification-streams.server';
 import { notificationsAfter, subscribeToNotifications } from '~/server/admin/notifications.server';
+import { getSessionId } from '~/server/auth/session.server';
 import type { Route } from './+types/notifications-stream';
 
 /*
@@ -7,7 +10,14 @@ import type { Route } from './+types/notifications-stream';
  * browser's Last-Event-ID when it reconnects), as they are written. A comment every 25 s keeps
  * proxies from closing an idle connection. `no-transform` keeps the compression middleware from
  * buffering the stream.
+ *
+ * The stream ends when its access does (admin/notification-streams.server.ts): the member
+ * deactivated or without `dashboard` any more, the session signed out or revoked, checked at once
+ * on such a change and every minute; at most three streams per session (429 beyond).
  */
+
+export const TOO_MANY_STREAMS_MESSAGE =
+  'Trop de fenêtres du back-office sont ouvertes avec cette session : fermez-en une pour recevoir les notifications ici.';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -20,9 +30,19 @@ function lastSeen(request: Request): number {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, 'dashboard');
+  const sessionId = await getSessionId(request);
   let after = lastSeen(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};
+  let end = () => {};
+  // `end` is bound once the stream has started, which the ReadableStream does right away.
+  const release = sessionId ? openStreamSlot(sessionId, () => end()) : null;
+  if (!release) {
+    throw data(
+      { message: TOO_MANY_STREAMS_MESSAGE },
+      { status: 429, headers: { 'Cache-Control': 'no-store', 'Retry-After': '60' } },
+    );
+  }
 
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -40,25 +60,33 @@ export async function loader({ request }: Route.LoaderArgs) {
           send(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
         }
       };
-      send('retry: 5000\n\n');
-      // What was added between the page's load and this connection.
-      if (after > 0) emit(await notificationsAfter(after));
-      const unsubscribe = subscribeToNotifications(emit);
-      const heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
+      let unsubscribe = () => {};
+      let heartbeat: NodeJS.Timeout | undefined;
+      let ended = false;
       cleanup = () => {
+        ended = true;
         clearInterval(heartbeat);
         unsubscribe();
+        release();
         cleanup = () => {};
       };
-      request.signal.addEventListener('abort', () => {
+      end = () => {
         cleanup();
         try {
           controller.close();
         } catch {
           // already closed
         }
-      });
+      };
+      request.signal.addEventListener('abort', end);
+      send('retry: 5000\n\n');
+      // What was added between the page's load and this connection.
+      if (after > 0) emit(await notificationsAfter(after));
+      // Ended while reading (access gone, tab closed): nothing more to deliver.
+      if (ended) return;
+      unsubscribe = subscribeToNotifications(emit);
+      heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS);
+      heartbeat.unref();
     },
     cancel() {
       cleanup();

@@ -32,13 +32,14 @@ type ReceptionFields = { date: string; [name: string]: string };
 const OUTCOME_MESSAGES: Record<string, (cents: number) => string> = {
   equal: () => 'Colis reçu : les quantités correspondent à la commande.',
   supplement: (cents) => `Colis reçu : un supplément de ${formatEurosFromCents(cents)} est demandé au client.`,
-  reduction: (cents) => `Colis reçu : ${formatEurosFromCents(-cents)} sont remboursés au client.`,
+  reduction: (cents) => `Colis reçu : ${formatEurosFromCents(-cents)} de moins que la commande.`,
 };
 
 const ADJUSTMENT_STATUS: Record<string, string> = {
   awaiting_customer: 'en attente du client',
   paid: 'payé',
   declined: 'refusé',
+  refund_due: 'à rembourser',
   refunded: 'remboursé',
   canceled: 'annulé',
 };
@@ -77,6 +78,10 @@ function ReceiveForm({
     },
     shouldRevalidate: 'onInput',
   });
+  // A count below the order by someone who may refund: the server previewed the refund; confirming
+  // posts the amount seen (another count is previewed again).
+  const previewed =
+    fetcher.data?.intent === 'receive' && !fetcher.data.ok ? fetcher.data.confirmRefundCents : undefined;
   return (
     <fetcher.Form
       method="post"
@@ -129,8 +134,13 @@ function ReceiveForm({
         <Input id={`${form.id}-photos`} name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple />
       </div>
       <FormAlert id={form.errorId} errors={form.errors} />
+      {previewed ? <input type="hidden" name="confirmedRefundCents" value={previewed} /> : null}
       <Button type="submit" className="w-fit" disabled={fetcher.state !== 'idle'}>
-        {fetcher.state !== 'idle' ? 'Enregistrement…' : 'Colis reçu'}
+        {fetcher.state !== 'idle'
+          ? 'Enregistrement…'
+          : previewed
+            ? `Confirmer et rembourser ${formatEurosFromCents(previewed)}`
+            : 'Colis reçu'}
       </Button>
     </fetcher.Form>
   );
@@ -178,6 +188,11 @@ export function ReceptionPanel({ orderId }: { orderId: string }) {
     if (submit.state !== 'idle' || !result?.ok || result.intent !== 'receive') return;
     toast.success(OUTCOME_MESSAGES[result.outcome]?.(result.differenceCents) ?? 'Colis reçu.');
     if (result.refundError) toast.error(result.refundError);
+    if (result.toApproveCents) {
+      toast.info(
+        `${formatEurosFromCents(result.toApproveCents)} à rembourser : en attente d’approbation par la comptabilité.`,
+      );
+    }
   }, [submit.state, submit.data]);
 
   const value = panel.data;

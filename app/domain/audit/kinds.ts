@@ -60,6 +60,7 @@ export const TRANSITION_AUDIT_KINDS: Readonly<Record<TransitionType, AuditKind>>
   settle_supplement: 'payment.validate',
   fail_payment: 'payment.reject',
   refund: 'order.refund',
+  record_reduction: 'order.refund',
   withdraw: 'order.withdrawal',
   settle_withdrawal: 'order.withdrawal',
   receive: 'order.reception',

@@ -465,7 +465,7 @@ export const ORDER_EVENTS = {
     schema: z.object({ amountCents: cents.optional(), provider: provider.optional() }).passthrough(),
     label: (data) => {
       const value = amount(data.amountCents);
-      return value ? `Remboursement de ${value} à faire à la main` : 'Remboursement à faire à la main';
+      return value ? `À rembourser${NBSP}: ${value}` : 'À rembourser';
     },
     detail: (data) => {
       const by = providerName(data.provider);
@@ -570,6 +570,14 @@ export const ORDER_EVENTS = {
     },
     detail: (data) => providerName(data.provider),
     customer: () => 'Supplément payé',
+  }),
+  reduction_recorded: kind({
+    schema: z.object({ amountCents: cents.optional(), refundRight: z.boolean().optional() }).passthrough(),
+    label: (data) => {
+      const value = amount(data.amountCents);
+      return value ? `Réduction de ${value} au comptage` : 'Réduction au comptage';
+    },
+    detail: (_data, event) => (event.to === 'to_approve' ? 'À rembourser après approbation' : null),
   }),
   supplement_declined: kind({
     schema: z

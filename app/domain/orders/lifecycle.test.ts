@@ -58,7 +58,8 @@ describe('status moves by the back office: every pair', () => {
   const pairs = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to, table[from][to]] as const));
 
   it.each(pairs)('%s → %s: %s', (from, to, expected) => {
-    const transition: Transition = to === 'canceled' ? { type: 'cancel', refundCents: 0 } : { type: 'set_status', to };
+    const transition: Transition =
+      to === 'canceled' ? { type: 'cancel', refundCents: 0, refundRight: true } : { type: 'set_status', to };
     const decision = decide(state({ status: from }), transition);
     expect(refusal(decision)).toBe(expected);
     if (decision.ok) {
@@ -79,16 +80,71 @@ describe('status moves by the back office: every pair', () => {
   });
 
   it('cancelling closes the open payment sessions and refunds what the staff chose', () => {
-    const decision = decide(state({ paymentStatus: 'paid' }), { type: 'cancel', refundCents: TOTAL });
+    const decision = decide(state({ paymentStatus: 'paid' }), {
+      type: 'cancel',
+      refundCents: TOTAL,
+      refundRight: true,
+    });
     expect(decision.ok && decision.effects).toEqual([
       { kind: 'close_payment_sessions', reason: 'canceled' },
       { kind: 'email', template: 'order-status' },
-      { kind: 'refund', amountCents: TOTAL },
+      { kind: 'refund', amountCents: TOTAL, approved: true },
     ]);
-    expect(refusal(decide(state({ paymentStatus: 'paid' }), { type: 'cancel', refundCents: TOTAL + 1 }))).toBe(
+    expect(
+      refusal(decide(state({ paymentStatus: 'paid' }), { type: 'cancel', refundCents: TOTAL + 1, refundRight: true })),
+    ).toBe('amount_invalid');
+    expect(refusal(decide(state(), { type: 'cancel', refundCents: 1, refundRight: true }))).toBe('amount_invalid');
+  });
+
+  it('cancelled by someone without the refund right, a paid order owes all of it back, for approval', () => {
+    const paid = state({ paymentStatus: 'paid', refundedCents: 2_000 });
+    const decision = decide(paid, { type: 'cancel', refundCents: 0, refundRight: false });
+    expect(decision.ok && decision.effects).toContainEqual({
+      kind: 'refund',
+      amountCents: TOTAL - 2_000,
+      approved: false,
+    });
+    expect(decision.ok && decision.next.owedCents).toBe(TOTAL - 2_000);
+    // Unpaid: nothing is owed.
+    const unpaid = decide(state(), { type: 'cancel', refundCents: 0, refundRight: false });
+    expect(unpaid.ok && unpaid.effects.some((effect) => effect.kind === 'refund')).toBe(false);
+  });
+});
+
+describe('a reduction at reception, and money already owed back', () => {
+  const paid = (overrides: Partial<OrderState> = {}) =>
+    state({ paymentStatus: 'paid', status: 'processing', ...overrides });
+
+  it('owes the difference back: made at once with the refund right, for approval without it', () => {
+    const approved = decide(paid(), { type: 'record_reduction', amountCents: 350, refundRight: true });
+    expect(approved.ok && approved.effects).toEqual([{ kind: 'refund', amountCents: 350, approved: true }]);
+    const toApprove = decide(paid(), { type: 'record_reduction', amountCents: 350, refundRight: false });
+    expect(toApprove.ok && toApprove.effects).toEqual([{ kind: 'refund', amountCents: 350, approved: false }]);
+    expect(toApprove.ok && toApprove.event).toEqual({ kind: 'reduction_recorded', from: null, to: 'to_approve' });
+  });
+
+  it('refuses a reduction on an unpaid order, or beyond what can still be given back', () => {
+    expect(
+      refusal(decide(state({ status: 'processing' }), { type: 'record_reduction', amountCents: 1, refundRight: true })),
+    ).toBe('not_paid');
+    const owing = paid({ owedCents: TOTAL - 100 });
+    expect(refusal(decide(owing, { type: 'record_reduction', amountCents: 101, refundRight: true }))).toBe(
       'amount_invalid',
     );
-    expect(refusal(decide(state(), { type: 'cancel', refundCents: 1 }))).toBe('amount_invalid');
+  });
+
+  it('what is owed is reserved: neither refunded twice nor counted as refunded', () => {
+    const owing = paid({ owedCents: 3_000 });
+    expect(refusal(decide(owing, { type: 'refund', amountCents: TOTAL - 2_999 }))).toBe('amount_invalid');
+    const rest = decide(owing, { type: 'refund', amountCents: TOTAL - 3_000 });
+    // 3 000 still owed: the order is not refunded in full yet.
+    expect(rest.ok && rest.next.paymentStatus).toBe('partially_refunded');
+    const settled = decide(paid({ withdrawn: true, owedCents: 3_000 }), { type: 'settle_withdrawal', keptCents: 0 });
+    expect(settled.ok && settled.effects).toContainEqual({
+      kind: 'refund',
+      amountCents: TOTAL - 3_000,
+      approved: true,
+    });
   });
 });
 
@@ -206,7 +262,7 @@ describe('withdrawal', () => {
   it('paid and not started: refunded in full at once', () => {
     const decision = decide(state({ paymentStatus: 'paid' }), withdraw);
     expect(decision).toMatchObject({ ok: true, next: { status: 'canceled', withdrawn: true } });
-    expect(decision.ok && decision.effects).toContainEqual({ kind: 'refund', amountCents: TOTAL });
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'refund', amountCents: TOTAL, approved: true });
   });
 
   it('paid and started at the customer’s request: withdrawn, left to the staff to settle', () => {

@@ -36,8 +36,13 @@ export interface OrderState {
   totalCents: number;
   /** What paid the order (its total once paid, 0 before). */
   paidCents: number;
-  /** Refunded or being refunded (refunds not failed). */
+  /** Refunded or being refunded at the gateway (refunds pending or succeeded). */
   refundedCents: number;
+  /**
+   * Owed back and reserved, not made yet (« à rembourser », refunds `due`: waiting for someone
+   * with the refund right, or for a retry after the gateway refused). 0 when absent.
+   */
+  owedCents?: number;
   /** The workshop stage (awaiting_originals until the parcel is received). */
   stage: WorkshopStage;
   /** Something physical travels (USB key, DVD, return of the originals, prepaid label). */
@@ -90,14 +95,23 @@ export type Transition =
   | { type: 'fail_payment'; rejected?: boolean }
   /** The back office moves the order along (cancelling is its own transition). */
   | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'> }
-  /** The back office cancels; a paid order is refunded in the same step (`refundCents`). */
-  | { type: 'cancel'; refundCents: number }
+  /**
+   * The back office cancels. `refundRight`: who cancels holds the refund right; then a paid order
+   * is refunded in the same step (`refundCents`, the rest is kept). Without it, everything still
+   * refundable is owed back (« à rembourser ») for someone with the right to approve (decision 022).
+   */
+  | { type: 'cancel'; refundCents: number; refundRight: boolean }
   /** The customer withdraws (L221-18); `withinPeriod` is computed from the order's date. */
   | { type: 'withdraw'; withinPeriod: boolean }
   /** Withdrawal after the work started: the staff keep a proportionate amount, the rest is refunded. */
   | { type: 'settle_withdrawal'; keptCents: number }
   /** A refund was given back (gateway or by hand): its credit note, the new payment status. */
   | { type: 'refund'; amountCents: number }
+  /**
+   * Fewer items counted at reception than paid for: the difference is owed back. Given back at once
+   * when who counted holds the refund right (`refundRight`), else « à rembourser » for approval.
+   */
+  | { type: 'record_reduction'; amountCents: number; refundRight: boolean }
   /** The originals arrived at the workshop (« Colis reçu »); `dueAt` is the promised date (ISO). */
   | { type: 'receive'; dueAt: string }
   /** The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité ». */
@@ -128,8 +142,13 @@ export type Effect =
   | { kind: 'credit_note'; amountCents: number }
   /** Closes the order's open payment sessions (Stripe: expires them). */
   | { kind: 'close_payment_sessions'; reason: 'canceled' | 'withdrawn' | 'replaced' }
-  /** Gives money back after the change is committed: through the gateway that took it, else an alert. */
-  | { kind: 'refund'; amountCents: number };
+  /**
+   * Money owed back, reserved with the change (a refund `due`). `approved`: made at once after the
+   * commit (through the gateway that took it, or recorded by hand), and left « à rembourser » with
+   * its alert if the gateway refuses; not approved: « à rembourser » until someone with the refund
+   * right approves it.
+   */
+  | { kind: 'refund'; amountCents: number; approved: boolean };
 
 export type EmailEffect =
   | 'order-confirmation'
@@ -162,6 +181,7 @@ export type EventKind = Extract<
   | 'supplement_requested'
   | 'supplement_paid'
   | 'supplement_declined'
+  | 'reduction_recorded'
   | 'files_published'
 >;
 
@@ -262,9 +282,22 @@ export function isPaid(state: Pick<OrderState, 'paymentStatus'>): boolean {
   return state.paymentStatus === 'paid' || state.paymentStatus === 'partially_refunded';
 }
 
-/** What can still be given back: paid minus refunded (or being refunded). */
-export function refundableCents(state: Pick<OrderState, 'paidCents' | 'refundedCents'>): number {
-  return Math.max(0, state.paidCents - state.refundedCents);
+/** What can still be given back: paid minus refunded (or being refunded) minus what is already owed back. */
+export function refundableCents(state: Pick<OrderState, 'paidCents' | 'refundedCents' | 'owedCents'>): number {
+  return Math.max(0, state.paidCents - state.refundedCents - (state.owedCents ?? 0));
+}
+
+/** The refund effect of a change that owes `amountCents` back, and the state that reserves it. */
+function owe(
+  state: OrderState,
+  amountCents: number,
+  approved: boolean,
+): { owed: Partial<OrderState>; effects: Effect[] } {
+  if (amountCents <= 0) return { owed: {}, effects: [] };
+  return {
+    owed: { owedCents: (state.owedCents ?? 0) + amountCents },
+    effects: [{ kind: 'refund', amountCents, approved }],
+  };
 }
 
 /** The withdrawal is no longer offered once the service is fully performed. */
@@ -401,11 +434,20 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (!Number.isInteger(transition.refundCents) || transition.refundCents < 0 || transition.refundCents > max) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
       }
-      return accept(state, { status: 'canceled' }, { kind: 'status_changed', from: state.status, to: 'canceled' }, [
-        { kind: 'close_payment_sessions', reason: 'canceled' },
-        { kind: 'email', template: 'order-status' },
-        ...(transition.refundCents > 0 ? [{ kind: 'refund', amountCents: transition.refundCents } as const] : []),
-      ]);
+      // Without the refund right nothing paid is kept silently: all of it is owed, for approval.
+      const { owed, effects } = transition.refundRight
+        ? owe(state, transition.refundCents, true)
+        : owe(state, max, false);
+      return accept(
+        state,
+        { status: 'canceled', ...owed },
+        { kind: 'status_changed', from: state.status, to: 'canceled' },
+        [
+          { kind: 'close_payment_sessions', reason: 'canceled' },
+          { kind: 'email', template: 'order-status' },
+          ...effects,
+        ],
+      );
     }
     case 'withdraw': {
       if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
@@ -421,12 +463,10 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       ];
       // Not paid: nothing to give back, the order ends here.
       if (!isPaid(state)) return accept(state, { withdrawn: true, status: 'canceled' }, event, acknowledge);
-      // Paid, work not started: everything paid is refunded at once.
+      // Paid, work not started: everything paid is refunded at once (the law asks it, no approval).
       if (state.status === 'pending') {
-        return accept(state, { withdrawn: true, status: 'canceled' }, event, [
-          ...acknowledge,
-          { kind: 'refund', amountCents: refundableCents(state) },
-        ]);
+        const { owed, effects } = owe(state, refundableCents(state), true);
+        return accept(state, { withdrawn: true, status: 'canceled', ...owed }, event, [...acknowledge, ...effects]);
       }
       // Started at the customer's express request: the staff settle the proportionate amount kept.
       return accept(state, { withdrawn: true }, event, acknowledge);
@@ -438,11 +478,13 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (!Number.isInteger(transition.keptCents) || transition.keptCents < 0 || transition.keptCents > max) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.keptTooLarge(max));
       }
-      const refund = max - transition.keptCents;
-      return accept(state, { status: 'canceled' }, { kind: 'withdrawal_settled', from: state.status, to: 'canceled' }, [
-        { kind: 'close_payment_sessions', reason: 'withdrawn' },
-        ...(refund > 0 ? [{ kind: 'refund', amountCents: refund } as const] : []),
-      ]);
+      const { owed, effects } = owe(state, max - transition.keptCents, true);
+      return accept(
+        state,
+        { status: 'canceled', ...owed },
+        { kind: 'withdrawal_settled', from: state.status, to: 'canceled' },
+        [{ kind: 'close_payment_sessions', reason: 'withdrawn' }, ...effects],
+      );
     }
     case 'refund': {
       if (!isPaid(state)) {
@@ -463,6 +505,22 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           { kind: 'credit_note', amountCents: transition.amountCents },
           { kind: 'email', template: 'refund-issued' },
         ],
+      );
+    }
+    case 'record_reduction': {
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
+      const max = refundableCents(state);
+      if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0 || transition.amountCents > max) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
+      }
+      const { owed, effects } = owe(state, transition.amountCents, transition.refundRight);
+      return accept(
+        state,
+        owed,
+        { kind: 'reduction_recorded', from: null, to: transition.refundRight ? 'approved' : 'to_approve' },
+        effects,
       );
     }
     case 'receive': {

@@ -20,6 +20,7 @@ import { formatEurosFromCents } from '~/domain/format';
 import { orderStatusLabel } from '~/domain/order-status';
 import { REFUND_FORM_MESSAGES, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
 import { ORDER_DIALOG_INTENTS } from '~/domain/staff/access-rules';
+import { can } from '~/domain/staff/permissions';
 import { requireIntent, requireStaff } from '~/server/admin/access.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/server/admin/orders.server';
 import { listSavedFilters } from '~/server/admin/saved-filters.server';
@@ -99,7 +100,13 @@ async function changeStatus(form: FormData, orderId: string, admin: Admin) {
   }
   const { status, refund } = submission.value;
   try {
-    const result = await changeOrderStatus({ orderId, status, actor: admin, refund });
+    const result = await changeOrderStatus({
+      orderId,
+      status,
+      actor: admin,
+      refund,
+      refundRight: can(admin.role, 'refunds'),
+    });
     if (!result.ok) {
       return result.reason === 'refused'
         ? reply({

@@ -277,7 +277,7 @@ describe('the status change', () => {
     const order = await one<OrderRow & { email: string }>(
       `select o.*, u.email from orders o join "user" u on u.id = o.user_id where o.status = 'processing' limit 1`,
     );
-    const result = await changeOrderStatus({ orderId: order.id, status: 'shipped', actor: ADMIN });
+    const result = await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'shipped', actor: ADMIN });
     expect(result).toMatchObject({
       ok: true,
       changed: true,
@@ -308,7 +308,7 @@ describe('the status change', () => {
       }),
     ]);
 
-    const again = await changeOrderStatus({ orderId: order.id, status: 'shipped', actor: ADMIN });
+    const again = await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'shipped', actor: ADMIN });
     expect(again).toMatchObject({ ok: true, changed: false, email: { kind: 'skipped', reason: 'unchanged' } });
   });
 
@@ -324,14 +324,21 @@ describe('the status change', () => {
     });
     expect(saved.success).toBe(true);
     const order = await one<{ id: string }>(`select id from orders where status = 'pending' limit 1`);
-    const result = await changeOrderStatus({ orderId: order.id, status: 'processing', actor: ADMIN });
+    const result = await changeOrderStatus({
+      refundRight: true,
+      orderId: order.id,
+      status: 'processing',
+      actor: ADMIN,
+    });
     expect(result).toMatchObject({
       ok: true,
       changed: true,
       email: { kind: 'skipped', reason: 'notifications-disabled' },
     });
     expect(await rows('select id from email_outbox')).toEqual([]);
-    expect(await changeOrderStatus({ orderId: randomUUID(), status: 'shipped', actor: ADMIN })).toEqual({
+    expect(
+      await changeOrderStatus({ refundRight: true, orderId: randomUUID(), status: 'shipped', actor: ADMIN }),
+    ).toEqual({
       ok: false,
       reason: 'not-found',
     });
@@ -345,6 +352,7 @@ describe('the status change', () => {
     );
     const { total } = await one<{ total: number }>('select total_price as total from orders where id = $1', [order.id]);
     const result = await changeOrderStatus({
+      refundRight: true,
       orderId: order.id,
       status: 'canceled',
       actor: ADMIN,

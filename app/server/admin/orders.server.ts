@@ -289,10 +289,12 @@ export async function changeOrderStatus(input: {
   status: OrderStatus;
   actor: Pick<SessionUser, 'id'>;
   refund?: { amountCents: number; method: RefundMethod; reason: string } | null;
+  /** Who changes it holds the refund right: without it, a paid order cancelled owes its money back. */
+  refundRight: boolean;
 }): Promise<StatusChangeResult> {
   const transition: Transition =
     input.status === 'canceled'
-      ? { type: 'cancel', refundCents: input.refund?.amountCents ?? 0 }
+      ? { type: 'cancel', refundCents: input.refund?.amountCents ?? 0, refundRight: input.refundRight }
       : { type: 'set_status', to: input.status };
   const result = await applyTransition(input.orderId, transition, input.actor.id, {
     refundMethod: input.refund?.method,

@@ -165,7 +165,12 @@ describe('the audit_log table', () => {
 describe('the order lifecycle', () => {
   it('writes one entry per transition applied by a staff member, with before and after', async () => {
     const order = await insertTestOrder(databaseUrl());
-    const result = await changeOrderStatus({ orderId: order.id, status: 'processing', actor: { id: staffId } });
+    const result = await changeOrderStatus({
+      refundRight: true,
+      orderId: order.id,
+      status: 'processing',
+      actor: { id: staffId },
+    });
     expect(result).toMatchObject({ ok: true, changed: true });
     const rows = await about(order.id);
     expect(rows).toHaveLength(1);
@@ -189,7 +194,12 @@ describe('the order lifecycle', () => {
 
   it('writes nothing when the rule book refuses', async () => {
     const order = await insertTestOrder(databaseUrl(), { status: 'canceled' });
-    const result = await changeOrderStatus({ orderId: order.id, status: 'processing', actor: { id: staffId } });
+    const result = await changeOrderStatus({
+      refundRight: true,
+      orderId: order.id,
+      status: 'processing',
+      actor: { id: staffId },
+    });
     expect(result).toMatchObject({ ok: false });
     expect(await about(order.id)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/invoices/number';
 import {
   buildDocumentSnapshot,
@@ -9,6 +9,7 @@ import {
   type SnapshotOrder,
 } from '~/domain/invoices/snapshot';
 import { includedVatCents, splitVat } from '~/domain/invoices/vat';
+import { allocate } from '~/domain/orders/allocation';
 import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
@@ -178,16 +179,76 @@ export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Prom
   if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
   const [invoice] = await tx.select().from(invoices).where(orderInvoice(input.orderId)).limit(1);
   if (!invoice) return null;
-  const previous = await tx
-    .select()
-    .from(creditNotes)
-    .where(eq(creditNotes.invoiceId, invoice.id))
-    .orderBy(desc(creditNotes.issuedAt));
-  const credited = previous.reduce((sum, note) => sum + note.amountCents, 0);
-  const remaining = invoice.amountCents - credited;
+  const previous = await creditNotesOf(tx, invoice.id);
+  const remaining = invoice.amountCents - previous.reduce((sum, note) => sum + note.amountCents, 0);
   const last = previous[0];
   if (input.amountCents === undefined && remaining <= 0 && last) return documentOf(last, false);
-  const amount = input.amountCents ?? remaining;
+  return creditInvoice(tx, facts, invoice, remaining, { ...input, amountCents: input.amountCents ?? remaining });
+}
+
+/**
+ * Credits `amountCents` over every invoice of the order (its own, then its supplements' in the
+ * order they were issued), each credit note naming one invoice and never more than what remains of
+ * it (decision 022): a refund of an order and its paid supplement gives one credit note per
+ * invoice. Refuses (InvoiceError) more than what remains over all of them; returns [] when the order
+ * has no invoice (nothing was invoiced, nothing to credit). Locks the order row.
+ */
+export async function issueCreditNotes(
+  tx: Tx,
+  input: IssueCreditNoteInput & { amountCents: number },
+): Promise<IssuedDocument[]> {
+  const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
+  if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
+  const rows = await tx
+    .select()
+    .from(invoices)
+    .where(eq(invoices.orderId, input.orderId))
+    .orderBy(sql`${invoices.adjustmentId} is not null`, asc(invoices.issuedAt), asc(invoices.number));
+  if (rows.length === 0) return [];
+  const parts = await creditableParts(tx, rows);
+  const plan = allocate(
+    input.amountCents,
+    parts.map((part) => part.remaining),
+  );
+  if (!plan) {
+    const left = parts.reduce((sum, part) => sum + part.remaining, 0);
+    throw new InvoiceError(
+      `credit note of ${input.amountCents} cents on order ${facts.number}: only ${left} cents remain to be credited`,
+    );
+  }
+  const issued: IssuedDocument[] = [];
+  for (const [index, amount] of plan.entries()) {
+    const part = parts[index];
+    if (!part || amount === 0) continue;
+    issued.push(await creditInvoice(tx, facts, part.invoice, part.remaining, { ...input, amountCents: amount }));
+  }
+  return issued;
+}
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+async function creditNotesOf(tx: Tx, invoiceId: string) {
+  return tx.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId)).orderBy(desc(creditNotes.issuedAt));
+}
+
+async function creditableParts(tx: Tx, rows: InvoiceRow[]) {
+  const parts: Array<{ invoice: InvoiceRow; remaining: number }> = [];
+  for (const invoice of rows) {
+    const previous = await creditNotesOf(tx, invoice.id);
+    parts.push({ invoice, remaining: invoice.amountCents - previous.reduce((sum, note) => sum + note.amountCents, 0) });
+  }
+  return parts;
+}
+
+/** One credit note of `input.amountCents` on `invoice`, of which `remaining` is still to be credited. */
+async function creditInvoice(
+  tx: Tx,
+  facts: OrderFacts,
+  invoice: InvoiceRow,
+  remaining: number,
+  input: IssueCreditNoteInput & { amountCents: number },
+): Promise<IssuedDocument> {
+  const amount = input.amountCents;
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new InvoiceError(`credit note of ${amount} cents on ${invoice.number}: the amount must be positive`);
   }

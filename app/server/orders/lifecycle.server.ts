@@ -24,11 +24,11 @@ import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/paym
 import { TERMS_VERSION } from '~/domain/terms';
 import { recordStaffAudit } from '../audit/audit.server';
 import { type Database, db, type Tx } from '../db/client.server';
-import { notifications, orderAdjustments, orderEvents, orders, payments } from '../db/schema';
+import { notifications, orderAdjustments, orderEvents, orders, payments, refunds } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
 import { enqueueEmail } from '../email/outbox.server';
-import { issueCreditNote, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
+import { issueCreditNotes, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
@@ -90,10 +90,15 @@ export interface AppliedTransition {
   orderNumber: string;
   decision: Accepted;
   invoiceNumber: string | null;
+  /** The first credit note of a refund (one per invoice it credits: `creditNotes`). */
   creditNote: { id: string; number: string; isDemo: boolean } | null;
+  creditNotes: Array<{ id: string; number: string; isDemo: boolean }>;
   statusEmail: StatusEmailOutcome | null;
-  /** Money to give back once committed (run by applyTransition; returned for callers in a transaction). */
-  refunds: Array<{ amountCents: number }>;
+  /**
+   * Money owed back by this change, reserved as `due` refunds in its transaction; the approved ones
+   * are made once committed (by applyTransition, or the caller's afterCommit).
+   */
+  refunds: Array<{ refundId: string; amountCents: number; approved: boolean }>;
   /** Stripe sessions to expire once committed. */
   stripeSessions: string[];
   /** What became of `refunds` (filled by applyTransition after the commit). */
@@ -107,6 +112,9 @@ export type TransitionResult =
   | { ok: false; code: string; message: string; orderNumber: string | null };
 
 export const NOT_FOUND_MESSAGE = 'Commande introuvable';
+
+/** The reason of a reduction's refund, on its credit note. */
+export const REDUCTION_REASON = 'Écart au comptage à la réception';
 
 export interface LockedOrder {
   facts: OrderFacts;
@@ -127,6 +135,7 @@ export async function lockOrderState(
     placed_at: string | null;
     early_start_consent_at: string | null;
     refunded: number;
+    owed: number;
     token: string | null;
     has_address: boolean;
     supplements_paid: number;
@@ -138,10 +147,8 @@ export async function lockOrderState(
       (select coalesce(sum(j.amount), 0)::int from order_adjustments j
         where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
       s.id as open_supplement_id, s.amount as open_supplement_amount,
-      (select coalesce(sum(r.amount), 0)::int from refunds r
-        where r.order_id = o.id and r.status <> 'failed' and r.id is distinct from ${context.refundId ?? null}::uuid
-          and (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order))
-      ) as refunded
+      (select coalesce(sum(r.amount) filter (where r.status in ('pending', 'succeeded')), 0)::int from ${forTheOrder(context.refundId)}) as refunded,
+      (select coalesce(sum(r.amount) filter (where r.status = 'due'), 0)::int from ${forTheOrder(context.refundId)}) as owed
     from orders o
     left join order_adjustments s on s.order_id = o.id and s.kind = 'supplement' and s.status = 'awaiting_customer'
     where o.id = ${orderId}`);
@@ -163,6 +170,7 @@ export async function lockOrderState(
       // plus the reception supplements paid since.
       paidCents: paid ? facts.totalPriceCents + Number(row?.supplements_paid ?? 0) : 0,
       refundedCents: Number(row?.refunded ?? 0),
+      owedCents: Number(row?.owed ?? 0),
       stage: facts.stage as WorkshopStage,
       physical: shipsSomethingPhysical(facts),
       hasDeliveryAddress: Boolean(row?.has_address),
@@ -175,6 +183,16 @@ export async function lockOrderState(
       }),
     },
   };
+}
+
+/**
+ * The refunds of the order's money (`r`), but `refundId` (the one being completed): those of money
+ * that paid it or its supplements, not those of money it could not take (refundUnappliedPayment).
+ */
+function forTheOrder(refundId: string | undefined) {
+  return sql`refunds r where r.order_id = o.id and r.id is distinct from ${refundId ?? null}::uuid
+    and (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id
+      and (p.settles_order or p.adjustment_id is not null)))`;
 }
 
 /**
@@ -245,6 +263,7 @@ export async function applyTransitionInTx(
     decision,
     invoiceNumber: null,
     creditNote: null,
+    creditNotes: [],
     statusEmail: null,
     refunds: [],
     stripeSessions: [],
@@ -287,23 +306,32 @@ async function writeAdjustment(
         .returning({ id: orderAdjustments.id });
       return row?.id ?? null;
     }
-    case 'refund': {
-      // A partial refund of items counted short at reception: the reduction it settles, already refunded.
-      if (!context.adjustment) return null;
+    case 'record_reduction': {
+      // Items counted short at reception: the reduction, owed back until its refund is made.
       const [row] = await tx
         .insert(orderAdjustments)
         .values({
           orderId,
-          receptionId: context.adjustment.receptionId,
+          receptionId: context.adjustment?.receptionId ?? null,
           kind: 'reduction',
           amountCents: transition.amountCents,
-          pricing: context.adjustment.pricing ?? {},
-          status: 'refunded',
+          pricing: context.adjustment?.pricing ?? {},
+          status: 'refund_due',
           createdAt: now,
-          decidedAt: now,
         })
         .returning({ id: orderAdjustments.id });
       return row?.id ?? null;
+    }
+    case 'refund': {
+      // The refund of a reduction settles it once nothing of it is owed any more.
+      if (!context.refundId) return null;
+      const settled = await tx.execute<{ id: string }>(sql`
+        update order_adjustments a set status = 'refunded', decided_at = ${now}
+        from refunds r
+        where r.id = ${context.refundId} and a.id = r.adjustment_id and a.status = 'refund_due'
+          and not exists (select 1 from refunds o where o.adjustment_id = a.id and o.status = 'due' and o.id <> r.id)
+        returning a.id`);
+      return settled.rows[0]?.id ?? null;
     }
     case 'settle_supplement':
     case 'decline_supplement':
@@ -353,19 +381,16 @@ export async function afterCommit(
     await createLabelAfterPayment(result.orderId);
   }
   const outcomes: RefundResult[] = [];
-  if (result.refunds.length > 0) {
+  const approved = result.refunds.filter((refund) => refund.approved);
+  if (approved.length > 0) {
     // Imported here, not at the top: refunds.server.ts applies the `refund` transition itself.
-    const { refundOrder } = await import('./refunds.server');
-    for (const refund of result.refunds) {
-      const outcome = await refundOrder({
-        orderId: result.orderId,
-        amountCents: refund.amountCents,
-        method: context.refundMethod ?? 'gateway',
-        reason: context.reason ?? refundReason(result.decision),
-        actor,
-        fallbackToManual: true,
-      });
-      outcomes.push(outcome);
+    const { makeDueRefund } = await import('./refunds.server');
+    for (const refund of approved) {
+      // The change is committed with the refund reserved (`due`): a refusal of the gateway leaves it
+      // « à rembourser », visible with its reason and a retry, never half done (decision 022).
+      outcomes.push(
+        await makeDueRefund({ refundId: refund.refundId, method: context.refundMethod ?? 'gateway', actor }),
+      );
     }
   }
   return outcomes;
@@ -375,6 +400,7 @@ function refundReason(decision: Accepted): string {
   if (decision.event.kind === 'withdrawal_requested' || decision.event.kind === 'withdrawal_settled') {
     return 'Rétractation du client';
   }
+  if (decision.event.kind === 'reduction_recorded') return REDUCTION_REASON;
   return 'Commande annulée';
 }
 
@@ -432,19 +458,20 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       return;
     }
     case 'credit_note': {
-      const note = await issueCreditNote(tx, {
+      // One per invoice it credits (the order's, then its supplements'), each within what remains.
+      const notes = await issueCreditNotes(tx, {
         orderId: facts.id,
         actor: run.actor,
         reason: run.context.reason ?? 'Remboursement',
         amountCents: effect.amountCents,
       });
-      if (note) {
-        applied.creditNote = { id: note.id, number: note.number, isDemo: note.isDemo };
-        if (run.context.refundId) {
-          await tx.execute(
-            sql`update refunds set credit_note_id = ${note.id}, updated_at = now() where id = ${run.context.refundId}`,
-          );
-        }
+      applied.creditNotes = notes.map((note) => ({ id: note.id, number: note.number, isDemo: note.isDemo }));
+      const [first] = applied.creditNotes;
+      applied.creditNote = first ?? null;
+      if (first && run.context.refundId) {
+        await tx.execute(
+          sql`update refunds set credit_note_id = ${first.id}, updated_at = now() where id = ${run.context.refundId}`,
+        );
       }
       return;
     }
@@ -482,12 +509,54 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       return;
     }
     case 'refund':
-      applied.refunds.push({ amountCents: effect.amountCents });
+      applied.refunds.push(await reserveRefund(run, effect));
       return;
     case 'email':
       await queueEmail(run, effect.template);
       return;
   }
+}
+
+/**
+ * Reserves money owed back as a `due` refund in the change's transaction. Not approved (who made the
+ * change lacks the refund right): the « à rembourser » alert goes to the staff at once.
+ */
+async function reserveRefund(
+  run: Run,
+  effect: Extract<Effect, { kind: 'refund' }>,
+): Promise<AppliedTransition['refunds'][number]> {
+  const { tx, facts, applied, context } = run;
+  const reason = context.reason ?? refundReason(applied.decision);
+  const [row] = await tx
+    .insert(refunds)
+    .values({
+      orderId: facts.id,
+      method: context.refundMethod ?? 'gateway',
+      amountCents: effect.amountCents,
+      reason,
+      actor: run.actor,
+      status: 'due',
+      adjustmentId: run.transition.type === 'record_reduction' ? applied.adjustmentId : null,
+    })
+    .returning({ id: refunds.id });
+  if (!row) throw new Error('refunds: the insert returned no row');
+  if (!effect.approved) {
+    await tx.insert(orderEvents).values({
+      orderId: facts.id,
+      at: run.now,
+      actor: run.actor,
+      kind: 'refund_due',
+      data: { amountCents: effect.amountCents, refundId: row.id, reason },
+    });
+    await tx.insert(notifications).values({
+      kind: 'payment',
+      orderId: facts.id,
+      status: 'refund_due',
+      title: `À rembourser — commande ${facts.number}`,
+      body: `${formatEurosFromCents(effect.amountCents)} à rembourser (${reason}) : à approuver par une personne habilitée aux remboursements.`,
+    });
+  }
+  return { refundId: row.id, amountCents: effect.amountCents, approved: effect.approved };
 }
 
 function notificationFor(

@@ -9,7 +9,7 @@ import { getOrderDocuments } from '../invoices/invoices.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import { applyTransition } from './lifecycle.server';
-import { loadReception, REDUCTION_REASON, receiveParcel } from './reception.server';
+import { loadReception, REDUCTION_REASON, receiveParcel, reductionPreview } from './reception.server';
 
 /*
  * « Colis reçu »: the reception re-prices the counted items with the order's own price list; more
@@ -48,10 +48,17 @@ async function paidOrder(): Promise<TestOrder> {
   return order;
 }
 
-const receive = (orderId: string, photos: number, extra: Record<string, string> = {}) =>
+const receive = (
+  orderId: string,
+  photos: number,
+  extra: Record<string, string> = {},
+  confirmedRefundCents: number | null = null,
+) =>
   receiveParcel({
     orderId,
     staff: STAFF,
+    canRefund: true,
+    confirmedRefundCents,
     fields: { date: TODAY, 'count-line-0': String(photos), 'count-line-1': '2', ...extra },
     photos: [],
   });
@@ -125,9 +132,17 @@ describe('receiveParcel', () => {
     expect((await orderState(databaseUrl(), order.id)).events).toContain('supplement_declined');
   });
 
-  it('10 photos short: 3,50 € refunded with a partial credit note, « partiellement remboursée »', async () => {
+  it('10 photos short: 3,50 € previewed, then refunded with a partial credit note, « partiellement remboursée »', async () => {
     const order = await paidOrder();
-    const result = await receive(order.id, 90);
+    // Someone with the refund right first sees the amount; nothing is recorded until they confirm it.
+    expect(await receive(order.id, 90)).toEqual({
+      ok: false,
+      status: 409,
+      message: reductionPreview(350),
+      confirmRefundCents: 350,
+    });
+    expect((await orderState(databaseUrl(), order.id)).events).not.toContain('parcel_received');
+    const result = await receive(order.id, 90, {}, 350);
     expect(result).toMatchObject({ ok: true, outcome: 'reduction', refund: { ok: true } });
     const state = await orderState(databaseUrl(), order.id);
     expect(state.paymentStatus).toBe('partially_refunded');
@@ -173,6 +188,7 @@ describe('receiveParcel', () => {
     const refused = await receiveParcel({
       orderId: order.id,
       staff: STAFF,
+      canRefund: true,
       fields: { date: TODAY, 'count-line-0': '100', 'count-line-1': '2' },
       photos: [big],
     });
@@ -180,6 +196,7 @@ describe('receiveParcel', () => {
     const ok = await receiveParcel({
       orderId: order.id,
       staff: STAFF,
+      canRefund: true,
       fields: { date: TODAY, 'count-line-0': '100', 'count-line-1': '2' },
       photos: [{ name: 'colis.png', type: 'image/png', content: Buffer.from([1, 2, 3]) }],
     });

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import { formatEurosFromCents } from '~/domain/format';
 import { dueDate } from '~/domain/orders/due-date';
 import {
   MAX_RECEPTION_PHOTOS,
@@ -17,19 +18,25 @@ import type { LineChoice } from '~/domain/pricing/pricing';
 import { db, type Tx } from '../db/client.server';
 import { orderAdjustments, orderItems, orders, priceLists, receptionPhotos, receptions } from '../db/schema';
 import { log } from '../log.server';
-import { type Actor, applyTransitionInTx } from './lifecycle.server';
-import { refundOrder } from './refunds.server';
+import {
+  type Actor,
+  afterCommit,
+  applyTransitionInTx,
+  REDUCTION_REASON,
+  type TransitionResult,
+} from './lifecycle.server';
 import { hashAccessToken, newAccessToken } from './tokens.server';
 
 /*
  * « Colis reçu » (issue 15, reception): the staff count what arrived; in ONE transaction the
  * reception (counts, remarks, photos) is stored, the lifecycle's `receive` sets the promised date,
- * and a count above the order asks the customer for a supplement (`request_supplement`, with the
- * pay link's token). A count below is refunded once committed, through the existing refunds
- * (gateway, credit note), the lifecycle recording the reduction with the refund.
+ * a count above the order asks the customer for a supplement (`request_supplement`, with the pay
+ * link's token), and a count below owes the difference back (`record_reduction`, decision 022):
+ * reserved « à rembourser » with the reception, made once committed when who counted holds the
+ * refund right (they saw the amount in the preview first), else approved later by someone who does.
  */
 
-export const REDUCTION_REASON = 'Écart au comptage à la réception';
+export { REDUCTION_REASON } from './lifecycle.server';
 
 export interface ReceptionPhotoUpload {
   name: string;
@@ -84,10 +91,27 @@ export type ReceiveResult =
       receptionId: string;
       recount: Recount;
       outcome: 'equal' | 'supplement' | 'reduction';
-      /** The partial refund of a reduction (its message when it could not be made). */
-      refund: { ok: true; creditNoteNumber: string | null } | { ok: false; message: string } | null;
+      /**
+       * The partial refund of a reduction: made (its credit note), « à rembourser » for approval
+       * (`toApprove`), or its message when it could not be made (then still owed, or not paid).
+       */
+      refund:
+        | { ok: true; creditNoteNumber: string | null }
+        | { ok: false; toApprove: true; amountCents: number }
+        | { ok: false; message: string }
+        | null;
     }
-  | { ok: false; message: string; status: 400 | 404 | 409 };
+  | {
+      ok: false;
+      message: string;
+      status: 400 | 404 | 409;
+      /** Nothing recorded: the refund this count makes, to show before the staff confirm it. */
+      confirmRefundCents?: number;
+    };
+
+/** What a member with the refund right reads before confirming a count below the order. */
+export const reductionPreview = (cents: number) =>
+  `Ce comptage rembourse ${formatEurosFromCents(cents)} au client (avec un avoir). Vérifiez les quantités, puis confirmez.`;
 
 /** The lifecycle refused inside the transaction: everything rolls back, its French message is shown. */
 class Refusal extends Error {
@@ -109,6 +133,10 @@ export function photosProblem(photos: readonly ReceptionPhotoUpload[]): string |
 export async function receiveParcel(input: {
   orderId: string;
   staff: { id: string; name: string };
+  /** Who counts holds the refund right: a reduction is refunded at once, else left for approval. */
+  canRefund: boolean;
+  /** The refund the staff saw in the preview and confirm (cents); another amount is previewed again. */
+  confirmedRefundCents?: number | null;
   fields: Record<string, unknown>;
   photos: readonly ReceptionPhotoUpload[];
   now?: Date;
@@ -122,6 +150,11 @@ export async function receiveParcel(input: {
   if (problem) return { ok: false, message: problem, status: 400 };
   const form = parsed.data;
   const result = recount(order.list, order.lines, form.counts);
+  // Money goes back only after who holds the right saw how much (issue 26): nothing is recorded yet.
+  const refundCents = -result.differenceCents;
+  if (refundCents > 0 && input.canRefund && input.confirmedRefundCents !== refundCents) {
+    return { ok: false, status: 409, message: reductionPreview(refundCents), confirmRefundCents: refundCents };
+  }
   const summary: ReceptionSummary = receptionSummary(order.list, result, form.remarks);
   // The day chosen in the form; today's reception keeps the hour it was recorded.
   const receivedAt = sameUtcDay(form.receivedAt, now) ? now : form.receivedAt;
@@ -129,6 +162,7 @@ export async function receiveParcel(input: {
   const due = dueDate(receivedAt, order.express ? turnaround.expressDays : turnaround.standardDays);
 
   let receptionId = '';
+  let reduction: TransitionResult | null = null;
   try {
     receptionId = await db().transaction(async (tx) => {
       const received = await applyTransitionInTx(
@@ -169,7 +203,19 @@ export async function receiveParcel(input: {
       }
       if (result.differenceCents > 0)
         await requestSupplement(tx, input.orderId, input.staff.id, reception.id, result, summary);
-      // `receive` and `request_supplement` have no gateway work to run after the commit.
+      if (result.differenceCents < 0) {
+        // Refused only when nothing was paid (nothing to give back): the reception still stands.
+        reduction = await applyTransitionInTx(
+          tx,
+          input.orderId,
+          { type: 'record_reduction', amountCents: -result.differenceCents, refundRight: input.canRefund },
+          input.staff.id,
+          {
+            reason: REDUCTION_REASON,
+            adjustment: { receptionId: reception.id, pricing: result, accessTokenHash: null },
+          },
+        );
+      }
       return reception.id;
     });
   } catch (error) {
@@ -177,22 +223,14 @@ export async function receiveParcel(input: {
     throw error;
   }
 
-  if (result.differenceCents < 0) {
-    const refund = await refundOrder({
-      orderId: input.orderId,
-      amountCents: -result.differenceCents,
-      method: 'gateway',
-      reason: REDUCTION_REASON,
-      actor: input.staff.id,
-      fallbackToManual: true,
-      adjustment: { receptionId, pricing: result },
-    });
+  const owed = reduction as TransitionResult | null;
+  if (owed) {
     return {
       ok: true,
       receptionId,
       recount: result,
       outcome: 'reduction',
-      refund: refund.ok ? { ok: true, creditNoteNumber: refund.creditNoteNumber } : refund,
+      refund: await reductionRefund(owed, input.staff.id),
     };
   }
   return {
@@ -202,6 +240,20 @@ export async function receiveParcel(input: {
     outcome: result.differenceCents > 0 ? 'supplement' : 'equal',
     refund: null,
   };
+}
+
+/** Makes the reduction's refund when it was approved with the count; else it waits for approval. */
+async function reductionRefund(
+  owed: TransitionResult,
+  actor: Actor,
+): Promise<Extract<ReceiveResult, { ok: true }>['refund']> {
+  if (!owed.ok) return { ok: false, message: owed.message };
+  const [refund] = owed.refunds;
+  if (!refund) return null;
+  if (!refund.approved) return { ok: false, toApprove: true, amountCents: refund.amountCents };
+  const [made] = await afterCommit(owed, actor, { reason: REDUCTION_REASON });
+  if (!made) return null;
+  return made.ok ? { ok: true, creditNoteNumber: made.creditNoteNumber } : { ok: false, message: made.message };
 }
 
 async function requestSupplement(

@@ -164,6 +164,7 @@ describe('cancelling a paid order', () => {
   it('refunds it in the same step, closes its sessions and revenue no longer counts it', async () => {
     const order = await paidBySandbox();
     const result = await changeOrderStatus({
+      refundRight: true,
       orderId: order.id,
       status: 'canceled',
       actor: { id: STAFF },
@@ -181,7 +182,7 @@ describe('cancelling a paid order', () => {
     await db().execute(sql`
       insert into payments (order_id, provider, provider_ref, amount, status, method)
       values (${order.id}, 'sandbox', ${ref}, ${order.totalCents}, 'pending', 'card')`);
-    await changeOrderStatus({ orderId: order.id, status: 'canceled', actor: { id: STAFF } });
+    await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'canceled', actor: { id: STAFF } });
     expect((await orderState(databaseUrl(), order.id)).payments).toMatchObject([{ status: 'canceled' }]);
     expect((await orderState(databaseUrl(), order.id)).events).toContain('payment_session_closed');
   });
@@ -198,7 +199,7 @@ describe('withdrawal with money', () => {
 
   it('started at the customer’s request: the staff keep a proportionate amount and refund the rest', async () => {
     const order = await paidBySandbox();
-    await changeOrderStatus({ orderId: order.id, status: 'processing', actor: { id: STAFF } });
+    await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'processing', actor: { id: STAFF } });
     expect(await withdrawFromOrder({ orderId: order.id, actor: 'customer' })).toMatchObject({ ok: true });
     expect(await orderState(databaseUrl(), order.id)).toMatchObject({ status: 'processing', paymentStatus: 'paid' });
 
@@ -216,7 +217,7 @@ describe('withdrawal with money', () => {
 
   it('is no longer offered once the service is fully performed', async () => {
     const order = await paidBySandbox();
-    await changeOrderStatus({ orderId: order.id, status: 'completed', actor: { id: STAFF } });
+    await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'completed', actor: { id: STAFF } });
     expect(await withdrawFromOrder({ orderId: order.id, actor: 'customer' })).toMatchObject({
       ok: false,
       reason: 'performed',

@@ -1,23 +1,29 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
+import { allocate } from '~/domain/orders/allocation';
 import { decide } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, payments, refunds } from '../db/schema';
 import { log } from '../log.server';
-import { refundAtGateway } from '../payments/refunds.server';
-import { type Actor, applyTransition, lockOrderState } from './lifecycle.server';
+import { refundAtGateway, supportsRefund } from '../payments/refunds.server';
+import { type Actor, applyTransitionInTx, lockOrderState } from './lifecycle.server';
 
 /*
- * Giving money back (DESIGN.md, money rules). A refund is never more than what was paid minus what
- * was refunded (the rule book's `refund` guard), and each one gets its credit note. It runs in three
- * steps so that money and records cannot disagree:
- *  1. under the order's lock: the guard, then a `refunds` row `pending` that reserves the amount
- *     (two staff members refunding at once cannot both take the same euros);
- *  2. the gateway's refund, outside any transaction, with the refund's id as idempotency key (a
- *     retry never refunds twice);
- *  3. the `refund` transition of the lifecycle: payment status, credit note, e-mail, history.
- * If the gateway refuses, the row is marked failed, the history and the back office say so.
+ * Giving money back (DESIGN.md, money rules; decision 022). A refund is never more than what was
+ * paid minus what was refunded or is owed (the rule book's `refund` guard), and each one gets its
+ * credit notes (one per invoice it credits). Money and records cannot disagree:
+ *  1. a `refunds` row `due` (« à rembourser ») reserves the amount, under the order's lock: written
+ *     by the refund form here, or by the lifecycle's change that owes money (cancellation,
+ *     withdrawal, a reduction at reception) in that change's own transaction;
+ *  2. making it (`makeRefund`): by hand (transfer, cheque), the row and the lifecycle's `refund`
+ *     transition (payment status, credit notes, e-mail, history) in one transaction; through the
+ *     gateway, the row is split over the card payments that can take it back (the order's, its
+ *     supplements'), each asked outside any transaction with the row's id as idempotency key (a
+ *     retry never refunds twice), then recorded by the `refund` transition;
+ *  3. when the gateway refuses: a refund the staff asked for from the form is `failed` (nothing is
+ *     owed by it, the order is as it was); money owed by a change stays `due` with the reason, the
+ *     « à rembourser » alert and a retry (`approveRefund`).
  *
  * Money that reached an order it could not pay (cancelled, withdrawn, already paid, another amount)
  * was never invoiced: `refundUnappliedPayment` gives it back without a credit note.
@@ -29,10 +35,13 @@ export const REFUND_MESSAGES = {
   notFound: 'Commande introuvable',
   noGatewayPayment:
     'Cette commande n’a pas été payée en ligne : enregistrez le remboursement par virement ou par chèque.',
+  gatewayTooSmall: (max: number) =>
+    `Seuls ${formatEurosFromCents(max)} peuvent être remboursés en ligne : enregistrez le reste par virement ou par chèque.`,
   gatewayUnsupported: (provider: string) =>
     `${provider} ne permet pas de rembourser depuis la boutique : remboursez depuis son espace marchand, puis enregistrez le remboursement par virement ou par chèque.`,
   gatewayFailed: (provider: string, detail: string) => `${provider} a refusé le remboursement : ${detail}`,
   reasonRequired: 'Indiquez le motif du remboursement.',
+  notDue: 'Ce remboursement n’est plus à faire.',
 } as const;
 
 export type RefundResult =
@@ -43,177 +52,338 @@ export type RefundResult =
       creditNoteNumber: string | null;
       status: 'succeeded' | 'pending';
     }
-  | { ok: false; message: string };
+  /** `due`: the money is still owed, « à rembourser » with this reason (a retry is possible). */
+  | { ok: false; message: string; due?: boolean };
 
-interface Reserved {
-  refundId: string;
-  payment: { id: string; provider: PaymentProviderName; providerRef: string; raw: unknown } | null;
-}
-
+/** The staff's refund form: reserves the amount, then makes it; a refusal leaves the order as it was. */
 export async function refundOrder(input: {
   orderId: string;
   amountCents: number;
   method: RefundMethod;
   reason: string;
   actor: Actor;
-  /**
-   * For refunds the lifecycle starts by itself (cancellation, withdrawal): when the money cannot go
-   * back through a gateway, raise the « à rembourser » alert instead of failing.
-   */
-  fallbackToManual?: boolean;
-  /** The reception's reduction this refund settles (recorded by the lifecycle with the refund). */
-  adjustment?: { receptionId: string; pricing: unknown };
 }): Promise<RefundResult> {
   const reason = input.reason.trim();
   if (reason === '') return { ok: false, message: REFUND_MESSAGES.reasonRequired };
-
-  const reserved = await db().transaction(async (tx): Promise<Reserved | { message: string }> => {
+  const reserved = await db().transaction(async (tx): Promise<{ refundId: string } | { message: string }> => {
     const locked = await lockOrderState(tx, input.orderId);
     if (!locked) return { message: REFUND_MESSAGES.notFound };
     const check = decide(locked.state, { type: 'refund', amountCents: input.amountCents });
     if (!check.ok) return { message: check.message };
-    let payment: Reserved['payment'] = null;
-    if (input.method === 'gateway') {
-      const [settling] = await tx
-        .select({
-          id: payments.id,
-          provider: payments.provider,
-          providerRef: payments.providerRef,
-          raw: payments.rawEvent,
-        })
-        .from(payments)
-        .where(and(eq(payments.orderId, input.orderId), eq(payments.settlesOrder, true)))
-        .limit(1);
-      if (!settling) {
-        if (input.fallbackToManual) return { message: await raiseRefundDue(tx, input, locked.facts.number, null) };
-        return { message: REFUND_MESSAGES.noGatewayPayment };
-      }
-      payment = settling;
-    }
     const [row] = await tx
       .insert(refunds)
       .values({
         orderId: input.orderId,
-        paymentId: payment?.id ?? null,
         method: input.method,
         amountCents: input.amountCents,
         reason,
         actor: input.actor,
-        status: 'pending',
+        status: 'due',
       })
       .returning({ id: refunds.id });
     if (!row) throw new Error('refunds: the insert returned no row');
-    return { refundId: row.id, payment };
+    return { refundId: row.id };
   });
   if (!('refundId' in reserved)) return { ok: false, message: reserved.message };
+  return makeRefund({ refundId: reserved.refundId, method: input.method, actor: input.actor, onFailure: 'fail' });
+}
 
-  let status: 'succeeded' | 'pending' = 'succeeded';
-  let gatewayRef: string | null = null;
-  if (reserved.payment) {
-    const provider = PAYMENT_PROVIDER_LABELS[reserved.payment.provider];
-    try {
-      const done = await refundAtGateway({
-        provider: reserved.payment.provider,
-        providerRef: reserved.payment.providerRef,
-        raw: reserved.payment.raw,
-        amountCents: input.amountCents,
-        idempotencyKey: `refund-${reserved.refundId}`,
-        reason,
-      });
-      if (done.status === 'unsupported') {
-        await markFailed(reserved.refundId, input, REFUND_MESSAGES.gatewayUnsupported(provider));
-        return { ok: false, message: REFUND_MESSAGES.gatewayUnsupported(provider) };
-      }
-      status = done.status;
-      gatewayRef = done.gatewayRef;
-    } catch (error) {
-      const detail =
-        error instanceof Error && 'publicMessage' in error ? String(error.publicMessage) : 'erreur inconnue';
-      log.error({ err: error, orderId: input.orderId, refundId: reserved.refundId }, 'gateway refund failed');
-      const message = REFUND_MESSAGES.gatewayFailed(provider, detail);
-      await markFailed(reserved.refundId, input, message);
-      return { ok: false, message };
-    }
+/** Makes a refund the lifecycle reserved with an approved change (after its commit). */
+export function makeDueRefund(input: { refundId: string; method: RefundMethod; actor: Actor }): Promise<RefundResult> {
+  return makeRefund({ ...input, onFailure: 'due' });
+}
+
+/**
+ * « Approuver le remboursement »: someone with the refund right makes a refund owed by the order
+ * (a reduction at reception, a cancellation by the workshop, a gateway's refusal to retry).
+ */
+export async function approveRefund(input: {
+  orderId: string;
+  refundId: string;
+  method: RefundMethod;
+  actor: Actor;
+}): Promise<RefundResult> {
+  const [row] = await db()
+    .select({ orderId: refunds.orderId, status: refunds.status })
+    .from(refunds)
+    .where(eq(refunds.id, input.refundId));
+  if (!row || row.orderId !== input.orderId) return { ok: false, message: REFUND_MESSAGES.notFound };
+  if (row.status !== 'due') return { ok: false, message: REFUND_MESSAGES.notDue };
+  return makeRefund({ refundId: input.refundId, method: input.method, actor: input.actor, onFailure: 'due' });
+}
+
+/** The money still owed back on an order (refunds `due`), for the order dialog. */
+export async function dueRefunds(orderId: string) {
+  return db()
+    .select({
+      id: refunds.id,
+      amountCents: refunds.amountCents,
+      reason: refunds.reason,
+      lastError: refunds.lastError,
+      createdAt: refunds.createdAt,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'due')))
+    .orderBy(asc(refunds.createdAt));
+}
+
+interface GatewayPart {
+  refundId: string;
+  amountCents: number;
+  payment: { id: string; provider: PaymentProviderName; providerRef: string; raw: unknown };
+}
+
+type Prepared =
+  | { kind: 'done'; result: RefundResult }
+  | { kind: 'gateway'; parts: GatewayPart[]; orderId: string; reason: string; adjustmentId: string | null };
+
+interface MakeRefund {
+  refundId: string;
+  method: RefundMethod;
+  actor: Actor;
+  /** `fail`: the staff's own request, dropped when it cannot be made; `due`: owed, stays « à rembourser ». */
+  onFailure: 'fail' | 'due';
+}
+
+async function makeRefund(input: MakeRefund): Promise<RefundResult> {
+  const prepared = await db().transaction((tx) => prepare(tx, input));
+  if (prepared.kind === 'done') return prepared.result;
+  const outcomes: RefundResult[] = [];
+  for (const part of prepared.parts) outcomes.push(await refundPart(part, prepared, input));
+  const failed = outcomes.find((outcome) => !outcome.ok);
+  if (failed) return failed;
+  const [first] = outcomes;
+  if (!first?.ok) return { ok: false, message: REFUND_MESSAGES.notFound };
+  return {
+    ...first,
+    amountCents: prepared.parts.reduce((sum, part) => sum + part.amountCents, 0),
+    status: outcomes.some((outcome) => outcome.ok && outcome.status === 'pending') ? 'pending' : 'succeeded',
+  };
+}
+
+/**
+ * Under the order's lock: a refund by hand is made and recorded here, whole; one through the gateway
+ * is split over the card payments that can take it back (each at most what remains of it).
+ */
+async function prepare(tx: Tx, input: MakeRefund): Promise<Prepared> {
+  // The order's lock first, as every change of its money takes it, then the refund's row.
+  const [owner] = await tx.select({ orderId: refunds.orderId }).from(refunds).where(eq(refunds.id, input.refundId));
+  if (!owner) return { kind: 'done', result: { ok: false, message: REFUND_MESSAGES.notFound } };
+  const locked = await lockOrderState(tx, owner.orderId, { refundId: input.refundId });
+  if (!locked) return { kind: 'done', result: { ok: false, message: REFUND_MESSAGES.notFound } };
+  const [row] = await tx.select().from(refunds).where(eq(refunds.id, input.refundId)).for('update');
+  if (row?.status !== 'due') return { kind: 'done', result: { ok: false, message: REFUND_MESSAGES.notDue } };
+  const check = decide(locked.state, { type: 'refund', amountCents: row.amountCents });
+  if (!check.ok) return { kind: 'done', result: { ok: false, message: check.message } };
+
+  if (input.method !== 'gateway') {
+    await tx
+      .update(refunds)
+      .set({ method: input.method, status: 'succeeded', lastError: null, updatedAt: sql`now()` })
+      .where(eq(refunds.id, row.id));
+    const applied = await applyTransitionInTx(
+      tx,
+      row.orderId,
+      { type: 'refund', amountCents: row.amountCents },
+      input.actor,
+      {
+        refundId: row.id,
+        reason: row.reason,
+        refundMethod: input.method,
+        data: { method: input.method, provider: null, gatewayRef: null },
+      },
+    );
+    // Refused under the same lock that checked it: cannot happen, and must not leave half a refund.
+    if (!applied.ok) throw new Error(`refund ${row.id}: ${applied.message}`);
+    const result: RefundResult = {
+      ok: true,
+      refundId: row.id,
+      amountCents: row.amountCents,
+      creditNoteNumber: applied.creditNote?.number ?? null,
+      status: 'succeeded',
+    };
+    return { kind: 'done', result };
   }
 
-  await db()
-    .update(refunds)
-    .set({ status, gatewayRef, updatedAt: sql`now()` })
-    .where(eq(refunds.id, reserved.refundId));
-  const applied = await applyTransition(
-    input.orderId,
-    { type: 'refund', amountCents: input.amountCents },
-    input.actor,
-    {
-      refundId: reserved.refundId,
-      reason,
-      refundMethod: input.method,
-      data: { method: input.method, provider: reserved.payment?.provider ?? null, gatewayRef },
-      ...(input.adjustment ? { adjustment: { ...input.adjustment, accessTokenHash: null } } : {}),
-    },
+  const cards = await refundablePayments(tx, row.orderId);
+  const plan = allocate(
+    row.amountCents,
+    cards.map((card) => card.remaining),
   );
+  if (!plan) {
+    const online = cards.reduce((sum, card) => sum + card.remaining, 0);
+    const message = online > 0 ? REFUND_MESSAGES.gatewayTooSmall(online) : REFUND_MESSAGES.noGatewayPayment;
+    await setAside(tx, { ...row, actor: input.actor }, input.onFailure, message);
+    return { kind: 'done', result: { ok: false, message, due: input.onFailure === 'due' } };
+  }
+  const parts: GatewayPart[] = [];
+  for (const [index, amountCents] of plan.entries()) {
+    const card = cards[index];
+    if (!card || amountCents === 0) continue;
+    const values = {
+      method: 'gateway' as const,
+      paymentId: card.id,
+      amountCents,
+      lastError: null,
+    };
+    let refundId = row.id;
+    if (parts.length === 0) {
+      await tx
+        .update(refunds)
+        .set({ ...values, status: 'pending', updatedAt: sql`now()` })
+        .where(eq(refunds.id, row.id));
+    } else {
+      // The other payments' parts stay owed until their turn: recording the first one must not
+      // count them as given back already.
+      const [extra] = await tx
+        .insert(refunds)
+        .values({
+          ...values,
+          status: 'due',
+          orderId: row.orderId,
+          reason: row.reason,
+          actor: row.actor,
+          adjustmentId: row.adjustmentId,
+        })
+        .returning({ id: refunds.id });
+      if (!extra) throw new Error('refunds: the insert returned no row');
+      refundId = extra.id;
+    }
+    parts.push({ refundId, amountCents, payment: card });
+  }
+  return { kind: 'gateway', parts, orderId: row.orderId, reason: row.reason, adjustmentId: row.adjustmentId };
+}
+
+/** The card payments of the order and its supplements whose gateway can refund, with what remains of each. */
+async function refundablePayments(tx: Tx, orderId: string) {
+  const rows = await tx
+    .select({
+      id: payments.id,
+      provider: payments.provider,
+      providerRef: payments.providerRef,
+      raw: payments.rawEvent,
+      amountCents: payments.amountCents,
+      refunded: sql<number>`(select coalesce(sum(r.amount), 0)::int from refunds r
+        where r.payment_id = ${payments.id} and r.status in ('pending', 'succeeded'))`,
+    })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.orderId, orderId),
+        eq(payments.status, 'paid'),
+        or(eq(payments.settlesOrder, true), isNotNull(payments.adjustmentId)),
+      ),
+    )
+    .orderBy(sql`${payments.adjustmentId} is not null`, asc(payments.createdAt));
+  return rows
+    .filter((row) => supportsRefund(row.provider))
+    .map((row) => ({ ...row, remaining: row.amountCents - Number(row.refunded) }));
+}
+
+/** One gateway refund, then its record (credit notes, payment status) in the lifecycle. */
+async function refundPart(
+  part: GatewayPart,
+  prepared: Extract<Prepared, { kind: 'gateway' }>,
+  input: MakeRefund,
+): Promise<RefundResult> {
+  const provider = PAYMENT_PROVIDER_LABELS[part.payment.provider];
+  const row = { id: part.refundId, orderId: prepared.orderId, amountCents: part.amountCents, actor: input.actor };
+  const taken = await db()
+    .update(refunds)
+    .set({ status: 'pending', updatedAt: sql`now()` })
+    .where(and(eq(refunds.id, part.refundId), or(eq(refunds.status, 'due'), eq(refunds.status, 'pending'))))
+    .returning({ id: refunds.id });
+  if (taken.length === 0) return { ok: false, message: REFUND_MESSAGES.notDue };
+  let done: Awaited<ReturnType<typeof refundAtGateway>>;
+  try {
+    done = await refundAtGateway({
+      provider: part.payment.provider,
+      providerRef: part.payment.providerRef,
+      raw: part.payment.raw,
+      amountCents: part.amountCents,
+      idempotencyKey: `refund-${part.refundId}`,
+      reason: prepared.reason,
+    });
+  } catch (error) {
+    const detail = error instanceof Error && 'publicMessage' in error ? String(error.publicMessage) : 'erreur inconnue';
+    log.error({ err: error, orderId: prepared.orderId, refundId: part.refundId }, 'gateway refund failed');
+    const message = REFUND_MESSAGES.gatewayFailed(provider, detail);
+    await db().transaction((tx) => setAside(tx, row, input.onFailure, message));
+    return { ok: false, message, due: input.onFailure === 'due' };
+  }
+  if (done.status === 'unsupported') {
+    const message = REFUND_MESSAGES.gatewayUnsupported(provider);
+    await db().transaction((tx) => setAside(tx, row, input.onFailure, message));
+    return { ok: false, message, due: input.onFailure === 'due' };
+  }
+  const gatewayRef = done.gatewayRef;
+  const status = done.status;
+  const applied = await db().transaction(async (tx) => {
+    await tx.update(refunds).set({ status, gatewayRef, updatedAt: sql`now()` }).where(eq(refunds.id, part.refundId));
+    return applyTransitionInTx(tx, prepared.orderId, { type: 'refund', amountCents: part.amountCents }, input.actor, {
+      refundId: part.refundId,
+      reason: prepared.reason,
+      refundMethod: 'gateway',
+      data: { method: 'gateway', provider: part.payment.provider, gatewayRef },
+    });
+  });
   if (!applied.ok) {
     // The money went back but the order could not record it (it cannot happen: the amount was
     // reserved under the lock). Loud, so that a person looks at it.
-    log.error({ orderId: input.orderId, refundId: reserved.refundId, applied }, 'refund made but not recorded');
+    log.error({ orderId: prepared.orderId, refundId: part.refundId, applied }, 'refund made but not recorded');
     return { ok: false, message: applied.message };
   }
   return {
     ok: true,
-    refundId: reserved.refundId,
-    amountCents: input.amountCents,
+    refundId: part.refundId,
+    amountCents: part.amountCents,
     creditNoteNumber: applied.creditNote?.number ?? null,
     status,
   };
 }
 
-async function markFailed(
-  refundId: string,
-  input: { orderId: string; amountCents: number; actor: Actor },
+/**
+ * A refund that could not be made: the staff's own request is dropped (`failed`, nothing owed by
+ * it); money owed stays `due` with the reason. Either way the history and the staff's alert say so.
+ */
+async function setAside(
+  tx: Tx,
+  row: { id: string; orderId: string; amountCents: number; actor: Actor },
+  onFailure: MakeRefund['onFailure'],
   detail: string,
 ): Promise<void> {
-  await db().transaction(async (tx) => {
-    await tx.update(refunds).set({ status: 'failed', updatedAt: sql`now()` }).where(eq(refunds.id, refundId));
-    await tx.insert(orderEvents).values({
-      orderId: input.orderId,
-      actor: input.actor,
-      kind: 'refund_failed',
-      data: { refundId, amountCents: input.amountCents, detail },
-    });
-    const [order] = await tx
-      .execute<{ number: string }>(sql`select number from orders where id = ${input.orderId}`)
-      .then((r) => r.rows);
-    await tx.insert(notifications).values({
-      kind: 'payment',
-      orderId: input.orderId,
-      status: 'refund_due',
-      title: `À rembourser — commande ${order?.number ?? ''}`,
-      body: `${formatEurosFromCents(input.amountCents)} : ${detail}`,
-    });
-  });
+  await tx
+    .update(refunds)
+    .set(
+      onFailure === 'due'
+        ? { status: 'due', paymentId: null, lastError: detail, updatedAt: sql`now()` }
+        : { status: 'failed', lastError: detail, updatedAt: sql`now()` },
+    )
+    .where(eq(refunds.id, row.id));
+  await alertRefundFailed(tx, row, detail);
 }
 
-/** The « à rembourser » alert: money the shop owes and must give back by hand. */
-async function raiseRefundDue(
+async function alertRefundFailed(
   tx: Tx,
-  input: { orderId: string; amountCents: number; actor: Actor },
-  orderNumber: string,
-  provider: PaymentProviderName | null,
-): Promise<string> {
+  row: { id: string; orderId: string; amountCents: number; actor: Actor },
+  detail: string,
+): Promise<void> {
   await tx.insert(orderEvents).values({
-    orderId: input.orderId,
-    actor: input.actor,
-    kind: 'refund_due',
-    data: { amountCents: input.amountCents, provider },
+    orderId: row.orderId,
+    actor: row.actor,
+    kind: 'refund_failed',
+    data: { refundId: row.id, amountCents: row.amountCents, detail },
   });
+  const [order] = await tx
+    .execute<{ number: string }>(sql`select number from orders where id = ${row.orderId}`)
+    .then((r) => r.rows);
   await tx.insert(notifications).values({
     kind: 'payment',
-    orderId: input.orderId,
+    orderId: row.orderId,
     status: 'refund_due',
-    title: `À rembourser — commande ${orderNumber}`,
-    body: `${formatEurosFromCents(input.amountCents)} à rembourser au client par virement ou par chèque, puis à enregistrer dans la commande.`,
+    title: `À rembourser — commande ${order?.number ?? ''}`,
+    body: `${formatEurosFromCents(row.amountCents)} : ${detail}`,
   });
-  return REFUND_MESSAGES.noGatewayPayment;
 }
 
 /**
@@ -265,10 +435,16 @@ export async function refundUnappliedPayment(input: { paymentId: string; actor: 
     log.error({ err: error, paymentId: payment.id }, 'automatic refund of an unapplied payment failed');
   }
   if (!outcome || outcome.status === 'unsupported') {
-    await markFailed(
-      row.id,
-      { orderId: payment.orderId, amountCents: payment.amountCents, actor: input.actor },
-      outcome ? REFUND_MESSAGES.gatewayUnsupported(provider) : REFUND_MESSAGES.gatewayFailed(provider, detail),
+    const message = outcome
+      ? REFUND_MESSAGES.gatewayUnsupported(provider)
+      : REFUND_MESSAGES.gatewayFailed(provider, detail);
+    await db().transaction((tx) =>
+      setAside(
+        tx,
+        { id: row.id, orderId: payment.orderId, amountCents: payment.amountCents, actor: input.actor },
+        'fail',
+        message,
+      ),
     );
     return;
   }

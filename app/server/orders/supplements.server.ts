@@ -25,7 +25,7 @@ export interface SupplementView {
   orderId: string;
   orderNumber: string;
   amountCents: number;
-  status: 'awaiting_customer' | 'paid' | 'declined' | 'refunded' | 'canceled';
+  status: (typeof orderAdjustments.$inferSelect)['status'];
   decision: 'digitise_paid' | 'return_extra' | null;
   lines: Array<{ label: string; ordered: number; counted: number; differenceCents: number }>;
   invoiceNumber: string | null;

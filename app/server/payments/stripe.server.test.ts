@@ -400,7 +400,7 @@ describe('the order lifecycle with Stripe', () => {
   it('a session opened before the cancellation is expired at Stripe; if paid anyway, it is refunded, never invoiced', async () => {
     const order = await insertTestOrder(databaseUrl());
     const session = await checkout(order);
-    await changeOrderStatus({ orderId: order.id, status: 'canceled', actor: { id: 'system' } });
+    await changeOrderStatus({ refundRight: true, orderId: order.id, status: 'canceled', actor: { id: 'system' } });
     expect(stripe.requests.some((r) => r.path === `/v1/checkout/sessions/${session.sessionId}/expire`)).toBe(true);
 
     const paid = stripe.sign(

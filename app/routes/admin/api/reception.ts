@@ -11,6 +11,7 @@ import {
   SUPPLEMENT_REFUSAL_MESSAGE,
   supplementRefusalSchema,
 } from '~/domain/orders/reception';
+import { can } from '~/domain/staff/permissions';
 import { requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { isOrderId } from '~/server/orders/access.server';
@@ -61,9 +62,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export type ReceptionActionData = { submission?: SubmissionResult<string[]> } & (
-  | { intent: 'receive'; ok: true; outcome: string; differenceCents: number; refundError: string | null }
+  | {
+      intent: 'receive';
+      ok: true;
+      outcome: string;
+      differenceCents: number;
+      refundError: string | null;
+      /** The reduction waits for someone with the refund right (« à rembourser »). */
+      toApproveCents: number | null;
+    }
   | { intent: 'decline'; ok: true }
-  | { intent: 'receive' | 'decline'; ok: false; error: string }
+  | { intent: 'receive' | 'decline'; ok: false; error: string; confirmRefundCents?: number }
 );
 
 // Answers a form can correct are 200 with `ok: false` (as the order dialog's other forms).
@@ -107,23 +116,29 @@ async function receiveAction(form: FormData, orderId: string, admin: Awaited<Ret
     photos.push({ name: entry.name, type: entry.type, content: Buffer.from(await entry.arrayBuffer()) });
   }
   const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'));
+  const confirmed = Number(form.get('confirmedRefundCents'));
   const result = await receiveParcel({
     orderId,
     staff: { id: admin.id, name: `${admin.firstName} ${admin.lastName}`.trim() || admin.email },
+    canRefund: can(admin.role, 'refunds'),
+    confirmedRefundCents: Number.isSafeInteger(confirmed) && confirmed > 0 ? confirmed : null,
     fields,
     photos,
   });
   if (!result.ok) {
     const refusal = submission.reply({ formErrors: [result.message] });
-    const body = { intent, ok: false as const, error: result.message, submission: refusal };
+    const preview = result.confirmRefundCents ? { confirmRefundCents: result.confirmRefundCents } : {};
+    const body = { intent, ok: false as const, error: result.message, submission: refusal, ...preview };
     return data(body, { status: result.status === 404 ? 404 : 200 });
   }
+  const refund = result.refund;
   return data({
     intent,
     ok: true as const,
     outcome: result.outcome,
     differenceCents: result.recount.differenceCents,
-    refundError: result.refund && !result.refund.ok ? result.refund.message : null,
+    refundError: refund && !refund.ok && 'message' in refund ? refund.message : null,
+    toApproveCents: refund && !refund.ok && 'toApprove' in refund ? refund.amountCents : null,
     submission: submission.reply(),
   });
 }

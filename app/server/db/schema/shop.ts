@@ -337,7 +337,8 @@ export const orderAdjustments = pgTable(
     amountCents: integer('amount').notNull(),
     /** The re-priced lines and totals (domain/orders/reception.ts), as shown to the customer. */
     pricing: jsonb('pricing').notNull(),
-    status: text('status', { enum: ['awaiting_customer', 'paid', 'declined', 'refunded', 'canceled'] })
+    /** A reduction is `refund_due` until its refund is made (decision 022), then `refunded`. */
+    status: text('status', { enum: ['awaiting_customer', 'paid', 'declined', 'refund_due', 'refunded', 'canceled'] })
       .notNull()
       .default('awaiting_customer'),
     /** When the supplement is declined: digitise only what was paid, or return the extra items. */
@@ -356,7 +357,7 @@ export const orderAdjustments = pgTable(
     check('order_adjustments_kind_check', sql`${t.kind} in ('supplement', 'reduction')`),
     check(
       'order_adjustments_status_check',
-      sql`${t.status} in ('awaiting_customer', 'paid', 'declined', 'refunded', 'canceled')`,
+      sql`${t.status} in ('awaiting_customer', 'paid', 'declined', 'refund_due', 'refunded', 'canceled')`,
     ),
   ],
 );
@@ -458,25 +459,35 @@ export const refunds = pgTable(
     method: text('method', { enum: ['gateway', 'transfer', 'cheque'] }).notNull(),
     amountCents: integer('amount').notNull(),
     reason: text('reason').notNull(),
-    /** `pending` while the gateway has not confirmed it, `succeeded`, or `failed`. */
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+    /**
+     * `due` (« à rembourser »): owed to the customer and reserved, waiting for someone with the
+     * refund right to make it, or for a retry after the gateway refused (decision 022); `pending`
+     * while the gateway has not confirmed it, `succeeded`, or `failed` (a refund the staff asked for
+     * that did not happen: nothing is owed by it).
+     */
+    status: text('status', { enum: ['due', 'pending', 'succeeded', 'failed'] })
       .notNull()
       .default('pending'),
     gatewayRef: text('gateway_ref'),
     /** The staff member (user id) or system name (`system`, `customer`) that asked for it. */
     actor: text('actor').notNull(),
     creditNoteId: uuid('credit_note_id').references(() => creditNotes.id, { onDelete: 'restrict' }),
+    /** The reception's reduction this refund gives back, if it is one. */
+    adjustmentId: uuid('adjustment_id').references(() => orderAdjustments.id, { onDelete: 'restrict' }),
+    /** Why the last attempt did not give the money back (a `due` refund after the gateway refused). */
+    lastError: text('last_error'),
     createdAt,
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('refunds_order_id_idx').on(t.orderId),
+    index('refunds_due_idx').on(t.orderId).where(sql`${t.status} = 'due'`),
     index('refunds_payment_id_idx').on(t.paymentId),
     index('refunds_credit_note_id_idx').on(t.creditNoteId),
     index('refunds_created_at_idx').on(t.createdAt.desc()),
     check('refunds_amount_check', sql`${t.amountCents} > 0`),
     check('refunds_method_check', sql`${t.method} in ('gateway', 'transfer', 'cheque')`),
-    check('refunds_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    check('refunds_status_check', sql`${t.status} in ('due', 'pending', 'succeeded', 'failed')`),
   ],
 );
 

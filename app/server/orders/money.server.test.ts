@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
+import { db } from '../db/client.server';
+import { log } from '../log.server';
+import { applyPaymentNotification } from '../payments/notifications.server';
+import { applyTransition } from './lifecycle.server';
+import { receiveParcel } from './reception.server';
+import { withdrawFromOrder } from './withdrawal.server';
+
+/*
+ * Money operations over several invoices (decision 022): an order paid, then its reception
+ * supplement paid (its own invoice), then given back. Each credit note names one invoice and never
+ * credits more than what remains of it; the gateway gives back each payment at most its amount.
+ * The test order: 94,90 €; 20 more photos counted at reception: a supplement of 7,00 €.
+ */
+
+process.env.BASE_URL = 'https://www.soovenirs.test';
+log.level = 'silent';
+const databaseUrl = () => process.env.DATABASE_URL as string;
+const STAFF = { id: 'system', name: 'Camille Atelier' };
+const TODAY = new Date().toISOString().slice(0, 10);
+
+async function pay(orderId: string, amountCents: number, adjustmentId: string | null = null): Promise<void> {
+  const ref = `sbx_${randomUUID()}`;
+  await db().execute(sql`
+    insert into payments (order_id, provider, provider_ref, amount, status, method, adjustment_id)
+    values (${orderId}, 'sandbox', ${ref}, ${amountCents}, 'pending', 'card', ${adjustmentId})`);
+  await applyPaymentNotification({
+    provider: 'sandbox',
+    eventId: `evt_${randomUUID()}`,
+    providerRef: ref,
+    orderId,
+    outcome: 'paid',
+    amountCents,
+    currency: 'EUR',
+    method: 'card',
+    raw: {},
+  });
+}
+
+/** Paid by card, received with 120 photos instead of 100, its 7,00 € supplement paid by card. */
+async function paidWithSupplement(): Promise<TestOrder> {
+  const order = await insertTestOrder(databaseUrl());
+  await pay(order.id, order.totalCents);
+  const received = await receiveParcel({
+    orderId: order.id,
+    staff: STAFF,
+    canRefund: true,
+    fields: { date: TODAY, 'count-line-0': '120', 'count-line-1': '2' },
+    photos: [],
+  });
+  expect(received).toMatchObject({ ok: true, outcome: 'supplement' });
+  const { rows } = await db().execute<{ id: string }>(
+    sql`select id from order_adjustments where order_id = ${order.id} and kind = 'supplement'`,
+  );
+  await pay(order.id, 700, rows[0]?.id ?? null);
+  return order;
+}
+
+async function money(orderId: string) {
+  const { rows: notes } = await db().execute<{ amount: number; invoice: string; invoice_amount: number }>(sql`
+    select c.amount, i.number as invoice, i.amount as invoice_amount
+    from credit_notes c join invoices i on i.id = c.invoice_id
+    where c.order_id = ${orderId} order by i.issued_at, c.issued_at`);
+  const { rows: refunds } = await db().execute<{ amount: number; status: string; payment_amount: number | null }>(sql`
+    select r.amount, r.status, p.amount as payment_amount
+    from refunds r left join payments p on p.id = r.payment_id
+    where r.order_id = ${orderId} order by r.created_at, r.amount desc`);
+  return { notes, refunds };
+}
+
+describe('money over an order and its supplement', () => {
+  it('settling a withdrawal refunds both payments, with a credit note on each invoice', async () => {
+    const order = await paidWithSupplement();
+    expect(await withdrawFromOrder({ orderId: order.id, actor: 'customer' })).toMatchObject({ ok: true });
+
+    const settled = await applyTransition(order.id, { type: 'settle_withdrawal', keptCents: 0 }, STAFF.id, {
+      refundMethod: 'gateway',
+      reason: 'Rétractation du client',
+    });
+    expect(settled.ok).toBe(true);
+    if (!settled.ok) return;
+    expect(settled.refundResults).toEqual([expect.objectContaining({ ok: true })]);
+
+    const state = await orderState(databaseUrl(), order.id);
+    expect(state).toMatchObject({ status: 'canceled', paymentStatus: 'refunded' });
+    const { notes, refunds } = await money(order.id);
+    // One credit note per invoice, each for what that invoice was.
+    expect(notes.map((n) => [n.amount, n.invoice_amount])).toEqual([
+      [order.totalCents, order.totalCents],
+      [700, 700],
+    ]);
+    // The gateway gave back each card payment its own amount.
+    expect(refunds.map((r) => [r.amount, r.status, r.payment_amount])).toEqual([
+      [order.totalCents, 'succeeded', order.totalCents],
+      [700, 'succeeded', 700],
+    ]);
+  });
+
+  it('keeping part of it: the refund credits the order’s invoice first, then the supplement’s', async () => {
+    const order = await paidWithSupplement();
+    await withdrawFromOrder({ orderId: order.id, actor: 'customer' });
+    const kept = 4_000;
+    const settled = await applyTransition(order.id, { type: 'settle_withdrawal', keptCents: kept }, STAFF.id, {
+      refundMethod: 'transfer',
+      reason: 'Rétractation du client',
+    });
+    expect(settled.ok).toBe(true);
+    const state = await orderState(databaseUrl(), order.id);
+    expect(state).toMatchObject({ status: 'canceled', paymentStatus: 'partially_refunded' });
+    const { notes } = await money(order.id);
+    const refunded = order.totalCents + 700 - kept;
+    expect(notes.reduce((sum, n) => sum + n.amount, 0)).toBe(refunded);
+    for (const note of notes) expect(note.amount).toBeLessThanOrEqual(note.invoice_amount);
+  });
+});

@@ -6,8 +6,12 @@ import { action as labelAction, loader as labelLoader } from '~/routes/shop/ship
 import { type FakeColissimo, startFakeColissimo } from '../../../tests/support/fake-colissimo';
 import { insertOrder, registeredAccount, requestWith, TEST_BASE } from '../account/testing/fixtures';
 import { saveAndCheckColishipCredentials } from '../admin/coliship.server';
+import { decidePayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
-import { orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { emailOutbox, orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { revealEmailData } from '../email/sealed-data.server';
+import { renderEmail } from '../email/templates/registry';
+import { confirmCheckout } from '../payments/offline.server';
 import { ensureInboundLabel } from './labels.server';
 import { shipOrder } from './shipping.server';
 
@@ -187,9 +191,24 @@ describe('the prepaid label download', () => {
     expect(await status(load(requestWith(path(guest.order.id), [mine.cookie]), guest.order.id))).toBe(404);
   });
 
-  it('never makes a label on a GET; the POST makes the missing one and sends to the download', async () => {
+  it('answers in words, never JSON: a stranger reads « Étiquette introuvable. »', async () => {
     const guest = await labelOrder(null);
-    expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(404);
+    const refused = (await load(requestWith(path(guest.order.id)), guest.order.id).catch(
+      (e: unknown) => e,
+    )) as Response;
+    expect(refused).toBeInstanceOf(Response);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await refused.text()).toBe('Étiquette introuvable.');
+  });
+
+  it('never makes a label on a GET (a link followed too early leads to the order’s page); the POST makes it', async () => {
+    const guest = await labelOrder(null);
+    const early = (await load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id).catch(
+      (e: unknown) => e,
+    )) as Response;
+    expect(early.status).toBe(302);
+    expect(early.headers.get('location')).toBe(`/confirmation?orderId=${guest.order.id}`);
     expect(await db().select().from(shipments).where(eq(shipments.orderId, guest.order.id))).toHaveLength(0);
 
     const post = (cookies: string[]) =>
@@ -213,5 +232,42 @@ describe('the prepaid label download', () => {
     expect((redirected as Response).status).toBe(303);
     expect((redirected as Response).headers.get('location')).toBe(path(guest.order.id));
     expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(200);
+  });
+});
+
+describe('the prepaid label in the e-mails of a transfer order', () => {
+  async function outbox(orderId: string) {
+    const rows = await db()
+      .select({ template: emailOutbox.template, data: emailOutbox.data })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, orderId))
+      .orderBy(emailOutbox.createdAt, emailOutbox.id);
+    return rows.map((row) => ({ template: row.template, data: revealEmailData(row.template, row.data) as never }));
+  }
+
+  it('is promised by the confirmation, then its link arrives once it exists', async () => {
+    const staff = await registeredAccount('admin');
+    const order = await insertOrder({ guestEmail: 'invite@example.fr', status: 'pending' });
+    await db().update(orders).set({ sendMethod: 'label' }).where(eq(orders.id, order.id));
+    await addDeliveryAddress(order.id);
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: null });
+
+    const [confirmation] = await outbox(order.id);
+    expect(confirmation?.template).toBe('order-confirmation');
+    const promised = await renderEmail('order-confirmation', confirmation?.data as never);
+    expect(promised.text).not.toContain('Télécharger l’étiquette prépayée');
+    expect(promised.text).not.toContain('etiquette.pdf');
+    expect(promised.text).toContain('Votre étiquette Colissimo prépayée sera créée dès réception de votre paiement');
+
+    const [validated] = await decidePayments([`o:${order.id}`], 'validate', { id: staff.id });
+    expect(validated).toMatchObject({ ok: true });
+    const emails = await outbox(order.id);
+    expect(emails.map((email) => email.template)).toEqual(['order-confirmation', 'payment-received', 'label-ready']);
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    const ready = await renderEmail('label-ready', emails[2]?.data as never);
+    expect(ready.subject).toBe(`Votre étiquette d’envoi prépayée est prête (commande ${order.number})`);
+    expect(ready.text).toContain('Télécharger l’étiquette prépayée');
+    expect(ready.text).toMatch(new RegExp(`${TEST_BASE}/commande/${order.id}/etiquette\\.pdf\\?token=\\w+`));
+    expect(ready.text).toContain(parcel?.parcelNumber as string);
   });
 });

@@ -152,3 +152,32 @@ export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
     ),
   }),
 };
+
+const labelReadySchema = z.object({
+  orderNumber,
+  customerName: z.string().trim().optional(),
+  parcelNumber: z.string().trim().min(1),
+  /** The label's download (a guest's link carries the order's token). */
+  labelUrl: linkSchema,
+});
+
+/** The prepaid sending label exists (made once the order is paid): its link, at last. */
+export const labelReady: TemplateDefinition<typeof labelReadySchema> = {
+  schema: labelReadySchema,
+  secretFields: ['labelUrl'],
+  build: (data) => ({
+    subject: `Votre étiquette d’envoi prépayée est prête (commande ${data.orderNumber})`,
+    element: (
+      <EmailLayout preview="Imprimez-la et collez-la sur votre colis." heading="Votre étiquette d’envoi est prête">
+        <P>{hello(data.customerName)}</P>
+        <P>{`L’étiquette Colissimo prépayée de votre commande ${data.orderNumber} est prête : imprimez-la, collez-la sur votre colis et déposez-le dans un bureau de poste ou un point de retrait Colissimo.`}</P>
+        <Action href={data.labelUrl} label="Télécharger l’étiquette prépayée" />
+        <P>
+          {frenchTypography(`Numéro de suivi : ${data.parcelNumber} `)}
+          <Link href={trackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+        </P>
+        <P>N’oubliez pas de glisser le bordereau de la commande dans le colis.</P>
+      </EmailLayout>
+    ),
+  }),
+};

@@ -100,7 +100,10 @@ export type Transition =
   | { type: 'refund'; amountCents: number }
   /** The originals arrived at the workshop (« Colis reçu »); `dueAt` is the promised date (ISO). */
   | { type: 'receive'; dueAt: string }
-  /** The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité ». */
+  /**
+   * The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité »,
+   * silently: the customer's « Vos fichiers sont prêts » comes with the publication of the files.
+   */
   | { type: 'advance_stage'; to: Exclude<WorkshopStage, 'awaiting_originals' | 'received'> }
   /** Something physical leaves the workshop with its parcel number. */
   | { type: 'ship'; parcelNumber: string; carrier: 'colissimo' | 'other' }
@@ -495,11 +498,13 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         }
       }
       const ready = transition.to === 'ready';
+      // No e-mail at « Prêt »: the customer hears « Vos fichiers sont prêts » once, when the files
+      // are published (publish_files), with the link to them; before that there is nothing to open.
       return accept(
         state,
         { stage: transition.to, status: ready ? 'completed' : 'processing' },
         { kind: 'stage_changed', from: state.stage, to: transition.to },
-        ready ? [{ kind: 'email', template: 'order-ready' }] : [],
+        [],
       );
     }
     case 'ship': {

@@ -8,6 +8,7 @@ import {
   type RefusalCode,
   type Transition,
 } from './lifecycle';
+import { acceptsFiles, acceptsOriginals, OPEN_WORK_MESSAGES } from './open-work';
 
 const TOTAL = 12_500;
 
@@ -326,6 +327,36 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
     expect(refusal(decide(state({ status: 'canceled' }), { type: 'receive', dueAt: '2026-12-01T00:00:00Z' }))).toBe(
       'canceled',
     );
+  });
+
+  it('receives nothing for a closed order: cancelled, withdrawn or refunded in full, in French', () => {
+    const receive = { type: 'receive', dueAt: '2026-12-01T00:00:00Z' } as const;
+    const refunded = state({ paymentStatus: 'refunded', paidCents: 9490, refundedCents: 9490 });
+    expect(decide(refunded, receive)).toEqual({
+      ok: false,
+      code: 'refunded',
+      message: 'Cette commande est entièrement remboursée\u00a0: elle ne reçoit plus d’originaux ni de fichiers.',
+    });
+    expect(decide(state({ withdrawn: true }), receive)).toMatchObject({ ok: false, code: 'withdrawn' });
+    expect(decide(state({ status: 'canceled', paymentStatus: 'refunded' }), receive)).toMatchObject({
+      ok: false,
+      code: 'canceled',
+      message: OPEN_WORK_MESSAGES.canceled,
+    });
+    // A partial refund leaves the order open.
+    expect(refusal(decide(state({ paymentStatus: 'partially_refunded' }), receive))).toBe('ok');
+    for (const closed of [
+      refunded,
+      state({ status: 'canceled' }),
+      state({ withdrawn: true }),
+      state({ placed: false }),
+    ]) {
+      expect(acceptsOriginals(closed)).toBe(false);
+      expect(acceptsFiles(closed)).toBe(false);
+    }
+    expect(acceptsOriginals(state({ paymentStatus: 'paid' }))).toBe(true);
+    expect(acceptsOriginals(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(false);
+    expect(acceptsFiles(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(true);
   });
 
   it('moves through the stages one step at a time; digitising needs the payment and no open supplement', () => {

@@ -9,6 +9,7 @@ import {
 import type { CheckoutPaymentMethod } from '../payments/offline';
 import { EARLY_START_TEXT, workHeldBack } from './early-start';
 import type { OrderEventKind } from './events';
+import { closedWorkRefusal } from './open-work';
 
 /*
  * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
@@ -190,7 +191,8 @@ export type RefusalCode =
   | 'supplement_open'
   | 'no_supplement'
   | 'no_files'
-  | 'withdrawal_period';
+  | 'withdrawal_period'
+  | 'refunded';
 
 export interface Accepted {
   ok: true;
@@ -469,8 +471,9 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       );
     }
     case 'receive': {
-      const refusal = liveOrderRefusal(state);
-      if (refusal) return refusal;
+      // A closed order (cancelled, withdrawn, refunded in full) takes no originals (open-work.ts).
+      const closed = closedWorkRefusal(state);
+      if (closed) return refuse(closed.code, closed.message);
       if (state.stage !== 'awaiting_originals') return refuse('already_received', LIFECYCLE_MESSAGES.alreadyReceived);
       if (state.status !== 'pending' && state.status !== 'processing') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));

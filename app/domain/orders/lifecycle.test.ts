@@ -456,6 +456,12 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
       method: 'card',
     });
     expect(settled).toMatchObject({ ok: true, next: { supplement: null, paidCents: TOTAL + 700 } });
+    // The notification is the supplement's (its amount), not a payment of the order.
+    expect(settled.ok && settled.effects).toEqual([
+      { kind: 'notify', about: 'supplement_paid' },
+      { kind: 'supplement_invoice', adjustmentId: 'adj-1', amountCents: 700 },
+      { kind: 'email', template: 'supplement-paid' },
+    ]);
     if (!settled.ok) return;
     // What can be refunded afterwards includes the supplement.
     expect(refusal(decide(settled.next, { type: 'refund', amountCents: TOTAL + 700 }))).toBe('ok');

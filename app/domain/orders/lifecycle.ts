@@ -124,7 +124,10 @@ export type Transition =
 export type TransitionType = Transition['type'];
 
 export type Effect =
-  | { kind: 'notify'; about: 'new_order' | 'payment_received' | 'payment_failed' | 'payment_method' | 'withdrawal' }
+  | {
+      kind: 'notify';
+      about: 'new_order' | 'payment_received' | 'supplement_paid' | 'payment_failed' | 'payment_method' | 'withdrawal';
+    }
   | { kind: 'email'; template: EmailEffect }
   | { kind: 'invoice' }
   /** The invoice of a paid reception supplement. */
@@ -557,7 +560,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         { supplement: null, paidCents: state.paidCents + transition.amountCents },
         { kind: 'supplement_paid', from: 'awaiting_customer', to: 'paid' },
         [
-          { kind: 'notify', about: 'payment_received' },
+          // The back office reads the supplement's amount, not the order's total.
+          { kind: 'notify', about: 'supplement_paid' },
           { kind: 'supplement_invoice', adjustmentId: transition.adjustmentId, amountCents: transition.amountCents },
           { kind: 'email', template: 'supplement-paid' },
         ],

@@ -110,6 +110,14 @@ describe('receiveParcel', () => {
     const after = await orderState(databaseUrl(), order.id);
     expect(after.outbox.map((m) => m.template)).toContain('supplement-paid');
     expect(after.paymentStatus).toBe('paid');
+    // The back office's notification of the supplement says the supplement's amount, not the order's.
+    const { rows: notices } = await db().execute<{ title: string; body: string }>(
+      sql`select title, body from notifications where order_id = ${order.id} order by created_at desc, id desc limit 1`,
+    );
+    expect(notices[0]?.title).toBe(`Supplément payé — commande ${order.number}`);
+    expect(notices[0]?.body.replace(/[\u00A0\u202F]/g, ' ')).toBe(
+      'Supplément de 7,00 € payé par carte (Bac à sable (paiements de test)).',
+    );
   });
 
   it('a declined supplement is kept in the history with the customer’s choice', async () => {

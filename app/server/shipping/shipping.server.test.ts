@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { action as labelAction, loader as labelLoader } from '~/routes/shop/shipping-label';
@@ -8,12 +8,12 @@ import { insertOrder, registeredAccount, requestWith, TEST_BASE } from '../accou
 import { saveAndCheckColishipCredentials } from '../admin/coliship.server';
 import { decidePayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
-import { emailOutbox, orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { auditLog, emailOutbox, orderAddresses, orderEvents, orders, shipments } from '../db/schema';
 import { revealEmailData } from '../email/sealed-data.server';
 import { renderEmail } from '../email/templates/registry';
 import { confirmCheckout } from '../payments/offline.server';
 import { ensureInboundLabel } from './labels.server';
-import { shipOrder } from './shipping.server';
+import { CORRECTION_MESSAGES, correctParcelNumber, shipOrder } from './shipping.server';
 
 process.env.BASE_URL = TEST_BASE;
 
@@ -65,6 +65,15 @@ async function completedOrder({ address = true, insured = 0 } = {}) {
   return order;
 }
 
+async function shippedEmails(orderId: string) {
+  const rows = await db()
+    .select({ template: emailOutbox.template, data: emailOutbox.data })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.template, 'order-shipped')))
+    .orderBy(emailOutbox.createdAt, emailOutbox.id);
+  return rows.map((row) => revealEmailData(row.template, row.data));
+}
+
 async function historyOf(orderId: string) {
   return db().select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
 }
@@ -100,6 +109,76 @@ describe('shipOrder', () => {
     expect(result).toMatchObject({ ok: true, carrier: 'other', parcelNumber: 'XY123456789FR' });
     const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
     expect(parcel).toMatchObject({ carrier: 'other', parcelNumber: 'XY123456789FR', labelPdf: null });
+  });
+
+  it('records a typed La Poste number as Colissimo with its link; another carrier’s gets no La Poste link', async () => {
+    const laPoste = await shipOrder(
+      (await completedOrder()).id,
+      { mode: 'laposte', parcelNumber: '6A12345678901' },
+      'staff',
+    );
+    expect(laPoste).toMatchObject({
+      ok: true,
+      carrier: 'colissimo',
+      trackingUrl: 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901',
+    });
+    const order = await completedOrder();
+    const other = await shipOrder(order.id, { mode: 'other', parcelNumber: '1Z999AA10123456784' }, 'staff');
+    expect(other).toMatchObject({ ok: true, carrier: 'other', trackingUrl: null });
+    const shipped = await shippedEmails(order.id);
+    const rendered = await renderEmail('order-shipped', shipped[0] as never);
+    expect(rendered.text).toContain('1Z999AA10123456784');
+    expect(rendered.text).not.toContain('laposte.fr');
+  });
+
+  it('corrects a mistyped number: parcel, history, Journal, and the customer gets the right link', async () => {
+    const staff = await registeredAccount('admin', { firstName: 'Camille', lastName: 'Atelier' });
+    const order = await completedOrder();
+    expect(await shipOrder(order.id, { mode: 'other', parcelNumber: 'ABC12345' }, staff.id)).toMatchObject({
+      ok: true,
+    });
+    const corrected = await correctParcelNumber(order.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id);
+    expect(corrected).toEqual({ ok: true, orderNumber: order.number, parcelNumber: '6A12345678901' });
+
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    expect(parcel).toMatchObject({ parcelNumber: '6A12345678901', carrier: 'colissimo' });
+    const event = (await historyOf(order.id)).find((e) => e.kind === 'tracking_corrected');
+    expect(event).toMatchObject({ actor: staff.id, data: { from: 'ABC12345', to: '6A12345678901' } });
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subject, order.id), eq(auditLog.kind, 'order.shipping')))
+      .orderBy(desc(auditLog.at))
+      .limit(1);
+    expect(audit).toMatchObject({
+      actorName: 'Camille Atelier',
+      before: { parcelNumber: 'ABC12345' },
+      after: { parcelNumber: '6A12345678901' },
+    });
+
+    const emails = await shippedEmails(order.id);
+    expect(emails).toHaveLength(2);
+    const correction = await renderEmail('order-shipped', emails[1] as never);
+    expect(correction.subject).toBe(`Numéro de suivi corrigé pour votre commande ${order.number}`);
+    expect(correction.html).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901');
+
+    expect(await correctParcelNumber(order.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id)).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.same,
+    });
+    const labelled = await completedOrder();
+    await shipOrder(labelled.id, { mode: 'colissimo' }, staff.id);
+    expect(
+      await correctParcelNumber(labelled.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id),
+    ).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.fromLabel,
+    });
+    const notShipped = await completedOrder();
+    expect(await correctParcelNumber(notShipped.id, { mode: 'other', parcelNumber: 'ABC12345' }, staff.id)).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.noParcel,
+    });
   });
 
   it('refuses in French, before asking Colissimo, what the rule book refuses; nothing is recorded', async () => {

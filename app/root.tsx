@@ -2,6 +2,7 @@ import frauncesLatin from '@fontsource-variable/fraunces/files/fraunces-latin-wg
 import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 import { useEffect } from 'react';
 import {
+  data,
   isRouteErrorResponse,
   Link,
   Links,
@@ -17,6 +18,7 @@ import {
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { getUser } from '~/server/auth/session.server';
+import { log } from '~/server/log.server';
 import { isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/root';
 import appCss from './app.css?url';
@@ -60,10 +62,24 @@ export function meta({ error, location }: Route.MetaArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getUser(request);
+  const user = await readSessionUser(request);
   // The same for every visitor (it comes from the environment): cached public pages stay correct.
   // The banner's words come from here so that the payment settings' code stays out of every page's scripts.
   return { user, demoShopBanner: isDemoShopRunning() ? SANDBOX_POLICY_MESSAGES.demoBanner : null };
+}
+
+/**
+ * The visitor's session, read from the database. When it cannot be read (the database is down),
+ * the answer is 503, a state that passes, not a 500: the error boundary then shows the site's error
+ * page, or the back office's own error state (specification 001, §8).
+ */
+async function readSessionUser(request: Request) {
+  try {
+    return await getUser(request);
+  } catch (error) {
+    log.error({ err: error }, 'the session could not be read');
+    throw data(null, { status: 503, headers: { 'Cache-Control': 'no-store', 'Retry-After': '5' } });
+  }
 }
 
 let documentNonce: string | undefined;

@@ -172,7 +172,8 @@ describe('« Expédier » in the back office', () => {
   it('asks for the tracking number under its field, and ships nothing without it', async () => {
     const order = await paidLabelOrder(uniqueEmail('suivi'));
     const { page, ship } = await openShipDialog(order);
-    await ship.getByRole('radio', { name: /^Saisir un numéro de suivi/ }).check();
+    const typed = ship.getByRole('radio', { name: 'Saisir un numéro de suivi Colissimo ou La Poste' });
+    await typed.check();
     const tracking = ship.getByLabel('Numéro de suivi', { exact: true });
     await tracking.fill('   ');
     await ship.getByRole('button', { name: 'Expédier' }).click();
@@ -180,7 +181,11 @@ describe('« Expédier » in the back office', () => {
     await expect.poll(() => tracking.getAttribute('aria-invalid')).toBe('true');
     const message = ship.getByText('Saisissez le numéro de suivi du colis');
     expect(await tracking.getAttribute('aria-describedby')).toContain(await message.getAttribute('id'));
-    expect(await ship.getByRole('radio', { name: /^Saisir un numéro de suivi/ }).isChecked()).toBe(true);
+    expect(await typed.isChecked()).toBe(true);
+    // « abc » is no La Poste number: said under the field, nothing shipped, nobody e-mailed a link.
+    await tracking.fill('abc');
+    await ship.getByRole('button', { name: 'Expédier' }).click();
+    await ship.getByText('Ce n’est pas un numéro de suivi Colissimo ou La Poste').waitFor();
     await expectNoSeriousA11yViolations(page);
     expect(await orderState(env.server.databaseUrl, order.id)).toMatchObject({ status: 'completed' });
     expect(

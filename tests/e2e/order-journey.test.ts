@@ -106,12 +106,14 @@ describe('the originals’ journey, as the guest sees it', () => {
 
     await apply(order.id, { type: 'advance_stage', to: 'quality_check' });
     await apply(order.id, { type: 'advance_stage', to: 'ready' });
-    await messageAbout('Vos fichiers sont prêts');
     await page.reload();
     expect(await currentStep(page)).toContain('Prêt');
 
     await apply(order.id, { type: 'ship', parcelNumber: '6A00000000017', carrier: 'colissimo' });
     const shipped = await messageAbout('est expédiée');
+    // « Prêt » e-mailed nothing (queued before the shipping, it would have arrived first): the
+    // « Vos fichiers sont prêts » e-mail comes once, with the files' publication.
+    expect(env.smtp.messages.filter((m) => m.subject.includes('Vos fichiers sont prêts'))).toEqual([]);
     expect(shipped.html).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A00000000017');
     await page.reload();
     expect(await currentStep(page)).toContain('Expédié');

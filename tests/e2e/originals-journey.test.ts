@@ -165,7 +165,6 @@ describe('the originals’ journey', () => {
       await workshop.getByRole('button', { name: `Passer à l’étape « ${stage} »` }).click();
       await workshop.getByText(stage, { exact: true }).waitFor({ timeout: 20_000 });
     }
-    await mail(email, 'Vos fichiers sont prêts');
 
     // Shipping with a Colissimo return label to the frozen address.
     const shipping = staff.dialog.getByRole('region', { name: 'Expédition' });
@@ -179,6 +178,8 @@ describe('the originals’ journey', () => {
 
     const tracking = `https://www.laposte.fr/outils/suivre-vos-envois?code=${returnParcel}`;
     expect((await mail(email, 'est expédiée')).html).toContain(tracking);
+    // « Prêt » e-mailed nothing: « Vos fichiers sont prêts » comes once, when the files are published.
+    expect(env.smtp.messages.filter((m) => m.envelopeTo.includes(email) && m.subject.includes('prêts'))).toEqual([]);
     await customer.page.goto(`${env.server.url}/confirmation?orderId=${customer.id}`);
     const journey = customer.page.getByRole('region', { name: 'Le voyage de vos souvenirs' });
     expect(await journey.locator('[aria-current="step"]').innerText()).toContain('Expédié');

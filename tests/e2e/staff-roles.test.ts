@@ -80,6 +80,24 @@ function get(path: string, cookie: string) {
   return fetch(`${env.server.url}${path}`, { redirect: 'manual', headers: { cookie, 'x-forwarded-for': randomIp() } });
 }
 
+/** What each submit button of `root` would post, and every back-office link it offers. */
+function offeredControls(root: Locator) {
+  return root.evaluate((element) => ({
+    posts: [...element.querySelectorAll<HTMLButtonElement>('form button[type="submit"]')]
+      .filter((button) => button.form && button.form.method.toLowerCase() === 'post')
+      .map((button) => {
+        const form = button.form as HTMLFormElement;
+        const fields = [...new FormData(form, button).entries()].filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        );
+        return { label: button.textContent?.trim() ?? '', action: form.action, fields };
+      }),
+    links: [...element.querySelectorAll<HTMLAnchorElement>('a[href]')]
+      .map((a) => a.href)
+      .filter((href) => new URL(href).origin === location.origin && new URL(href).pathname.startsWith('/admin')),
+  }));
+}
+
 /** Invites `email` as `roleLabel` from « Équipe » and returns the link the e-mail carries. */
 async function invite(page: Page, email: string, roleLabel: string): Promise<string> {
   const form = page.getByRole('region', { name: 'Inviter un membre' });
@@ -264,6 +282,53 @@ describe('a team in the back office', () => {
         (r) => r.status,
       ),
     ).toBe(403);
+  });
+
+  it('offers the operator and the accountant, in the order dialog, no control the server then refuses', async () => {
+    // A paid card order with its invoice, awaiting its parcel: every panel of the dialog has something to offer.
+    const email = uniqueEmail('controles');
+    const order = await insertTestOrder(env.server.databaseUrl, { guestEmail: email });
+    await payBySandboxCard(env.server.url, order, email);
+    const fakeId = '00000000-0000-4000-8000-000000000000';
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+    for (const [role, cookie] of [
+      ['atelier', operatorCookie],
+      ['comptabilite', accountantCookie],
+    ] as const) {
+      const page = await pageAs(cookie, `/admin?q=${order.number}`);
+      // The selection's bar: its links appear once an order is selected.
+      await page.getByRole('table').getByLabel(`Sélectionner la commande ${order.number}`).check();
+      const bar = page.getByRole('region', { name: 'Actions sur la sélection' });
+      await bar.getByText('1 commande sélectionnée').waitFor();
+      const barLinks = await offeredControls(bar);
+      await page.goto(`${env.server.url}/admin?commande=${order.id}`);
+      const dialog = page.getByRole('dialog', { name: `Commande ${order.number}` });
+      await dialog.waitFor();
+      await expect.poll(() => dialog.getByText('Chargement…').count()).toBe(0);
+      const offered = await offeredControls(dialog);
+      offered.links.push(...barLinks.links);
+      await page.context().close();
+      expect(offered.posts.length, role).toBeGreaterThan(0);
+      expect(offered.links.length, role).toBeGreaterThan(0);
+      for (const post of offered.posts) {
+        // Aimed at an order that does not exist: the door answers first (403), else the action (404, 400…).
+        const url = new URL(post.action.replace(uuid, fakeId));
+        const body = new URLSearchParams(post.fields.map(([name, value]) => [name, value.replace(uuid, fakeId)]));
+        const response = await fetch(`${env.server.url}${url.pathname}${url.search}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { origin: env.server.url, cookie, 'x-forwarded-for': randomIp() },
+          body,
+        });
+        expect(response.status, `${role}: « ${post.label} » → ${url.pathname}${url.search}`).not.toBe(403);
+      }
+      for (const link of offered.links) {
+        const url = new URL(link);
+        const response = await get(`${url.pathname}${url.search}`, cookie);
+        expect([401, 403, 404], `${role}: ${url.pathname}${url.search}`).not.toContain(response.status);
+      }
+    }
   });
 
   it('shows the invitations, the operator’s stage and the accountant’s refund in the Journal, before and after', async () => {

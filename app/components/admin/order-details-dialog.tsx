@@ -102,7 +102,7 @@ export async function followStatusEmail(
   }
 }
 
-function StatusForm({ order }: { order: OrderDetails }) {
+function StatusForm({ order, canRefund }: { order: OrderDetails; canRefund: boolean }) {
   const fetcher = useFetcher<StatusActionData>();
   const handled = useRef<unknown>(null);
 
@@ -156,7 +156,8 @@ function StatusForm({ order }: { order: OrderDetails }) {
           {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
         </Button>
       </div>
-      {status === 'canceled' && order.money.refundableCents > 0 ? (
+      {/* Refunding with the cancellation is the refund right's (a role without it cancels only). */}
+      {status === 'canceled' && order.money.refundableCents > 0 && canRefund ? (
         <CancelRefundFields order={order} fields={fields} />
       ) : null}
       <FormAlert id={form.errorId} errors={form.errors} />
@@ -275,7 +276,7 @@ export function OrderDetailsDialog({
               </Info>
               <Info label="Livraison">{DELIVERY_LABELS[order.deliveryMethod] ?? order.deliveryMethod}</Info>
               <Info label="Facture">
-                {order.invoice ? (
+                {order.invoice && allowed('accounting') ? (
                   <span className="flex flex-wrap items-center gap-2">
                     {order.invoice.number}
                     <a href={`/facture/${order.id}`} className="inline-flex items-center gap-1 text-primary underline">
@@ -291,7 +292,7 @@ export function OrderDetailsDialog({
                     </a>
                   </span>
                 ) : (
-                  'Pas encore de facture'
+                  (order.invoice?.number ?? 'Pas encore de facture')
                 )}
               </Info>
               {order.creditNotes.length > 0 ? (
@@ -357,7 +358,7 @@ export function OrderDetailsDialog({
             <h3 id="commande-statut" className="font-semibold">
               Changer le statut
             </h3>
-            <StatusForm order={order} />
+            <StatusForm order={order} canRefund={allowed('refunds')} />
           </section>
         ) : null}
 
@@ -370,7 +371,12 @@ export function OrderDetailsDialog({
         {allowed('files') ? (
           <>
             <OrderFilesSection orderId={order.id} />
-            <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
+            {/* A closed order takes no files (the upload endpoint refuses them with the same words). */}
+            {order.closedWork ? (
+              <p className="text-muted-foreground text-sm">{order.closedWork}</p>
+            ) : (
+              <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
+            )}
           </>
         ) : null}
 

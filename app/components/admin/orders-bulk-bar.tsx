@@ -12,6 +12,7 @@ import {
 } from '~/components/ui/dialog';
 import { Label } from '~/components/ui/label';
 import { toast } from '~/components/ui/toaster';
+import type { Role } from '~/domain/account/session-user';
 import {
   BULK_STAGE_TARGETS,
   BULK_STATUS_TARGETS,
@@ -20,6 +21,7 @@ import {
 } from '~/domain/admin/bulk-orders';
 import { frenchTypography } from '~/domain/format';
 import { ORDER_STATUS_LABELS, WORKSHOP_STAGE_LABELS } from '~/domain/order-status';
+import { can } from '~/domain/staff/permissions';
 
 export const ORDERS_BULK_PATH = '/admin/api/commandes/lot';
 
@@ -64,7 +66,17 @@ function RefusalList({ refused }: { refused: readonly BulkRefusal[] }) {
  * dialog that lists what will move and what cannot, and why), the export of the selection, and its
  * job sheets in one PDF.
  */
-export function OrdersBulkBar({ ids, onApplied }: { ids: readonly string[]; onApplied: () => void }) {
+export function OrdersBulkBar({
+  ids,
+  onApplied,
+  role,
+}: {
+  ids: readonly string[];
+  onApplied: () => void;
+  /** Each control shows only to a role that may use it (the server checks again). */
+  role: Role;
+}) {
+  const mayChange = can(role, 'orders.write');
   const selectId = useId();
   const [change, setChange] = useState('');
   const preview = useFetcher<BulkActionData>({ key: 'orders-bulk-preview' });
@@ -111,48 +123,56 @@ export function OrdersBulkBar({ ids, onApplied }: { ids: readonly string[]; onAp
           preview.submit(bulkForm('preview', change, ids), { method: 'post', action: ORDERS_BULK_PATH });
         }}
       >
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={selectId}>Changer la sélection</Label>
-          <select
-            id={selectId}
-            value={change}
-            onChange={(event) => setChange(event.target.value)}
-            aria-describedby={previewError ? `${selectId}-error` : undefined}
-            className="h-10 rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:outline-2 focus-visible:outline-ring md:text-sm"
-          >
-            <option value="">Choisir un statut ou une étape</option>
-            <optgroup label="Statut">
-              {BULK_STATUS_TARGETS.map((s) => (
-                <option key={s} value={`status:${s}`}>
-                  {`Statut : ${ORDER_STATUS_LABELS[s]}`}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="Étape à l’atelier">
-              {BULK_STAGE_TARGETS.map((s) => (
-                <option key={s} value={`stage:${s}`}>
-                  {`Étape : ${WORKSHOP_STAGE_LABELS[s]}`}
-                </option>
-              ))}
-            </optgroup>
-          </select>
-        </div>
-        <Button type="submit" disabled={preview.state !== 'idle'}>
-          {preview.state !== 'idle' ? 'Vérification…' : 'Appliquer…'}
-        </Button>
-        <SelectionLink
-          disabled={none}
-          href={`/admin/exports/commandes?format=csv&${selectionQuery(ids)}`}
-          icon={<DownloadIcon aria-hidden="true" />}
-          label="Exporter la sélection (CSV)"
-          download
-        />
-        <SelectionLink
-          disabled={none}
-          href={`/admin/commandes/fiches-atelier.pdf?${selectionQuery(ids)}`}
-          icon={<PrinterIcon aria-hidden="true" />}
-          label="Imprimer les fiches atelier"
-        />
+        {mayChange ? (
+          <>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={selectId}>Changer la sélection</Label>
+              <select
+                id={selectId}
+                value={change}
+                onChange={(event) => setChange(event.target.value)}
+                aria-describedby={previewError ? `${selectId}-error` : undefined}
+                className="h-10 rounded-md border border-input bg-card px-3 text-base shadow-xs focus-visible:outline-2 focus-visible:outline-ring md:text-sm"
+              >
+                <option value="">Choisir un statut ou une étape</option>
+                <optgroup label="Statut">
+                  {BULK_STATUS_TARGETS.map((s) => (
+                    <option key={s} value={`status:${s}`}>
+                      {`Statut : ${ORDER_STATUS_LABELS[s]}`}
+                    </option>
+                  ))}
+                </optgroup>
+                <optgroup label="Étape à l’atelier">
+                  {BULK_STAGE_TARGETS.map((s) => (
+                    <option key={s} value={`stage:${s}`}>
+                      {`Étape : ${WORKSHOP_STAGE_LABELS[s]}`}
+                    </option>
+                  ))}
+                </optgroup>
+              </select>
+            </div>
+            <Button type="submit" disabled={preview.state !== 'idle'}>
+              {preview.state !== 'idle' ? 'Vérification…' : 'Appliquer…'}
+            </Button>
+          </>
+        ) : null}
+        {can(role, 'exports') ? (
+          <SelectionLink
+            disabled={none}
+            href={`/admin/exports/commandes?format=csv&${selectionQuery(ids)}`}
+            icon={<DownloadIcon aria-hidden="true" />}
+            label="Exporter la sélection (CSV)"
+            download
+          />
+        ) : null}
+        {can(role, 'workshop') ? (
+          <SelectionLink
+            disabled={none}
+            href={`/admin/commandes/fiches-atelier.pdf?${selectionQuery(ids)}`}
+            icon={<PrinterIcon aria-hidden="true" />}
+            label="Imprimer les fiches atelier"
+          />
+        ) : null}
       </form>
       {previewError ? (
         <p id={`${selectId}-error`} role="alert" className="text-destructive text-sm">

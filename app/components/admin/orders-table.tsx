@@ -9,6 +9,7 @@ import { Pagination } from '~/components/ui/pagination';
 import { SortHeader } from '~/components/ui/sort-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { itemsSummary } from '~/domain/account/order-details';
+import type { Role } from '~/domain/account/session-user';
 import { ORDER_PAGE_SIZES, type OrderListParams, type OrderSort, withParams } from '~/domain/admin/list-params';
 import { countLabel, type ListPage } from '~/domain/admin/paging';
 import type { SavedFilter } from '~/domain/admin/saved-filters';
@@ -269,10 +270,12 @@ export function OrdersTable({
   page,
   params,
   savedFilters,
+  role,
 }: {
   page: ListPage<OrderListRow>;
   params: OrderListParams;
   savedFilters: readonly SavedFilter[];
+  role: Role;
 }) {
   const pageHref = usePageHref();
   const selection = useSelection(page.rows);
@@ -288,7 +291,7 @@ export function OrdersTable({
         </p>
       </div>
       <SavedFilters filters={savedFilters} />
-      <OrdersBulkBar ids={selection.ids} onApplied={selection.clear} />
+      <OrdersBulkBar ids={selection.ids} onApplied={selection.clear} role={role} />
       <div className="rounded-lg border border-border bg-card md:hidden">
         {page.rows.length > 0 ? (
           <div className="flex items-center gap-3 border-border border-b p-3 text-sm">

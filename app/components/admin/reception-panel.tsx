@@ -250,7 +250,9 @@ export function ReceptionPanel({ orderId }: { orderId: string }) {
         </div>
       ) : null}
       {value && !value.form && !value.reception ? (
-        <p className="text-muted-foreground text-sm">Aucune réception enregistrée.</p>
+        <p className="text-muted-foreground text-sm">
+          {value.closed ? `Aucune réception enregistrée. ${value.closed}` : 'Aucune réception enregistrée.'}
+        </p>
       ) : null}
     </section>
   );

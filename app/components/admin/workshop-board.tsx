@@ -2,7 +2,7 @@ import { FileTextIcon, FilterIcon } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
-import { itemsSummary, supportLabel } from '~/domain/account/order-details';
+import { supportLabel } from '~/domain/account/order-details';
 import {
   type AdvanceOutcome,
   BOARD_COLUMN_LABELS,
@@ -16,6 +16,7 @@ import {
   boardFilterSearch,
 } from '~/domain/admin/workshop-board';
 import { formatDateFr } from '~/domain/format';
+import { countedItemsSummary } from '~/domain/orders/counted-quantities';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { SUPPORT_TYPES } from '~/domain/pricing/default-price-list';
 import { CheckFilter, DeliveryFilter, ShippingOptionFilters } from './filter-fields';
@@ -186,7 +187,7 @@ function Card({ card }: { card: BoardCard }) {
             {card.number}
           </label>
           <p>{card.customer || 'Client sans nom'}</p>
-          <p className="text-muted-foreground">{itemsSummary(card.items)}</p>
+          <p className="text-muted-foreground">{countedItemsSummary(card.items)}</p>
           <p>{card.dueAt ? `Pour le ${formatDateFr(card.dueAt)}` : 'Pas encore reçue'}</p>
           {card.notBefore ? (
             <p className="font-medium">{EARLY_START_TEXT.notBefore(new Date(card.notBefore))}</p>

@@ -35,6 +35,11 @@ export interface OrderDetails {
   returnOriginals: boolean;
   withdrawnAt: string | null;
   paidAt: string | null;
+  /**
+   * Why the order takes no more originals or files (cancelled, withdrawn, refunded in full:
+   * domain/orders/open-work.ts); null while it is open. The dialog then offers no upload.
+   */
+  closedWork: string | null;
   /** The workshop: stage, promised date (late when passed) and the next stage the staff may move to. */
   workshop: {
     stage: WorkshopStage;

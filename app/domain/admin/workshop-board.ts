@@ -97,7 +97,8 @@ export interface BoardCard {
   id: string;
   number: string;
   customer: string;
-  items: { type: string; quantity: number }[];
+  /** Declared quantities, and what was counted at reception (null before). */
+  items: { type: string; quantity: number; counted: number | null }[];
   stage: WorkshopStage;
   dueAt: string | null;
   late: boolean;

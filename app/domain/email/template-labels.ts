@@ -22,6 +22,7 @@ export const EMAIL_TEMPLATE_LABELS: Readonly<Record<string, string>> = {
   'originals-received': 'Originaux reçus',
   'order-ready': 'Commande prête',
   'order-shipped': 'Commande expédiée',
+  'label-ready': 'Étiquette prépayée prête',
   'files-expiring': 'Fichiers bientôt supprimés',
   'order-message': 'Message de l’atelier',
   'staff-invitation': 'Invitation à l’équipe',

@@ -89,8 +89,6 @@ export const UPLOAD_MESSAGES = {
   foreignOrigin: `Requête refusée${NBSP}: origine non autorisée.`,
   sessionUnchecked: `La session n’a pas pu être vérifiée${NBSP}: veuillez réessayer.`,
   orderNotFound: 'Commande introuvable.',
-  orderNotPlaced: `Cette commande n’est pas encore passée${NBSP}: on ne peut pas y déposer de fichiers.`,
-  orderCanceled: `Cette commande est annulée${NBSP}: on ne peut plus y déposer de fichiers.`,
   unknownSupport: `Support inconnu pour cette commande${NBSP}: choisissez l’un de ses supports ou «${NBSP}${OTHER_SUPPORT_LABEL}${NBSP}».`,
   missingName: `Nom de fichier manquant${NBSP}: le fichier n’a pas été déposé.`,
   uploadNotFound: `Téléversement introuvable${NBSP}: il est terminé, annulé ou expiré. Déposez le fichier à nouveau.`,

@@ -324,6 +324,13 @@ const CASES: Case[] = [
     customer: 'Votre commande est expédiée',
   },
   {
+    kind: 'tracking_corrected',
+    data: { from: 'ABC12345', to: '6A12345678901', carrier: 'colissimo' },
+    label: 'Numéro de suivi corrigé',
+    detail: 'ABC12345 → 6A12345678901',
+    customer: 'Numéro de suivi corrigé',
+  },
+  {
     kind: 'supplement_requested',
     data: { amountCents: 700 },
     label: `Supplément de ${eur('7,00')} demandé au client`,

@@ -549,6 +549,16 @@ export const ORDER_EVENTS = {
       ),
     customer: () => 'Votre commande est expédiée',
   }),
+  tracking_corrected: kind({
+    schema: z.object({ from: text.optional(), to: text.optional() }).passthrough(),
+    label: () => 'Numéro de suivi corrigé',
+    detail: (data) => {
+      const from = nonEmpty(data.from);
+      const to = nonEmpty(data.to);
+      return from && to ? `${from} → ${to}` : to;
+    },
+    customer: () => 'Numéro de suivi corrigé',
+  }),
   supplement_requested: kind({
     schema: z.object({ amountCents: cents.optional(), adjustmentId: text.optional() }).passthrough(),
     label: (data) => {

@@ -8,6 +8,7 @@ import {
   type RefusalCode,
   type Transition,
 } from './lifecycle';
+import { acceptsFiles, acceptsOriginals, OPEN_WORK_MESSAGES } from './open-work';
 
 const TOTAL = 12_500;
 
@@ -384,6 +385,36 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
     );
   });
 
+  it('receives nothing for a closed order: cancelled, withdrawn or refunded in full, in French', () => {
+    const receive = { type: 'receive', dueAt: '2026-12-01T00:00:00Z' } as const;
+    const refunded = state({ paymentStatus: 'refunded', paidCents: 9490, refundedCents: 9490 });
+    expect(decide(refunded, receive)).toEqual({
+      ok: false,
+      code: 'refunded',
+      message: 'Cette commande est entièrement remboursée\u00a0: elle ne reçoit plus d’originaux ni de fichiers.',
+    });
+    expect(decide(state({ withdrawn: true }), receive)).toMatchObject({ ok: false, code: 'withdrawn' });
+    expect(decide(state({ status: 'canceled', paymentStatus: 'refunded' }), receive)).toMatchObject({
+      ok: false,
+      code: 'canceled',
+      message: OPEN_WORK_MESSAGES.canceled,
+    });
+    // A partial refund leaves the order open.
+    expect(refusal(decide(state({ paymentStatus: 'partially_refunded' }), receive))).toBe('ok');
+    for (const closed of [
+      refunded,
+      state({ status: 'canceled' }),
+      state({ withdrawn: true }),
+      state({ placed: false }),
+    ]) {
+      expect(acceptsOriginals(closed)).toBe(false);
+      expect(acceptsFiles(closed)).toBe(false);
+    }
+    expect(acceptsOriginals(state({ paymentStatus: 'paid' }))).toBe(true);
+    expect(acceptsOriginals(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(false);
+    expect(acceptsFiles(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(true);
+  });
+
   it('moves through the stages one step at a time; digitising needs the payment and no open supplement', () => {
     const received = state({ status: 'processing', stage: 'received', paymentStatus: 'paid' });
     expect(refusal(decide(received, { type: 'advance_stage', to: 'digitising' }))).toBe('ok');
@@ -403,11 +434,14 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
     );
     const checked = { ...received, stage: 'quality_check' as const };
     expect(refusal(decide(checked, { type: 'advance_stage', to: 'digitising' }))).toBe('ok');
-    expect(decide(checked, { type: 'advance_stage', to: 'ready' })).toMatchObject({
-      ok: true,
-      next: { stage: 'ready', status: 'completed' },
-      effects: [{ kind: 'email', template: 'order-ready' }],
-    });
+    // « Prêt » e-mails nobody: « Vos fichiers sont prêts » is sent once, at publication, with its link.
+    expect(decide(checked, { type: 'advance_stage', to: 'ready' })).toEqual(
+      expect.objectContaining({
+        ok: true,
+        next: expect.objectContaining({ stage: 'ready', status: 'completed' }),
+        effects: [],
+      }),
+    );
   });
 
   it('does not start digitising before the end of the withdrawal period the customer kept', () => {
@@ -478,6 +512,12 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
       method: 'card',
     });
     expect(settled).toMatchObject({ ok: true, next: { supplement: null, paidCents: TOTAL + 700 } });
+    // The notification is the supplement's (its amount), not a payment of the order.
+    expect(settled.ok && settled.effects).toEqual([
+      { kind: 'notify', about: 'supplement_paid' },
+      { kind: 'supplement_invoice', adjustmentId: 'adj-1', amountCents: 700 },
+      { kind: 'email', template: 'supplement-paid' },
+    ]);
     if (!settled.ok) return;
     // What can be refunded afterwards includes the supplement.
     expect(refusal(decide(settled.next, { type: 'refund', amountCents: TOTAL + 700 }))).toBe('ok');

@@ -9,6 +9,7 @@ import {
 import type { CheckoutPaymentMethod } from '../payments/offline';
 import { EARLY_START_TEXT, workHeldBack } from './early-start';
 import type { OrderEventKind } from './events';
+import { closedWorkRefusal } from './open-work';
 
 /*
  * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
@@ -114,7 +115,10 @@ export type Transition =
   | { type: 'record_reduction'; amountCents: number; refundRight: boolean }
   /** The originals arrived at the workshop (« Colis reçu »); `dueAt` is the promised date (ISO). */
   | { type: 'receive'; dueAt: string }
-  /** The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité ». */
+  /**
+   * The workshop moves the order to another stage (STAGE_MOVES); `ready` makes it « Traité »,
+   * silently: the customer's « Vos fichiers sont prêts » comes with the publication of the files.
+   */
   | { type: 'advance_stage'; to: Exclude<WorkshopStage, 'awaiting_originals' | 'received'> }
   /** Something physical leaves the workshop with its parcel number. */
   | { type: 'ship'; parcelNumber: string; carrier: 'colissimo' | 'other' }
@@ -134,7 +138,10 @@ export type Transition =
 export type TransitionType = Transition['type'];
 
 export type Effect =
-  | { kind: 'notify'; about: 'new_order' | 'payment_received' | 'payment_failed' | 'payment_method' | 'withdrawal' }
+  | {
+      kind: 'notify';
+      about: 'new_order' | 'payment_received' | 'supplement_paid' | 'payment_failed' | 'payment_method' | 'withdrawal';
+    }
   | { kind: 'email'; template: EmailEffect }
   | { kind: 'invoice' }
   /** The invoice of a paid reception supplement. */
@@ -207,7 +214,8 @@ export type RefusalCode =
   | 'supplement_open'
   | 'no_supplement'
   | 'no_files'
-  | 'withdrawal_period';
+  | 'withdrawal_period'
+  | 'refunded';
 
 export interface Accepted {
   ok: true;
@@ -524,8 +532,9 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       );
     }
     case 'receive': {
-      const refusal = liveOrderRefusal(state);
-      if (refusal) return refusal;
+      // A closed order (cancelled, withdrawn, refunded in full) takes no originals (open-work.ts).
+      const closed = closedWorkRefusal(state);
+      if (closed) return refuse(closed.code, closed.message);
       if (state.stage !== 'awaiting_originals') return refuse('already_received', LIFECYCLE_MESSAGES.alreadyReceived);
       if (state.status !== 'pending' && state.status !== 'processing') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));
@@ -553,11 +562,13 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         }
       }
       const ready = transition.to === 'ready';
+      // No e-mail at « Prêt »: the customer hears « Vos fichiers sont prêts » once, when the files
+      // are published (publish_files), with the link to them; before that there is nothing to open.
       return accept(
         state,
         { stage: transition.to, status: ready ? 'completed' : 'processing' },
         { kind: 'stage_changed', from: state.stage, to: transition.to },
-        ready ? [{ kind: 'email', template: 'order-ready' }] : [],
+        [],
       );
     }
     case 'ship': {
@@ -607,7 +618,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         { supplement: null, paidCents: state.paidCents + transition.amountCents },
         { kind: 'supplement_paid', from: 'awaiting_customer', to: 'paid' },
         [
-          { kind: 'notify', about: 'payment_received' },
+          // The back office reads the supplement's amount, not the order's total.
+          { kind: 'notify', about: 'supplement_paid' },
           { kind: 'supplement_invoice', adjustmentId: transition.adjustmentId, amountCents: transition.amountCents },
           { kind: 'email', template: 'supplement-paid' },
         ],

@@ -61,7 +61,8 @@ export const RECEPTION_MESSAGES = {
   tooManyPhotos: 'Ajoutez 10 photos au plus.',
 } as const;
 
-const lineKey = (position: number) => `line-${position}`;
+/** The key of an ordered line in the reception form and its stored counts. */
+export const lineKey = (position: number) => `line-${position}`;
 const reelKey = (size: ReelSize) => `reel-${size}`;
 
 /** The reel sizes that can be counted without having been ordered (film orders only). */

@@ -206,7 +206,12 @@ export default function OrdersTab({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-4">
       <OrderFilters params={loaderData.params} />
-      <OrdersTable page={loaderData.page} params={loaderData.params} savedFilters={loaderData.savedFilters} />
+      <OrdersTable
+        page={loaderData.page}
+        params={loaderData.params}
+        savedFilters={loaderData.savedFilters}
+        role={loaderData.role}
+      />
       {loaderData.details ? (
         <OrderDetailsDialog order={loaderData.details} role={loaderData.role} onClose={close} />
       ) : null}

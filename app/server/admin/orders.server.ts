@@ -7,6 +7,7 @@ import { type OrderStatus, type PaymentStatus, type WorkshopStage, wasPaid } fro
 import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
+import { closedWorkRefusal } from '~/domain/orders/open-work';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import { recordAudit } from '../audit/audit.server';
 import type { SessionUser } from '../auth/session.server';
@@ -152,6 +153,13 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     returnOriginals: Boolean(o.return_originals),
     withdrawnAt: isoTimestampOrNull(o.withdrawn_at),
     paidAt: isoTimestampOrNull(o.paid_at),
+    closedWork:
+      closedWorkRefusal({
+        placed: o.placed_at !== null && o.placed_at !== undefined,
+        status: o.status as OrderStatus,
+        withdrawn: o.withdrawn_at !== null && o.withdrawn_at !== undefined,
+        paymentStatus: o.payment_status as PaymentStatus,
+      })?.message ?? null,
     workshop: workshopOf(o),
     customer: {
       userId: text('user_id'),

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseOrderListParams } from '~/domain/admin/list-params';
 import { parseBoardParams } from '~/domain/admin/workshop-board';
+import { countedItemsSummary } from '~/domain/orders/counted-quantities';
 import { insertWorkshopOrder } from '../../../tests/support/workshop-orders';
 import { pool } from '../db/client.server';
 import { listOrders } from './orders.server';
@@ -11,7 +12,7 @@ const board = (search = '') => loadWorkshopBoard(parseBoardParams(new URLSearchP
 const numbers = (cards: { number: string }[]) => cards.map((c) => c.number);
 
 beforeEach(async () => {
-  await pool().query('delete from order_events; delete from order_items; delete from orders');
+  await pool().query('delete from receptions; delete from order_events; delete from order_items; delete from orders');
 });
 
 async function column(search: string, name: string) {
@@ -44,6 +45,19 @@ describe('the workshop board', () => {
     );
     expect((await column('', 'ready')).cards[0]?.rework).toBe(true);
     expect(digitising.cards.map((c) => c.rework)).toEqual([false, false, false]);
+  });
+
+  it('shows on a card what was counted at reception, with what was declared when it differs', async () => {
+    const order = await insertWorkshopOrder(pool(), { items: [{ type: 'vhs', quantity: 3 }] });
+    const card = async () => (await column('', 'received')).cards.find((c) => c.id === order.id);
+    expect(countedItemsSummary((await card())?.items ?? [])).toBe('3\u00A0× Cassettes VHS');
+    await pool().query(
+      `insert into receptions (order_id, received_at, received_by, received_by_name, counts, remarks)
+       values ($1, now(), 'system', 'Camille', $2, '[]')`,
+      [order.id, JSON.stringify([{ key: 'line-0', label: 'Cassettes VHS', type: 'vhs', ordered: 3, counted: 4 }])],
+    );
+    expect((await card())?.items).toEqual([{ type: 'vhs', quantity: 3, counted: 4 }]);
+    expect(countedItemsSummary((await card())?.items ?? [])).toBe('4 (déclaré\u00A0: 3)\u00A0× Cassettes VHS');
   });
 
   it('filters by support, delivery, label, return of originals, express and what is awaited', async () => {

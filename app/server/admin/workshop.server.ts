@@ -10,6 +10,7 @@ import {
   columnsFor,
 } from '~/domain/admin/workshop-board';
 import { isWorkshopStage, WORKSHOP_STAGE_LABELS, type WorkshopStage } from '~/domain/order-status';
+import { countedAt, parseReceptionCounts } from '~/domain/orders/counted-quantities';
 import { isLate } from '~/domain/orders/due-date';
 import { workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
@@ -55,13 +56,23 @@ function filterConditions(params: BoardParams): SQL[] {
   return conditions;
 }
 
+/** The card's lines with their counted quantity once the parcel is received. */
+function countedItems(items: unknown, stored: unknown): BoardCard['items'] {
+  const counts = parseReceptionCounts(stored);
+  return ((items as Array<{ type: string; quantity: number; position: number }> | null) ?? []).map((item) => ({
+    type: item.type,
+    quantity: item.quantity,
+    counted: countedAt(counts, item.position),
+  }));
+}
+
 function toCard(row: Record<string, unknown>, now: Date): BoardCard {
   const dueAt = isoTimestampOrNull(row.due_at);
   return {
     id: String(row.id),
     number: String(row.number),
     customer: String(row.customer ?? ''),
-    items: (row.items as BoardCard['items'] | null) ?? [],
+    items: countedItems(row.items, row.counts),
     stage: row.stage as WorkshopStage,
     dueAt,
     late: isLate(dueAt ? new Date(dueAt) : null, now),
@@ -95,8 +106,10 @@ async function loadColumn(
     db().execute(sql`
       select o.id, o.number, o.stage, o.due_at, o.express, o.payment_status, ${CUSTOMER_NAME} as customer,
         o.created_at, o.early_start_consent_at,
-        coalesce((select json_agg(json_build_object('type', i.type, 'quantity', i.quantity) order by i.position)
-                  from order_items i where i.order_id = o.id), '[]'::json) as items,
+        coalesce((select json_agg(json_build_object('type', i.type, 'quantity', i.quantity, 'position', i.position)
+                  order by i.position) from order_items i where i.order_id = o.id), '[]'::json) as items,
+        -- What was counted at reception: the card shows it rather than what was declared.
+        (select r.counts from receptions r where r.order_id = o.id limit 1) as counts,
         -- A delivered file the customer wants redone (issue 16): one index probe per card shown.
         exists (select 1 from order_files f
                 where f.order_id = o.id and f.rework_requested_at is not null and f.deleted_at is null) as rework

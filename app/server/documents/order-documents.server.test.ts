@@ -100,6 +100,38 @@ describe('the job sheet /admin/commandes/:id/fiche-atelier.pdf', () => {
     expect(content).toContain('Paul Invité');
   });
 
+  it('shows what was counted at reception, with the declared quantity when it differs', async () => {
+    const admin = await registeredAccount('admin');
+    const order = await insertOrder({ guestEmail: 'paul@example.fr' });
+    const before = await text(await jobSheet(order.id, [admin.cookie]));
+    expect(before).toContain('SUPPORTS DÉCLARÉS');
+    expect(before).toContain('Quantité : 120');
+    await db()
+      .insert(receptions)
+      .values({
+        orderId: order.id,
+        receivedAt: new Date(),
+        receivedBy: admin.id,
+        receivedByName: 'Jeanne Martin',
+        counts: [
+          { key: 'line-0', label: 'Photos papier', type: 'photos', ordered: 120, counted: 100 },
+          { key: 'line-1', label: 'Cassettes VHS', type: 'vhs', ordered: 2, counted: 2 },
+          { key: 'reel-small', label: 'Bobine 8 mm (15 m)', type: 'film', ordered: 0, counted: 1 },
+        ],
+        remarks: [],
+      });
+    const content = await text(await jobSheet(order.id, [admin.cookie]));
+    expect(content).toContain('SUPPORTS COMPTÉS À LA RÉCEPTION');
+    expect(content).toContain('Quantité : 100 (déclaré : 120)');
+    expect(content).toContain('Quantité : 2 ');
+    expect(content).not.toContain('Quantité : 2 (déclaré');
+    expect(content).toContain('Bobine 8 mm (15 m) Quantité : 1 (déclaré : 0)');
+    // The customer's slip stays what they declared.
+    const owner = await text(await slip(order.id, [admin.cookie]));
+    expect(owner).toContain('Quantité : 120');
+    expect(owner).not.toContain('déclaré :');
+  });
+
   it('is refused to customers and anonymous visitors', async () => {
     const owner = await registeredAccount();
     const order = await insertOrder({ userId: owner.id });

@@ -1,10 +1,17 @@
 import { Document, Page, renderToBuffer, StyleSheet, Text, type TextProps, View } from '@react-pdf/renderer';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { DELIVERY_LABELS, itemOptions, type OrderItemView, supportLabel } from '~/domain/account/order-details';
 import { formatDateFr, frenchTypography } from '~/domain/format';
+import {
+  countedAt,
+  parseReceptionCounts,
+  quantityText,
+  type ReceptionCount,
+  undeclaredCounts,
+} from '~/domain/orders/counted-quantities';
 import { packingAdviceFor, WORKSHOP_ADDRESS_LINES } from '~/domain/orders/sending-instructions';
 import { db } from '../db/client.server';
-import { orderAddresses, orders, receptions } from '../db/schema';
+import { orderAddresses, orderItems, orders, receptions } from '../db/schema';
 import { pdfText } from '../invoices/pdf.server';
 import { loadOrderDetails } from '../orders/access.server';
 import { BarcodePdf } from './barcode-pdf';
@@ -55,7 +62,10 @@ interface DocumentOrder {
   customerName: string;
   customerEmail: string;
   customerPhone: string;
-  items: OrderItemView[];
+  /** The ordered lines, each with its counted quantity once the parcel is received (else null). */
+  items: Array<OrderItemView & { counted: number | null }>;
+  /** Counted at reception but not ordered (a reel size that arrived undeclared). */
+  undeclared: ReceptionCount[];
   deliveryMethod: string;
   returnOriginals: boolean;
   sendMethod: string;
@@ -70,14 +80,25 @@ export async function loadDocumentOrder(orderId: string): Promise<DocumentOrder 
   const details = await loadOrderDetails(orderId);
   if (!details) return null;
   const database = db();
-  const [[row], [address], [reception]] = await Promise.all([
+  const [[row], [address], [reception], positions] = await Promise.all([
     database.select({ express: orders.express, dueAt: orders.dueAt }).from(orders).where(eq(orders.id, orderId)),
     database
       .select()
       .from(orderAddresses)
       .where(and(eq(orderAddresses.orderId, orderId), eq(orderAddresses.kind, 'delivery'))),
-    database.select({ remarks: receptions.remarks }).from(receptions).where(eq(receptions.orderId, orderId)),
+    database
+      .select({ remarks: receptions.remarks, counts: receptions.counts })
+      .from(receptions)
+      .where(eq(receptions.orderId, orderId)),
+    // The lines' positions, in the order loadOrderDetails reads them: the counts are keyed by position.
+    database
+      .select({ position: orderItems.position })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, orderId))
+      .orderBy(asc(orderItems.position), asc(orderItems.id)),
   ]);
+  const counts = parseReceptionCounts(reception?.counts);
+  const linePositions = positions.map((line) => line.position);
   const customer = details.customer;
   return {
     id: details.id,
@@ -86,7 +107,11 @@ export async function loadDocumentOrder(orderId: string): Promise<DocumentOrder 
     customerName: `${customer.firstName} ${customer.lastName}`.trim(),
     customerEmail: customer.email ?? '',
     customerPhone: customer.phone ?? '',
-    items: details.items,
+    items: details.items.map((item, index) => {
+      const position = linePositions[index];
+      return { ...item, counted: position === undefined ? null : countedAt(counts, position) };
+    }),
+    undeclared: undeclaredCounts(counts, linePositions),
     deliveryMethod: details.deliveryMethod,
     returnOriginals: details.returnOriginals,
     sendMethod: details.sendMethod,
@@ -132,10 +157,20 @@ function NumberBlock({ order, title }: { order: DocumentOrder; title: string }) 
   );
 }
 
-function ItemsTable({ items, withOptions }: { items: OrderItemView[]; withOptions: boolean }) {
+/**
+ * The lines: on the customer's slip as declared; on the job sheet (`counted`) as counted at
+ * reception, with the declared quantity beside it when they differ, and what arrived undeclared.
+ */
+function ItemsTable({ order, counted }: { order: DocumentOrder; counted: boolean }) {
+  const { items } = order;
+  const withOptions = counted;
   return (
     <View style={styles.section}>
-      <T style={styles.sectionTitle}>Supports déclarés</T>
+      <T style={styles.sectionTitle}>
+        {counted && items.some((item) => item.counted !== null)
+          ? 'Supports comptés à la réception'
+          : 'Supports déclarés'}
+      </T>
       {items.map((item, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines in their stored order
         <View key={index} style={styles.row}>
@@ -143,9 +178,21 @@ function ItemsTable({ items, withOptions }: { items: OrderItemView[]; withOption
             <T style={styles.bold}>{supportLabel(item.type)}</T>
             {withOptions ? <T style={styles.muted}>{itemOptions(item)}</T> : null}
           </View>
-          <T style={styles.colQty}>{`Quantité : ${item.quantity}`}</T>
+          <T
+            style={styles.colQty}
+          >{`Quantité : ${counted ? quantityText(item.quantity, item.counted) : item.quantity}`}</T>
         </View>
       ))}
+      {counted
+        ? order.undeclared.map((line) => (
+            <View key={line.key} style={styles.row}>
+              <View style={styles.colLabel}>
+                <T style={styles.bold}>{line.label}</T>
+              </View>
+              <T style={styles.colQty}>{`Quantité : ${quantityText(0, line.counted)}`}</T>
+            </View>
+          ))
+        : null}
     </View>
   );
 }
@@ -174,7 +221,7 @@ export function OrderSlipPdf({ order }: { order: DocumentOrder }) {
           <T>{order.customerName || order.customerEmail}</T>
           {order.customerName && order.customerEmail ? <T style={styles.muted}>{order.customerEmail}</T> : null}
         </View>
-        <ItemsTable items={order.items} withOptions={false} />
+        <ItemsTable order={order} counted={false} />
         <View style={styles.section}>
           <T style={styles.sectionTitle}>Avant de fermer le colis</T>
           <T>Glissez ce bordereau dans le colis, sur le dessus du contenu.</T>
@@ -202,7 +249,7 @@ function JobSheetPage({ order }: { order: DocumentOrder }) {
         {order.customerEmail ? <T style={styles.muted}>{order.customerEmail}</T> : null}
         {order.customerPhone ? <T style={styles.muted}>{order.customerPhone}</T> : null}
       </View>
-      <ItemsTable items={order.items} withOptions />
+      <ItemsTable order={order} counted />
       <View style={styles.section}>
         <T style={styles.sectionTitle}>Remarques à la réception</T>
         {order.remarks.length === 0 ? (

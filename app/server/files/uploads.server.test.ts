@@ -306,6 +306,9 @@ describe('who may upload, and what', () => {
     const canceled = await insertTestOrder(databaseUrl, { status: 'canceled' });
     const draft = await insertTestOrder(databaseUrl);
     await pool().query('update orders set placed_at = null where id = $1', [draft.id]);
+    const refunded = await insertTestOrder(databaseUrl, { status: 'processing', paymentStatus: 'refunded' });
+    const withdrawn = await insertTestOrder(databaseUrl, { paymentStatus: 'paid' });
+    await pool().query('update orders set withdrawn_at = now() where id = $1', [withdrawn.id]);
     const cases: [Record<string, string>, number, string][] = [
       [
         { orderId: '00000000-0000-4000-8000-000000000042', support: 'photos', filename: 'a.jpg' },
@@ -315,6 +318,8 @@ describe('who may upload, and what', () => {
       [{ orderId: 'pas-un-id', support: 'photos', filename: 'a.jpg' }, 404, 'Commande introuvable'],
       [{ orderId: canceled.id, support: 'photos', filename: 'a.jpg' }, 409, 'annulée'],
       [{ orderId: draft.id, support: 'photos', filename: 'a.jpg' }, 409, 'pas encore passée'],
+      [{ orderId: refunded.id, support: 'photos', filename: 'a.jpg' }, 409, 'entièrement remboursée'],
+      [{ orderId: withdrawn.id, support: 'photos', filename: 'a.jpg' }, 409, 'rétracté'],
       [{ orderId: order.id, support: 'film', filename: 'a.jpg' }, 400, 'Support inconnu'],
       [{ orderId: order.id, support: 'photos', filename: '  ' }, 400, 'Nom de fichier manquant'],
     ];

@@ -18,6 +18,8 @@ import {
   type UploadOutcome,
   uploadRefusalMessage,
 } from '~/domain/files/uploads';
+import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
+import { closedWorkRefusal } from '~/domain/orders/open-work';
 import { ruleFor, UPLOADS_ACCESS } from '~/domain/staff/access-rules';
 import { decideRequest, refusalAnswer, SessionUncheckable } from '../access/door.server';
 import type { SessionUser } from '../auth/session.server';
@@ -299,12 +301,24 @@ async function checkUploadTarget(
   const filename = (metadata?.filename ?? '').trim();
   if (!isOrderId(orderId)) throw refusal(404, UPLOAD_MESSAGES.orderNotFound);
   const [order] = await database
-    .select({ placedAt: orders.placedAt, status: orders.status })
+    .select({
+      placedAt: orders.placedAt,
+      status: orders.status,
+      withdrawnAt: orders.withdrawnAt,
+      paymentStatus: orders.paymentStatus,
+    })
     .from(orders)
     .where(eq(orders.id, orderId));
   if (!order) throw refusal(404, UPLOAD_MESSAGES.orderNotFound);
-  if (!order.placedAt) throw refusal(409, UPLOAD_MESSAGES.orderNotPlaced);
-  if (order.status === 'canceled') throw refusal(409, UPLOAD_MESSAGES.orderCanceled);
+  // A closed order (not placed, cancelled, withdrawn, refunded in full) takes no files: the rule
+  // book's words (domain/orders/open-work.ts), as the order dialog that hides the upload.
+  const closed = closedWorkRefusal({
+    placed: order.placedAt !== null,
+    status: order.status as OrderStatus,
+    withdrawn: order.withdrawnAt !== null,
+    paymentStatus: order.paymentStatus as PaymentStatus,
+  });
+  if (closed) throw refusal(409, closed.message);
   if (support !== OTHER_SUPPORT) {
     const lines = await database
       .select({ type: orderItems.type })

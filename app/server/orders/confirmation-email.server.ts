@@ -19,6 +19,7 @@ import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueEmail } from '../email/outbox.server';
 import { customerName, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
+import { hasInboundLabel } from '../shipping/label-ready-email.server';
 import { orderFollowUrl } from './create-order.server';
 import { orderSlipPath } from './journey.server';
 
@@ -137,7 +138,12 @@ export async function enqueueOrderConfirmation(
         addressLines: [...WORKSHOP_ADDRESS_LINES],
         packing: packingAdviceFor(items.map((item) => item.type)),
         slipUrl: withGuestToken(orderSlipPath(order.id), token),
-        ...(order.sendMethod === 'label' ? { labelUrl: withGuestToken(prepaidLabelPath(order.id), token) } : {}),
+        // The label is offered only once it exists (made at payment); before, the e-mail says when.
+        ...(order.sendMethod !== 'label'
+          ? {}
+          : (await hasInboundLabel(tx, order.id))
+            ? { labelUrl: withGuestToken(prepaidLabelPath(order.id), token) }
+            : { labelAfterPayment: true }),
       },
       contract: {
         // Placing the order accepts the terms in force (the lifecycle records them with `place`).

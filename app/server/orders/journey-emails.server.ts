@@ -90,13 +90,15 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
       });
       return;
     case 'order-shipped': {
-      const parcelNumber = await shippedParcelNumber(tx, facts.id, input.data);
+      const parcel = await shippedParcel(tx, facts.id, input.data);
       await enqueueEmail(tx, {
         ...base,
         template: 'order-shipped',
         data: {
           ...common,
-          ...(parcelNumber ? { parcelNumber } : {}),
+          ...(parcel ? { parcelNumber: parcel.parcelNumber, carrier: parcel.carrier } : {}),
+          // A typed number corrected after shipping (shipping.server.ts): the e-mail says so.
+          corrected: input.data.corrected === true,
           ...(await deliveredFilesEmailFields(tx, facts.id, input.accessToken)),
         },
       });
@@ -105,15 +107,27 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
   }
 }
 
-/** The return parcel's number: from the transition's caller, else the `shipped` history row just written. */
-async function shippedParcelNumber(tx: Tx, orderId: string, data: Record<string, unknown>): Promise<string | null> {
-  if (typeof data.parcelNumber === 'string' && data.parcelNumber.trim()) return data.parcelNumber.trim();
+/**
+ * The return parcel's number and carrier: from the caller (a correction), else the `shipped`
+ * history row just written (the ship transition's own fields).
+ */
+async function shippedParcel(
+  tx: Tx,
+  orderId: string,
+  data: Record<string, unknown>,
+): Promise<{ parcelNumber: string; carrier: 'colissimo' | 'other' } | null> {
+  const carrierOf = (value: unknown) => (value === 'other' ? 'other' : 'colissimo');
+  if (typeof data.parcelNumber === 'string' && data.parcelNumber.trim()) {
+    return { parcelNumber: data.parcelNumber.trim(), carrier: carrierOf(data.carrier) };
+  }
   const [parcel] = await tx
     .select({ data: orderEvents.data })
     .from(orderEvents)
     .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.kind, 'shipped')))
     .orderBy(desc(orderEvents.at), desc(orderEvents.id))
     .limit(1);
-  const stored = (parcel?.data as { parcelNumber?: unknown } | null)?.parcelNumber;
-  return typeof stored === 'string' && stored.trim() ? stored.trim() : null;
+  const stored = parcel?.data as { parcelNumber?: unknown; carrier?: unknown } | null;
+  return typeof stored?.parcelNumber === 'string' && stored.parcelNumber.trim()
+    ? { parcelNumber: stored.parcelNumber.trim(), carrier: carrierOf(stored.carrier) }
+    : null;
 }

@@ -587,6 +587,19 @@ function notificationFor(
           : `${amount} reçus par ${paymentMethodLabel(method).toLowerCase()}.`,
       };
     }
+    case 'supplement_paid': {
+      const provider = context.payment ? PAYMENT_PROVIDER_LABELS[context.payment.provider] : null;
+      const invoiced = applied.decision.effects.find((effect) => effect.kind === 'supplement_invoice');
+      const supplement = formatEurosFromCents(invoiced?.kind === 'supplement_invoice' ? invoiced.amountCents : 0);
+      return {
+        kind: 'payment',
+        status: 'paid',
+        title: `Supplément payé — commande ${facts.number}`,
+        body: provider
+          ? `Supplément de ${supplement} payé par carte (${provider}).`
+          : `Supplément de ${supplement} reçu par ${paymentMethodLabel(method).toLowerCase()}.`,
+      };
+    }
     case 'payment_failed': {
       const provider = context.payment ? PAYMENT_PROVIDER_LABELS[context.payment.provider] : null;
       return {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
+import { OPEN_WORK_MESSAGES } from '~/domain/orders/open-work';
 import { RECEPTION_MESSAGES } from '~/domain/orders/reception';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
@@ -9,7 +10,7 @@ import { getOrderDocuments } from '../invoices/invoices.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import { applyTransition } from './lifecycle.server';
-import { loadReception, REDUCTION_REASON, receiveParcel, reductionPreview } from './reception.server';
+import { loadReception, loadReceptionOrder, REDUCTION_REASON, receiveParcel, reductionPreview } from './reception.server';
 
 /*
  * « Colis reçu »: the reception re-prices the counted items with the order's own price list; more
@@ -116,6 +117,14 @@ describe('receiveParcel', () => {
     const after = await orderState(databaseUrl(), order.id);
     expect(after.outbox.map((m) => m.template)).toContain('supplement-paid');
     expect(after.paymentStatus).toBe('paid');
+    // The back office's notification of the supplement says the supplement's amount, not the order's.
+    const { rows: notices } = await db().execute<{ title: string; body: string }>(
+      sql`select title, body from notifications where order_id = ${order.id} order by created_at desc, id desc limit 1`,
+    );
+    expect(notices[0]?.title).toBe(`Supplément payé — commande ${order.number}`);
+    expect(notices[0]?.body.replace(/[\u00A0\u202F]/g, ' ')).toBe(
+      'Supplément de 7,00 € payé par carte (Bac à sable (paiements de test)).',
+    );
   });
 
   it('a declined supplement is kept in the history with the customer’s choice', async () => {
@@ -179,6 +188,26 @@ describe('receiveParcel', () => {
           from orders where id = ${unpaid.id}`,
     );
     expect(rows[0]).toEqual({ stage: 'awaiting_originals', n: 0 });
+  });
+
+  it('refuses a refunded or cancelled order in French, and its panel offers no form', async () => {
+    const refunded = await paidOrder();
+    expect(
+      await applyTransition(refunded.id, { type: 'refund', amountCents: refunded.totalCents }, 'system'),
+    ).toMatchObject({ ok: true });
+    const canceled = await insertTestOrder(databaseUrl(), { status: 'canceled' });
+    for (const [order, message] of [
+      [refunded, OPEN_WORK_MESSAGES.refunded],
+      [canceled, OPEN_WORK_MESSAGES.canceled],
+    ] as const) {
+      expect(await receive(order.id, 100)).toEqual({ ok: false, status: 409, message });
+      expect(await loadReceptionOrder(order.id)).toMatchObject({ stage: 'awaiting_originals', closed: message });
+      const { rows } = await db().execute<{ n: number }>(
+        sql`select count(*)::int as n from receptions where order_id = ${order.id}`,
+      );
+      expect(rows[0]).toEqual({ n: 0 });
+    }
+    expect(await loadReceptionOrder((await paidOrder()).id)).toMatchObject({ closed: null });
   });
 
   it('refuses bad counts and photos too big in French, and stores good photos', async () => {

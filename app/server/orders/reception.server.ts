@@ -1,6 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
+import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
 import { dueDate } from '~/domain/orders/due-date';
+import { closedWorkRefusal } from '~/domain/orders/open-work';
 import {
   MAX_RECEPTION_PHOTOS,
   type OrderedLine,
@@ -49,12 +51,22 @@ export interface ReceptionOrder {
   list: PriceListDocument;
   express: boolean;
   stage: string;
+  /** Why the order takes no originals any more (cancelled, withdrawn, refunded); null while open. */
+  closed: string | null;
 }
 
 /** The order's lines and its own price list (the list's defaults for entries older lists lack). */
 export async function loadReceptionOrder(orderId: string, executor: Tx | ReturnType<typeof db> = db()) {
   const [order] = await executor
-    .select({ express: orders.express, stage: orders.stage, list: priceLists.data })
+    .select({
+      express: orders.express,
+      stage: orders.stage,
+      list: priceLists.data,
+      placedAt: orders.placedAt,
+      status: orders.status,
+      withdrawnAt: orders.withdrawnAt,
+      paymentStatus: orders.paymentStatus,
+    })
     .from(orders)
     .leftJoin(priceLists, eq(priceLists.id, orders.priceListId))
     .where(eq(orders.id, orderId));
@@ -82,6 +94,13 @@ export async function loadReceptionOrder(orderId: string, executor: Tx | ReturnT
     list: parsed?.ok ? parsed.document : DEFAULT_PRICE_LIST,
     express: order.express,
     stage: order.stage,
+    closed:
+      closedWorkRefusal({
+        placed: order.placedAt !== null,
+        status: order.status as OrderStatus,
+        withdrawn: order.withdrawnAt !== null,
+        paymentStatus: order.paymentStatus as PaymentStatus,
+      })?.message ?? null,
   } satisfies ReceptionOrder;
 }
 

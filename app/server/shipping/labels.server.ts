@@ -8,6 +8,7 @@ import { type Database, db, type Tx } from '../db/client.server';
 import { orderAddresses, orderEvents, orders, shipments, user } from '../db/schema';
 import { log } from '../log.server';
 import { type ColissimoAddress, type ColissimoOptions, generateLabel } from './colissimo.server';
+import { enqueueLabelReady } from './label-ready-email.server';
 
 /*
  * The order's parcels (table `shipments`, one per order and direction): the prepaid sending label of
@@ -205,6 +206,7 @@ export async function ensureInboundLabel(
       actor,
       ...orderEvent('label_created', { direction: 'inbound', parcelNumber: label.parcelNumber }),
     });
+    await enqueueLabelReady(tx, orderId, label.parcelNumber);
     return { ok: true, created: true, parcelNumber: label.parcelNumber };
   });
 }

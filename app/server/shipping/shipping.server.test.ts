@@ -1,15 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { action as labelAction, loader as labelLoader } from '~/routes/shop/shipping-label';
 import { type FakeColissimo, startFakeColissimo } from '../../../tests/support/fake-colissimo';
 import { insertOrder, registeredAccount, requestWith, TEST_BASE } from '../account/testing/fixtures';
 import { saveAndCheckColishipCredentials } from '../admin/coliship.server';
+import { decidePayments } from '../admin/payments.server';
 import { db } from '../db/client.server';
-import { orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { auditLog, emailOutbox, orderAddresses, orderEvents, orders, shipments } from '../db/schema';
+import { revealEmailData } from '../email/sealed-data.server';
+import { renderEmail } from '../email/templates/registry';
+import { confirmCheckout } from '../payments/offline.server';
 import { ensureInboundLabel } from './labels.server';
-import { shipOrder } from './shipping.server';
+import { CORRECTION_MESSAGES, correctParcelNumber, shipOrder } from './shipping.server';
 
 process.env.BASE_URL = TEST_BASE;
 
@@ -61,6 +65,15 @@ async function completedOrder({ address = true, insured = 0 } = {}) {
   return order;
 }
 
+async function shippedEmails(orderId: string) {
+  const rows = await db()
+    .select({ template: emailOutbox.template, data: emailOutbox.data })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.template, 'order-shipped')))
+    .orderBy(emailOutbox.createdAt, emailOutbox.id);
+  return rows.map((row) => revealEmailData(row.template, row.data));
+}
+
 async function historyOf(orderId: string) {
   return db().select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
 }
@@ -96,6 +109,76 @@ describe('shipOrder', () => {
     expect(result).toMatchObject({ ok: true, carrier: 'other', parcelNumber: 'XY123456789FR' });
     const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
     expect(parcel).toMatchObject({ carrier: 'other', parcelNumber: 'XY123456789FR', labelPdf: null });
+  });
+
+  it('records a typed La Poste number as Colissimo with its link; another carrier’s gets no La Poste link', async () => {
+    const laPoste = await shipOrder(
+      (await completedOrder()).id,
+      { mode: 'laposte', parcelNumber: '6A12345678901' },
+      'staff',
+    );
+    expect(laPoste).toMatchObject({
+      ok: true,
+      carrier: 'colissimo',
+      trackingUrl: 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901',
+    });
+    const order = await completedOrder();
+    const other = await shipOrder(order.id, { mode: 'other', parcelNumber: '1Z999AA10123456784' }, 'staff');
+    expect(other).toMatchObject({ ok: true, carrier: 'other', trackingUrl: null });
+    const shipped = await shippedEmails(order.id);
+    const rendered = await renderEmail('order-shipped', shipped[0] as never);
+    expect(rendered.text).toContain('1Z999AA10123456784');
+    expect(rendered.text).not.toContain('laposte.fr');
+  });
+
+  it('corrects a mistyped number: parcel, history, Journal, and the customer gets the right link', async () => {
+    const staff = await registeredAccount('admin', { firstName: 'Camille', lastName: 'Atelier' });
+    const order = await completedOrder();
+    expect(await shipOrder(order.id, { mode: 'other', parcelNumber: 'ABC12345' }, staff.id)).toMatchObject({
+      ok: true,
+    });
+    const corrected = await correctParcelNumber(order.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id);
+    expect(corrected).toEqual({ ok: true, orderNumber: order.number, parcelNumber: '6A12345678901' });
+
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    expect(parcel).toMatchObject({ parcelNumber: '6A12345678901', carrier: 'colissimo' });
+    const event = (await historyOf(order.id)).find((e) => e.kind === 'tracking_corrected');
+    expect(event).toMatchObject({ actor: staff.id, data: { from: 'ABC12345', to: '6A12345678901' } });
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subject, order.id), eq(auditLog.kind, 'order.shipping')))
+      .orderBy(desc(auditLog.at))
+      .limit(1);
+    expect(audit).toMatchObject({
+      actorName: 'Camille Atelier',
+      before: { parcelNumber: 'ABC12345' },
+      after: { parcelNumber: '6A12345678901' },
+    });
+
+    const emails = await shippedEmails(order.id);
+    expect(emails).toHaveLength(2);
+    const correction = await renderEmail('order-shipped', emails[1] as never);
+    expect(correction.subject).toBe(`Numéro de suivi corrigé pour votre commande ${order.number}`);
+    expect(correction.html).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901');
+
+    expect(await correctParcelNumber(order.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id)).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.same,
+    });
+    const labelled = await completedOrder();
+    await shipOrder(labelled.id, { mode: 'colissimo' }, staff.id);
+    expect(
+      await correctParcelNumber(labelled.id, { mode: 'laposte', parcelNumber: '6A12345678901' }, staff.id),
+    ).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.fromLabel,
+    });
+    const notShipped = await completedOrder();
+    expect(await correctParcelNumber(notShipped.id, { mode: 'other', parcelNumber: 'ABC12345' }, staff.id)).toEqual({
+      ok: false,
+      message: CORRECTION_MESSAGES.noParcel,
+    });
   });
 
   it('refuses in French, before asking Colissimo, what the rule book refuses; nothing is recorded', async () => {
@@ -187,9 +270,24 @@ describe('the prepaid label download', () => {
     expect(await status(load(requestWith(path(guest.order.id), [mine.cookie]), guest.order.id))).toBe(404);
   });
 
-  it('never makes a label on a GET; the POST makes the missing one and sends to the download', async () => {
+  it('answers in words, never JSON: a stranger reads « Étiquette introuvable. »', async () => {
     const guest = await labelOrder(null);
-    expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(404);
+    const refused = (await load(requestWith(path(guest.order.id)), guest.order.id).catch(
+      (e: unknown) => e,
+    )) as Response;
+    expect(refused).toBeInstanceOf(Response);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await refused.text()).toBe('Étiquette introuvable.');
+  });
+
+  it('never makes a label on a GET (a link followed too early leads to the order’s page); the POST makes it', async () => {
+    const guest = await labelOrder(null);
+    const early = (await load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id).catch(
+      (e: unknown) => e,
+    )) as Response;
+    expect(early.status).toBe(302);
+    expect(early.headers.get('location')).toBe(`/confirmation?orderId=${guest.order.id}`);
     expect(await db().select().from(shipments).where(eq(shipments.orderId, guest.order.id))).toHaveLength(0);
 
     const post = (cookies: string[]) =>
@@ -213,5 +311,42 @@ describe('the prepaid label download', () => {
     expect((redirected as Response).status).toBe(303);
     expect((redirected as Response).headers.get('location')).toBe(path(guest.order.id));
     expect(await status(load(requestWith(path(guest.order.id), [guest.cookie]), guest.order.id))).toBe(200);
+  });
+});
+
+describe('the prepaid label in the e-mails of a transfer order', () => {
+  async function outbox(orderId: string) {
+    const rows = await db()
+      .select({ template: emailOutbox.template, data: emailOutbox.data })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, orderId))
+      .orderBy(emailOutbox.createdAt, emailOutbox.id);
+    return rows.map((row) => ({ template: row.template, data: revealEmailData(row.template, row.data) as never }));
+  }
+
+  it('is promised by the confirmation, then its link arrives once it exists', async () => {
+    const staff = await registeredAccount('admin');
+    const order = await insertOrder({ guestEmail: 'invite@example.fr', status: 'pending' });
+    await db().update(orders).set({ sendMethod: 'label' }).where(eq(orders.id, order.id));
+    await addDeliveryAddress(order.id);
+    await confirmCheckout({ orderId: order.id, method: 'transfer', actor: 'customer', accessToken: null });
+
+    const [confirmation] = await outbox(order.id);
+    expect(confirmation?.template).toBe('order-confirmation');
+    const promised = await renderEmail('order-confirmation', confirmation?.data as never);
+    expect(promised.text).not.toContain('Télécharger l’étiquette prépayée');
+    expect(promised.text).not.toContain('etiquette.pdf');
+    expect(promised.text).toContain('Votre étiquette Colissimo prépayée sera créée dès réception de votre paiement');
+
+    const [validated] = await decidePayments([`o:${order.id}`], 'validate', { id: staff.id });
+    expect(validated).toMatchObject({ ok: true });
+    const emails = await outbox(order.id);
+    expect(emails.map((email) => email.template)).toEqual(['order-confirmation', 'payment-received', 'label-ready']);
+    const [parcel] = await db().select().from(shipments).where(eq(shipments.orderId, order.id));
+    const ready = await renderEmail('label-ready', emails[2]?.data as never);
+    expect(ready.subject).toBe(`Votre étiquette d’envoi prépayée est prête (commande ${order.number})`);
+    expect(ready.text).toContain('Télécharger l’étiquette prépayée');
+    expect(ready.text).toMatch(new RegExp(`${TEST_BASE}/commande/${order.id}/etiquette\\.pdf\\?token=\\w+`));
+    expect(ready.text).toContain(parcel?.parcelNumber as string);
   });
 });

@@ -1,11 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { orderEvent } from '~/domain/orders/events';
 import { decide } from '~/domain/orders/lifecycle';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
-import type { ShipInput } from '~/domain/shipping/ship-form';
+import { shipmentCarrier } from '~/domain/shipping/parcel-number';
+import type { ShipInput, TypedParcel } from '~/domain/shipping/ship-form';
 import { trackingUrl } from '~/domain/shipping/tracking';
+import { recordStaffAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
-import { orderEvents, orders, shipments } from '../db/schema';
+import { emailOutbox, orderEvents, orders, shipments } from '../db/schema';
+import { enqueueJourneyEmail } from '../orders/journey-emails.server';
 import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import type { ColissimoOptions } from './colissimo.server';
 import { generateLabel } from './colissimo.server';
@@ -27,7 +30,7 @@ import {
  */
 
 export type ShipResult =
-  | { ok: true; orderNumber: string; parcelNumber: string; carrier: 'colissimo' | 'other'; trackingUrl: string }
+  | { ok: true; orderNumber: string; parcelNumber: string; carrier: 'colissimo' | 'other'; trackingUrl: string | null }
   | { ok: false; message: string };
 
 /** What the « Expédier » dialog shows before shipping. */
@@ -107,10 +110,11 @@ export async function shipOrder(
     }
     parcel = { parcelNumber: label.parcelNumber, pdf: label.pdf, carrier: 'colissimo' };
   } else {
-    parcel = { parcelNumber: input.parcelNumber, pdf: null, carrier: 'other' };
+    parcel = { parcelNumber: input.parcelNumber, pdf: null, carrier: shipmentCarrier(input.mode) };
   }
 
-  const link = trackingUrl(parcel.parcelNumber);
+  // La Poste tracks Colissimo's parcels; another carrier's number gets no La Poste link.
+  const link = parcel.carrier === 'colissimo' ? trackingUrl(parcel.parcelNumber) : null;
   let applied: Awaited<ReturnType<typeof applyTransitionInTx>>;
   try {
     applied = await db().transaction(async (tx) => {
@@ -156,4 +160,83 @@ export async function shipOrder(
     carrier: parcel.carrier,
     trackingUrl: link,
   };
+}
+
+export type CorrectionResult = { ok: true; orderNumber: string; parcelNumber: string } | { ok: false; message: string };
+
+export const CORRECTION_MESSAGES = {
+  noParcel: 'Aucun colis n’est parti pour cette commande : il n’y a pas de numéro de suivi à corriger.',
+  fromLabel: 'Ce numéro vient de l’étiquette Colissimo créée ici : il ne peut pas être corrigé.',
+  same: 'C’est déjà le numéro de suivi de ce colis.',
+} as const;
+
+/**
+ * « Corriger le numéro de suivi »: a number typed at shipping replaced by the right one (a typo).
+ * In one transaction: the parcel's number, the order's history (`tracking_corrected`, old and new),
+ * the Journal (recordStaffAudit) and, when the customer was e-mailed the shipping, a new
+ * « expédiée » e-mail with the corrected number and link (docs/back-office.md, Shipping).
+ * A number made by Colissimo with its label is never typed, so never corrected.
+ */
+export async function correctParcelNumber(
+  orderId: string,
+  input: TypedParcel,
+  actor: string,
+): Promise<CorrectionResult> {
+  return db().transaction(async (tx) => {
+    const locked = await lockOrderState(tx, orderId);
+    if (!locked) return { ok: false, message: NOT_FOUND_MESSAGE };
+    const [parcel] = await tx
+      .select({
+        parcelNumber: shipments.parcelNumber,
+        carrier: shipments.carrier,
+        hasLabel: sql<boolean>`${shipments.labelPdf} is not null`,
+      })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'outbound')))
+      .limit(1);
+    if (!parcel || locked.facts.status !== 'shipped') return { ok: false, message: CORRECTION_MESSAGES.noParcel };
+    if (parcel.hasLabel) return { ok: false, message: CORRECTION_MESSAGES.fromLabel };
+    const carrier = shipmentCarrier(input.mode);
+    if (parcel.parcelNumber === input.parcelNumber && parcel.carrier === carrier) {
+      return { ok: false, message: CORRECTION_MESSAGES.same };
+    }
+    await tx
+      .update(shipments)
+      .set({ parcelNumber: input.parcelNumber, carrier })
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'outbound')));
+    const [event] = await tx
+      .insert(orderEvents)
+      .values({
+        orderId,
+        actor,
+        ...orderEvent('tracking_corrected', { from: parcel.parcelNumber, to: input.parcelNumber, carrier }),
+      })
+      .returning({ id: orderEvents.id });
+    await recordStaffAudit(tx, {
+      actor,
+      kind: 'order.shipping',
+      subject: orderId,
+      subjectLabel: locked.facts.number,
+      before: { parcelNumber: parcel.parcelNumber },
+      after: { parcelNumber: input.parcelNumber },
+    });
+    // The customer followed the wrong link: they get the right one, once per correction.
+    const [told] = await tx
+      .select({ id: emailOutbox.id })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.template, 'order-shipped')))
+      .limit(1);
+    if (told) {
+      await enqueueJourneyEmail(tx, locked.facts, {
+        template: 'order-shipped',
+        eventKey: `correction-${event?.id ?? Date.now()}`,
+        now: new Date(),
+        accessToken: null,
+        adjustmentId: null,
+        invoiceNumber: null,
+        data: { parcelNumber: input.parcelNumber, carrier, corrected: true },
+      });
+    }
+    return { ok: true, orderNumber: locked.facts.number, parcelNumber: input.parcelNumber };
+  });
 }

@@ -44,8 +44,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const keys = countKeys(order.lines);
   const all = recount(order.list, order.lines, Object.fromEntries(keys.map((key) => [key, 1])));
   const labels = new Map(all.lines.map((line) => [line.key, line.label]));
+  // A closed order (cancelled, withdrawn, refunded in full) offers no form: the panel says why.
   const form =
-    order.stage === 'awaiting_originals' && !reception
+    order.stage === 'awaiting_originals' && !reception && !order.closed
       ? {
           lines: keys.map((key) => ({
             key,
@@ -58,7 +59,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           })),
         }
       : null;
-  return data({ form, reception }, { headers: noStore });
+  return data({ form, reception, closed: order.closed }, { headers: noStore });
 }
 
 export type ReceptionActionData = { submission?: SubmissionResult<string[]> } & (

@@ -127,6 +127,10 @@ const orderShippedSchema = z.object({
   customerName: z.string().trim().optional(),
   orderUrl: linkSchema,
   parcelNumber: z.string().trim().min(1).optional(),
+  /** Colissimo / La Poste numbers get La Poste's tracking link; another carrier's does not. */
+  carrier: z.enum(['colissimo', 'other']).default('colissimo'),
+  /** The staff corrected the number sent before (a typo): this e-mail replaces it. */
+  corrected: z.boolean().default(false),
   ...deliveredFilesFields,
 });
 
@@ -134,20 +138,60 @@ export const orderShipped: TemplateDefinition<typeof orderShippedSchema> = {
   schema: orderShippedSchema,
   secretFields: ['orderUrl', 'galleryUrl'],
   build: (data) => ({
-    subject: `Votre commande ${data.orderNumber} est expédiée`,
+    subject: data.corrected
+      ? `Numéro de suivi corrigé pour votre commande ${data.orderNumber}`
+      : `Votre commande ${data.orderNumber} est expédiée`,
     element: (
-      <EmailLayout preview="Votre colis est en route." heading="Votre commande est expédiée">
+      <EmailLayout
+        preview={data.corrected ? 'Le bon numéro de suivi de votre colis.' : 'Votre colis est en route.'}
+        heading={data.corrected ? 'Numéro de suivi corrigé' : 'Votre commande est expédiée'}
+      >
         <P>{hello(data.customerName)}</P>
-        <P>{`Votre colis pour la commande ${data.orderNumber} vient de partir de l’atelier.`}</P>
+        <P>
+          {data.corrected
+            ? `Le numéro de suivi que nous vous avons envoyé pour le colis de la commande ${data.orderNumber} était erroné : voici le bon. Veuillez nous excuser.`
+            : `Votre colis pour la commande ${data.orderNumber} vient de partir de l’atelier.`}
+        </P>
         {data.parcelNumber ? (
           <P>
-            {frenchTypography(`Numéro de suivi : ${data.parcelNumber} `)}
-            <Link href={trackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+            {frenchTypography(`Numéro de suivi : ${data.parcelNumber}${data.carrier === 'colissimo' ? ' ' : ''}`)}
+            {data.carrier === 'colissimo' ? (
+              <Link href={trackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+            ) : null}
           </P>
         ) : null}
         <Action href={data.orderUrl} label="Suivre ma commande" />
         <DeliveredFiles {...data} label="Mes fichiers en ligne" />
         <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
+      </EmailLayout>
+    ),
+  }),
+};
+
+const labelReadySchema = z.object({
+  orderNumber,
+  customerName: z.string().trim().optional(),
+  parcelNumber: z.string().trim().min(1),
+  /** The label's download (a guest's link carries the order's token). */
+  labelUrl: linkSchema,
+});
+
+/** The prepaid sending label exists (made once the order is paid): its link, at last. */
+export const labelReady: TemplateDefinition<typeof labelReadySchema> = {
+  schema: labelReadySchema,
+  secretFields: ['labelUrl'],
+  build: (data) => ({
+    subject: `Votre étiquette d’envoi prépayée est prête (commande ${data.orderNumber})`,
+    element: (
+      <EmailLayout preview="Imprimez-la et collez-la sur votre colis." heading="Votre étiquette d’envoi est prête">
+        <P>{hello(data.customerName)}</P>
+        <P>{`L’étiquette Colissimo prépayée de votre commande ${data.orderNumber} est prête : imprimez-la, collez-la sur votre colis et déposez-le dans un bureau de poste ou un point de retrait Colissimo.`}</P>
+        <Action href={data.labelUrl} label="Télécharger l’étiquette prépayée" />
+        <P>
+          {frenchTypography(`Numéro de suivi : ${data.parcelNumber} `)}
+          <Link href={trackingUrl(data.parcelNumber)}>(suivre le colis sur le site de La Poste)</Link>
+        </P>
+        <P>N’oubliez pas de glisser le bordereau de la commande dans le colis.</P>
       </EmailLayout>
     ),
   }),

@@ -74,8 +74,13 @@ const orderConfirmationSchema = z.object({
       addressLines: z.array(z.string().min(1)).min(1),
       packing: z.array(z.object({ title: z.string().min(1), advice: z.string().min(1) })).default([]),
       slipUrl: linkSchema,
-      /** The prepaid Colissimo label was bought: where it is downloaded once generated. */
+      /** The prepaid Colissimo label exists already (made at payment): where it is downloaded. */
       labelUrl: linkSchema.optional(),
+      /**
+       * The prepaid label was bought but is made only once the order is paid (a transfer or a
+       * cheque not received yet): the e-mail says so, and the « label-ready » e-mail brings its link.
+       */
+      labelAfterPayment: z.boolean().default(false),
     })
     .optional(),
   /** The contract on a durable medium (L221-13); absent on the e-mails queued before it was added. */
@@ -90,7 +95,9 @@ function SendingBlock({ sending }: { sending: NonNullable<z.output<typeof orderC
       <P>
         {sending.labelUrl
           ? 'Votre étiquette Colissimo prépayée est disponible depuis votre commande : collez-la sur le colis, adressé à :'
-          : 'Envoyez votre colis, de préférence en suivi, à :'}
+          : sending.labelAfterPayment
+            ? 'Votre étiquette Colissimo prépayée sera créée dès réception de votre paiement : nous vous enverrons alors son lien par email. Elle adresse le colis à :'
+            : 'Envoyez votre colis, de préférence en suivi, à :'}
       </P>
       <Text style={{ ...emailStyles.paragraph, fontWeight: 700 }}>
         {sending.addressLines.map((line, index) => (

@@ -5,7 +5,7 @@ import { shopContactAddress } from '../shop-contact.server';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { filesExpiring } from './files';
-import { orderReady, orderShipped, originalsReceived } from './journey';
+import { labelReady, orderReady, orderShipped, originalsReceived } from './journey';
 import { orderMessage } from './messages';
 import {
   orderConfirmation,
@@ -41,6 +41,7 @@ export const EMAIL_TEMPLATES = {
   'originals-received': originalsReceived,
   'order-ready': orderReady,
   'order-shipped': orderShipped,
+  'label-ready': labelReady,
   'files-expiring': filesExpiring,
   'order-message': orderMessage,
   'test-email': testEmail,

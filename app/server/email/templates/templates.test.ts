@@ -126,6 +126,12 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     totalBytes: 1_234_000_000,
     expiresAt: '2027-01-22T10:00:00Z',
   },
+  'label-ready': {
+    orderNumber: 'SV-2026-000042',
+    customerName: 'Marie',
+    parcelNumber: '6A12345678901',
+    labelUrl: '/commande/0b6c/etiquette.pdf?token=abc',
+  },
   'files-expiring': {
     orderNumber: 'SV-2026-000042',
     customerName: 'Marie',
@@ -183,6 +189,7 @@ describe('e-mail templates', () => {
         'originals-received',
         'order-ready',
         'order-shipped',
+        'label-ready',
         'files-expiring',
       ].sort(),
     );

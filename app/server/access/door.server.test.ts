@@ -2,11 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ENDPOINT_ACCESS, authEndpointAccess, ROUTE_ACCESS, routeAccess } from '~/domain/staff/access-rules';
 import routes from '../../routes';
-import { registeredAccount, TEST_BASE, type TestAccount } from '../account/testing/fixtures';
+import { action as ordersAction } from '../../routes/admin/orders';
+import { loader as invoicePdf } from '../../routes/api/invoice-pdf';
+import { insertOrder, registeredAccount, requestWith, TEST_BASE, type TestAccount } from '../account/testing/fixtures';
 import { auth } from '../auth/auth.server';
 import { writeConfigOption } from '../config/config-options.server';
 import { db } from '../db/client.server';
-import { user } from '../db/schema';
+import { orders, user } from '../db/schema';
+import { issueCreditNote, issueInvoice } from '../invoices/invoices.server';
 import { decideRequest } from './door.server';
 
 process.env.BASE_URL = TEST_BASE;
@@ -95,5 +98,60 @@ describe('who asks, read from the session', () => {
     } finally {
       await db().execute(sql`delete from config_options where option_name = 'staff_security'`);
     }
+  });
+});
+
+describe('the regressions of issue 26', () => {
+  let accountant: TestAccount;
+  let owner: TestAccount;
+  let stranger: TestAccount;
+
+  beforeAll(async () => {
+    [accountant, owner, stranger] = await Promise.all([
+      registeredAccount('comptabilite'),
+      registeredAccount('customer'),
+      registeredAccount('customer'),
+    ]);
+  });
+
+  it('the accountant opens the invoice and the credit note of another customer’s order', async () => {
+    const order = await insertOrder({ userId: owner.id });
+    const creditNote = await db().transaction(async (tx) => {
+      await issueInvoice(tx, { orderId: order.id, actor: 'system', payment: { method: 'card', paidAt: new Date() } });
+      return issueCreditNote(tx, { orderId: order.id, actor: 'system', reason: 'Geste commercial', amountCents: 500 });
+    });
+    const pdf = async (cookie: string, query = '') => {
+      const request = requestWith(`/facture/${order.id}/pdf${query}`, [cookie]);
+      try {
+        return await invoicePdf({ request, params: { orderId: order.id } } as Parameters<typeof invoicePdf>[0]);
+      } catch (thrown) {
+        return thrown as { init?: { status?: number } };
+      }
+    };
+    for (const query of ['', `?avoir=${creditNote?.number}`]) {
+      const answer = (await pdf(accountant.cookie, query)) as Response;
+      expect(answer.status, query).toBe(200);
+      expect(answer.headers.get('content-type'), query).toBe('application/pdf');
+      // Another customer still gets the 404 of an order that does not exist.
+      expect((await pdf(stranger.cookie, query)) as { init?: { status?: number } }).toMatchObject({
+        init: { status: 404 },
+      });
+    }
+  });
+
+  it('an accountant posting a status with an empty refundAmount is refused and nothing changes', async () => {
+    const order = await insertOrder({ userId: owner.id, status: 'pending' });
+    const form = new URLSearchParams({ intent: 'status', orderId: order.id, status: 'shipped', refundAmount: '' });
+    const request = new Request(`${TEST_BASE}/admin?index`, {
+      method: 'POST',
+      headers: { cookie: accountant.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    const refused = await ordersAction({ request, params: {} } as Parameters<typeof ordersAction>[0]).catch(
+      (thrown: { init?: { status?: number }; data?: unknown }) => thrown,
+    );
+    expect(refused).toMatchObject({ init: { status: 403 }, data: { access: 'denied' } });
+    const [row] = await db().select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
+    expect(row).toEqual({ status: 'pending' });
   });
 });

@@ -14,6 +14,13 @@ import { FORBIDDEN_CHARACTER_MESSAGE } from './text-input';
  * same message as any other failed sign-up (docs/decisions/005-auth-errors-and-account-enumeration.md).
  */
 
+/**
+ * Every staff account's password (invitation, first administrator, change, reset, admin paths): a
+ * longer one than customers', whose accounts open no back office.
+ */
+export const STAFF_PASSWORD_MIN_LENGTH = 12;
+export const STAFF_PASSWORD_TOO_SHORT_CODE = 'STAFF_PASSWORD_TOO_SHORT';
+
 /** Which screen or action the error belongs to: the same code reads differently in each. */
 export type AuthFlow =
   | 'sign-in'
@@ -71,6 +78,7 @@ export const AUTH_MESSAGES = {
   twoFactorLocked: `Trop de codes incorrects${NBSP}: la vérification est bloquée quelques minutes.`,
   twoFactorExpired: `La vérification a expiré${NBSP}: connectez-vous de nouveau.`,
   twoFactorAlreadyEnabled: 'La double authentification est déjà activée.',
+  staffPasswordTooShort: `Le mot de passe d’un membre de l’équipe doit contenir au moins ${STAFF_PASSWORD_MIN_LENGTH} caractères`,
 } as const;
 
 /** Our code for a text field holding the NUL character (see domain/text-input.ts). */
@@ -217,6 +225,7 @@ const RULES: Record<string, Rule> = {
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: M.twoFactorLocked,
   INVALID_TWO_FACTOR_COOKIE: M.twoFactorExpired,
   TOTP_ALREADY_ENABLED: M.twoFactorAlreadyEnabled,
+  [STAFF_PASSWORD_TOO_SHORT_CODE]: M.staffPasswordTooShort,
 };
 
 export interface AuthErrorLike {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../suppo
 import { insertTestOrder, orderState } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { totp } from '../support/totp';
 import { insertWorkshopOrder } from '../support/workshop-orders';
 
 /*
@@ -155,21 +155,6 @@ function member(page: Page, name: string): Locator {
 // Pages close at the end of each test: the members' sessions are kept as cookies.
 let operatorCookie: string;
 
-/** RFC 6238 with node:crypto: the 6-digit code of a base32 secret for the current 30-second step. */
-function totp(base32Secret: string, at = Date.now()): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of base32Secret.replace(/[\s=]/g, '').toUpperCase()) {
-    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  }
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = (mac[mac.length - 1] as number) & 0x0f;
-  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(value).padStart(6, '0');
-}
 let accountantCookie: string;
 let operatorEmail: string;
 let operatorLink: string;
@@ -404,7 +389,9 @@ describe('a team in the back office', () => {
     await signIn.waitForURL(/\/connexion\/verification/);
     await signIn.getByRole('heading', { name: 'Code de vérification' }).waitFor();
     await expectNoSeriousA11yViolations(signIn);
-    await signIn.getByRole('textbox', { name: 'Code de vérification' }).fill(totp(secret));
+    // The next step's code (the app's window accepts it): the one just typed to confirm served once.
+    const signInCode = totp(secret, Date.now() + 30_000);
+    await signIn.getByRole('textbox', { name: 'Code de vérification' }).fill(signInCode);
     await signIn.getByRole('button', { name: 'Vérifier' }).click();
     await signIn.waitForURL(/\/admin$/);
     await tabs(signIn).getByRole('link', { name: 'Équipe' }).waitFor();
@@ -423,6 +410,9 @@ describe('a team in the back office', () => {
     await rescued.waitForURL(/\/admin$/);
     const reused = await withBackup(backupCodes[0]?.trim() as string);
     await reused.getByText('Code de vérification incorrect').waitFor();
+    // The app's code too serves once: the same code again, still within its window, is refused.
+    const replayed = await withBackup(signInCode);
+    await replayed.getByText('Code de vérification incorrect').waitFor();
     expect(new URL(reused.url()).pathname).toBe('/connexion/verification');
 
     // The password alone opens nothing.

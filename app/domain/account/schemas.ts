@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTH_MESSAGES } from '../auth-errors';
+import { AUTH_MESSAGES, STAFF_PASSWORD_MIN_LENGTH } from '../auth-errors';
 import { isCommonPassword } from '../common-passwords';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 import '../zod-config';
@@ -16,7 +16,7 @@ const M = AUTH_MESSAGES;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 /** The first administrator holds every key of the shop: a longer password than customers'. */
-export const ADMIN_PASSWORD_MIN_LENGTH = 12;
+export const ADMIN_PASSWORD_MIN_LENGTH = STAFF_PASSWORD_MIN_LENGTH;
 
 export const PROFILE_MESSAGES = {
   tooLong: (max: number) => `Ce champ ne doit pas dépasser ${max} caractères`,

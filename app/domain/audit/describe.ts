@@ -87,6 +87,11 @@ const FIELDS: Readonly<Record<string, { label: string; format: Format }>> = {
   city: { label: 'Ville', format: text },
   active: { label: 'Compte actif', format: yesNo },
   adminTwoFactorRequired: { label: 'Double authentification obligatoire (administrateurs)', format: yesNo },
+  // Security events of a staff account (sign-in, codes, password, admin endpoints).
+  method: { label: 'Méthode', format: text },
+  detail: { label: 'Détail', format: text },
+  action: { label: 'Action', format: text },
+  account: { label: 'Compte', format: text },
 };
 
 const lower = (value: string) => value.charAt(0).toLowerCase() + value.slice(1);

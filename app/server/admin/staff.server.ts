@@ -228,6 +228,14 @@ export async function acceptInvitation(input: {
       },
     });
     await db().update(user).set({ emailVerified: true }).where(eq(user.id, created.user.id));
+    // The new member is the actor: the Journal shows who joined, as what, and from which invitation.
+    await recordAudit(db(), {
+      actor: created.user.id,
+      kind: 'staff.join',
+      subject: created.user.id,
+      subjectLabel: claimed.email,
+      after: { recipient: claimed.email, role: STAFF_ROLE_LABELS[claimed.role] },
+    });
     log.info({ invitationId: claimed.id, userId: created.user.id, role: claimed.role }, 'staff invitation accepted');
     return { ok: true, email: claimed.email };
   } catch (error) {

@@ -27,6 +27,7 @@ import { baseUrl } from '../env.server';
 import { log } from '../log.server';
 import { sendAuthEmail } from './auth-emails.server';
 import { hashPassword, verifyPassword } from './password.server';
+import { journalPasswordReset, securityPlugin } from './security-plugin.server';
 import { hashVerificationIdentifier, revokeMagicLinks, revokeResetTokens } from './tokens.server';
 
 /*
@@ -138,6 +139,7 @@ function createAuth() {
         // Every other reset or magic link still lying in a mailbox stops working.
         await revokeResetTokens(owner.id);
         await revokeMagicLinks(owner.email);
+        await journalPasswordReset(owner.id);
       },
     },
     /*
@@ -191,11 +193,8 @@ function createAuth() {
         delete: { after: async () => staffAccessChanged() },
       },
       user: {
-        update: {
-          after: async (updated) => {
-            if ('role' in updated || 'banned' in updated) await staffAccessChanged();
-          },
-        },
+        // Any change of the row (role, ban...) through Better Auth: the streams check their access.
+        update: { after: async () => staffAccessChanged() },
         create: {
           // Registration required `acceptTerms: true` (the before hook below): record what was accepted.
           before: async (created, ctx) => {
@@ -325,6 +324,8 @@ function createAuth() {
           await sendAuthEmail({ to: existing.user.email, kind: 'magic-link', url });
         },
       }),
+      // After the two-factor plugin: its hooks decide first whether a sign-in has a session yet.
+      securityPlugin(),
     ],
   });
 }

@@ -23,7 +23,13 @@ import { type Capability, can } from '~/domain/staff/permissions';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { OrderContactForm } from './order-contact-form';
 import { OrderFilesSection } from './order-files-section';
-import { CancelRefundFields, cancelRefundDefaults, OrderMoneyActions } from './order-money-forms';
+import {
+  CancelOwedNotice,
+  CancelRefundFields,
+  cancelRefundDefaults,
+  DueRefunds,
+  OrderMoneyActions,
+} from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { ReceptionPanel } from './reception-panel';
 import { ResendEmailButton } from './resend-email-button';
@@ -102,7 +108,7 @@ export async function followStatusEmail(
   }
 }
 
-function StatusForm({ order }: { order: OrderDetails }) {
+function StatusForm({ order, canRefund }: { order: OrderDetails; canRefund: boolean }) {
   const fetcher = useFetcher<StatusActionData>();
   const handled = useRef<unknown>(null);
 
@@ -157,7 +163,11 @@ function StatusForm({ order }: { order: OrderDetails }) {
         </Button>
       </div>
       {status === 'canceled' && order.money.refundableCents > 0 ? (
-        <CancelRefundFields order={order} fields={fields} />
+        canRefund ? (
+          <CancelRefundFields order={order} fields={fields} />
+        ) : (
+          <CancelOwedNotice order={order} />
+        )
       ) : null}
       <FormAlert id={form.errorId} errors={form.errors} />
     </fetcher.Form>
@@ -357,13 +367,14 @@ export function OrderDetailsDialog({
             <h3 id="commande-statut" className="font-semibold">
               Changer le statut
             </h3>
-            <StatusForm order={order} />
+            <StatusForm order={order} canRefund={allowed('refunds')} />
           </section>
         ) : null}
 
         <OrderWorkshop order={order} canMove={allowed('orders.write')} />
         {allowed('shipping') ? <OrderShipping orderId={order.id} status={order.status} /> : null}
 
+        <DueRefunds order={order} canApprove={allowed('refunds')} />
         {allowed('refunds') ? <OrderMoneyActions order={order} /> : null}
 
         {allowed('reception') ? <ReceptionPanel orderId={order.id} /> : null}

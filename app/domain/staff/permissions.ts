@@ -87,6 +87,6 @@ export function can(role: string | null | undefined, capability: Capability): bo
  * stage and notes are the workshop's. Unknown intents need orders.write (and are refused later).
  */
 export function orderIntentCapability(intent: unknown, refunds: boolean): Capability {
-  if (intent === 'refund' || intent === 'settle-withdrawal' || refunds) return 'refunds';
+  if (intent === 'refund' || intent === 'settle-withdrawal' || intent === 'approve-refund' || refunds) return 'refunds';
   return 'orders.write';
 }

@@ -23,7 +23,13 @@ import { type Capability, can } from '~/domain/staff/permissions';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { OrderContactForm } from './order-contact-form';
 import { OrderFilesSection } from './order-files-section';
-import { CancelRefundFields, cancelRefundDefaults, OrderMoneyActions } from './order-money-forms';
+import {
+  CancelOwedNotice,
+  CancelRefundFields,
+  cancelRefundDefaults,
+  DueRefunds,
+  OrderMoneyActions,
+} from './order-money-forms';
 import { OrderWorkshop } from './order-stage-form';
 import { ReceptionPanel } from './reception-panel';
 import { ResendEmailButton } from './resend-email-button';
@@ -156,9 +162,13 @@ function StatusForm({ order, canRefund }: { order: OrderDetails; canRefund: bool
           {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
         </Button>
       </div>
-      {/* Refunding with the cancellation is the refund right's (a role without it cancels only). */}
-      {status === 'canceled' && order.money.refundableCents > 0 && canRefund ? (
-        <CancelRefundFields order={order} fields={fields} />
+      {/* Refunding with the cancellation is the refund right's; without it the money is noticed as owed. */}
+      {status === 'canceled' && order.money.refundableCents > 0 ? (
+        canRefund ? (
+          <CancelRefundFields order={order} fields={fields} />
+        ) : (
+          <CancelOwedNotice order={order} />
+        )
       ) : null}
       <FormAlert id={form.errorId} errors={form.errors} />
     </fetcher.Form>
@@ -365,6 +375,7 @@ export function OrderDetailsDialog({
         <OrderWorkshop order={order} canMove={allowed('orders.write')} />
         {allowed('shipping') ? <OrderShipping orderId={order.id} status={order.status} /> : null}
 
+        <DueRefunds order={order} canApprove={allowed('refunds')} />
         {allowed('refunds') ? <OrderMoneyActions order={order} /> : null}
 
         {allowed('reception') ? <ReceptionPanel orderId={order.id} /> : null}

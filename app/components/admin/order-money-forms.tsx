@@ -22,15 +22,16 @@ import { useResultToast } from './use-result-toast';
  * (routes/admin/orders.tsx → the order lifecycle) checks every amount again.
  */
 
-export type MoneyActionData = { intent: 'refund' | 'settle-withdrawal'; submission: SubmissionResult<string[]> } & (
-  | { ok: true; message: string }
-  | { ok: false; error: string }
-);
+export type MoneyActionData = {
+  intent: 'refund' | 'settle-withdrawal' | 'approve-refund';
+  submission: SubmissionResult<string[]>;
+} & ({ ok: true; message: string } | { ok: false; error: string });
 
 /** The status form's fields (its cancellation carries the refund fields rendered here). */
 type StatusFormFields = ReturnType<typeof useForm<StatusChangeInput>>[1];
 
 const REFUND_STATUS_LABELS: Record<string, string> = {
+  due: 'À rembourser',
   pending: 'En cours',
   succeeded: 'Effectué',
   failed: 'Échec',
@@ -69,6 +70,72 @@ export function cancelRefundDefaults(order: OrderDetails) {
     refundMethod: methods(order)[0],
     refundReason: 'Commande annulée',
   };
+}
+
+/**
+ * « À rembourser »: money the order owes back and that was not given yet (a reduction at reception,
+ * a cancellation by the workshop, a refund the gateway refused). Every staff member sees it; who
+ * holds the refund right approves it (then the refund and its credit notes are made).
+ */
+export function DueRefunds({ order, canApprove }: { order: OrderDetails; canApprove: boolean }) {
+  const fetcher = useFetcher<MoneyActionData>();
+  useResultToast(fetcher);
+  const due = order.money.refunds.filter((refund) => refund.status === 'due');
+  if (due.length === 0) return null;
+  return (
+    <section
+      aria-labelledby={`due-refunds-${order.id}`}
+      className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm"
+    >
+      <h3 id={`due-refunds-${order.id}`} className="font-semibold">
+        À rembourser
+      </h3>
+      {due.map((refund) => (
+        <fetcher.Form key={refund.id} method="post" className="flex flex-col gap-2">
+          <p>
+            {formatEurosFromCents(refund.amountCents)} — {refund.reason}
+            {refund.lastError ? ` (dernier essai : ${refund.lastError})` : ''}
+          </p>
+          {canApprove ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <input type="hidden" name="intent" value="approve-refund" />
+              <input type="hidden" name="orderId" value={order.id} />
+              <input type="hidden" name="refundId" value={refund.id} />
+              <select
+                name="method"
+                aria-label="Comment rembourser"
+                defaultValue={methods(order)[0]}
+                className="h-9 rounded-md border border-border bg-background px-2"
+              >
+                {methodOptions(order, methods(order)).map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+              <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
+                {fetcher.state !== 'idle' ? 'Remboursement…' : 'Approuver le remboursement'}
+              </Button>
+            </div>
+          ) : (
+            <p className="text-muted-foreground">
+              En attente d’approbation par une personne habilitée aux remboursements.
+            </p>
+          )}
+        </fetcher.Form>
+      ))}
+    </section>
+  );
+}
+
+/** Without the refund right, cancelling a paid order leaves what was paid « à rembourser ». */
+export function CancelOwedNotice({ order }: { order: OrderDetails }) {
+  return (
+    <p className="rounded-md border border-border bg-muted/40 p-3 text-sm">
+      Cette commande a été payée : l’annulation laisse {formatEurosFromCents(order.money.refundableCents)} « à
+      rembourser », que la comptabilité approuvera (remboursement et avoir).
+    </p>
+  );
 }
 
 /** The refund fields a cancellation of a paid order carries (inside the status form, bound to it). */

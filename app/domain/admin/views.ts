@@ -104,7 +104,9 @@ export interface OrderDetails {
     /** Confirmed by the customer at checkout (false: a draft). */
     placed: boolean;
     refundedCents: number;
-    /** Paid minus refunded: the most a refund may give back. */
+    /** Owed back and not made yet (« à rembourser »: refunds `due`). */
+    owedCents: number;
+    /** Paid minus refunded minus owed: the most a refund may give back. */
     refundableCents: number;
     /** The gateway that took the money, when it can refund it (its French name), else null. */
     gateway: string | null;
@@ -116,6 +118,8 @@ export interface OrderDetails {
       status: string;
       reason: string;
       creditNoteId: string | null;
+      /** Why a refund still owed could not be made (the gateway's refusal), if it was tried. */
+      lastError: string | null;
     }>;
   };
 }

@@ -57,7 +57,10 @@ const method = z.enum(REFUND_METHODS, { error: REFUND_FORM_MESSAGES.methodInvali
 
 export const refundFormSchema = z.object({ amount, method, reason });
 export const withdrawalSettlementSchema = z.object({ kept: amount, method });
+/** « Approuver le remboursement » of money owed back (« à rembourser »): which one, and how it goes. */
+export const refundApprovalSchema = z.object({ refundId: z.uuid({ error: 'Remboursement introuvable.' }), method });
 
 export type RefundForm = z.output<typeof refundFormSchema>;
 export type RefundFormInput = z.input<typeof refundFormSchema>;
 export type WithdrawalSettlementInput = z.input<typeof withdrawalSettlementSchema>;
+export type RefundApprovalInput = z.input<typeof refundApprovalSchema>;

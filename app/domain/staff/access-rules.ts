@@ -64,6 +64,8 @@ export const ORDER_DIALOG_INTENTS: Readonly<Record<string, Capability>> = {
   note: 'orders.write',
   refund: 'refunds',
   'settle-withdrawal': 'refunds',
+  // « À rembourser »: money owed back (a reduction at reception, a cancellation) made by who may refund.
+  'approve-refund': 'refunds',
 };
 
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */

@@ -18,7 +18,12 @@ import {
 import { firstFormError } from '~/domain/form-errors';
 import { formatEurosFromCents } from '~/domain/format';
 import { orderStatusLabel } from '~/domain/order-status';
-import { REFUND_FORM_MESSAGES, refundFormSchema, withdrawalSettlementSchema } from '~/domain/orders/refund-form';
+import {
+  REFUND_FORM_MESSAGES,
+  refundApprovalSchema,
+  refundFormSchema,
+  withdrawalSettlementSchema,
+} from '~/domain/orders/refund-form';
 import { ORDER_DIALOG_INTENTS } from '~/domain/staff/access-rules';
 import { can } from '~/domain/staff/permissions';
 import { requireIntent, requireStaff } from '~/server/admin/access.server';
@@ -29,7 +34,7 @@ import { advanceOrders } from '~/server/admin/workshop.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { applyTransition } from '~/server/orders/lifecycle.server';
-import { refundOrder } from '~/server/orders/refunds.server';
+import { approveRefund, refundOrder } from '~/server/orders/refunds.server';
 import type { Route } from './+types/orders';
 
 /*
@@ -73,6 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'refund') return refund(form, orderId, admin.id);
   if (intent === 'stage') return advanceStage(orderId, admin.id);
   if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
+  if (intent === 'approve-refund') return approveDueRefund(form, orderId, admin.id);
   if (intent !== 'status') return reply({ intent: 'status', ok: false, error: UNKNOWN_STATUS_MESSAGE }, 400);
   return changeStatus(form, orderId, admin);
 }
@@ -180,12 +186,43 @@ async function settleWithdrawal(form: FormData, orderId: string, actor: string) 
   });
   if (!result.ok) return refuse(result.message);
   await invalidateDashboardStats();
+  // The settlement stands; a refund the gateway refused stays « à rembourser » with a retry.
   const failed = result.refundResults.find((r) => !r.ok);
-  if (failed && !failed.ok) return refuse(failed.message);
   return moneyReply({
     intent,
     ok: true,
-    message: 'Rétractation réglée : la commande est annulée.',
+    message:
+      failed && !failed.ok
+        ? `Rétractation réglée : la commande est annulée. Remboursement à refaire : ${failed.message}`
+        : 'Rétractation réglée : la commande est annulée.',
+    submission: submission.reply(),
+  });
+}
+
+/** « Approuver le remboursement »: money owed back (« à rembourser ») is given back now. */
+async function approveDueRefund(form: FormData, orderId: string, actor: string) {
+  const intent = 'approve-refund';
+  const submission = parseWithZod(form, { schema: refundApprovalSchema });
+  if (submission.status !== 'success') {
+    const error = firstFormError(submission.error, REFUND_FORM_MESSAGES.methodInvalid);
+    return moneyReply({ intent, ok: false, error, submission: submission.reply() });
+  }
+  const { refundId, method } = submission.value;
+  const result = await approveRefund({ orderId, refundId, method, actor });
+  await invalidateDashboardStats();
+  if (!result.ok) {
+    return moneyReply({
+      intent,
+      ok: false,
+      error: result.message,
+      submission: submission.reply({ formErrors: [result.message] }),
+    });
+  }
+  const note = result.creditNoteNumber ? ` — avoir ${result.creditNoteNumber}` : '';
+  return moneyReply({
+    intent,
+    ok: true,
+    message: `Remboursement de ${formatEurosFromCents(result.amountCents)} effectué${note}.`,
     submission: submission.reply(),
   });
 }

@@ -109,6 +109,8 @@ export async function listOrders(params: OrderListParams): Promise<ListPage<Orde
 export async function getOrderDetails(orderId: string): Promise<OrderDetails | null> {
   const orderResult = await db().execute(sql`
     select o.*, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
+      (select coalesce(sum(j.amount), 0)::int from order_adjustments j
+        where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
       coalesce(u.phone, o.guest_phone) as phone,
       case when o.user_id is not null then u.street else o.guest_address end as address,
       case when o.user_id is not null then u.postal_code else o.guest_postal_code end as postal_code,
@@ -132,8 +134,9 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       select id, provider, provider_ref, status, method, amount, created_at, settles_order
       from payments where order_id = ${orderId} order by created_at`),
     db().execute(sql`
-      select r.id, r.created_at, r.amount, r.method, r.status, r.reason, r.credit_note_id,
-        (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id and p.settles_order)) as for_order
+      select r.id, r.created_at, r.amount, r.method, r.status, r.reason, r.credit_note_id, r.last_error,
+        (r.payment_id is null or exists (select 1 from payments p where p.id = r.payment_id
+          and (p.settles_order or p.adjustment_id is not null))) as for_order
       from refunds r where r.order_id = ${orderId} order by r.created_at`),
     loadOrderAddresses(db(), orderId),
   ]);
@@ -246,15 +249,19 @@ function moneyOf(
   refundRows: Record<string, unknown>[],
 ): OrderDetails['money'] {
   const paid = wasPaid(String(order.payment_status));
-  const refundedCents = refundRows
-    .filter((r) => r.for_order && r.status !== 'failed')
-    .reduce((sum, r) => sum + Number(r.amount), 0);
+  const forOrder = refundRows.filter((r) => r.for_order);
+  const sum = (rows: Record<string, unknown>[]) => rows.reduce((total, r) => total + Number(r.amount), 0);
+  const refundedCents = sum(forOrder.filter((r) => r.status === 'pending' || r.status === 'succeeded'));
+  const owedCents = sum(forOrder.filter((r) => r.status === 'due'));
+  // What paid it: the order's total and its paid supplements (the rule book's paidCents).
+  const paidCents = Number(order.total_price) + Number(order.supplements_paid ?? 0);
   const settling = paymentRows.find((p) => p.settles_order);
   const provider = settling ? String(settling.provider) : null;
   return {
     placed: order.placed_at !== null,
     refundedCents,
-    refundableCents: paid ? Math.max(0, Number(order.total_price) - refundedCents) : 0,
+    owedCents,
+    refundableCents: paid ? Math.max(0, paidCents - refundedCents - owedCents) : 0,
     // Named as the history names it (« Paiement de démonstration »), not as the settings do.
     gateway: provider && supportsRefund(provider) ? (providerName(provider) ?? provider) : null,
     refunds: refundRows.map((r) => ({
@@ -265,6 +272,7 @@ function moneyOf(
       status: String(r.status),
       reason: String(r.reason),
       creditNoteId: (r.credit_note_id as string | null) ?? null,
+      lastError: (r.last_error as string | null) ?? null,
     })),
   };
 }

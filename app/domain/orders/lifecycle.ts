@@ -88,8 +88,12 @@ export type Transition =
    * or cheque (`rejected`: the customer is told by e-mail, issue 18).
    */
   | { type: 'fail_payment'; rejected?: boolean }
-  /** The back office moves the order along (cancelling is its own transition). */
-  | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'> }
+  /**
+   * The back office moves the order along (cancelling is its own transition). `startBeforePayment`:
+   * the staff say explicitly that the work on an unpaid order starts before its payment (« En
+   * traitement » is refused otherwise); it is kept in the history.
+   */
+  | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'>; startBeforePayment?: boolean }
   /** The back office cancels; a paid order is refunded in the same step (`refundCents`). */
   | { type: 'cancel'; refundCents: number }
   /** The customer withdraws (L221-18); `withinPeriod` is computed from the order's date. */
@@ -187,7 +191,9 @@ export type RefusalCode =
   | 'supplement_open'
   | 'no_supplement'
   | 'no_files'
-  | 'withdrawal_period';
+  | 'withdrawal_period'
+  | 'payment_failed'
+  | 'payment_refunded';
 
 export interface Accepted {
   ok: true;
@@ -232,6 +238,11 @@ export const LIFECYCLE_MESSAGES = {
   stageNotAllowed: (from: WorkshopStage, to: WorkshopStage) =>
     `Une commande à l’étape « ${WORKSHOP_STAGE_LABELS[from]} » ne peut pas passer à « ${WORKSHOP_STAGE_LABELS[to]} ».`,
   unpaidWork: 'La commande doit être payée avant d’être numérisée.',
+  processingFailedPayment:
+    'Le paiement de cette commande a échoué : elle ne peut pas passer « En traitement » avant d’être payée.',
+  processingRefunded: 'Cette commande a été remboursée : elle ne peut pas passer « En traitement ».',
+  processingUnpaid:
+    'Cette commande n’est pas payée : elle ne passe « En traitement » que si vous choisissez de commencer avant le paiement.',
   withdrawalPeriod: (notBefore: Date) =>
     `Le client n’a pas demandé à commencer avant la fin de son délai de rétractation. ${EARLY_START_TEXT.notBefore(notBefore)}.`,
   supplementOpen: 'Le client n’a pas encore répondu au supplément demandé.',
@@ -293,6 +304,19 @@ function accept(
 
 function afterRefund(state: OrderState, amountCents: number): PaymentStatus {
   return state.refundedCents + amountCents >= state.paidCents ? 'refunded' : 'partially_refunded';
+}
+
+/**
+ * « En traitement » means the work is under way (issue 26): never on a failed or refunded payment,
+ * and on an unpaid order only when the staff say explicitly that the work starts before the payment.
+ */
+function processingRefusal(state: OrderState, startBeforePayment: boolean): Refused | null {
+  if (state.paymentStatus === 'failed') {
+    return refuse('payment_failed', LIFECYCLE_MESSAGES.processingFailedPayment);
+  }
+  if (state.paymentStatus === 'refunded') return refuse('payment_refunded', LIFECYCLE_MESSAGES.processingRefunded);
+  if (!isPaid(state) && !startBeforePayment) return refuse('not_paid', LIFECYCLE_MESSAGES.processingUnpaid);
+  return null;
 }
 
 /** `now` is the instant of the change (the withdrawal-period guard reads it); tests pass their own. */
@@ -381,6 +405,10 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       }
       if (transition.to === 'shipped' && state.physical && !state.hasDeliveryAddress) {
         return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
+      }
+      if (transition.to === 'processing') {
+        const refusal = processingRefusal(state, transition.startBeforePayment === true);
+        if (refusal) return refusal;
       }
       return accept(
         state,
@@ -495,9 +523,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         }
       }
       const ready = transition.to === 'ready';
+      // An order already shipped (its originals went home first) stays « Expédiée », as on publication.
+      const status = state.status === 'shipped' ? 'shipped' : ready ? 'completed' : 'processing';
       return accept(
         state,
-        { stage: transition.to, status: ready ? 'completed' : 'processing' },
+        { stage: transition.to, status },
         { kind: 'stage_changed', from: state.stage, to: transition.to },
         ready ? [{ kind: 'email', template: 'order-ready' }] : [],
       );

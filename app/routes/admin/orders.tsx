@@ -96,9 +96,9 @@ async function changeStatus(form: FormData, orderId: string, admin: Admin) {
     const error = firstFormError(submission.error, UNKNOWN_STATUS_MESSAGE);
     return reply({ intent: 'status', ok: false, error, submission: submission.reply() });
   }
-  const { status, refund } = submission.value;
+  const { status, refund, startBeforePayment } = submission.value;
   try {
-    const result = await changeOrderStatus({ orderId, status, actor: admin, refund });
+    const result = await changeOrderStatus({ orderId, status, actor: admin, refund, startBeforePayment });
     if (!result.ok) {
       return result.reason === 'refused'
         ? reply({

@@ -324,7 +324,12 @@ describe('the status change', () => {
     });
     expect(saved.success).toBe(true);
     const order = await one<{ id: string }>(`select id from orders where status = 'pending' limit 1`);
-    const result = await changeOrderStatus({ orderId: order.id, status: 'processing', actor: ADMIN });
+    const result = await changeOrderStatus({
+      orderId: order.id,
+      status: 'processing',
+      actor: ADMIN,
+      startBeforePayment: true,
+    });
     expect(result).toMatchObject({
       ok: true,
       changed: true,

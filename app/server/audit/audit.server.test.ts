@@ -135,7 +135,12 @@ describe('the audit_log table', () => {
 describe('the order lifecycle', () => {
   it('writes one entry per transition applied by a staff member, with before and after', async () => {
     const order = await insertTestOrder(databaseUrl());
-    const result = await changeOrderStatus({ orderId: order.id, status: 'processing', actor: { id: staffId } });
+    const result = await changeOrderStatus({
+      orderId: order.id,
+      status: 'processing',
+      actor: { id: staffId },
+      startBeforePayment: true,
+    });
     expect(result).toMatchObject({ ok: true, changed: true });
     const rows = await about(order.id);
     expect(rows).toHaveLength(1);
@@ -145,7 +150,8 @@ describe('the order lifecycle', () => {
       kind: 'order.status',
       subject_label: order.number,
       before: { status: 'pending' },
-      after: { status: 'processing' },
+      // Unpaid: the staff said explicitly that the work starts before the payment.
+      after: { status: 'processing', startBeforePayment: true },
     });
   });
 

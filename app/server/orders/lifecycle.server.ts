@@ -23,6 +23,7 @@ import {
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
 import { recordStaffAudit } from '../audit/audit.server';
+import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderAdjustments, orderEvents, orders, payments } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
@@ -116,12 +117,28 @@ export interface LockedOrder {
 }
 
 /** Locks the order row (FOR UPDATE) and reads its lifecycle state. */
-export async function lockOrderState(
+export function lockOrderState(
   tx: Tx,
   orderId: string,
   context: { refundId?: string } = {},
 ): Promise<LockedOrder | null> {
-  const facts = await loadOrderFacts(tx, orderId, { lock: true });
+  return loadOrderState(tx, orderId, { ...context, lock: true });
+}
+
+/**
+ * Reads an order's lifecycle state without locking it: what the back office may offer
+ * (allowedTransitions), never what it then does (applyTransition locks and asks again).
+ */
+export function readOrderState(executor: Executor, orderId: string): Promise<LockedOrder | null> {
+  return loadOrderState(executor, orderId, { lock: false });
+}
+
+async function loadOrderState(
+  tx: Executor,
+  orderId: string,
+  context: { refundId?: string; lock: boolean },
+): Promise<LockedOrder | null> {
+  const facts = await loadOrderFacts(tx, orderId, { lock: context.lock });
   if (!facts) return null;
   const extra = await tx.execute<{
     placed_at: string | null;

@@ -32,4 +32,27 @@ describe('payment decisions', () => {
     const unknown = paymentDecisionSchema.safeParse({ decision: 'delete', id: [KEY] });
     expect(unknown.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.decision);
   });
+
+  it('asks a rejection for its reason, which a validation does not keep', () => {
+    for (const reason of [undefined, '   ']) {
+      const missing = paymentDecisionSchema.safeParse({ decision: 'reject', id: [KEY], reason });
+      expect(missing.error?.issues).toEqual([
+        expect.objectContaining({
+          path: ['reason'],
+          message: 'Indiquez le motif du rejet : le client le lira dans son e-mail.',
+        }),
+      ]);
+    }
+    expect(paymentDecisionSchema.parse({ decision: 'reject', id: [KEY], reason: ' Virement non reçu ' })).toEqual({
+      decision: 'reject',
+      id: [KEY],
+      reason: 'Virement non reçu',
+    });
+    expect(paymentDecisionSchema.parse({ decision: 'validate', id: [KEY], reason: 'oubli' })).toEqual({
+      decision: 'validate',
+      id: [KEY],
+    });
+    const long = paymentDecisionSchema.safeParse({ decision: 'reject', id: [KEY], reason: 'x'.repeat(501) });
+    expect(long.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.reasonTooLong);
+  });
 });

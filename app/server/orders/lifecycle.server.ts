@@ -587,7 +587,11 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
       applied.statusEmail = await queueStatusEmail(run, next.status);
       return;
     case 'payment-rejected':
-      await enqueuePaymentRejected(tx, facts, { accessToken: context.accessToken ?? null, eventId: run.eventId });
+      await enqueuePaymentRejected(tx, facts, {
+        accessToken: context.accessToken ?? null,
+        eventId: run.eventId,
+        reason: context.reason,
+      });
       return;
     case 'withdrawal-acknowledgement': {
       // Not checked beforehand: the law asks for this acknowledgement, so an address the outbox

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_DECISION_MESSAGES, paymentDecisionSchema, paymentDecisionSummary } from './payment-decision';
+import {
+  PAYMENT_DECISION_MESSAGES,
+  paymentDecisionSchema,
+  paymentDecisionSummary,
+  paymentDescription,
+} from './payment-decision';
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const KEY = 'o:0b9c2f4e-1d2a-4c3b-8e5f-6a7b8c9d0e1f';
@@ -17,6 +22,15 @@ describe('payment decisions', () => {
     expect(paymentDecisionSummary('validate', three)).toContain('validés\u202F:');
     expect(plain(paymentDecisionSummary('reject', three.slice(0, 1)))).toBe(
       '1 paiement sera rejeté : SOO-1, total 129,00 €',
+    );
+  });
+
+  it('names the order, the customer and the amount of one payment', () => {
+    expect(
+      plain(paymentDescription({ orderNumber: 'SV-2026-000042', customer: 'Marie Curie', amountCents: 60_655 })),
+    ).toBe('Commande SV-2026-000042 · Marie Curie · 606,55 €');
+    expect(paymentDescription({ orderNumber: 'SV-2026-000043', customer: ' ', amountCents: 100 })).toContain(
+      'client sans nom',
     );
   });
 

@@ -67,3 +67,12 @@ export function paymentDecisionSummary(
   const references = payments.map((payment) => payment.reference).join(', ');
   return `${payments.length} paiement${one ? '' : 's'} ${verb}${NNBSP}: ${references}, total ${formatEurosFromCents(total)}`;
 }
+
+/**
+ * One row's ✓ or ✗ asks first too (issue 26: a mis-click rejected a 606,55 € payment): the dialog
+ * names the order, the customer and the amount: « Commande SV-2026-000042 · Marie Curie · 606,55 € ».
+ */
+export function paymentDescription(payment: { orderNumber: string; customer: string; amountCents: number }): string {
+  const customer = payment.customer.trim() || 'client sans nom';
+  return `Commande ${payment.orderNumber} · ${customer} · ${formatEurosFromCents(payment.amountCents)}`;
+}

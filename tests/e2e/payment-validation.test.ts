@@ -4,17 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { startServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
  * selection's buttons ask first. Three bank transfers awaited (94,90 € each): « Valider la
  * sélection » opens a confirmation that names them and their total; « Annuler » changes nothing;
- * confirming validates the three (paid, one invoice each).
+ * confirming validates the three (paid, one invoice each). Issue 26: a row's ✓ and ✗ ask first too,
+ * naming the order, the customer and the amount; a rejection needs its reason, which the customer
+ * reads in the « Paiement non validé » e-mail received by the real SMTP peer.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
+let env: ServerWithSmtp;
 let server: TestServer;
 let browser: Browser;
 let admin: TestUser;
@@ -50,7 +54,8 @@ const paymentStatuses = async () =>
   ).map((row) => row.payment_status);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  server = env.server;
   admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
   transfers = [];
   for (let i = 0; i < 3; i++) {
@@ -62,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.dispose();
+  await env?.dispose();
 });
 
 describe('validating a selection of payments', () => {
@@ -98,6 +103,66 @@ describe('validating a selection of payments', () => {
     expect(await paymentStatuses()).toEqual(['paid', 'paid', 'paid']);
     const invoices = await query('select number from invoices where order_id = any($1)', [transfers.map((o) => o.id)]);
     expect(invoices).toHaveLength(3);
+    await page.close();
+  });
+});
+
+describe('a row’s own buttons', () => {
+  it('asks before validating one payment, naming the order, the customer and the amount', async () => {
+    const order = await insertTestOrder(server.databaseUrl, { guestEmail: 'cheque@example.fr', extraCents: 51_165 });
+    await query(`update orders set payment_method = 'cheque' where id = $1`, [order.id]);
+    const page = await paymentsDialog();
+    const dialog = page.getByRole('dialog', { name: 'Validation Paiements' });
+    await dialog.getByRole('button', { name: `Valider le paiement ${order.number}` }).click();
+    const confirmation = page.getByRole('dialog', { name: /^Valider le paiement/ });
+    await confirmation.waitFor();
+    expect(plain(await confirmation.innerText())).toContain(`Commande ${order.number} · Marie Curie · 606,55 €`);
+    await confirmation.getByRole('button', { name: 'Annuler' }).click();
+    await confirmation.waitFor({ state: 'hidden' });
+    expect(await query('select payment_status from orders where id = $1', [order.id])).toEqual([
+      { payment_status: 'pending' },
+    ]);
+    await page.close();
+  });
+
+  it('asks for the reason of a rejection, which reaches the customer’s e-mail', async () => {
+    const order = await insertTestOrder(server.databaseUrl, { guestEmail: 'rejet@example.fr', extraCents: 51_165 });
+    await query(`update orders set payment_method = 'transfer' where id = $1`, [order.id]);
+    const page = await paymentsDialog();
+    const dialog = page.getByRole('dialog', { name: 'Validation Paiements' });
+    await dialog.getByRole('button', { name: `Rejeter le paiement ${order.number}` }).click();
+    const confirmation = page.getByRole('dialog', { name: /^Rejeter le paiement/ });
+    await confirmation.waitFor();
+    expect(plain(await confirmation.innerText())).toContain(`Commande ${order.number} · Marie Curie · 606,55 €`);
+
+    // Without a reason: refused in French, nothing changes, nobody is e-mailed.
+    await confirmation.getByRole('button', { name: 'Rejeter le paiement' }).click();
+    await confirmation.getByText('Indiquez le motif du rejet : le client le lira dans son e-mail.').waitFor();
+    expect(await query('select payment_status from orders where id = $1', [order.id])).toEqual([
+      { payment_status: 'pending' },
+    ]);
+    await expectNoSeriousA11yViolations(page);
+
+    const reason = 'Le virement reçu ne porte pas la référence de la commande.';
+    await confirmation.getByLabel('Motif du rejet (envoyé au client)').fill(reason);
+    await confirmation.getByRole('button', { name: 'Rejeter le paiement' }).click();
+    await confirmation.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => (await query('select payment_status from orders where id = $1', [order.id]))[0])
+      .toEqual({ payment_status: 'failed' });
+
+    let email: (typeof env.smtp.messages)[number] | undefined;
+    await expect
+      .poll(
+        () => {
+          email = env.smtp.messages.find((m) => (m.headers.get('to') ?? '').includes('rejet@example.fr'));
+          return email !== undefined;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(email?.subject).toBe(`Paiement non validé pour la commande ${order.number}`);
+    expect(plain(email?.text ?? '')).toContain(`Motif : ${reason}`);
     await page.close();
   });
 });

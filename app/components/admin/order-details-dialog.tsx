@@ -5,7 +5,7 @@ import { useFetcher } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { FormAlert } from '~/components/auth/form-alert';
-import { SelectField, TextareaField } from '~/components/forms/field';
+import { CheckboxField, SelectField, TextareaField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
@@ -17,7 +17,8 @@ import type { OrderNoteInput, StatusChangeInput } from '~/domain/admin/order-dia
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
-import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '~/domain/order-status';
+import { ORDER_STATUS_LABELS } from '~/domain/order-status';
+import { offeredStatuses } from '~/domain/orders/allowed-transitions';
 import { orderChargeRows, orderItemRows } from '~/domain/pricing/item-rows';
 import { type Capability, can } from '~/domain/staff/permissions';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
@@ -147,6 +148,10 @@ function StatusForm({ order, canRefund }: { order: OrderDetails; canRefund: bool
     shouldRevalidate: 'onInput',
   });
   const status = fields.status.value ?? order.status;
+  // The menu offers what the lifecycle allows from the order's state (allowedTransitions).
+  const offered = offeredStatuses(order.status, order.allowed);
+  const chosen = order.allowed.status[status as keyof typeof order.allowed.status];
+  const askStartBeforePayment = status !== order.status && chosen?.allowed && chosen.needsStartBeforePayment;
   return (
     <fetcher.Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="status" />
@@ -155,13 +160,19 @@ function StatusForm({ order, canRefund }: { order: OrderDetails; canRefund: bool
         <SelectField
           meta={fields.status}
           label="Nouveau statut"
-          options={ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }))}
+          options={offered.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }))}
           className="flex flex-1 flex-col gap-1.5"
         />
         <Button type="submit" disabled={fetcher.state !== 'idle' || status === order.status}>
           {fetcher.state !== 'idle' ? 'Mise à jour…' : 'Mettre à jour le statut'}
         </Button>
       </div>
+      {offered.length === 1 ? (
+        <p className="text-muted-foreground text-sm">Le statut de cette commande ne peut plus changer.</p>
+      ) : null}
+      {askStartBeforePayment ? (
+        <CheckboxField meta={fields.startBeforePayment} label="Commencer avant le paiement" />
+      ) : null}
       {/* Refunding with the cancellation is the refund right's; without it the money is noticed as owed. */}
       {status === 'canceled' && order.money.refundableCents > 0 ? (
         canRefund ? (

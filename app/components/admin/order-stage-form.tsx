@@ -19,6 +19,8 @@ export type StageActionData =
 export function OrderWorkshop({ order, canMove }: { order: OrderDetails; canMove: boolean }) {
   const fetcher = useFetcher<StageActionData>();
   const { stage, dueAt, late, express, nextStage } = order.workshop;
+  // The button is offered only when the lifecycle allows the move; otherwise its reason is shown.
+  const move = nextStage ? order.allowed.stage[nextStage as keyof typeof order.allowed.stage] : undefined;
   useResultToast(fetcher);
   return (
     <section aria-labelledby="commande-atelier" className="flex flex-col gap-2 rounded-lg border border-border p-4">
@@ -42,7 +44,10 @@ export function OrderWorkshop({ order, canMove }: { order: OrderDetails; canMove
           <dd className="text-sm">{express ? 'Express' : 'Standard'}</dd>
         </div>
       </dl>
-      {nextStage && canMove ? (
+      {nextStage && canMove && move && !move.allowed ? (
+        <p className="text-muted-foreground text-sm">{move.reason}</p>
+      ) : null}
+      {nextStage && canMove && move?.allowed ? (
         <fetcher.Form method="post" className="flex justify-end">
           <input type="hidden" name="intent" value="stage" />
           <input type="hidden" name="orderId" value={order.id} />

@@ -32,8 +32,9 @@ export type PaymentDecisionAnswer = { submission?: SubmissionResult<string[]> } 
 const METHOD_LABELS: Record<string, string> = { card: 'Carte', transfer: 'Virement', cheque: 'Chèque' };
 
 /**
- * Payments in "En attente": search, select, validate or reject each or the selection, with the
- * specification's notices. Validating issues the invoice and e-mails the customer (server side).
+ * Payments in "En attente": search, select, validate or reject each or the selection, each decision
+ * confirmed in a dialog (a rejection with its reason), with the specification's notices. Validating
+ * issues the invoice and e-mails the customer (server side).
  */
 export function PaymentValidation() {
   const [q, setQ] = useState('');
@@ -63,7 +64,7 @@ export function PaymentValidation() {
   useEffect(() => {
     if (decide.state !== 'idle' || !decide.data) return;
     if ('error' in decide.data) {
-      // A refusal of the confirmation's post shows in its dialog; a single row's, here.
+      // A refusal of the confirmation's post shows in its dialog (every decision is confirmed there).
       if (!pending) toast.error(PAYMENT_VALIDATION_MESSAGES.failed, { description: decide.data.error });
       return;
     }
@@ -88,13 +89,9 @@ export function PaymentValidation() {
     reload(q.trim(), page);
   }, [decide.state, decide.data]);
 
-  /** One row's own button: posted at once (the row says which payment and how much). */
-  const submitOne = (id: string, decision: PaymentDecision) => {
-    const form = new FormData();
-    form.set('decision', decision);
-    form.set('id', id);
-    decide.submit(form, { method: 'post', action: PAYMENTS_PATH });
-  };
+  /** One row's own ✓ or ✗ asks first too, naming the order, the customer and the amount. */
+  const confirmOne = (row: PendingPaymentRow, decision: PaymentDecision) =>
+    setPending({ decision, payments: [row], single: true });
 
   const rows = list.data?.page.rows ?? [];
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
@@ -212,7 +209,7 @@ export function PaymentValidation() {
                     <Button
                       size="sm"
                       variant="outline"
-                      onClick={() => submitOne(row.id, 'validate')}
+                      onClick={() => confirmOne(row, 'validate')}
                       disabled={busy}
                       aria-label={`Valider le paiement ${row.reference}`}
                       title="Valider"
@@ -222,7 +219,7 @@ export function PaymentValidation() {
                     <Button
                       size="sm"
                       variant="outline"
-                      onClick={() => submitOne(row.id, 'reject')}
+                      onClick={() => confirmOne(row, 'reject')}
                       disabled={busy}
                       aria-label={`Rejeter le paiement ${row.reference}`}
                       title="Rejeter"

@@ -69,10 +69,21 @@ describe('bulk summaries', () => {
   const accepted = Array.from({ length: 50 }, (_, n) => ({ orderId: id(n), number: `SV-2026-${n}` }));
   const refused = [{ orderId: id(99), number: 'SV-2026-99', reason: 'Cette commande est annulée.' }];
 
-  it('says how many will move, and to what', () => {
+  it('says how many will move, to what, and how many cannot', () => {
     expect(plain(previewHeadline({ accepted, refused }, { kind: 'status', target: 'processing' }))).toBe(
+      '50 commandes sur 51 passeront à « En traitement » ; 1 ne peut pas changer.',
+    );
+    expect(plain(previewHeadline({ accepted, refused: [] }, { kind: 'status', target: 'processing' }))).toBe(
       '50 commandes passeront à « En traitement ».',
     );
+    expect(
+      plain(
+        previewHeadline(
+          { accepted: accepted.slice(0, 37), refused: Array.from({ length: 13 }, () => refused[0]!) },
+          { kind: 'status', target: 'processing' },
+        ),
+      ),
+    ).toBe('37 commandes sur 50 passeront à « En traitement » ; 13 ne peuvent pas changer.');
     expect(
       plain(previewHeadline({ accepted: accepted.slice(0, 1), refused: [] }, { kind: 'stage', target: 'ready' })),
     ).toBe('1 commande passera à l’étape « Prêt ».');

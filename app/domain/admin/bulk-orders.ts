@@ -96,11 +96,18 @@ export interface BulkOutcome {
 
 const orders = (n: number) => `${n} commande${n > 1 ? 's' : ''}`;
 
-/** The confirmation's headline: « 50 commandes passeront à « En traitement ». » */
+/**
+ * The confirmation's headline, before anything happens: how many of the selection will move, and
+ * how many the lifecycle refuses (listed with their reasons under it): « 37 commandes sur 50
+ * passeront à « En traitement » ; 13 ne peuvent pas changer. »
+ */
 export function previewHeadline(outcome: BulkOutcome, request: Pick<BulkOrdersRequest, 'kind' | 'target'>): string {
   const n = outcome.accepted.length;
+  const refused = outcome.refused.length;
   if (n === 0) return frenchTypography('Aucune des commandes sélectionnées ne peut changer.');
-  return frenchTypography(`${orders(n)} ${n > 1 ? 'passeront' : 'passera'} à ${bulkTargetLabel(request)}.`);
+  const moving = refused === 0 ? orders(n) : `${orders(n)} sur ${n + refused}`;
+  const rest = refused === 0 ? '' : ` ; ${refused} ${refused > 1 ? 'ne peuvent pas changer' : 'ne peut pas changer'}`;
+  return frenchTypography(`${moving} ${n > 1 ? 'passeront' : 'passera'} à ${bulkTargetLabel(request)}${rest}.`);
 }
 
 /** The answer after applying: « 50 commandes passées à « En traitement » ; 2 refusées. » */

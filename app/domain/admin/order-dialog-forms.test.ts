@@ -19,7 +19,20 @@ describe('the order dialog’s status form', () => {
   it('takes a status alone (no refund fields posted)', () => {
     const submission = post({ status: 'processing' });
     expect(submission.status).toBe('success');
-    expect(submission.status === 'success' && submission.value).toEqual({ status: 'processing', refund: null });
+    expect(submission.status === 'success' && submission.value).toEqual({
+      status: 'processing',
+      startBeforePayment: false,
+      refund: null,
+    });
+  });
+
+  it('reads « Commencer avant le paiement » only with « En traitement »', () => {
+    const value = (fields: Record<string, string>) => {
+      const submission = post(fields);
+      return submission.status === 'success' ? submission.value.startBeforePayment : null;
+    };
+    expect(value({ status: 'processing', startBeforePayment: 'on' })).toBe(true);
+    expect(value({ status: 'completed', startBeforePayment: 'on' })).toBe(false);
   });
 
   it('refuses an unknown status in French', () => {
@@ -41,12 +54,17 @@ describe('the order dialog’s status form', () => {
     });
     expect(right.status === 'success' && right.value).toEqual({
       status: 'canceled',
+      startBeforePayment: false,
       refund: { amountCents: 1250, method: 'transfer', reason: 'Commande annulée' },
     });
   });
 
   it('ignores the refund fields when the order is not cancelled', () => {
     const submission = post({ status: 'completed', refundAmount: 'douze' });
-    expect(submission.status === 'success' && submission.value).toEqual({ status: 'completed', refund: null });
+    expect(submission.status === 'success' && submission.value).toEqual({
+      status: 'completed',
+      startBeforePayment: false,
+      refund: null,
+    });
   });
 });

@@ -45,13 +45,18 @@ const REFUND_FIELDS = { amount: 'refundAmount', method: 'refundMethod', reason: 
 export const statusChangeSchema = z
   .object({
     status: z.enum(ORDER_STATUSES, { error: UNKNOWN_STATUS_MESSAGE }),
+    /** « Commencer avant le paiement »: checked, the work on an unpaid order starts (the lifecycle's flag). */
+    startBeforePayment: z.literal('on').optional(),
     withRefund: z.literal('on').optional(),
     refundAmount: z.unknown().optional(),
     refundMethod: z.unknown().optional(),
     refundReason: z.unknown().optional(),
   })
   .transform((value, ctx) => {
-    if (value.status !== 'canceled' || !value.withRefund) return { status: value.status, refund: null };
+    const startBeforePayment = value.status === 'processing' && value.startBeforePayment === 'on';
+    if (value.status !== 'canceled' || !value.withRefund) {
+      return { status: value.status, startBeforePayment, refund: null };
+    }
     const parsed = refundFormSchema.safeParse({
       amount: value.refundAmount,
       method: value.refundMethod,
@@ -69,7 +74,7 @@ export const statusChangeSchema = z
       method: parsed.data.method,
       reason: parsed.data.reason,
     };
-    return { status: value.status, refund };
+    return { status: value.status, startBeforePayment: false, refund };
   });
 
 export type StatusChangeInput = z.input<typeof statusChangeSchema>;

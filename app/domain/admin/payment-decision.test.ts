@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_DECISION_MESSAGES, paymentDecisionSchema, paymentDecisionSummary } from './payment-decision';
+import {
+  PAYMENT_DECISION_MESSAGES,
+  paymentDecisionSchema,
+  paymentDecisionSummary,
+  paymentDescription,
+} from './payment-decision';
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const KEY = 'o:0b9c2f4e-1d2a-4c3b-8e5f-6a7b8c9d0e1f';
@@ -20,6 +25,15 @@ describe('payment decisions', () => {
     );
   });
 
+  it('names the order, the customer and the amount of one payment', () => {
+    expect(
+      plain(paymentDescription({ orderNumber: 'SV-2026-000042', customer: 'Marie Curie', amountCents: 60_655 })),
+    ).toBe('Commande SV-2026-000042 · Marie Curie · 606,55 €');
+    expect(paymentDescription({ orderNumber: 'SV-2026-000043', customer: ' ', amountCents: 100 })).toContain(
+      'client sans nom',
+    );
+  });
+
   it('accepts a decision on payments of the list, refuses anything else with a French message', () => {
     expect(paymentDecisionSchema.parse({ decision: 'validate', id: [KEY] })).toEqual({
       decision: 'validate',
@@ -31,5 +45,28 @@ describe('payment decisions', () => {
     expect(forged.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.selection);
     const unknown = paymentDecisionSchema.safeParse({ decision: 'delete', id: [KEY] });
     expect(unknown.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.decision);
+  });
+
+  it('asks a rejection for its reason, which a validation does not keep', () => {
+    for (const reason of [undefined, '   ']) {
+      const missing = paymentDecisionSchema.safeParse({ decision: 'reject', id: [KEY], reason });
+      expect(missing.error?.issues).toEqual([
+        expect.objectContaining({
+          path: ['reason'],
+          message: 'Indiquez le motif du rejet : le client le lira dans son e-mail.',
+        }),
+      ]);
+    }
+    expect(paymentDecisionSchema.parse({ decision: 'reject', id: [KEY], reason: ' Virement non reçu ' })).toEqual({
+      decision: 'reject',
+      id: [KEY],
+      reason: 'Virement non reçu',
+    });
+    expect(paymentDecisionSchema.parse({ decision: 'validate', id: [KEY], reason: 'oubli' })).toEqual({
+      decision: 'validate',
+      id: [KEY],
+    });
+    const long = paymentDecisionSchema.safeParse({ decision: 'reject', id: [KEY], reason: 'x'.repeat(501) });
+    expect(long.error?.issues[0]?.message).toBe(PAYMENT_DECISION_MESSAGES.reasonTooLong);
   });
 });

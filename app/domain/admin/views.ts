@@ -1,5 +1,6 @@
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status';
 import type { FrozenAddress } from '../orders/address';
+import type { AllowedTransitions } from '../orders/allowed-transitions';
 import type { OrderHistoryEntry } from '../orders/events';
 
 /*
@@ -60,6 +61,8 @@ export interface OrderDetails {
   };
   /** The addresses frozen when the order was placed (something physical travels). */
   addresses: { delivery: FrozenAddress | null; billing: FrozenAddress | null };
+  /** What the lifecycle allows from the order's state (its status menu, stage button, payment actions). */
+  allowed: AllowedTransitions;
   prices: {
     basePriceCents: number;
     qualityPriceCents: number;

@@ -40,6 +40,7 @@ const FIELDS: Readonly<Record<string, { label: string; format: Format }>> = {
   amountCents: { label: 'Montant', format: euros },
   refundCents: { label: 'Montant remboursé', format: euros },
   keptCents: { label: 'Montant conservé', format: euros },
+  startBeforePayment: { label: 'Commencée avant le paiement', format: yesNo },
   creditNote: { label: 'Avoir', format: text },
   invoice: { label: 'Facture', format: text },
   reason: { label: 'Motif', format: text },

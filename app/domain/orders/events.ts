@@ -197,6 +197,8 @@ export const ORDER_EVENTS = {
   status_changed: kind({
     schema: z.object({}).passthrough(),
     label: (_data, event) => transitionLabel('Statut', orderStatusLabel, event),
+    // The staff started an unpaid order's work on purpose (issue 26): the history says so.
+    detail: (data) => (data.startBeforePayment === true ? 'Commencée avant le paiement' : null),
     customer: (_data, event) =>
       event.to && isOrderStatus(event.to) ? CUSTOMER_STATUS_WORDING[event.to] : 'Le statut de votre commande a changé',
   }),

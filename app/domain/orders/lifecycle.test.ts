@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus, PAYMENT_STATUSES, type PaymentStatus } from '../order-status';
+import {
+  ORDER_STATUSES,
+  type OrderStatus,
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+  WORKSHOP_STAGES,
+} from '../order-status';
+import { allowedTransitions, TRANSITION_SAMPLES } from './allowed-transitions';
 import {
   type Decision,
   decide,
   LIFECYCLE_MESSAGES,
   type OrderState,
   type RefusalCode,
+  STATUS_MOVES,
   type Transition,
+  type TransitionType,
 } from './lifecycle';
 import { acceptsFiles, acceptsOriginals, OPEN_WORK_MESSAGES } from './open-work';
 
@@ -35,6 +44,60 @@ function state(overrides: Partial<OrderState> = {}): OrderState {
 
 const refusal = (d: Decision): RefusalCode | 'ok' => (d.ok ? 'ok' : d.code);
 
+/** Every state the rule book distinguishes: status, payment, stage, placed, withdrawn, an open supplement. */
+const EVERY_STATE: OrderState[] = ORDER_STATUSES.flatMap((status) =>
+  PAYMENT_STATUSES.flatMap((paymentStatus) =>
+    WORKSHOP_STAGES.flatMap((stage) =>
+      [true, false].flatMap((placed) =>
+        [false, true].flatMap((withdrawn) =>
+          [null, { id: 'adj-1', amountCents: 700 }].map((supplement) =>
+            state({ status, paymentStatus, stage, placed, withdrawn, supplement }),
+          ),
+        ),
+      ),
+    ),
+  ),
+);
+const NOW = new Date('2026-11-27T10:00:00Z');
+
+// Every transition of the rule book (its samples, allowed-transitions.ts) from every state: a new
+// transition is walked here as soon as it has its samples, without a line of this test changing.
+describe.each(Object.keys(TRANSITION_SAMPLES) as TransitionType[])('%s from every state', (type) => {
+  const pairs = EVERY_STATE.flatMap((from) => TRANSITION_SAMPLES[type](from, NOW).map((t) => [from, t] as const));
+
+  it('refuses in French, or moves only between statuses the table allows', () => {
+    for (const [from, transition] of pairs) {
+      const decision = decide(from, transition, NOW);
+      if (!decision.ok) {
+        expect(decision.message, `${JSON.stringify(from)} ${JSON.stringify(transition)}`).toMatch(/^\p{Lu}.*\.$/u);
+        continue;
+      }
+      const { status } = decision.next;
+      // Settling a withdrawal ends the order, even once its originals went home (« Expédiée »).
+      const closing = transition.type === 'settle_withdrawal' && status === 'canceled';
+      const allowed = status === from.status || STATUS_MOVES[from.status].includes(status) || closing;
+      expect(allowed, `${from.status} → ${status}`).toBe(true);
+    }
+  });
+
+  it('never puts « En traitement » by hand an order whose payment failed, was refunded, or is awaited unasked', () => {
+    for (const [from, transition] of pairs) {
+      const decision = decide(from, transition, NOW);
+      if (!decision.ok || transition.type !== 'set_status' || decision.next.status !== 'processing') continue;
+      const paid = from.paymentStatus === 'paid' || from.paymentStatus === 'partially_refunded';
+      const startedEarly = from.paymentStatus === 'pending' && transition.startBeforePayment === true;
+      expect(paid || startedEarly, `${from.paymentStatus} ${JSON.stringify(transition)}`).toBe(true);
+    }
+  });
+
+  it('is offered by allowedTransitions exactly when the rule book accepts one of its samples', () => {
+    for (const from of EVERY_STATE) {
+      const accepted = TRANSITION_SAMPLES[type](from, NOW).some((t) => decide(from, t, NOW).ok);
+      expect(allowedTransitions(from, NOW).any[type].allowed).toBe(accepted);
+    }
+  });
+});
+
 describe('status moves by the back office: every pair', () => {
   // from → the outcome of set_status / cancel towards each status, written out by hand.
   const table: Record<OrderStatus, Record<OrderStatus, RefusalCode | 'ok'>> = {
@@ -61,7 +124,8 @@ describe('status moves by the back office: every pair', () => {
   it.each(pairs)('%s → %s: %s', (from, to, expected) => {
     const transition: Transition =
       to === 'canceled' ? { type: 'cancel', refundCents: 0, refundRight: true } : { type: 'set_status', to };
-    const decision = decide(state({ status: from }), transition);
+    // Paid: the moves of the table alone (« En traitement » also asks about the payment, below).
+    const decision = decide(state({ status: from, paymentStatus: 'paid' }), transition);
     expect(refusal(decision)).toBe(expected);
     if (decision.ok) {
       expect(decision.next.status).toBe(to);
@@ -69,6 +133,48 @@ describe('status moves by the back office: every pair', () => {
     } else {
       expect(decision.message).toMatch(/[a-zé]/);
     }
+  });
+
+  // « En traitement » by hand, from « En attente » and from « Traité » (a rework), for each payment
+  // status, without and with the staff's explicit « Commencer avant le paiement ».
+  const processing: Record<PaymentStatus, [RefusalCode | 'ok', RefusalCode | 'ok']> = {
+    pending: ['not_paid', 'ok'],
+    paid: ['ok', 'ok'],
+    failed: ['payment_failed', 'payment_failed'],
+    partially_refunded: ['ok', 'ok'],
+    refunded: ['payment_refunded', 'payment_refunded'],
+  };
+  const processingCases = (['pending', 'completed'] as const).flatMap((from) =>
+    PAYMENT_STATUSES.flatMap((paymentStatus) =>
+      [false, true].map((early) => [from, paymentStatus, early, processing[paymentStatus][early ? 1 : 0]] as const),
+    ),
+  );
+  it.each(processingCases)(
+    '%s → processing, payment %s, started before payment: %s → %s',
+    (from, paymentStatus, early, expected) => {
+      const transition: Transition = {
+        type: 'set_status',
+        to: 'processing',
+        ...(early ? { startBeforePayment: true } : {}),
+      };
+      expect(refusal(decide(state({ status: from, paymentStatus }), transition))).toBe(expected);
+    },
+  );
+
+  it('says why « En traitement » is refused, in French', () => {
+    const toProcessing: Transition = { type: 'set_status', to: 'processing' };
+    expect(decide(state(), toProcessing)).toMatchObject({
+      message:
+        'Cette commande n’est pas payée : elle ne passe « En traitement » que si vous choisissez de commencer avant le paiement.',
+    });
+    expect(decide(state({ paymentStatus: 'failed' }), toProcessing)).toMatchObject({
+      message: 'Le paiement de cette commande a échoué : elle ne peut pas passer « En traitement » avant d’être payée.',
+    });
+    expect(decide(state({ paymentStatus: 'refunded' }), toProcessing)).toMatchObject({
+      message: 'Cette commande a été remboursée : elle ne peut pas passer « En traitement ».',
+    });
+    // The other statuses do not ask about the payment.
+    expect(refusal(decide(state(), { type: 'set_status', to: 'completed' }))).toBe('ok');
   });
 
   it('refuses to move a draft, in French', () => {
@@ -364,9 +470,14 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
       expect(decide(order, { type: 'set_status', to: 'shipped' })).toMatchObject({ ok: false, code: 'no_address' });
       expect(refusal(decide({ ...order, hasDeliveryAddress: true }, { type: 'set_status', to: 'shipped' }))).toBe('ok');
     }
-    expect(refusal(decide(state({ status: 'completed', ...physical }), { type: 'set_status', to: 'processing' }))).toBe(
-      'ok',
-    );
+    expect(
+      refusal(
+        decide(state({ status: 'completed', paymentStatus: 'paid', ...physical }), {
+          type: 'set_status',
+          to: 'processing',
+        }),
+      ),
+    ).toBe('ok');
   });
 
   it('receives the parcel once, into « Reçu » and « En traitement », with the reception e-mail', () => {
@@ -413,6 +524,14 @@ describe('the originals’ journey: addresses, reception, stages, shipping, supp
     expect(acceptsOriginals(state({ paymentStatus: 'paid' }))).toBe(true);
     expect(acceptsOriginals(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(false);
     expect(acceptsFiles(state({ paymentStatus: 'paid', stage: 'received' }))).toBe(true);
+  });
+
+  it('keeps a shipped order « Expédiée » when its stage moves (the originals went home first)', () => {
+    const shipped = state({ status: 'shipped', stage: 'digitising', paymentStatus: 'paid' });
+    expect(decide(shipped, { type: 'advance_stage', to: 'quality_check' })).toMatchObject({
+      ok: true,
+      next: { status: 'shipped', stage: 'quality_check' },
+    });
   });
 
   it('moves through the stages one step at a time; digitising needs the payment and no open supplement', () => {

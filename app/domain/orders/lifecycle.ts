@@ -94,8 +94,12 @@ export type Transition =
    * or cheque (`rejected`: the customer is told by e-mail, issue 18).
    */
   | { type: 'fail_payment'; rejected?: boolean }
-  /** The back office moves the order along (cancelling is its own transition). */
-  | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'> }
+  /**
+   * The back office moves the order along (cancelling is its own transition). `startBeforePayment`:
+   * the staff say explicitly that the work on an unpaid order starts before its payment (« En
+   * traitement » is refused otherwise); it is kept in the history.
+   */
+  | { type: 'set_status'; to: Exclude<OrderStatus, 'canceled'>; startBeforePayment?: boolean }
   /**
    * The back office cancels. `refundRight`: who cancels holds the refund right; then a paid order
    * is refunded in the same step (`refundCents`, the rest is kept). Without it, everything still
@@ -215,7 +219,9 @@ export type RefusalCode =
   | 'no_supplement'
   | 'no_files'
   | 'withdrawal_period'
-  | 'refunded';
+  | 'refunded'
+  | 'payment_failed'
+  | 'payment_refunded';
 
 export interface Accepted {
   ok: true;
@@ -260,6 +266,11 @@ export const LIFECYCLE_MESSAGES = {
   stageNotAllowed: (from: WorkshopStage, to: WorkshopStage) =>
     `Une commande à l’étape « ${WORKSHOP_STAGE_LABELS[from]} » ne peut pas passer à « ${WORKSHOP_STAGE_LABELS[to]} ».`,
   unpaidWork: 'La commande doit être payée avant d’être numérisée.',
+  processingFailedPayment:
+    'Le paiement de cette commande a échoué : elle ne peut pas passer « En traitement » avant d’être payée.',
+  processingRefunded: 'Cette commande a été remboursée : elle ne peut pas passer « En traitement ».',
+  processingUnpaid:
+    'Cette commande n’est pas payée : elle ne passe « En traitement » que si vous choisissez de commencer avant le paiement.',
   withdrawalPeriod: (notBefore: Date) =>
     `Le client n’a pas demandé à commencer avant la fin de son délai de rétractation. ${EARLY_START_TEXT.notBefore(notBefore)}.`,
   supplementOpen: 'Le client n’a pas encore répondu au supplément demandé.',
@@ -334,6 +345,19 @@ function accept(
 
 function afterRefund(state: OrderState, amountCents: number): PaymentStatus {
   return state.refundedCents + amountCents >= state.paidCents ? 'refunded' : 'partially_refunded';
+}
+
+/**
+ * « En traitement » means the work is under way (issue 26): never on a failed or refunded payment,
+ * and on an unpaid order only when the staff say explicitly that the work starts before the payment.
+ */
+function processingRefusal(state: OrderState, startBeforePayment: boolean): Refused | null {
+  if (state.paymentStatus === 'failed') {
+    return refuse('payment_failed', LIFECYCLE_MESSAGES.processingFailedPayment);
+  }
+  if (state.paymentStatus === 'refunded') return refuse('payment_refunded', LIFECYCLE_MESSAGES.processingRefunded);
+  if (!isPaid(state) && !startBeforePayment) return refuse('not_paid', LIFECYCLE_MESSAGES.processingUnpaid);
+  return null;
 }
 
 /** `now` is the instant of the change (the withdrawal-period guard reads it); tests pass their own. */
@@ -422,6 +446,10 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       }
       if (transition.to === 'shipped' && state.physical && !state.hasDeliveryAddress) {
         return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
+      }
+      if (transition.to === 'processing') {
+        const refusal = processingRefusal(state, transition.startBeforePayment === true);
+        if (refusal) return refusal;
       }
       return accept(
         state,
@@ -564,9 +592,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       const ready = transition.to === 'ready';
       // No e-mail at « Prêt »: the customer hears « Vos fichiers sont prêts » once, when the files
       // are published (publish_files), with the link to them; before that there is nothing to open.
+      // An order already shipped (its originals went home first) stays « Expédiée », as on publication.
+      const status = state.status === 'shipped' ? 'shipped' : ready ? 'completed' : 'processing';
       return accept(
         state,
-        { stage: transition.to, status: ready ? 'completed' : 'processing' },
+        { stage: transition.to, status },
         { kind: 'stage_changed', from: state.stage, to: transition.to },
         [],
       );

@@ -104,7 +104,7 @@ async function changeStatus(form: FormData, orderId: string, admin: Admin) {
     const error = firstFormError(submission.error, UNKNOWN_STATUS_MESSAGE);
     return reply({ intent: 'status', ok: false, error, submission: submission.reply() });
   }
-  const { status, refund } = submission.value;
+  const { status, refund, startBeforePayment } = submission.value;
   try {
     const result = await changeOrderStatus({
       orderId,
@@ -112,6 +112,7 @@ async function changeStatus(form: FormData, orderId: string, admin: Admin) {
       actor: admin,
       refund,
       refundRight: can(admin.role, 'refunds'),
+      startBeforePayment,
     });
     if (!result.ok) {
       return result.reason === 'refused'

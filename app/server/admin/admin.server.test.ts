@@ -323,12 +323,14 @@ describe('the status change', () => {
       smtpPassword: 'secret-password',
     });
     expect(saved.success).toBe(true);
-    const order = await one<{ id: string }>(`select id from orders where status = 'pending' limit 1`);
+    const order = await one<{ id: string }>(
+      `select id from orders where status = 'pending' and payment_status = 'paid' and placed_at is not null limit 1`,
+    );
     const result = await changeOrderStatus({
-      refundRight: true,
       orderId: order.id,
       status: 'processing',
       actor: ADMIN,
+      refundRight: true,
     });
     expect(result).toMatchObject({
       ok: true,
@@ -540,6 +542,7 @@ describe('the payment validation', () => {
       awaited.map((o) => `o:${o.id}`),
       'reject',
       ADMIN,
+      'Aucun virement reçu à ce jour.',
     );
     expect(rejected.every((r) => r.ok)).toBe(true);
     for (const order of awaited) {
@@ -547,11 +550,14 @@ describe('the payment validation', () => {
         payment_status: 'failed',
       });
       // The customer is told (issue 18), once per rejection, with a link to pay again.
-      const emails = await rows<{ template: string; to: string }>(
-        `select template, "to" from email_outbox where order_id = $1 and template = 'payment-rejected'`,
+      const emails = await rows<{ template: string; to: string; reason: string }>(
+        `select template, "to", data->>'reason' as reason from email_outbox
+         where order_id = $1 and template = 'payment-rejected'`,
         [order.id],
       );
       expect(emails).toHaveLength(1);
+      // The staff's reason reaches the customer's e-mail (issue 26).
+      expect(emails[0]?.reason).toBe('Aucun virement reçu à ce jour.');
     }
   });
 });

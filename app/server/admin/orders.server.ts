@@ -4,6 +4,7 @@ import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
 import { type OrderStatus, type PaymentStatus, type WorkshopStage, wasPaid } from '~/domain/order-status';
+import { allowedTransitions, statusTransition } from '~/domain/orders/allowed-transitions';
 import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
@@ -14,7 +15,7 @@ import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
-import { applyTransition, type StatusEmailOutcome } from '../orders/lifecycle.server';
+import { applyTransition, readOrderState, type StatusEmailOutcome } from '../orders/lifecycle.server';
 import type { RefundMethod } from '../orders/refunds.server';
 import { supportsRefund } from '../payments/refunds.server';
 import { isoTimestamp, isoTimestampOrNull, orderSearchCondition, whereAll } from './search-sql.server';
@@ -119,7 +120,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     where o.id = ${orderId}`);
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
-  const [items, history, invoice, creditNotes, payments, refundRows, addresses] = await Promise.all([
+  const [items, history, invoice, creditNotes, payments, refundRows, addresses, lifecycle] = await Promise.all([
     db().execute(sql`
       select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
       from order_items where order_id = ${orderId} order by position, id`),
@@ -139,7 +140,9 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
           and (p.settles_order or p.adjustment_id is not null))) as for_order
       from refunds r where r.order_id = ${orderId} order by r.created_at`),
     loadOrderAddresses(db(), orderId),
+    readOrderState(db(), orderId),
   ]);
+  if (!lifecycle) return null;
   const inv = invoice.rows[0] as Record<string, unknown> | undefined;
   const n = (key: string) => Number(o[key] ?? 0);
   const text = (key: string) => (o[key] === null || o[key] === undefined ? null : String(o[key]));
@@ -175,6 +178,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       isGuest: o.user_id === null,
     },
     addresses,
+    allowed: allowedTransitions(lifecycle.state),
     prices: {
       basePriceCents: n('base_price'),
       qualityPriceCents: n('quality_price'),
@@ -307,11 +311,13 @@ export async function changeOrderStatus(input: {
   refund?: { amountCents: number; method: RefundMethod; reason: string } | null;
   /** Who changes it holds the refund right: without it, a paid order cancelled owes its money back. */
   refundRight: boolean;
+  /** « Commencer avant le paiement »: the staff start the work on an unpaid order (kept in the history). */
+  startBeforePayment?: boolean;
 }): Promise<StatusChangeResult> {
   const transition: Transition =
     input.status === 'canceled'
       ? { type: 'cancel', refundCents: input.refund?.amountCents ?? 0, refundRight: input.refundRight }
-      : { type: 'set_status', to: input.status };
+      : statusTransition(input.status, input.startBeforePayment === true);
   const result = await applyTransition(input.orderId, transition, input.actor.id, {
     refundMethod: input.refund?.method,
     reason: input.refund?.reason,

@@ -19,7 +19,8 @@ import { invalidateDashboardStats } from './stats.server';
  * gateway settles them (a declined card is not money received). Each decision is one transition of
  * the order lifecycle (orders/lifecycle.server.ts), in its own transaction:
  *  - validate: `settle_payment` — paid, invoiced (gapless number), `payment-received` e-mail;
- *  - reject: `fail_payment` — the order's payment fails and can be paid again.
+ *  - reject: `fail_payment` — the order's payment fails and can be paid again; the staff's reason is
+ *    written in the customer's « Paiement non validé » e-mail.
  */
 
 /** Orders paid by bank transfer or cheque: the money arrives outside any gateway. */
@@ -82,6 +83,7 @@ async function decideOne(
   key: string,
   decision: PaymentDecision,
   admin: Pick<SessionUser, 'id'>,
+  reason: string | undefined,
 ): Promise<PaymentDecisionResult> {
   const orderId = key.startsWith('o:') ? key.slice(2) : '';
   if (!isOrderId(orderId)) return { id: key, ok: false, reference: null, reason: 'not-found' };
@@ -103,8 +105,10 @@ async function decideOne(
             method: order.payment_method,
           } as const)
         : ({ type: 'fail_payment', rejected: true } as const);
+    // A rejection's reason goes to the history, the journal and the customer's e-mail.
     const result = await applyTransitionInTx(tx, orderId, transition, admin.id, {
       data: { reference: order.number, method: order.payment_method },
+      ...(decision === 'reject' && reason ? { reason } : {}),
     });
     if (!result.ok) {
       return { id: key, ok: false, reference: order.number, reason: 'not-pending', message: result.message };
@@ -119,16 +123,20 @@ async function decideOne(
   });
 }
 
-/** Validates or rejects payments, each in its own transaction (one failure does not undo the others). */
+/**
+ * Validates or rejects payments, each in its own transaction (one failure does not undo the others).
+ * `reason`: why they are rejected, in the customer's « Paiement non validé » e-mail.
+ */
 export async function decidePayments(
   ids: string[],
   decision: PaymentDecision,
   admin: Pick<SessionUser, 'id'>,
+  reason?: string,
 ): Promise<PaymentDecisionResult[]> {
   const results: PaymentDecisionResult[] = [];
   for (const id of [...new Set(ids)]) {
     try {
-      const result = await decideOne(id, decision, admin);
+      const result = await decideOne(id, decision, admin, reason);
       results.push(result);
       // Paid: the prepaid sending label, when bought, is made after the commit.
       if (result.ok && decision === 'validate') await createLabelAfterPayment(id.slice(2));

@@ -170,6 +170,7 @@ describe('the order lifecycle', () => {
       orderId: order.id,
       status: 'processing',
       actor: { id: staffId },
+      startBeforePayment: true,
     });
     expect(result).toMatchObject({ ok: true, changed: true });
     const rows = await about(order.id);
@@ -180,7 +181,8 @@ describe('the order lifecycle', () => {
       kind: 'order.status',
       subject_label: order.number,
       before: { status: 'pending' },
-      after: { status: 'processing' },
+      // Unpaid: the staff said explicitly that the work starts before the payment.
+      after: { status: 'processing', startBeforePayment: true },
     });
   });
 

@@ -199,7 +199,7 @@ export async function enqueuePaymentReceived(
 export async function enqueuePaymentRejected(
   tx: Tx,
   facts: OrderFacts,
-  input: { accessToken: string | null; eventId: number },
+  input: { accessToken: string | null; eventId: number; reason?: string },
 ): Promise<void> {
   const email = facts.customer.email?.trim();
   if (!email || !z.email().safeParse(email).success) {
@@ -217,6 +217,7 @@ export async function enqueuePaymentRejected(
       paymentMethod: method,
       orderUrl: orderFollowUrl(facts.id, await guestLinkToken(tx, facts.id, input.accessToken)),
       customerName: customerName(facts),
+      ...(input.reason ? { reason: input.reason } : {}),
     },
     dedupeKey: `payment-rejected:${facts.id}:${input.eventId}`,
     orderId: facts.id,

@@ -23,6 +23,7 @@ import {
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
 import { recordStaffAudit } from '../audit/audit.server';
+import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderAdjustments, orderEvents, orders, payments, refunds } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
@@ -124,12 +125,28 @@ export interface LockedOrder {
 }
 
 /** Locks the order row (FOR UPDATE) and reads its lifecycle state. */
-export async function lockOrderState(
+export function lockOrderState(
   tx: Tx,
   orderId: string,
   context: { refundId?: string } = {},
 ): Promise<LockedOrder | null> {
-  const facts = await loadOrderFacts(tx, orderId, { lock: true });
+  return loadOrderState(tx, orderId, { ...context, lock: true });
+}
+
+/**
+ * Reads an order's lifecycle state without locking it: what the back office may offer
+ * (allowedTransitions), never what it then does (applyTransition locks and asks again).
+ */
+export function readOrderState(executor: Executor, orderId: string): Promise<LockedOrder | null> {
+  return loadOrderState(executor, orderId, { lock: false });
+}
+
+async function loadOrderState(
+  tx: Executor,
+  orderId: string,
+  context: { refundId?: string; lock: boolean },
+): Promise<LockedOrder | null> {
+  const facts = await loadOrderFacts(tx, orderId, { lock: context.lock });
   if (!facts) return null;
   const extra = await tx.execute<{
     placed_at: string | null;
@@ -652,7 +669,11 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
       applied.statusEmail = await queueStatusEmail(run, next.status);
       return;
     case 'payment-rejected':
-      await enqueuePaymentRejected(tx, facts, { accessToken: context.accessToken ?? null, eventId: run.eventId });
+      await enqueuePaymentRejected(tx, facts, {
+        accessToken: context.accessToken ?? null,
+        eventId: run.eventId,
+        reason: context.reason,
+      });
       return;
     case 'withdrawal-acknowledgement': {
       // Not checked beforehand: the law asks for this acknowledgement, so an address the outbox

@@ -10,7 +10,13 @@ import { getOrderDocuments } from '../invoices/invoices.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import { applyTransition } from './lifecycle.server';
-import { loadReception, loadReceptionOrder, REDUCTION_REASON, receiveParcel, reductionPreview } from './reception.server';
+import {
+  loadReception,
+  loadReceptionOrder,
+  REDUCTION_REASON,
+  receiveParcel,
+  reductionPreview,
+} from './reception.server';
 
 /*
  * « Colis reçu »: the reception re-prices the counted items with the order's own price list; more

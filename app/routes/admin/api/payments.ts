@@ -9,7 +9,8 @@ import type { Route } from './+types/payments';
 
 /*
  * The Validation Paiements dialog. GET ?q=&page=: payments in "En attente". POST decision=validate
- * or reject, id=... (one or the selection): each payment is handled in its own transaction.
+ * or reject (with its `reason`, required), id=... (one or the selection): each payment is handled in
+ * its own transaction.
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -25,10 +26,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireStaff(request, 'payments.validate');
   const submission = parseWithZod(await readFormData(request), { schema: paymentDecisionSchema });
+  // A rejection without its reason is a form to correct: 200, its message under the field.
   if (submission.status !== 'success') {
-    return data({ error: 'Demande invalide', submission: submission.reply() }, { status: 400 });
+    const reasonError = submission.error?.reason?.[0];
+    return data(
+      { error: reasonError ?? 'Demande invalide', submission: submission.reply() },
+      { status: reasonError ? 200 : 400 },
+    );
   }
   const { decision, id: ids } = submission.value;
-  const results = await decidePayments(ids, decision, admin);
+  const reason = 'reason' in submission.value ? submission.value.reason : undefined;
+  const results = await decidePayments(ids, decision, admin, reason);
   return { decision, results, submission: submission.reply({ resetForm: true }) };
 }

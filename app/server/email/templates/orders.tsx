@@ -251,9 +251,11 @@ const paymentRejectedSchema = z.object({
   /** The order's page, where the customer pays again (a guest's link carries the token). */
   orderUrl: linkSchema,
   customerName: z.string().trim().optional(),
+  /** Why the staff rejected it (issue 26), in their words. */
+  reason: z.string().trim().min(1).optional(),
 });
 
-/** The staff rejected the awaited transfer or cheque (issue 18): say it, and how to go on. */
+/** The staff rejected the awaited transfer or cheque (issue 18): say it, why, and how to go on. */
 export const paymentRejected: TemplateDefinition<typeof paymentRejectedSchema> = {
   schema: paymentRejectedSchema,
   secretFields: ['orderUrl'],
@@ -270,7 +272,14 @@ export const paymentRejected: TemplateDefinition<typeof paymentRejectedSchema> =
       element: (
         <EmailLayout preview={`Nous n’avons pas pu valider ${what}.`} heading="Paiement non validé">
           <P>{hello(data.customerName)}</P>
-          <P>{`Nous n’avons pas pu valider ${what} pour la commande ${data.orderNumber} : nous ne l’avons pas reçu, ou il ne correspond pas à la commande (montant, référence).`}</P>
+          {data.reason ? (
+            <>
+              <P>{`Nous n’avons pas pu valider ${what} pour la commande ${data.orderNumber}.`}</P>
+              <P>{`Motif : ${data.reason}`}</P>
+            </>
+          ) : (
+            <P>{`Nous n’avons pas pu valider ${what} pour la commande ${data.orderNumber} : nous ne l’avons pas reçu, ou il ne correspond pas à la commande (montant, référence).`}</P>
+          )}
           <P>
             Si vous l’avez déjà envoyé, répondez simplement à cet e-mail avec votre justificatif : nous vérifierons avec
             vous. Sinon, vous pouvez régler votre commande en ligne :

@@ -293,6 +293,19 @@ describe('e-mail templates', () => {
     }
   });
 
+  it('payment rejected: the staff’s reason when they gave one, the usual explanation otherwise', async () => {
+    const withReason = await renderEmail('payment-rejected', {
+      ...samples['payment-rejected'],
+      reason: 'Le virement reçu ne porte pas la référence de la commande.',
+    });
+    expect(withReason.subject).toBe('Paiement non validé pour la commande SV-2026-000042');
+    expect(withReason.text).toContain(`Motif${N}: Le virement reçu ne porte pas la référence de la commande.`);
+    expect(withReason.text).not.toContain('nous ne l’avons pas reçu');
+    const without = await renderEmail('payment-rejected', samples['payment-rejected']);
+    expect(without.text).toContain('nous ne l’avons pas reçu, ou il ne correspond pas à la commande');
+    expect(without.text).not.toContain('Motif');
+  });
+
   it('refund issued: the amount, how it comes back and the credit note’s link', async () => {
     const email = await renderEmail('refund-issued', samples['refund-issued']);
     expect(email.subject).toBe('Remboursement de votre commande SV-2026-000042');

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
@@ -330,6 +331,104 @@ describe('a team in the back office', () => {
     expect(refund).toContain('Comptabilité');
     expect(refund).toContain('20,00 €');
     await expectNoSeriousA11yViolations(page);
+  });
+
+  it('a working day: the operator receives short, uploads and publishes; the accountant approves what is owed and opens every document', {
+    timeout: 120_000,
+  }, async () => {
+    // A paid card order of 100 photos and 2 tapes; its customer reads the e-mails on the SMTP peer.
+    const email = uniqueEmail('journee');
+    const order = await insertTestOrder(env.server.databaseUrl, { guestEmail: email });
+    await payBySandboxCard(env.server.url, order, email);
+
+    // The operator counts 90 photos: the 3,50 € owed back waits for the accountant, nothing is refunded.
+    const operatorPage = await pageAs(operatorCookie, `/admin?commande=${order.id}`);
+    const dialog = operatorPage.getByRole('dialog', { name: `Commande ${order.number}` });
+    const reception = dialog.getByRole('region', { name: 'Réception des originaux' });
+    await reception.getByRole('spinbutton', { name: /Photos papier/ }).fill('90');
+    await reception.getByRole('button', { name: 'Colis reçu' }).click();
+    await reception.getByText(/Reçu le \d{2}\/\d{2}\/\d{4} par Oscar Opérateur/).waitFor({ timeout: 20_000 });
+    const owed = dialog.getByRole('region', { name: 'À rembourser' });
+    await owed.getByText('En attente d’approbation par une personne habilitée aux remboursements.').waitFor();
+    expect(plain(await owed.innerText())).toContain('3,50 €');
+    expect(await owed.getByRole('button', { name: 'Approuver le remboursement' }).count()).toBe(0);
+    expect((await orderState(env.server.databaseUrl, order.id)).paymentStatus).toBe('paid');
+
+    // The operator uploads the photos' folder and publishes it: one « Vos fichiers sont prêts ».
+    const files = dialog.getByRole('region', { name: 'Fichiers à livrer' });
+    await files.scrollIntoViewIfNeeded();
+    await files.getByLabel('Support des fichiers').selectOption({ label: 'Photos papier' });
+    const folder = await Promise.all(
+      ['Mariage 1972.jpg', 'Vacances 1975.jpg', 'Baptême 1978.jpg'].map(async (name, index) => ({
+        name,
+        mimeType: 'image/jpeg',
+        buffer: await sharp({
+          create: {
+            width: 320 + index * 16,
+            height: 240,
+            channels: 3,
+            background: ['#8b5a2b', '#2e8b57', '#4169e1'][index],
+          },
+        })
+          .jpeg()
+          .toBuffer(),
+      })),
+    );
+    await files.getByLabel('Choisir des fichiers').setInputFiles(folder);
+    await expect
+      .poll(async () => {
+        const { rows } = await env.db.query('select count(*)::int as n from order_files where order_id = $1', [
+          order.id,
+        ]);
+        return rows[0]?.n;
+      })
+      .toBe(3);
+    await dialog.getByRole('button', { name: 'Publier la livraison' }).click();
+    await dialog.getByRole('button', { name: 'Confirmer la publication' }).click();
+    await expect.poll(async () => (await orderState(env.server.databaseUrl, order.id)).status).toBe('completed');
+    await receivedMessage((m) => m.envelopeTo.includes(email) && m.subject.includes('fichiers sont prêts'));
+
+    // The accountant approves the 3,50 €: refund, credit note, « Partiellement remboursée ».
+    const accountantPage = await pageAs(accountantCookie, `/admin?commande=${order.id}`);
+    const accountantDialog = accountantPage.getByRole('dialog', { name: `Commande ${order.number}` });
+    await accountantDialog
+      .getByRole('region', { name: 'À rembourser' })
+      .getByRole('button', { name: 'Approuver le remboursement' })
+      .click();
+    await expect
+      .poll(async () => (await orderState(env.server.databaseUrl, order.id)).paymentStatus)
+      .toBe('partially_refunded');
+    const { rows: notes } = await env.db.query('select number, amount from credit_notes where order_id = $1', [
+      order.id,
+    ]);
+    expect(notes.map((n) => Number(n.amount))).toEqual([350]);
+
+    // From « Comptabilité », every invoice and credit note of the order opens and downloads for her.
+    await accountantPage.goto(`${env.server.url}/admin/comptabilite`);
+    await accountantPage.locator('[data-hydrated="true"]').waitFor();
+    const links = await accountantPage
+      .locator(`a[href^="/facture/${order.id}"]`)
+      .evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href') as string));
+    expect(links.filter((href) => href.includes('avoir=')).length).toBeGreaterThan(0);
+    expect(links.length).toBeGreaterThanOrEqual(4);
+    for (const href of links) {
+      const response = await get(href, accountantCookie);
+      expect(response.status, href).toBe(200);
+      if (href.endsWith('pdf') || href.includes('/pdf')) {
+        expect(response.headers.get('content-type'), href).toContain('application/pdf');
+        expect(
+          Buffer.from(await response.arrayBuffer())
+            .subarray(0, 5)
+            .toString(),
+          href,
+        ).toBe('%PDF-');
+      }
+    }
+    // The customer heard of the publication once, not also at « Prêt ».
+    const ready = env.smtp.messages.filter(
+      (m) => m.envelopeTo.includes(email) && m.subject.includes('fichiers sont prêts'),
+    );
+    expect(ready).toHaveLength(1);
   });
 
   it('keeps the last administrator, and a deactivated member is signed out for good', async () => {

@@ -296,9 +296,9 @@ describe('a team in the back office', () => {
       ['atelier', operatorCookie],
       ['comptabilite', accountantCookie],
     ] as const) {
-      const page = await pageAs(cookie, `/admin?q=${order.number}`);
-      // The selection's bar: its links appear once an order is selected.
-      await page.getByRole('table').getByLabel(`Sélectionner la commande ${order.number}`).check();
+      // The newest order, on the list's first page; the selection's bar offers its links once it is selected.
+      const page = await pageAs(cookie, '/admin');
+      await page.getByRole('checkbox', { name: `Sélectionner la commande ${order.number}` }).check();
       const bar = page.getByRole('region', { name: 'Actions sur la sélection' });
       await bar.getByText('1 commande sélectionnée').waitFor();
       const barLinks = await offeredControls(bar);

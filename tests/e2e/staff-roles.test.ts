@@ -83,14 +83,16 @@ function get(path: string, cookie: string) {
 /** What each submit button of `root` would post, and every back-office link it offers. */
 function offeredControls(root: Locator) {
   return root.evaluate((element) => ({
+    // Attributes, not properties: a field named « method » or « action » hides the form's own.
     posts: [...element.querySelectorAll<HTMLButtonElement>('form button[type="submit"]')]
-      .filter((button) => button.form && button.form.method.toLowerCase() === 'post')
+      .filter((button) => button.form?.getAttribute('method')?.toLowerCase() === 'post')
       .map((button) => {
         const form = button.form as HTMLFormElement;
         const fields = [...new FormData(form, button).entries()].filter(
           (entry): entry is [string, string] => typeof entry[1] === 'string',
         );
-        return { label: button.textContent?.trim() ?? '', action: form.action, fields };
+        const action = new URL(form.getAttribute('action') ?? '', location.href).href;
+        return { label: button.textContent?.trim() ?? '', action, fields };
       }),
     links: [...element.querySelectorAll<HTMLAnchorElement>('a[href]')]
       .map((a) => a.href)

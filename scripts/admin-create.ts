@@ -5,13 +5,15 @@ import { CommandError, readArguments, reportFailure, withDatabase } from './data
 /*
  * npm run admin:create -- --email E --password P [--first-name F] [--last-name L]
  * Creates an administrator, or promotes the existing account with that e-mail (and sets its
- * password when --password is given). Deletes nothing. Exit code 0 on success, 1 otherwise.
+ * password when --password is given). A new account needs its names (staff appear by name in the
+ * history and the Journal). Deletes nothing. Exit code 0 on success, 1 otherwise.
  */
 
 const usage = `Usage : npm run admin:create -- --email <adresse> --password <mot de passe> [--first-name <prénom>] [--last-name <nom>]
 
-Crée un compte administrateur, ou promeut administrateur le compte existant de cette adresse
-(et change son mot de passe si --password est donné). Aucun compte n'est supprimé.
+Crée un compte administrateur (prénom et nom obligatoires pour un nouveau compte), ou promeut
+administrateur le compte existant de cette adresse (et change son mot de passe si --password est
+donné). Aucun compte n'est supprimé.
 Base de données : DATABASE_URL si défini, sinon la PostgreSQL embarquée de DATA_DIR (./data).`;
 
 async function main(): Promise<void> {
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
   const checked = adminInputSchema.safeParse(input);
   if (!checked.success) throw new CommandError(checked.error.issues.map((i) => i.message).join('\n'));
 
-  const result = await withDatabase(() => createOrPromoteAdmin(input));
+  const result = await withDatabase(() => createOrPromoteAdmin(input, { requireName: true }));
   if (!result.ok) throw new CommandError(result.errors.join('\n'));
 
   const password = result.passwordSet ? ' ; mot de passe enregistré' : '';

@@ -42,15 +42,32 @@ describe('npm run admin:create', () => {
     expect(unknown.stderr).toContain('Usage');
   });
 
+  // Four runs of the script, each starting Node and tsx: longer than one test's default.
   it('creates, then promotes, and says what it did', async () => {
-    const created = await command('admin-create.ts', [
+    // A new administrator has a name: the history and the Journal show staff by name.
+    const nameless = await command('admin-create.ts', [
       '--email',
       'Patronne@Example.fr',
       '--password',
       'Cerf-Volant-Rouge-7',
     ]);
+    expect(nameless.code).toBe(1);
+    expect(nameless.stderr).toContain('indiquez le prénom et le nom du nouvel administrateur');
+
+    const created = await command('admin-create.ts', [
+      '--email',
+      'Patronne@Example.fr',
+      '--password',
+      'Cerf-Volant-Rouge-7',
+      '--first-name',
+      'Olivia',
+      '--last-name',
+      'Patronne',
+    ]);
     expect(created).toMatchObject({ code: 0 });
     expect(created.stdout).toContain('Administrateur créé : patronne@example.fr');
+    const { rows: named } = await pool().query(`select name from "user" where email = 'patronne@example.fr'`);
+    expect(named).toEqual([{ name: 'Olivia Patronne' }]);
 
     const again = await command('admin-create.ts', ['--email', 'patronne@example.fr']);
     expect(again).toMatchObject({ code: 0 });
@@ -69,7 +86,7 @@ describe('npm run admin:create', () => {
     expect(promoted.stdout).toContain('Compte existant promu administrateur : client-cli@example.fr');
     const { rows } = await pool().query(`select email from "user" where role = 'admin' order by email`);
     expect(rows).toEqual([{ email: 'client-cli@example.fr' }, { email: 'patronne@example.fr' }]);
-  });
+  }, 120_000);
 });
 
 describe('npm run seed', () => {

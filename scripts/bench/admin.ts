@@ -73,7 +73,11 @@ async function openShop(orders: number): Promise<Shop> {
   const seeding = performance.now();
   runScript('scripts/seed.ts', ['--demo', '--orders', String(orders)], dataDir);
   console.log(`  (${((performance.now() - seeding) / 1000).toFixed(0)} s)`);
-  runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
+  runScript(
+    'scripts/admin-create.ts',
+    ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--first-name', 'Banc', '--last-name', 'Essai'],
+    dataDir,
+  );
   const server = await startBenchServer({ dataDir });
   try {
     return { url: server.url, cookie: await signIn(server.url), stop: () => server.stop() };

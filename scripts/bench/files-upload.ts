@@ -113,7 +113,11 @@ function rssMb(pid: number | null, field: 'VmRSS' | 'VmHWM'): number | null {
 
 export async function benchFilesUpload(sizeBytes = 1000 ** 3): Promise<FilesUploadFigures> {
   const dataDir = await makeDataDir('files-upload');
-  runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
+  runScript(
+    'scripts/admin-create.ts',
+    ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--first-name', 'Banc', '--last-name', 'Essai'],
+    dataDir,
+  );
   // The script wrote DATA_DIR/app-secret: the server must use the same key (the database checks it).
   const appSecret = (await fsp.readFile(path.join(dataDir, 'app-secret'), 'utf8')).trim();
   const server = await startBenchServer({ dataDir, env: { APP_SECRET: appSecret } });

@@ -71,7 +71,11 @@ async function seedWorkshop(databaseUrl: string, count: number) {
 
 async function openWorkshopShop(orders: number): Promise<Shop> {
   const dataDir = await makeDataDir(`atelier-${orders}`);
-  runScript('scripts/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD], dataDir);
+  runScript(
+    'scripts/admin-create.ts',
+    ['--email', ADMIN_EMAIL, '--password', ADMIN_PASSWORD, '--first-name', 'Banc', '--last-name', 'Essai'],
+    dataDir,
+  );
   // The script created the database with DATA_DIR's key: the server must use the same one.
   const secret = (await fs.readFile(path.join(dataDir, 'app-secret'), 'utf8')).trim();
   const server = await startBenchServer({ dataDir, env: { APP_SECRET: secret } });

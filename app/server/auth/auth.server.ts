@@ -16,6 +16,7 @@ import {
   TERMS_NOT_ACCEPTED_CODE,
 } from '~/domain/auth-errors';
 import { COMMON_PASSWORD_CODE, isCommonPassword } from '~/domain/common-passwords';
+import { isStaffRole } from '~/domain/staff/permissions';
 import { TERMS_VERSION } from '~/domain/terms';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '~/domain/text-input';
 import { staffAccessChanged } from '../admin/notification-streams.server';
@@ -203,8 +204,10 @@ function createAuth() {
           },
           // The welcome e-mail, once per account (the dedupe key makes a replay harmless). A
           // registration's comes with the address confirmation instead (account-emails.server.ts).
+          // A staff member (an accepted invitation) is no customer: their invitation said it all.
           after: async (created, ctx) => {
             if (ctx?.path === '/sign-up/email') return;
+            if (isStaffRole((created as { role?: string | null }).role)) return;
             const firstName = (created as { firstName?: string }).firstName || undefined;
             await queueEmail({
               to: created.email,

@@ -44,7 +44,12 @@ export type AdminResult =
   | { ok: true; action: 'created' | 'promoted' | 'already-admin'; userId: string; email: string; passwordSet: boolean }
   | { ok: false; reason: 'invalid'; errors: string[] }
   | { ok: false; reason: 'password-required'; errors: string[] }
-  | { ok: false; reason: 'admin-exists'; errors: string[] };
+  | { ok: false; reason: 'admin-exists'; errors: string[] }
+  | { ok: false; reason: 'name-required'; errors: string[] };
+
+/** admin:create names the administrator it creates: the history and the Journal show staff by name. */
+export const NAME_REQUIRED_MESSAGE =
+  'Aucun compte avec cette adresse : indiquez le prénom et le nom du nouvel administrateur (--first-name, --last-name).';
 
 /** Serialises administrator creation, so that two first-admin requests cannot both succeed. */
 const ADMIN_LOCK = 72023002;
@@ -52,11 +57,16 @@ const ADMIN_LOCK = 72023002;
 /**
  * Creates an administrator, or promotes the account with that e-mail to administrator (setting its
  * password when one is given). With `onlyIfNoAdmin` (the /setup-super-admin page), does nothing and
- * answers `admin-exists` once any administrator exists.
+ * answers `admin-exists` once any administrator exists. With `requireName` (admin:create), a new
+ * account needs its first and last names.
  */
 export async function createOrPromoteAdmin(
   input: AdminInput,
-  { database = db(), onlyIfNoAdmin = false }: { database?: Database; onlyIfNoAdmin?: boolean } = {},
+  {
+    database = db(),
+    onlyIfNoAdmin = false,
+    requireName = false,
+  }: { database?: Database; onlyIfNoAdmin?: boolean; requireName?: boolean } = {},
 ): Promise<AdminResult> {
   const parsed = adminInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -87,6 +97,9 @@ export async function createOrPromoteAdmin(
           reason: 'password-required',
           errors: ['Aucun compte avec cette adresse : un mot de passe est nécessaire pour le créer (--password).'],
         };
+      }
+      if (requireName && (!firstName || !lastName)) {
+        return { ok: false, reason: 'name-required', errors: [NAME_REQUIRED_MESSAGE] };
       }
       const id = randomUUID();
       const name = `${firstName} ${lastName}`.trim() || email;

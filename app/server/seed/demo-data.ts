@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { workNotBefore } from '../../domain/orders/early-start';
 import type {
   DeliveryMethod,
   Format,
@@ -31,6 +32,7 @@ export const DEMO_SPAN_DAYS = 548;
 
 export type OrderStatus = 'pending' | 'processing' | 'completed' | 'shipped' | 'canceled';
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
+export type WorkshopStage = 'awaiting_originals' | 'received' | 'digitising' | 'quality_check' | 'ready';
 export type PaymentMethod = 'card' | 'transfer' | 'cheque';
 
 export interface Person {
@@ -72,6 +74,8 @@ export interface DemoOrder {
   customer: DemoCustomer | null;
   guest: (Person & { accessTokenHash: string }) | null;
   status: OrderStatus;
+  /** The workshop stage, as the lifecycle's transitions leave it for the order's status. */
+  stage: WorkshopStage;
   paymentStatus: PaymentStatus;
   paymentMethod: PaymentMethod;
   deliveryMethod: DeliveryMethod;
@@ -457,6 +461,7 @@ function makeOrder(
     customer,
     guest,
     status: 'pending',
+    stage: 'awaiting_originals',
     paymentStatus: 'pending',
     paymentMethod,
     deliveryMethod,
@@ -486,6 +491,16 @@ function makeOrder(
   const setStatus = (at: number, to: OrderStatus) => {
     event(at, staff, 'status_changed', order.status, to);
     order.status = to;
+  };
+  // The parcel reaches the workshop (the lifecycle's `receive`: « Reçu », « En traitement »).
+  const receive = (at: number) => {
+    event(at, staff, 'parcel_received', order.stage, 'received');
+    order.stage = 'received';
+    order.status = 'processing';
+  };
+  const setStage = (at: number, to: WorkshopStage) => {
+    event(at, staff, 'stage_changed', order.stage, to);
+    order.stage = to;
   };
   event(createdAt, customer?.id ?? 'customer', 'created', null, 'pending', { totalCents: total });
 
@@ -528,7 +543,7 @@ function makeOrder(
   if (scenario === 'refunded') {
     const canceledAt = paidAt + random.int(1, 10) * DAY;
     if (canceledAt > now) return order;
-    if (received < canceledAt) setStatus(received, 'processing');
+    if (received < canceledAt) receive(received);
     setStatus(canceledAt, 'canceled');
     const refundedAt = canceledAt + random.int(1, 48) * HOUR;
     if (refundedAt > now) return order;
@@ -539,11 +554,26 @@ function makeOrder(
     return order;
   }
   if (received > now) return order;
-  setStatus(received, 'processing');
+  receive(received);
   const units = items.reduce((sum, item) => sum + item.quantity, 0);
-  const completedAt = received + (random.int(2, 8) + Math.ceil(units / 400)) * DAY + random.int(0, 8) * HOUR;
+  const work = (random.int(2, 8) + Math.ceil(units / 400)) * DAY + random.int(0, 8) * HOUR;
+  // The work between reception and « Prêt »: digitising for two thirds of it, then the quality
+  // check; it starts after the withdrawal period unless the customer asked to start at once (the
+  // rule book refuses `digitising` before it).
+  const notBefore =
+    workNotBefore({
+      createdAt: new Date(createdAt),
+      earlyStartConsentAt: order.earlyStartConsentAt === null ? null : new Date(order.earlyStartConsentAt),
+    })?.getTime() ?? received;
+  const digitisingAt = Math.max(received + Math.round(work / 6), notBefore);
+  const checkAt = digitisingAt + Math.round((work * 2) / 3);
+  const completedAt = checkAt + Math.round(work / 6);
+  if (digitisingAt <= now) setStage(digitisingAt, 'digitising');
+  if (checkAt <= now) setStage(checkAt, 'quality_check');
   if (completedAt > now) return order;
-  setStatus(completedAt, 'completed');
+  // « Prêt » makes the order « Traitée » (advance_stage to ready).
+  setStage(completedAt, 'ready');
+  order.status = 'completed';
   const physical = deliveryMethod !== 'digital' || returnOriginals;
   const shippedAt = completedAt + random.int(4, 60) * HOUR;
   if (physical && shippedAt <= now) setStatus(shippedAt, 'shipped');

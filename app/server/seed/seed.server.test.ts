@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { workNotBefore } from '~/domain/orders/early-start';
+import { decide, type OrderState, shipsSomethingPhysical, type Transition } from '~/domain/orders/lifecycle';
 import { DEFAULT_PRICE_LIST } from '~/domain/pricing/default-price-list';
 import { priceLine } from '~/domain/pricing/pricing';
 import { auth } from '../auth/auth.server';
 import { pool } from '../db/client.server';
 import { seedDemo } from './demo.server';
-import { DEMO_PASSWORD, planDemoData } from './demo-data';
+import { DEMO_PASSWORD, type DemoEvent, type DemoOrder, planDemoData } from './demo-data';
 import { ensureDefaultPriceList } from './price-list.server';
 
 // Vitest exposes Vite's BASE_URL ("/") in process.env; the shop's BASE_URL is an absolute URL.
@@ -14,6 +16,33 @@ process.env.BASE_URL = 'http://localhost:3000';
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const DAY = 86_400_000;
 const ORDERS = 500;
+
+/** The lifecycle transition a demo history event stands for (null for the order's creation). */
+function demoTransition(event: DemoEvent, order: DemoOrder): Transition | null {
+  switch (event.kind) {
+    case 'payment_paid':
+      return {
+        type: 'settle_payment',
+        amountCents: order.price.totalPriceCents,
+        currency: 'EUR',
+        method: order.paymentMethod,
+      };
+    case 'payment_failed':
+      return { type: 'fail_payment' };
+    case 'payment_refunded':
+      return { type: 'refund', amountCents: order.price.totalPriceCents };
+    case 'parcel_received':
+      return { type: 'receive', dueAt: new Date(event.at).toISOString() };
+    case 'stage_changed':
+      return { type: 'advance_stage', to: event.to as 'digitising' | 'quality_check' | 'ready' };
+    case 'status_changed':
+      return event.to === 'canceled'
+        ? { type: 'cancel', refundCents: 0 }
+        : { type: 'set_status', to: event.to as 'pending' | 'processing' | 'completed' | 'shipped' };
+    default:
+      return null;
+  }
+}
 
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   return (await pool().query(sql, params)).rows as T[];
@@ -112,6 +141,74 @@ describe('the demo line prices', () => {
       denoisePriceCents: 2000,
     });
     expect(line.lineTotalCents).toBe(4 * 2500 + 4 * 500);
+  });
+
+  it('gives every order a state the rule book reaches: its history replayed through the lifecycle', () => {
+    const plan = planDemoData({ orders: 400, seed: 'etapes', now: NOW, priceList: DEFAULT_PRICE_LIST });
+    const seen = new Set<string>();
+    for (const record of plan.records) {
+      if (record.kind !== 'order') continue;
+      const { order } = record;
+      const physical = shipsSomethingPhysical(order);
+      let state: OrderState = {
+        status: 'pending',
+        paymentStatus: 'pending',
+        paymentMethod: order.paymentMethod,
+        placed: true,
+        withdrawn: false,
+        totalCents: order.price.totalPriceCents,
+        paidCents: 0,
+        refundedCents: 0,
+        stage: 'awaiting_originals',
+        physical,
+        hasDeliveryAddress: physical,
+        supplement: null,
+        workNotBefore: workNotBefore({
+          createdAt: new Date(order.createdAt),
+          earlyStartConsentAt: order.earlyStartConsentAt === null ? null : new Date(order.earlyStartConsentAt),
+        }),
+      };
+      for (const event of order.events) {
+        const transition = demoTransition(event, order);
+        if (!transition) continue;
+        const decision = decide(state, transition, new Date(event.at));
+        expect(decision.ok ? null : decision.message, `${order.number}: ${event.kind} → ${event.to}`).toBeNull();
+        if (decision.ok) state = decision.next;
+      }
+      expect({ status: state.status, stage: state.stage, paymentStatus: state.paymentStatus }, order.number).toEqual({
+        status: order.status,
+        stage: order.stage,
+        paymentStatus: order.paymentStatus,
+      });
+      seen.add(`${order.status}/${order.stage}`);
+    }
+    // Stages agree with statuses: awaiting the originals while pending, at the workshop while
+    // processing, ready once done (shipped included); every one of them occurs.
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        'completed/ready',
+        'pending/awaiting_originals',
+        'processing/digitising',
+        'processing/quality_check',
+        'processing/received',
+        'shipped/ready',
+      ]),
+    );
+    for (const pair of seen) {
+      expect(
+        [
+          'pending/awaiting_originals',
+          'processing/received',
+          'processing/digitising',
+          'processing/quality_check',
+          'completed/ready',
+          'shipped/ready',
+          'canceled/awaiting_originals',
+          'canceled/received',
+        ],
+        pair,
+      ).toContain(pair);
+    }
   });
 
   it('gives the same data for the same seed value', () => {
@@ -321,7 +418,15 @@ describe('demo seeding', () => {
       `
       select o.number from orders o
       where not exists (select 1 from order_events e where e.order_id = o.id and e.kind = 'created' and e.at = o.created_at)
-         or o.status <> coalesce((select e.to from order_events e where e.order_id = o.id and e.kind = 'status_changed'
+         -- The status follows the last event that sets it, as the lifecycle writes them: a status
+         -- change, the parcel received (« En traitement »), the stage « Prêt » (« Traitée »).
+         or o.status <> coalesce((select case e.kind when 'status_changed' then e.to
+                                                     when 'parcel_received' then 'processing'
+                                                     else 'completed' end
+                                  from order_events e
+                                  where e.order_id = o.id
+                                    and (e.kind in ('status_changed', 'parcel_received')
+                                         or (e.kind = 'stage_changed' and e.to = 'ready'))
                                   order by e.at desc limit 1), 'pending')
          or (o.payment_status <> 'refunded'
              and (o.payment_status = 'paid') <> exists (select 1 from order_events e
@@ -330,6 +435,13 @@ describe('demo seeding', () => {
       [new Date(NOW)],
     );
     expect(wrong).toEqual([]);
+    // The stages written agree with the statuses (the replay above proves the rule book reaches them).
+    const stages = await rows<{ status: string; stage: string }>(
+      'select distinct status, stage from orders order by status, stage',
+    );
+    expect(stages.filter((row) => ['completed', 'shipped'].includes(row.status) && row.stage !== 'ready')).toEqual([]);
+    expect(stages.filter((row) => row.status === 'processing' && row.stage === 'awaiting_originals')).toEqual([]);
+    expect(stages.filter((row) => row.status === 'pending' && row.stage !== 'awaiting_originals')).toEqual([]);
   });
 
   it('creates French customers who can sign in with the documented password, one hash for all', async () => {

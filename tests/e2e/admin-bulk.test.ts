@@ -10,6 +10,9 @@ import { startServer, type TestServer } from '../support/server';
  * 50 orders moved to the next workshop stage after one confirmation (and a cancelled one refused
  * with the lifecycle's reason), bad bulk posts refused in French, a saved filter saved, reopened
  * and deleted, and the phone layout (statistics folded, tab bar scrolling, orders as cards).
+ * Issue 26: « En traitement » on a selection in mixed payment states previews the refused orders
+ * with the lifecycle's reasons and moves only the paid ones; an order's status menu offers only
+ * what the lifecycle allows, and an unpaid order starts only with « Commencer avant le paiement ».
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -21,6 +24,7 @@ let browser: Browser;
 let admin: TestUser;
 let adminCookie: string;
 let canceledNumber: string;
+let customerId: string;
 
 async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: server.databaseUrl });
@@ -50,6 +54,19 @@ async function seedOrders(userId: string, count: number, first: number, status =
   );
 }
 
+/** Placed orders awaiting their originals, one per payment status given, numbered from `first`. */
+async function seedPending(userId: string, paymentStatuses: string[], first: number): Promise<string[]> {
+  const numbers = paymentStatuses.map((_, i) => `SV-2026-${String(first + i).padStart(6, '0')}`);
+  await query(
+    `insert into orders (number, user_id, status, payment_status, payment_method, base_price, total_price, stage,
+                         placed_at, search_text)
+     select n, $1, 'pending', p, 'transfer', 3500, 3500, 'awaiting_originals', now(), 'jeanne martin'
+     from unnest($2::text[], $3::text[]) as t(n, p)`,
+    [userId, numbers, paymentStatuses],
+  );
+  return numbers;
+}
+
 function adminPage(path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> {
   return openStaffPage(browser, server.url, adminCookie, path, options);
 }
@@ -66,6 +83,7 @@ beforeAll(async () => {
     lastName: 'Admin',
   });
   adminCookie = await signIn({ url: server.url, email: admin.email });
+  customerId = customer.id;
   await seedOrders(customer.id, BULK_COUNT, 200);
   await seedOrders(customer.id, 1, 300, 'canceled');
   canceledNumber = 'SV-2026-000300';
@@ -87,7 +105,9 @@ describe('bulk actions on orders', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Confirmer le changement' });
     await dialog.waitFor();
-    expect(plain(await dialog.innerText())).toContain('50 commandes passeront à l’étape « Contrôle qualité ».');
+    expect(plain(await dialog.innerText())).toContain(
+      '50 commandes sur 51 passeront à l’étape « Contrôle qualité » ; 1 ne peut pas changer.',
+    );
     expect(plain(await dialog.innerText())).toContain(`${canceledNumber} : Cette commande est annulée.`);
     // Nothing changed before the confirmation.
     const [before] = await query<{ n: number }>(`select count(*)::int as n from orders where stage = 'quality_check'`);
@@ -113,6 +133,85 @@ describe('bulk actions on orders', () => {
     await page.getByText('50 commandes').first().waitFor();
     await page.getByRole('link', { name: 'Voir la commande SV-2026-000200' }).click();
     await page.getByRole('dialog').getByText('Contrôle qualité').first().waitFor();
+  });
+
+  it('previews « En traitement » on mixed payment states: the refused ones with their reasons, only the paid move', async () => {
+    const [paidOne, paidTwo, unpaid, failed, refunded] = await seedPending(
+      customerId,
+      ['paid', 'paid', 'pending', 'failed', 'refunded'],
+      400,
+    );
+    const page = await adminPage('/admin?status=pending&par_page=100');
+    await page.getByText('5 commandes').first().waitFor();
+    await page.getByRole('checkbox', { name: 'Tout sélectionner' }).check();
+    await page.getByLabel('Changer la sélection').selectOption({ label: 'Statut : En traitement' });
+    await page.getByRole('button', { name: 'Appliquer…' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Confirmer le changement' });
+    await dialog.waitFor();
+    const text = plain(await dialog.innerText());
+    expect(text).toContain('2 commandes sur 5 passeront à « En traitement » ; 3 ne peuvent pas changer.');
+    expect(text).toContain(
+      `${unpaid} : Cette commande n’est pas payée : elle ne passe « En traitement » que si vous choisissez de commencer avant le paiement.`,
+    );
+    expect(text).toContain(
+      `${failed} : Le paiement de cette commande a échoué : elle ne peut pas passer « En traitement » avant d’être payée.`,
+    );
+    expect(text).toContain(
+      `${refunded} : Cette commande a été remboursée : elle ne peut pas passer « En traitement ».`,
+    );
+    expect(text).not.toContain(`${paidOne} :`);
+    await expectNoSeriousA11yViolations(page);
+
+    await dialog.getByRole('button', { name: 'Confirmer' }).click();
+    await waitForToast(page, /2 commandes passées à «\sEn traitement\s»/);
+    const rows = await query<{ number: string; status: string }>(
+      'select number, status from orders where number = any($1) order by number',
+      [[paidOne, paidTwo, unpaid, failed, refunded]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.number, r.status]))).toEqual({
+      [paidOne as string]: 'processing',
+      [paidTwo as string]: 'processing',
+      [unpaid as string]: 'pending',
+      [failed as string]: 'pending',
+      [refunded as string]: 'pending',
+    });
+  });
+
+  it('offers in an order’s status menu only what the lifecycle allows; an unpaid order starts only on purpose', async () => {
+    const [failed, unpaid] = await seedPending(customerId, ['failed', 'pending'], 500);
+    const ids = await query<{ id: string; number: string }>('select id, number from orders where number = any($1)', [
+      [failed, unpaid],
+    ]);
+    const idOf = (number: string | undefined) => ids.find((r) => r.number === number)?.id as string;
+
+    const page = await adminPage(`/admin?commande=${idOf(failed)}`);
+    const menu = page.getByRole('dialog').getByLabel('Nouveau statut');
+    await menu.waitFor();
+    const offered = async () => menu.locator('option').allInnerTexts();
+    expect(await offered()).toEqual(['En attente', 'Traité', 'Expédié', 'Annulé']);
+
+    await page.goto(`${server.url}/admin?commande=${idOf(unpaid)}`);
+    await page.locator('[data-hydrated="true"]').waitFor();
+    await menu.waitFor();
+    expect(await offered()).toEqual(['En attente', 'En traitement', 'Traité', 'Expédié', 'Annulé']);
+    await menu.selectOption({ label: 'En traitement' });
+    const early = page.getByRole('dialog').getByLabel('Commencer avant le paiement');
+    await early.waitFor();
+    // Not checked: the lifecycle refuses, in French, and nothing changes.
+    await page.getByRole('dialog').getByRole('button', { name: 'Mettre à jour le statut' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(
+        'Cette commande n’est pas payée : elle ne passe « En traitement » que si vous choisissez de commencer avant le paiement.',
+      )
+      .first()
+      .waitFor();
+    expect(await query('select status from orders where number = $1', [unpaid])).toEqual([{ status: 'pending' }]);
+    await early.check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Mettre à jour le statut' }).click();
+    await page.getByRole('dialog').getByText('Commencée avant le paiement').waitFor();
+    expect(await query('select status from orders where number = $1', [unpaid])).toEqual([{ status: 'processing' }]);
   });
 
   it('refuses a post without orders or with an unknown status, in French, changing nothing', async () => {

@@ -63,8 +63,8 @@ afterAll(async () => {
 
 describe('the Journal', () => {
   it('shows a status, a price and a setting changed in the back office, with before and after', async () => {
-    // 1. An order's status, from its dialog.
-    const order = await insertTestOrder(server.databaseUrl);
+    // 1. An order's status, from its dialog (paid: « En traitement » is offered without more).
+    const order = await insertTestOrder(server.databaseUrl, { paymentStatus: 'paid' });
     const orders = await adminPage(`/admin?commande=${order.id}`);
     const dialog = orders.getByRole('dialog', { name: `Commande ${order.number}` });
     await dialog.waitFor();

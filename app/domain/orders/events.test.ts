@@ -256,9 +256,9 @@ const CASES: Case[] = [
   },
   {
     kind: 'refund_due',
-    data: { amountCents: 1250, provider: 'monetico' },
-    label: `Remboursement de ${eur('12,50')} à faire à la main`,
-    detail: 'Reçu par Monetico',
+    data: { amountCents: 1250, provider: 'monetico', reason: 'Commande annulée' },
+    label: `À rembourser${S}: ${eur('12,50')}`,
+    detail: 'Commande annulée · Reçu par Monetico',
     customer: null,
   },
   {
@@ -343,6 +343,14 @@ const CASES: Case[] = [
     label: `Supplément de ${eur('7,00')} payé`,
     detail: 'Stripe',
     customer: 'Supplément payé',
+  },
+  {
+    kind: 'reduction_recorded',
+    to: 'to_approve',
+    data: { amountCents: 350 },
+    label: `Réduction de ${eur('3,50')} au comptage`,
+    detail: 'À rembourser après approbation',
+    customer: null,
   },
   {
     kind: 'supplement_declined',

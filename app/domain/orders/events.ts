@@ -464,14 +464,16 @@ export const ORDER_EVENTS = {
     detail: (data) => joined(failureReason(data.detail), providerName(data.provider)),
   }),
   refund_due: kind({
-    schema: z.object({ amountCents: cents.optional(), provider: provider.optional() }).passthrough(),
+    schema: z
+      .object({ amountCents: cents.optional(), provider: provider.optional(), reason: text.optional() })
+      .passthrough(),
     label: (data) => {
       const value = amount(data.amountCents);
       return value ? `À rembourser${NBSP}: ${value}` : 'À rembourser';
     },
     detail: (data) => {
       const by = providerName(data.provider);
-      return by ? `Reçu par ${by}` : null;
+      return joined(nonEmpty(data.reason), by ? `Reçu par ${by}` : null);
     },
   }),
   withdrawal_settled: kind({

@@ -218,6 +218,12 @@ describe('status moves by the back office: every pair', () => {
   });
 });
 
+describe('a failed payment', () => {
+  it('is refused for a draft: nothing was asked to be paid yet', () => {
+    expect(refusal(decide(state({ placed: false }), { type: 'fail_payment', rejected: true }))).toBe('draft');
+  });
+});
+
 describe('a reduction at reception, and money already owed back', () => {
   const paid = (overrides: Partial<OrderState> = {}) =>
     state({ paymentStatus: 'paid', status: 'processing', ...overrides });

@@ -425,6 +425,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       );
     }
     case 'fail_payment': {
+      // A draft asks for no payment yet: nothing of it can fail (the property test found one « failed »).
+      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
       if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
         return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, can, ROLE_CAPABILITIES } from './permissions';
+import { CAPABILITIES, can, orderIntentCapability, ROLE_CAPABILITIES } from './permissions';
 import { refuseStaffChange, TEAM_MESSAGES } from './team-rules';
 
 describe('the staff permission table', () => {
@@ -104,5 +104,13 @@ describe('the last active administrator', () => {
     expect(
       refuseStaffChange({ actorId: 'a', target: operator, change: { kind: 'role', role: 'admin' }, activeAdmins: 1 }),
     ).toBeNull();
+  });
+});
+
+describe('the order dialog’s money intents', () => {
+  it('approving a refund owed back needs the refund right, whatever the form carries', () => {
+    expect(orderIntentCapability('approve-refund', false)).toBe('refunds');
+    expect(can('atelier', orderIntentCapability('approve-refund', false))).toBe(false);
+    expect(can('comptabilite', orderIntentCapability('approve-refund', false))).toBe(true);
   });
 });

@@ -361,7 +361,13 @@ describe('a team in the back office', () => {
     await files.scrollIntoViewIfNeeded();
     await files.getByLabel('Support des fichiers').selectOption({ label: 'Photos papier' });
     const folder = await Promise.all(
-      ['Mariage 1972.jpg', 'Vacances 1975.jpg', 'Baptême 1978.jpg'].map(async (name, index) => ({
+      (
+        [
+          ['Mariage 1972.jpg', '#8b5a2b'],
+          ['Vacances 1975.jpg', '#2e8b57'],
+          ['Baptême 1978.jpg', '#4169e1'],
+        ] as const
+      ).map(async ([name, background], index) => ({
         name,
         mimeType: 'image/jpeg',
         buffer: await sharp({
@@ -369,7 +375,7 @@ describe('a team in the back office', () => {
             width: 320 + index * 16,
             height: 240,
             channels: 3,
-            background: ['#8b5a2b', '#2e8b57', '#4169e1'][index],
+            background,
           },
         })
           .jpeg()

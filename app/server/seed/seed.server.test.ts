@@ -37,7 +37,7 @@ function demoTransition(event: DemoEvent, order: DemoOrder): Transition | null {
       return { type: 'advance_stage', to: event.to as 'digitising' | 'quality_check' | 'ready' };
     case 'status_changed':
       return event.to === 'canceled'
-        ? { type: 'cancel', refundCents: 0 }
+        ? { type: 'cancel', refundCents: 0, refundRight: true }
         : { type: 'set_status', to: event.to as 'pending' | 'processing' | 'completed' | 'shipped' };
     default:
       return null;

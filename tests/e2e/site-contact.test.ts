@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
@@ -213,7 +213,10 @@ describe('the contact page', () => {
     await page.goto(`${server.url}/contact`);
     const email = `retry-${randomBytes(3).toString('hex')}@example.fr`;
     await fill(page, { Nom: 'Lucie', 'Adresse email': email, Sujet: 'Réessayer', Message: 'Premier essai.' });
-    await db.query('alter table contact_messages rename to contact_messages_off');
+    // Renaming a table takes its owner: the shop's own role cannot (docs/decisions/020).
+    const owner = new pg.Client({ connectionString: server.ownerDatabaseUrl });
+    await owner.connect();
+    await owner.query('alter table contact_messages rename to contact_messages_off');
     try {
       await form(page).getByRole('button', { name: 'Envoyer le message' }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'Erreur lors de l’envoi'.replace('’', "'") });
@@ -224,7 +227,8 @@ describe('the contact page', () => {
       expect(text).toMatch(/Détails techniques : incident [0-9A-F]{8}/);
       expect(await form(page).getByLabel('Message').inputValue()).toBe('Premier essai.');
     } finally {
-      await db.query('alter table contact_messages_off rename to contact_messages');
+      await owner.query('alter table contact_messages_off rename to contact_messages');
+      await owner.end();
     }
     await form(page).getByRole('button', { name: 'Envoyer le message' }).click();
     await page.getByRole('status').filter({ hasText: 'Message envoyé avec succès' }).waitFor();

@@ -10,8 +10,10 @@ import { createTestDatabase, dropTestDatabase } from './databases';
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234, also the server's BASE_URL */
   url: string;
-  /** The server's own database, for assertions and fixtures. */
+  /** The server's own database, for assertions and fixtures, as the role the shop runs as. */
   databaseUrl: string;
+  /** The same database as its owner, for a test that changes the schema (docs/decisions/020). */
+  ownerDatabaseUrl: string;
   dataDir: string;
   /** Its APP_SECRET: a restart on the same database needs the same one (the database checks it). */
   appSecret: string;
@@ -98,6 +100,7 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
   return {
     url,
     databaseUrl: database.url,
+    ownerDatabaseUrl: database.ownerUrl,
     dataDir,
     appSecret,
     process: child,

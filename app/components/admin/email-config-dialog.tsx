@@ -8,7 +8,13 @@ import { Spinner } from '~/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { toast } from '~/components/ui/toaster';
 import type { ListPage } from '~/domain/admin/paging';
-import { OUTBOX_STATUS_LABELS, OUTBOX_STATUSES, type OutboxRow, type OutboxStatus } from '~/domain/admin/views';
+import {
+  OUTBOX_STATUS_LABELS,
+  OUTBOX_STATUSES,
+  type OutboxRow,
+  type OutboxStatus,
+  RESEND_REFUSALS,
+} from '~/domain/admin/views';
 import {
   type EmailConfigFormInput,
   type PublicEmailConfig,
@@ -158,7 +164,7 @@ function OutboxView() {
     if (resend.data.ok) {
       toast.success(resend.data.kind === 'retried' ? 'Email remis en file d’envoi' : 'Email renvoyé');
       load(`${EMAILS_PATH}?${new URLSearchParams({ status, page: String(page) })}`);
-    } else toast.error('Cet email ne peut pas être renvoyé');
+    } else toast.error(RESEND_REFUSALS[resend.data.reason ?? ''] ?? 'Cet email ne peut pas être renvoyé');
   }, [resend.state, resend.data, load, status, page]);
 
   const data = list.data;
@@ -216,7 +222,7 @@ function OutboxView() {
                 </TableCell>
                 <TableCell>{row.attempts}</TableCell>
                 <TableCell className="text-right">
-                  {row.status === 'sent' || row.status === 'failed' ? (
+                  {row.resendable && (row.status === 'sent' || row.status === 'failed') ? (
                     <resend.Form method="post" action={EMAILS_PATH}>
                       <input type="hidden" name="id" value={row.id} />
                       <Button type="submit" name="intent" value="resend" size="sm" variant="outline">

@@ -1,14 +1,9 @@
 import { RotateCwIcon } from 'lucide-react';
 import { useFetcher } from 'react-router';
 import { Button } from '~/components/ui/button';
+import { RESEND_REFUSALS } from '~/domain/admin/views';
 
 type ResendResult = { ok: true; kind: 'retried' | 'copied' } | { ok: false; reason: string };
-
-const REFUSALS: Record<string, string> = {
-  'not-found': 'E-mail introuvable',
-  held: 'Cet e-mail attend la configuration SMTP',
-  queued: 'Cet e-mail est déjà en file d’envoi',
-};
 
 /** « Renvoyer » beside an e-mail of an order's history: a new copy goes through the outbox. */
 export function ResendEmailButton({ emailId, label }: { emailId: string; label: string }) {
@@ -22,7 +17,7 @@ export function ResendEmailButton({ emailId, label }: { emailId: string; label: 
         Renvoyer<span className="sr-only"> l’e-mail « {label} »</span>
       </Button>
       <span role="status" className="text-muted-foreground text-xs">
-        {result ? (result.ok ? 'E-mail renvoyé' : (REFUSALS[result.reason] ?? 'Renvoi impossible')) : ''}
+        {result ? (result.ok ? 'E-mail renvoyé' : (RESEND_REFUSALS[result.reason] ?? 'Renvoi impossible')) : ''}
       </span>
     </fetcher.Form>
   );

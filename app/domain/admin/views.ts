@@ -268,7 +268,18 @@ export interface OutboxRow {
   attempts: number;
   lastError: string | null;
   sentAt: string | null;
+  /** False for an e-mail whose link served once (reset, magic link, invitation): « Renvoyer » is not offered. */
+  resendable: boolean;
 }
+
+/** Why « Renvoyer » did not send an e-mail again (admin/outbox.server.ts's resendEmail). */
+export const RESEND_REFUSALS: Readonly<Record<string, string>> = {
+  'not-found': 'E-mail introuvable',
+  held: 'Cet e-mail attend la configuration SMTP',
+  queued: 'Cet e-mail est déjà en file d’envoi',
+  'single-use':
+    'Cet e-mail contient un lien à usage unique\u00a0: il ne peut pas être renvoyé. Demandez un nouveau lien.',
+};
 
 export function isOutboxStatus(value: unknown): value is OutboxStatus {
   return typeof value === 'string' && (OUTBOX_STATUSES as readonly string[]).includes(value);

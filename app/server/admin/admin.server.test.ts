@@ -16,7 +16,7 @@ import { exportStream } from './exports.server';
 import { listCreditNotes, listInvoices } from './invoices.server';
 import { getNotificationFeed, markNotificationsRead, subscribeToNotifications } from './notifications.server';
 import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from './orders.server';
-import { resendEmail } from './outbox.server';
+import { listOutbox, resendEmail } from './outbox.server';
 import { decidePayments, listPendingPayments } from './payments.server';
 import { searchEverything } from './search.server';
 import { countStats } from './stats.server';
@@ -733,5 +733,40 @@ describe('the outbox', () => {
       `insert into email_outbox ("to", template, data, status) values ('client@example.fr', 'test-email', '{}', 'held') returning id`,
     );
     expect(await resendEmail(held.id)).toEqual({ ok: false, reason: 'held' });
+  });
+
+  it('does not offer nor re-send an e-mail whose link served once, and says why in French', async () => {
+    const before = await one<{ n: number }>('select count(*)::int as n from email_outbox');
+    const resends = () => one<{ n: number }>(`select count(*)::int as n from audit_log where kind = 'email.resend'`);
+    const journaled = await resends();
+    // As the worker leaves them once sent or failed: the link wiped (the templates are sensitive).
+    for (const template of ['password-reset', 'magic-link', 'staff-invitation']) {
+      for (const status of ['sent', 'failed']) {
+        const mail = await one<{ id: string }>(
+          `insert into email_outbox ("to", template, data, status, sent_at)
+           values ('equipe@example.fr', $1, '{"redacted":true}', $2, now()) returning id`,
+          [template, status],
+        );
+        expect(await resendEmail(mail.id, ADMIN.id), `${template} ${status}`).toEqual({
+          ok: false,
+          reason: 'single-use',
+          message:
+            'Cet e-mail contient un lien à usage unique\u00a0: il ne peut pas être renvoyé. Demandez un nouveau lien.',
+        });
+      }
+    }
+    expect(await one<{ n: number }>('select count(*)::int as n from email_outbox')).toEqual({ n: before.n + 6 });
+    expect(await resends()).toEqual(journaled);
+
+    const sent = await listOutbox('sent', 1, 50);
+    const offered = (template: string) => sent.rows.find((row) => row.template === template)?.resendable;
+    expect(offered('password-reset')).toBe(false);
+    expect(offered('magic-link')).toBe(false);
+    expect(offered('staff-invitation')).toBe(false);
+    await one(
+      `insert into email_outbox ("to", template, data, status, sent_at)
+       values ('client@example.fr', 'test-email', '{"sentAt":"2026-11-21T10:00:00.000Z","smtpHost":"smtp.example.fr","smtpPort":587}', 'sent', now()) returning id`,
+    );
+    expect((await listOutbox('sent', 1, 50)).rows.find((row) => row.template === 'test-email')?.resendable).toBe(true);
   });
 });

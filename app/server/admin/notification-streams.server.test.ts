@@ -43,7 +43,7 @@ afterEach(() => {
 async function openStream(cookie: string) {
   const controller = new AbortController();
   opened.push(controller);
-  const request = new Request(`${BASE}/admin/api/notifications/stream`, {
+  const request = new Request(`${BASE}/admin/api/notifications/flux`, {
     headers: { cookie, accept: 'text/event-stream' },
     signal: controller.signal,
   });

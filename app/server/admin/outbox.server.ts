@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { COUNT_CAP_DEFAULT, type ListPage, pageOf } from '~/domain/admin/paging';
-import { isOutboxStatus, type OutboxRow, type OutboxStatus } from '~/domain/admin/views';
+import { isOutboxStatus, type OutboxRow, type OutboxStatus, RESEND_REFUSALS } from '~/domain/admin/views';
 import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
 import { enqueueEmail, retryFailedEmail } from '../email/outbox.server';
-import type { EmailTemplateName } from '../email/templates/registry';
+import { type EmailTemplateName, isSensitiveTemplate } from '../email/templates/registry';
 import { isoTimestamp, isoTimestampOrNull } from './search-sql.server';
 
 /*
  * The e-mail outbox as the Configuration Email dialog shows it: what was sent, what waits for an
  * SMTP configuration (held), what failed, and a resend action (a failed message gets a fresh set
- * of attempts; a sent one is queued again as a copy).
+ * of attempts; a sent one is queued again as a copy; a single-use link is never re-sent).
  */
 
 export async function listOutbox(status: OutboxStatus, page: number, pageSize = 10): Promise<ListPage<OutboxRow>> {
@@ -35,6 +35,7 @@ export async function listOutbox(status: OutboxStatus, page: number, pageSize = 
       attempts: Number(r.attempts),
       lastError: (r.last_error as string | null) ?? null,
       sentAt: isoTimestampOrNull(r.sent_at),
+      resendable: !isSensitiveTemplate(String(r.template)),
     })),
     page,
     Number(counted.rows[0]?.n ?? 0),
@@ -55,9 +56,15 @@ export async function outboxCounts(): Promise<Record<OutboxStatus, number>> {
 
 export type ResendResult =
   | { ok: true; kind: 'retried' | 'copied'; id: string }
-  | { ok: false; reason: 'not-found' | 'held' | 'queued' };
+  | { ok: false; reason: 'not-found' | 'held' | 'queued' }
+  | { ok: false; reason: 'single-use'; message: string };
 
-/** Resends a message: a failed one is retried, a sent one is queued again as a new message. */
+/**
+ * Resends a message: a failed one is retried, a sent one is queued again as a new message. Not an
+ * e-mail whose link serves once (password reset, magic link, invitation: `sensitive` templates):
+ * its data was wiped once sent, and a link used or replaced since would not work anyway; whoever
+ * needs one asks for a new link.
+ */
 export async function resendEmail(id: string, actor: AuditActor = 'system'): Promise<ResendResult> {
   return db().transaction(async (tx) => {
     const found = await tx.execute(sql`
@@ -67,6 +74,9 @@ export async function resendEmail(id: string, actor: AuditActor = 'system'): Pro
       | undefined;
     if (!row) return { ok: false, reason: 'not-found' } as const;
     if (row.status === 'held' || row.status === 'queued') return { ok: false, reason: row.status } as const;
+    if (isSensitiveTemplate(row.template)) {
+      return { ok: false, reason: 'single-use', message: RESEND_REFUSALS['single-use'] as string } as const;
+    }
     await recordAudit(tx, {
       actor,
       kind: 'email.resend',

@@ -384,3 +384,118 @@ describe('the back office’s routes', () => {
     expect(events.rows[0]).toEqual({ n: 0 });
   });
 });
+
+describe('the endpoints outside app/routes.ts’s pages', () => {
+  const PERSONAS = ['guest', 'customer', 'admin', 'atelier', 'comptabilite', 'heldAdmin'] as const;
+  const requesterOf = (persona: (typeof PERSONAS)[number]): Requester =>
+    persona === 'guest'
+      ? { kind: 'anonymous' }
+      : persona === 'customer'
+        ? { kind: 'customer' }
+        : {
+            kind: 'staff',
+            role: persona === 'heldAdmin' ? 'admin' : persona,
+            heldForTwoFactor: persona === 'heldAdmin',
+          };
+  const cookieOf = (persona: (typeof PERSONAS)[number]) =>
+    persona === 'guest'
+      ? guestCookie
+      : persona === 'customer'
+        ? customer.cookie
+        : persona === 'heldAdmin'
+          ? heldAdmin.cookie
+          : staff[persona].cookie;
+
+  /** The door's own refusal (not the endpoint's answer): its JSON shape. */
+  function isDoorRefusal(text: string): boolean {
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      return 'access' in body || body.message === 'Introuvable.';
+    } catch {
+      return false;
+    }
+  }
+
+  async function expectDecision(
+    response: Response,
+    rule: AccessRule,
+    persona: (typeof PERSONAS)[number],
+    what: string,
+  ) {
+    const text = await response.text();
+    const decision = decide(rule, requesterOf(persona));
+    if (decision.allow) {
+      expect(isDoorRefusal(text), `${what}: ${response.status} ${text.slice(0, 200)}`).toBe(false);
+      return;
+    }
+    const status = { unauthenticated: 401, forbidden: 403, denied: 403, 'two-factor': 403, closed: 404 }[
+      decision.refusal
+    ];
+    expect(response.status, what).toBe(status);
+    expect(isDoorRefusal(text), what).toBe(true);
+  }
+
+  it('Better Auth: every endpoint it mounts answers as its line decides', async () => {
+    // The auth instance of this process, on the server's database: its endpoints, read from the code.
+    process.env.DATABASE_URL = server.databaseUrl;
+    process.env.APP_SECRET = server.appSecret;
+    process.env.BASE_URL = server.url;
+    const { auth } = await import('../../app/server/auth/auth.server');
+    const endpoints = Object.values(
+      auth().api as Record<string, { path?: string; options?: { method?: string | string[] } }>,
+    )
+      .filter((endpoint) => typeof endpoint.path === 'string')
+      .map((endpoint) => ({
+        path: (endpoint.path as string).replace(/:(\w+)/g, 'x'),
+        method: [endpoint.options?.method ?? 'GET'].flat()[0] as string,
+      }));
+    expect(endpoints.filter((endpoint) => endpoint.path.startsWith('/admin/')).length).toBeGreaterThan(10);
+    const users = async () => (await query(`select id, role, banned from "user" order by id`)).rows;
+    const before = await users();
+    for (const { path: endpoint, method } of endpoints) {
+      const rule = authEndpointAccess(endpoint);
+      if (rule.kind === 'public') continue;
+      for (const persona of PERSONAS) {
+        const response = await fetch(`${server.url}/api/auth${endpoint}`, {
+          method,
+          redirect: 'manual',
+          headers: {
+            origin: server.url,
+            'x-forwarded-for': randomIp(),
+            cookie: cookieOf(persona),
+            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          },
+          body: method === 'POST' ? '{}' : undefined,
+        });
+        await expectDecision(response, rule, persona, `${persona} ${method} /api/auth${endpoint}`);
+      }
+    }
+    // Nobody was created, promoted or removed through the admin plugin.
+    expect(await users()).toEqual(before);
+  });
+
+  it('tus: the workshop starts an upload (201), the door refuses the others before tus reads a byte', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const metadata = ['orderId', 'support', 'filename']
+      .map((key, i) => `${key} ${Buffer.from([order.id, 'photos', 'a.jpg'][i] as string).toString('base64')}`)
+      .join(',');
+    for (const persona of PERSONAS) {
+      const response = await fetch(`${server.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': '10',
+          'Upload-Metadata': metadata,
+          origin: server.url,
+          cookie: cookieOf(persona),
+        },
+      });
+      const what = `${persona} POST ${UPLOADS_PATH}`;
+      if (decide(UPLOADS_ACCESS.write, requesterOf(persona)).allow) {
+        expect(response.status, what).toBe(201);
+        await response.body?.cancel();
+      } else await expectDecision(response, UPLOADS_ACCESS.write, persona, what);
+    }
+    expect(decide(UPLOADS_ACCESS.write, requesterOf('atelier')).allow).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
+import { UPLOADS_PATH } from '~/domain/files/uploads';
 import {
   accessOfRoute,
   decideRequest,
@@ -98,7 +99,8 @@ export function door(getBuild: () => ServerBuild | Promise<ServerBuild>) {
       if (!access) return answer(req, res, refusalAnswer('closed', '/'));
       const rule = ruleOf(access, req.method);
       if (rule.kind === 'public') return next();
-      if (routeId && cached.manifest.pages.has(routeId) && access.authEndpoint === null) return next();
+      const upload = pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`);
+      if (routeId && cached.manifest.pages.has(routeId) && access.authEndpoint === null && !upload) return next();
       const login = `/login?${new URLSearchParams({ redirectTo: pathname.startsWith('/admin') ? '/admin' : pathname })}`;
       const headers = new Headers();
       if (req.headers.cookie) headers.set('cookie', req.headers.cookie);

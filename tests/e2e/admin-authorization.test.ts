@@ -2,66 +2,44 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Capability, can } from '../../app/domain/staff/permissions';
+import { UPLOADS_PATH } from '../../app/domain/files/uploads';
+import {
+  type AccessRule,
+  authEndpointAccess,
+  decide,
+  type Requester,
+  type RouteAccess,
+  routeAccess,
+  ruleFor,
+  UPLOADS_ACCESS,
+} from '../../app/domain/staff/access-rules';
 import routes from '../../app/routes';
 import { createUser, randomIp, type TestUser } from '../support/auth';
+import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
 
 /*
  * Every loader and every action of the back office, called over HTTP as an anonymous visitor and
  * as a signed-in customer, is refused, and no answer carries a byte of the shop's data. Resource
  * routes and actions answer 401 and 403; the pages send the anonymous to /login remembering the
- * page and customers to / (specification 000, §6). The routes are read from app/routes.ts: a new
- * admin route is covered without touching this file. Page routes are also called as React
- * Router's client navigations do (`.data`).
+ * page and customers to / (specification 000, §6). Page routes are also called as React Router's
+ * client navigations do (`.data`).
  *
- * The staff (docs/decisions/016-staff-roles.md): every route below states the capability its GET
- * and its POST need; each staff role is let in (no 401/403) or answered 403 « Accès non autorisé »
- * accordingly. A new admin route without an entry in ROUTE_CAPABILITIES fails the test.
+ * The door (docs/decisions/019-one-authorization-door.md): what each request should get is derived
+ * from its line of domain/staff/access-rules.ts and the capability table (`decide`), for every
+ * route of app/routes.ts, every endpoint Better Auth mounts (read from its instance) and the tus
+ * endpoint, as the anonymous, a customer, a guest holding an order's token, each staff role, a
+ * deactivated member and an administrator without two-factor sign-in while the team requires it.
+ * A new route or endpoint is covered without editing this file (a route without a line fails).
  */
 
-/** What each admin route module asks for, per method (the POST carries intent=status). */
-// `get` is absent for a resource route with an action only (a GET there is React Router's 400).
-const ROUTE_CAPABILITIES: Record<string, { get?: Capability; post?: Capability }> = {
-  'routes/admin/layout.tsx': { get: 'dashboard' },
-  'routes/admin/orders.tsx': { get: 'orders.read', post: 'orders.write' },
-  'routes/admin/customers.tsx': { get: 'customers', post: 'customers' },
-  'routes/admin/workshop.tsx': { get: 'workshop', post: 'workshop' },
-  'routes/admin/pricing.tsx': { get: 'prices', post: 'prices' },
-  'routes/admin/reports.tsx': { get: 'reports' },
-  'routes/admin/accounting.tsx': { get: 'accounting' },
-  'routes/admin/tests.tsx': { get: 'tests', post: 'tests' },
-  'routes/admin/team.tsx': { get: 'team', post: 'team' },
-  'routes/admin/security.tsx': { get: 'dashboard', post: 'dashboard' },
-  'routes/admin/journal.tsx': { get: 'journal' },
-  'routes/admin/api/search.ts': { get: 'orders.read' },
-  'routes/admin/api/notifications.ts': { get: 'dashboard', post: 'dashboard' },
-  'routes/admin/api/notifications-stream.ts': { get: 'dashboard' },
-  'routes/admin/api/reports.ts': { get: 'reports' },
-  // Without ?id= it lists the outbox (a setting); one e-mail's state is orders.read; a re-send orders.write.
-  'routes/admin/api/emails.ts': { get: 'settings', post: 'orders.write' },
-  'routes/admin/api/email-config.ts': { get: 'settings', post: 'settings' },
-  'routes/admin/api/payment-config.ts': { get: 'settings', post: 'settings' },
-  'routes/admin/api/payments.ts': { get: 'payments.validate', post: 'payments.validate' },
-  'routes/admin/api/coliship.ts': { get: 'settings', post: 'settings' },
-  'routes/admin/api/reception.ts': { get: 'orders.read', post: 'reception' },
-  'routes/admin/api/reception-photo.ts': { get: 'orders.read' },
-  'routes/admin/api/shipping.ts': { get: 'orders.read', post: 'shipping' },
-  'routes/admin/api/order-files.ts': { get: 'orders.read', post: 'files' },
-  'routes/admin/api/files-config.ts': { get: 'settings', post: 'settings' },
-  'routes/admin/api/order-message.ts': { post: 'orders.write' },
-  'routes/admin/exports.ts': { get: 'exports' },
-  'routes/admin/job-sheet-pdf.ts': { get: 'workshop' },
-  'routes/admin/job-sheets-pdf.ts': { get: 'workshop' },
-  'routes/admin/api/orders-bulk.ts': { get: 'orders.read', post: 'orders.write' },
-  'routes/admin/api/saved-filters.ts': { get: 'orders.read', post: 'orders.read' },
-};
 const STAFF_ROLES = ['admin', 'atelier', 'comptabilite'] as const;
 
 interface AdminRoute {
   /** URL path, parameters filled in. */
   path: string;
   file: string;
+  id: string;
   isIndex: boolean;
   hasLoader: boolean;
   hasAction: boolean;
@@ -69,6 +47,7 @@ interface AdminRoute {
 }
 
 interface RouteEntry {
+  id?: string;
   path?: string;
   file: string;
   index?: boolean;
@@ -80,15 +59,23 @@ const PARAMS: Record<string, string> = {
   dataset: 'commandes',
   orderId: '00000000-0000-4000-8000-000000000001',
   photoId: '00000000-0000-4000-8000-000000000002',
+  fileId: '00000000-0000-4000-8000-000000000003',
+  id: '00000000-0000-4000-8000-000000000004',
+  quoteId: '00000000-0000-4000-8000-000000000005',
 };
 const APP = path.resolve(import.meta.dirname, '../../app');
 
-function adminRoutes(): AdminRoute[] {
+/** Every route of app/routes.ts whose line is not public (a public line is nobody's data). */
+function guardedRoutes(): AdminRoute[] {
   const found: AdminRoute[] = [];
   const walk = (entries: RouteEntry[], parent: string) => {
     for (const entry of entries) {
       const full = [parent, entry.path ?? ''].filter(Boolean).join('/');
-      if (full === 'admin' || full.startsWith('admin/')) {
+      const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, '');
+      const line = routeAccess(id);
+      if (!line) throw new Error(`admin-authorization: no line in domain/staff/access-rules.ts for the route ${id}`);
+      const guarded = line.read.kind !== 'public' || line.write.kind !== 'public';
+      if (guarded && id !== 'routes/api/auth') {
         const filled = full.replace(/:(\w+)/g, (_, name: string) => {
           if (!PARAMS[name]) throw new Error(`admin-authorization: no test value for the route parameter :${name}`);
           return PARAMS[name];
@@ -97,6 +84,7 @@ function adminRoutes(): AdminRoute[] {
         found.push({
           path: `/${filled}`,
           file: entry.file,
+          id,
           isIndex: Boolean(entry.index),
           hasLoader: /export (async )?function loader\b/.test(source),
           hasAction: /export (async )?function action\b/.test(source),
@@ -116,7 +104,14 @@ const SENTINEL_NUMBER = 'SV-2026-987654';
 let server: TestServer;
 let customer: TestUser;
 const staff = {} as Record<(typeof STAFF_ROLES)[number], TestUser>;
-const all = adminRoutes();
+/** An atelier member deactivated while its session was open, and an administrator without two-factor. */
+let deactivated: TestUser;
+let heldAdmin: TestUser;
+/** A guest's order and the cookie of its token. */
+let guestCookie: string;
+const guarded = guardedRoutes();
+/** The back office's own routes, whose refusals to the anonymous and customers are the access states. */
+const all = guarded.filter((r) => r.path === '/admin' || r.path.startsWith('/admin/'));
 
 async function query(sql: string, params: unknown[] = []) {
   const client = new pg.Client({ connectionString: server.databaseUrl });
@@ -136,6 +131,17 @@ beforeAll(async () => {
   ]);
   customer = created;
   for (const member of members) staff[member.role as (typeof STAFF_ROLES)[number]] = member;
+  [deactivated, heldAdmin] = await Promise.all([
+    createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'atelier' }),
+    createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' }),
+  ]);
+  await query(`update "user" set banned = true where id = $1`, [deactivated.id]);
+  // The team requires two-factor sign-in of administrators: `admin` has it, `heldAdmin` has not.
+  await query(`update "user" set two_factor_enabled = true where id = $1`, [staff.admin.id]);
+  await query(
+    `insert into config_options (option_name, option_value) values ('staff_security', '{"adminTwoFactorRequired":true}')`,
+  );
+  guestCookie = (await insertTestOrder(server.databaseUrl)).cookie as string;
   // Data that no refused answer may contain.
   await query(
     `insert into orders (number, guest_email, guest_first_name, guest_last_name, search_text, total_price)
@@ -149,13 +155,21 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-function call(route: AdminRoute, options: { method: 'GET' | 'POST'; cookie?: string; data?: boolean }) {
+/** What a POST asks: the first intent its line lists (the route's only one otherwise). */
+function firstIntent(rule: AccessRule): string {
+  return rule.kind === 'staff-intents' ? (Object.keys(rule.intents)[0] as string) : 'status';
+}
+
+function call(
+  route: AdminRoute,
+  options: { method: 'GET' | 'POST'; cookie?: string; data?: boolean; intent?: string },
+) {
   let url = `${server.url}${route.path}${options.data ? '.data' : ''}`;
   if (route.path === '/admin/exports/commandes') url += '?format=csv&from=2026-01-01&to=2026-12-31';
   if (route.path.startsWith('/admin/api/recherche')) url += `?q=${encodeURIComponent(SENTINEL_NAME)}`;
   if (options.method === 'POST' && route.isIndex) url += '?index';
   const body = new URLSearchParams({
-    intent: 'status',
+    intent: options.intent ?? 'status',
     orderId: '00000000-0000-4000-8000-000000000000',
     status: 'shipped',
   });
@@ -249,13 +263,6 @@ describe('the back office’s routes', () => {
     }
   });
 
-  it('each state what they need', () => {
-    const missing = all.filter(
-      (r) => !ROUTE_CAPABILITIES[r.file] || (r.hasAction && !ROUTE_CAPABILITIES[r.file]?.post),
-    );
-    expect(missing.map((r) => r.file)).toEqual([]);
-  });
-
   /** Let in: anything but 401 and 403 (a 400 or a 404 for the test's made-up order is fine). */
   async function expectLetIn(response: Response, what: string) {
     expect([401, 403], what).not.toContain(response.status);
@@ -267,31 +274,107 @@ describe('the back office’s routes', () => {
    * Refused to a staff member: 403 « Accès non autorisé ». A resource answers nothing of the shop;
    * a page keeps the dashboard's frame around the refusal (its notifications are the staff's).
    */
-  async function expectDenied(response: Response, what: string, isPage: boolean) {
+  async function expectDenied(response: Response, what: string, isPage: boolean, message = 'Accès non autorisé') {
     const text = await response.text();
     expect(response.status, what).toBe(403);
-    expect(text, what).toContain('Accès non autorisé');
+    expect(text, what).toContain(message);
     if (!isPage) {
       expect(text, what).not.toContain(SENTINEL_NUMBER);
       expect(text, what).not.toContain('Sentinelle');
     }
   }
 
-  const cases = STAFF_ROLES.flatMap((role) => all.map((r) => [role, r.path, r.file, r] as const));
-  it.each(cases)('%s: %s (%s) answers by the role’s capabilities', async (role, _path, file, route) => {
-    const cookie = staff[role].cookie;
-    const needs = ROUTE_CAPABILITIES[file];
-    if (!needs) throw new Error(`no capability stated for ${file}`);
-    if (route.hasLoader && !needs.get) throw new Error(`no capability stated for GET ${file}`);
-    const methods: ['GET' | 'POST', Capability][] = [];
-    if (route.hasLoader && needs.get) methods.push(['GET', needs.get]);
-    if (route.hasAction && needs.post) methods.push(['POST', needs.post]);
-    for (const [method, capability] of methods) {
+  it.each(guarded.map((r) => [r.path, r] as const))(
+    '%s refuses a deactivated member as signed out',
+    async (_path, route) => {
+      const line = routeAccess(route.id) as RouteAccess;
+      for (const [method, present] of [
+        ['GET', route.hasLoader],
+        ['POST', route.hasAction],
+      ] as const) {
+        const rule = ruleFor(line, method);
+        if (!present || rule.kind === 'public' || rule.kind === 'order-viewer') continue;
+        const what = `deactivated ${method} ${route.path}`;
+        const response = await call(route, { method, cookie: deactivated.cookie, intent: firstIntent(rule) });
+        if (route.hasComponent) {
+          await expectRedirected(response, `/login?${new URLSearchParams({ redirectTo: route.path })}`, what);
+        } else await expectRefused(response, 401, what);
+      }
+    },
+  );
+
+  const REQUESTERS = {
+    admin: { kind: 'staff', role: 'admin', heldForTwoFactor: false },
+    atelier: { kind: 'staff', role: 'atelier', heldForTwoFactor: false },
+    comptabilite: { kind: 'staff', role: 'comptabilite', heldForTwoFactor: false },
+    heldAdmin: { kind: 'staff', role: 'admin', heldForTwoFactor: true },
+    customer: { kind: 'customer' },
+    guest: { kind: 'anonymous' },
+  } as const satisfies Record<string, Requester>;
+  type Persona = keyof typeof REQUESTERS;
+  const cookieOf = (persona: Persona): string =>
+    persona === 'heldAdmin'
+      ? heldAdmin.cookie
+      : persona === 'customer'
+        ? customer.cookie
+        : persona === 'guest'
+          ? guestCookie
+          : staff[persona].cookie;
+
+  const cases = (Object.keys(REQUESTERS) as Persona[]).flatMap((persona) =>
+    guarded.map((r) => [persona, r.path, r.id, r] as const),
+  );
+  it.each(cases)('%s: %s (%s) answers as its line decides', async (persona, _path, id, route) => {
+    const line = routeAccess(id) as RouteAccess;
+    const cookie = cookieOf(persona);
+    for (const [method, present] of [
+      ['GET', route.hasLoader],
+      ['POST', route.hasAction],
+    ] as const) {
+      const rule = ruleFor(line, method);
+      if (!present || rule.kind === 'public') continue;
+      const decision = decide(rule, REQUESTERS[persona], {
+        whileHeldForTwoFactor: line.whileHeldForTwoFactor,
+        intent: method === 'POST' && rule.kind === 'staff-intents' ? firstIntent(rule) : undefined,
+      });
       for (const dataRequest of route.hasComponent ? [false, true] : [false]) {
-        const what = `${role} ${method} ${route.path}${dataRequest ? '.data' : ''}`;
-        const response = await call(route, { method, cookie, data: dataRequest });
-        if (can(role, capability)) await expectLetIn(response, what);
-        else await expectDenied(response, what, route.hasComponent);
+        const what = `${persona} ${method} ${route.path}${dataRequest ? '.data' : ''}`;
+        const response = await call(route, { method, cookie, data: dataRequest, intent: firstIntent(rule) });
+        if (decision.allow) {
+          await expectLetIn(response, what);
+          continue;
+        }
+        const pageGet = route.hasComponent && method === 'GET';
+        // Pages outside the back office refuse with redirects (requireUser), for every method.
+        const redirects =
+          route.hasComponent && (!route.path.startsWith('/admin') || !(dataRequest && method === 'POST'));
+        if (rule.kind === 'order-viewer') {
+          // A held administrator sees no order as staff: the door's 403, or the page's 404 of an unknown order.
+          const text = await response.text();
+          expect([403, 404], what).toContain(response.status);
+          expect(text, what).not.toContain(SENTINEL_NUMBER);
+          continue;
+        }
+        switch (decision.refusal) {
+          case 'unauthenticated':
+            if (redirects)
+              await expectRedirected(response, `/login?${new URLSearchParams({ redirectTo: route.path })}`, what);
+            else await expectRefused(response, 401, what);
+            break;
+          case 'forbidden':
+            if (redirects) await expectRedirected(response, '/', what);
+            else await expectRefused(response, 403, what);
+            break;
+          case 'denied':
+            await expectDenied(response, what, route.hasComponent);
+            break;
+          case 'two-factor':
+            if (pageGet || redirects) await expectRedirected(response, '/admin/securite', what);
+            else await expectDenied(response, what, route.hasComponent, 'double authentification est obligatoire');
+            break;
+          case 'closed':
+            await expectRefused(response, 404, what);
+        }
       }
     }
   });
@@ -299,7 +382,125 @@ describe('the back office’s routes', () => {
   it('changed nothing', async () => {
     const { rows } = await query(`select status from orders where number = $1`, [SENTINEL_NUMBER]);
     expect(rows).toEqual([{ status: 'pending' }]);
-    const events = await query('select count(*)::int as n from order_events');
+    const events = await query(
+      'select count(*)::int as n from order_events where order_id = (select id from orders where number = $1)',
+      [SENTINEL_NUMBER],
+    );
     expect(events.rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe('the endpoints outside app/routes.ts’s pages', () => {
+  const PERSONAS = ['guest', 'customer', 'admin', 'atelier', 'comptabilite', 'heldAdmin'] as const;
+  const requesterOf = (persona: (typeof PERSONAS)[number]): Requester =>
+    persona === 'guest'
+      ? { kind: 'anonymous' }
+      : persona === 'customer'
+        ? { kind: 'customer' }
+        : {
+            kind: 'staff',
+            role: persona === 'heldAdmin' ? 'admin' : persona,
+            heldForTwoFactor: persona === 'heldAdmin',
+          };
+  const cookieOf = (persona: (typeof PERSONAS)[number]) =>
+    persona === 'guest'
+      ? guestCookie
+      : persona === 'customer'
+        ? customer.cookie
+        : persona === 'heldAdmin'
+          ? heldAdmin.cookie
+          : staff[persona].cookie;
+
+  /** The door's own refusal (not the endpoint's answer): its JSON shape. */
+  function isDoorRefusal(text: string): boolean {
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      return 'access' in body || body.message === 'Introuvable.';
+    } catch {
+      return false;
+    }
+  }
+
+  async function expectDecision(
+    response: Response,
+    rule: AccessRule,
+    persona: (typeof PERSONAS)[number],
+    what: string,
+  ) {
+    const text = await response.text();
+    const decision = decide(rule, requesterOf(persona));
+    if (decision.allow) {
+      expect(isDoorRefusal(text), `${what}: ${response.status} ${text.slice(0, 200)}`).toBe(false);
+      return;
+    }
+    const status = { unauthenticated: 401, forbidden: 403, denied: 403, 'two-factor': 403, closed: 404 }[
+      decision.refusal
+    ];
+    expect(response.status, what).toBe(status);
+    expect(isDoorRefusal(text), what).toBe(true);
+  }
+
+  it('Better Auth: every endpoint it mounts answers as its line decides', async () => {
+    // The auth instance of this process, on the server's database: its endpoints, read from the code.
+    process.env.DATABASE_URL = server.databaseUrl;
+    process.env.APP_SECRET = server.appSecret;
+    process.env.BASE_URL = server.url;
+    const { auth } = await import('../../app/server/auth/auth.server');
+    const endpoints = Object.values(
+      auth().api as Record<string, { path?: string; options?: { method?: string | string[] } }>,
+    )
+      .filter((endpoint) => typeof endpoint.path === 'string')
+      .map((endpoint) => ({
+        path: (endpoint.path as string).replace(/:(\w+)/g, 'x'),
+        method: [endpoint.options?.method ?? 'GET'].flat()[0] as string,
+      }));
+    expect(endpoints.filter((endpoint) => endpoint.path.startsWith('/admin/')).length).toBeGreaterThan(10);
+    const users = async () => (await query(`select id, role, banned from "user" order by id`)).rows;
+    const before = await users();
+    for (const { path: endpoint, method } of endpoints) {
+      const rule = authEndpointAccess(endpoint);
+      if (rule.kind === 'public') continue;
+      for (const persona of PERSONAS) {
+        const response = await fetch(`${server.url}/api/auth${endpoint}`, {
+          method,
+          redirect: 'manual',
+          headers: {
+            origin: server.url,
+            'x-forwarded-for': randomIp(),
+            cookie: cookieOf(persona),
+            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          },
+          body: method === 'POST' ? '{}' : undefined,
+        });
+        await expectDecision(response, rule, persona, `${persona} ${method} /api/auth${endpoint}`);
+      }
+    }
+    // Nobody was created, promoted or removed through the admin plugin.
+    expect(await users()).toEqual(before);
+  });
+
+  it('tus: the workshop starts an upload (201), the door refuses the others before tus reads a byte', async () => {
+    const order = await insertTestOrder(server.databaseUrl);
+    const metadata = ['orderId', 'support', 'filename']
+      .map((key, i) => `${key} ${Buffer.from([order.id, 'photos', 'a.jpg'][i] as string).toString('base64')}`)
+      .join(',');
+    for (const persona of PERSONAS) {
+      const response = await fetch(`${server.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': '10',
+          'Upload-Metadata': metadata,
+          origin: server.url,
+          cookie: cookieOf(persona),
+        },
+      });
+      const what = `${persona} POST ${UPLOADS_PATH}`;
+      if (decide(UPLOADS_ACCESS.write, requesterOf(persona)).allow) {
+        expect(response.status, what).toBe(201);
+        await response.body?.cancel();
+      } else await expectDecision(response, UPLOADS_ACCESS.write, persona, what);
+    }
+    expect(decide(UPLOADS_ACCESS.write, requesterOf('atelier')).allow).toBe(true);
   });
 });

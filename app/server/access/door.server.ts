@@ -15,10 +15,12 @@ import {
   UPLOADS_ACCESS,
 } from '~/domain/staff/access-rules';
 import { isStaffRole } from '~/domain/staff/permissions';
-import { mustSetUpTwoFactor, TWO_FACTOR_POLICY_MESSAGES } from '~/domain/staff/two-factor-policy';
-import { readTwoFactorPolicy } from '../admin/two-factor-policy.server';
+import { TWO_FACTOR_POLICY_MESSAGES } from '~/domain/staff/two-factor-policy';
 import { AUTH_BASE_PATH } from '../auth/auth.server';
-import { getUser, type SessionUser } from '../auth/session.server';
+import { getUser, heldForTwoFactor, type SessionUser } from '../auth/session.server';
+
+export { heldForTwoFactor };
+
 import { log } from '../log.server';
 
 /*
@@ -41,18 +43,6 @@ export class SessionUncheckable extends Error {
     super('the session could not be checked', { cause });
   }
 }
-
-/**
- * Whether this staff member is held by the team's two-factor rule (domain/staff/two-factor-policy.ts).
- * The rule is read only for a member it could hold, not on every request.
- */
-export async function heldForTwoFactor(user: SessionUser): Promise<boolean> {
-  if (!mustSetUpTwoFactor(user, RULE_ON)) return false;
-  return mustSetUpTwoFactor(user, await readTwoFactorPolicy());
-}
-
-/** The rule as if it were on: whom it could hold at all. */
-const RULE_ON = { adminTwoFactorRequired: true } as const;
 
 export async function askerOf(headers: Headers): Promise<Asker> {
   try {

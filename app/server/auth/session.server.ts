@@ -1,5 +1,7 @@
 import { redirect } from 'react-router';
 import { type Role, type SessionUser, toRole } from '~/domain/account/session-user';
+import { mustSetUpTwoFactor, SECURITY_PAGE_PATH } from '~/domain/staff/two-factor-policy';
+import { readTwoFactorPolicy } from '../admin/two-factor-policy.server';
 import { auth } from './auth.server';
 
 export type { Role, SessionUser };
@@ -44,9 +46,20 @@ export function loginRedirectPath(request: Request): string {
   return `/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`;
 }
 
-/** The signed-in user, or a redirect to /login?redirectTo=<this page>. */
+/**
+ * The signed-in user, or a redirect to /login?redirectTo=<this page>. An administrator held by the
+ * team's two-factor rule goes to « Sécurité » (the door's rule for every staff session, decision 019).
+ */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getUser(request);
   if (!user) throw redirect(loginRedirectPath(request));
+  if (await heldForTwoFactor(user)) throw redirect(SECURITY_PAGE_PATH);
   return user;
+}
+
+/** Whether this staff member is held by the team's two-factor rule (domain/staff/two-factor-policy.ts). */
+export async function heldForTwoFactor(user: SessionUser): Promise<boolean> {
+  // Only a member the rule could hold costs a read of the rule.
+  if (!mustSetUpTwoFactor(user, { adminTwoFactorRequired: true })) return false;
+  return mustSetUpTwoFactor(user, await readTwoFactorPolicy());
 }

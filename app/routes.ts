@@ -91,6 +91,7 @@ export default [
   route('admin/api/notifications/flux', 'routes/admin/api/notifications-stream.ts'),
   route('admin/api/rapports', 'routes/admin/api/reports.ts'),
   route('admin/api/emails', 'routes/admin/api/emails.ts'),
+  route('admin/api/emails/:id', 'routes/admin/api/email-state.ts'),
   route('admin/api/configuration-email', 'routes/admin/api/email-config.ts'),
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),

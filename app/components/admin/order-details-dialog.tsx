@@ -73,7 +73,7 @@ export async function followStatusEmail(
   while (!signal.aborted) {
     let state: { status?: string; lastError?: string | null } = {};
     try {
-      const response = await fetch(`${EMAIL_STATUS_PATH}?${new URLSearchParams({ id: email.outboxId })}`, {
+      const response = await fetch(`${EMAIL_STATUS_PATH}/${encodeURIComponent(email.outboxId)}`, {
         signal,
         headers: { accept: 'application/json' },
       });

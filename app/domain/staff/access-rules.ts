@@ -170,8 +170,10 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/notifications': staff('dashboard'),
   'routes/admin/api/notifications-stream': staff('dashboard'),
   'routes/admin/api/reports': staff('reports'),
-  // One e-mail's state: orders.read (the route asks settings for the whole outbox); a re-send: orders.write.
-  'routes/admin/api/emails': staffIntents('orders.read', { resend: 'orders.write' }),
+  // The outbox is a setting; re-sending an order's e-mail is the workshop's everyday work.
+  'routes/admin/api/emails': staffIntents('settings', { resend: 'orders.write' }),
+  // One e-mail's delivery state, followed by the order dialog after a status change.
+  'routes/admin/api/email-state': staff('orders.read'),
   'routes/admin/api/email-config': staff('settings'),
   'routes/admin/api/payment-config': staff('settings'),
   'routes/admin/api/payments': staff('payments.validate'),

@@ -11,7 +11,7 @@ import { baseUrl } from '~/server/env.server';
 import { uploadsMiddleware } from '~/server/files/uploads.server';
 import { log } from '~/server/log.server';
 import { precompressedAssets } from '~/server/rendering/precompressed-assets.server';
-import { announcesBody, bodyLimits, lingerBeforeClosing } from './body-limits';
+import { announcesBody, holdBodies, lingerBeforeClosing, whenBodyHeld } from './body-limits';
 import { door } from './door';
 import { htmlCache } from './html-cache';
 import { cspNonce, sameOriginOnly, securityHeaders } from './security';
@@ -37,10 +37,13 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : (build as ServerBuild);
 
-  // First of all, the door (server/door.ts): who asks, from the headers, before a byte of a body
-  // is read. Then no later middleware, page or API reads a body over its limit (server/body-limits.ts).
+  // First of all, the door (server/door.ts): who asks, from the headers, before anything reads the
+  // body. The limits (server/body-limits.ts) hold JSON and chunked bodies from their first byte (a
+  // small one arrives with the request, while the door awaits the session) and refuse one over its
+  // limit at once; whenBodyHeld lets a request on only once its body is complete within them.
+  app.use(holdBodies());
   app.use(door(typeof getBuild === 'function' ? getBuild : () => getBuild));
-  app.use(bodyLimits());
+  app.use(whenBodyHeld);
   app.use(closeWhenBodyUnread);
 
   app.get('/healthz', async (_req, res) => {

@@ -161,7 +161,46 @@ export interface BodyLimitOptions {
   maxJsonDepth?: number;
 }
 
-export function bodyLimits({
+type HeldOutcome = Buffer | 'too-large' | 'too-deep';
+type HeldRequest = Request & { [HELD]?: { outcome?: HeldOutcome; waiting?: () => void } };
+const HELD = Symbol('soovenirs.heldBody');
+
+/**
+ * The limits as one middleware: holds the body (see holdBodies) and goes on once it is complete
+ * within its limits. For a server whose door decides in between, use holdBodies first and
+ * whenBodyHeld after the door (server/app.ts).
+ */
+export function bodyLimits(options: BodyLimitOptions = {}) {
+  const hold = holdBodies(options);
+  return function enforceBodyLimits(req: Request, res: Response, next: NextFunction): void {
+    hold(req, res, (error?: unknown) => (error ? next(error) : whenBodyHeld(req, res, next)));
+  };
+}
+
+/**
+ * Goes on once the body that holdBodies holds is complete within its limits; never for a body it
+ * refused (its answer is sent). Without a held body, at once.
+ */
+export function whenBodyHeld(req: Request, _res: Response, next: NextFunction): void {
+  const held = (req as HeldRequest)[HELD];
+  if (!held) {
+    next();
+    return;
+  }
+  const go = () => {
+    if (Buffer.isBuffer(held.outcome)) next();
+  };
+  if (held.outcome !== undefined) go();
+  else held.waiting = go;
+}
+
+/**
+ * The first middleware of all, synchronous: it must see every byte Node's parser pushes, which
+ * starts in the same turn as the request for a small body (a door awaiting the session before it
+ * would miss them, and the body would never complete). It refuses what is over its limits at once
+ * and lets the next middleware run at once; `whenBodyHeld` waits for the body.
+ */
+export function holdBodies({
   defaultBytes = defaultBodyLimitBytes(),
   rules = BODY_LIMIT_RULES,
   maxJsonDepth = MAX_JSON_DEPTH,
@@ -169,7 +208,7 @@ export function bodyLimits({
   const allowed = new Set<string>(ALLOWED_METHODS);
   const allow = ALLOWED_METHODS.join(', ');
 
-  return function enforceBodyLimits(req: Request, res: Response, next: NextFunction): void {
+  return function startHoldingBody(req: Request, res: Response, next: NextFunction): void {
     if (!allowed.has(req.method)) {
       // A body behind an unknown method is never read: the connection closes after the answer.
       refuse(res, 405, METHOD_NOT_ALLOWED_MESSAGE, announcesBody(req), { Allow: allow });
@@ -194,12 +233,16 @@ export function bodyLimits({
       return;
     }
     const scanner = json ? jsonDepthScanner(maxJsonDepth) : null;
-    holdBody(req, limit, scanner, (outcome) => {
+    const held: NonNullable<HeldRequest[typeof HELD]> = {};
+    (req as HeldRequest)[HELD] = held;
+    holdBody(req, res, limit, scanner, (outcome) => {
       if (outcome === 'too-large') refuse(res, 413, BODY_TOO_LARGE_MESSAGE, true);
       // Refused as soon as the nesting shows: the rest of the body is dropped unread.
       else if (outcome === 'too-deep') refuse(res, 400, JSON_TOO_DEEP_MESSAGE, !req.complete);
-      else next();
+      held.outcome = outcome;
+      held.waiting?.();
     });
+    next();
   };
 }
 
@@ -214,9 +257,10 @@ type Push = (chunk: unknown, encoding?: BufferEncoding) => boolean;
  */
 function holdBody(
   req: Request,
+  res: Response,
   limit: number,
   scanner: { feed(chunk: Buffer): boolean } | null,
-  done: (outcome: Buffer | 'too-large' | 'too-deep') => void,
+  done: (outcome: HeldOutcome) => void,
 ): void {
   const original = req.push as Push;
   const chunks: Buffer[] = [];
@@ -227,6 +271,11 @@ function holdBody(
     delete (req as { push?: Push }).push;
   };
   (req as { push: Push }).push = (chunk, encoding) => {
+    // Answered already (the door refused, a limit was passed): nothing of the rest is kept.
+    if (!over && res.headersSent) {
+      over = true;
+      chunks.length = 0;
+    }
     if (over) return true;
     if (chunk === null) {
       release();

@@ -67,6 +67,8 @@ function routeIdOf(manifest: Manifest, pathname: string): string | null {
 }
 
 function answer(req: Request, res: Response, { status, body }: RefusalAnswer): void {
+  // The body's limits may have answered while the session was being read.
+  if (res.headersSent) return;
   res.status(status).set('Cache-Control', 'no-store');
   if (announcesBody(req)) {
     // The body stays unread: closing after the answer, lingering so that the client gets it.

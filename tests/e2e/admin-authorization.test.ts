@@ -468,9 +468,12 @@ describe('the endpoints outside app/routes.ts’s pages', () => {
       if (rule.kind === 'public') continue;
       for (const persona of PERSONAS) {
         if (ENDS_SESSIONS.has(endpoint) && decide(rule, requesterOf(persona)).allow) continue;
+        const what = `${persona} ${method} /api/auth${endpoint}`;
+        const started = Date.now();
         const response = await fetch(`${server.url}/api/auth${endpoint}`, {
           method,
           redirect: 'manual',
+          signal: AbortSignal.timeout(10_000),
           headers: {
             origin: server.url,
             'x-forwarded-for': randomIp(),
@@ -479,7 +482,8 @@ describe('the endpoints outside app/routes.ts’s pages', () => {
           },
           body: method === 'POST' ? '{}' : undefined,
         });
-        await expectDecision(response, rule, persona, `${persona} ${method} /api/auth${endpoint}`);
+        await expectDecision(response, rule, persona, what);
+        if (process.env.AUTH_TEST_TRACE) console.log(what, response.status, Date.now() - started);
       }
     }
     // Nobody was created, promoted or removed through the admin plugin.

@@ -484,6 +484,7 @@ export const refunds = pgTable(
     index('refunds_due_idx').on(t.orderId).where(sql`${t.status} = 'due'`),
     index('refunds_payment_id_idx').on(t.paymentId),
     index('refunds_credit_note_id_idx').on(t.creditNoteId),
+    index('refunds_adjustment_id_idx').on(t.adjustmentId),
     index('refunds_created_at_idx').on(t.createdAt.desc()),
     check('refunds_amount_check', sql`${t.amountCents} > 0`),
     check('refunds_method_check', sql`${t.method} in ('gateway', 'transfer', 'cheque')`),

@@ -1,0 +1,1 @@
+CREATE INDEX "refunds_adjustment_id_idx" ON "refunds" USING btree ("adjustment_id");

@@ -297,6 +297,15 @@ export const STATUS_MOVES: Readonly<Record<OrderStatus, readonly OrderStatus[]>>
   canceled: [],
 };
 
+/**
+ * Whether one step of the lifecycle may take an order's status from `from` to `to`: it stays, or
+ * moves as the table allows; settling a withdrawal ends the order even once its originals went home
+ * (« Expédiée »). The tests hold every decision and every random history to it.
+ */
+export function statusStepAllowed(from: OrderStatus, to: OrderStatus, transition: Transition['type']): boolean {
+  return from === to || STATUS_MOVES[from].includes(to) || (transition === 'settle_withdrawal' && to === 'canceled');
+}
+
 export function isPaid(state: Pick<OrderState, 'paymentStatus'>): boolean {
   return state.paymentStatus === 'paid' || state.paymentStatus === 'partially_refunded';
 }

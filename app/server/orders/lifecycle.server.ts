@@ -733,6 +733,7 @@ async function queueRefundEmail(run: Run): Promise<void> {
       amountCents: transition.amountCents,
       method: context.refundMethod ?? 'gateway',
       creditNoteNumber: note.number,
+      otherCreditNotes: applied.creditNotes.slice(1).map((other) => other.number),
       creditNoteUrl: withGuestToken(
         `/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
         await guestLinkToken(tx, facts.id, context.accessToken ?? null),

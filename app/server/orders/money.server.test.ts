@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { payByCard } from '../../../tests/support/card-payment';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
 import { changeOrderStatus } from '../admin/orders.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
-import { applyPaymentNotification } from '../payments/notifications.server';
 import { applyTransition } from './lifecycle.server';
 import { receiveParcel } from './reception.server';
 import { approveRefund } from './refunds.server';
@@ -24,33 +23,10 @@ const databaseUrl = () => process.env.DATABASE_URL as string;
 const STAFF = { id: 'system', name: 'Camille Atelier' };
 const TODAY = new Date().toISOString().slice(0, 10);
 
-async function pay(
-  orderId: string,
-  amountCents: number,
-  adjustmentId: string | null = null,
-  provider: 'sandbox' | 'stripe' = 'sandbox',
-): Promise<void> {
-  const ref = `${provider}_${randomUUID()}`;
-  await db().execute(sql`
-    insert into payments (order_id, provider, provider_ref, amount, status, method, adjustment_id)
-    values (${orderId}, ${provider}, ${ref}, ${amountCents}, 'pending', 'card', ${adjustmentId})`);
-  await applyPaymentNotification({
-    provider,
-    eventId: `evt_${randomUUID()}`,
-    providerRef: ref,
-    orderId,
-    outcome: 'paid',
-    amountCents,
-    currency: 'EUR',
-    method: 'card',
-    raw: {},
-  });
-}
-
 /** Paid by card, received with 120 photos instead of 100, its 7,00 € supplement paid by card. */
 async function paidWithSupplement(): Promise<TestOrder> {
   const order = await insertTestOrder(databaseUrl());
-  await pay(order.id, order.totalCents);
+  await payByCard(order.id, order.totalCents);
   const received = await receiveParcel({
     orderId: order.id,
     staff: STAFF,
@@ -62,7 +38,7 @@ async function paidWithSupplement(): Promise<TestOrder> {
   const { rows } = await db().execute<{ id: string }>(
     sql`select id from order_adjustments where order_id = ${order.id} and kind = 'supplement'`,
   );
-  await pay(order.id, 700, rows[0]?.id ?? null);
+  await payByCard(order.id, 700, rows[0]?.id ?? null);
   return order;
 }
 
@@ -137,7 +113,7 @@ async function owed(orderId: string) {
 describe('money owed back: « à rembourser », then approved', () => {
   it('a paid order cancelled by someone without the refund right is owed back, for the accountant to approve', async () => {
     const order = await insertTestOrder(databaseUrl());
-    await pay(order.id, order.totalCents);
+    await payByCard(order.id, order.totalCents);
     // The refund fields a workshop member may still post are not theirs to decide.
     const cancelled = await changeOrderStatus({
       orderId: order.id,
@@ -168,7 +144,7 @@ describe('money owed back: « à rembourser », then approved', () => {
   it('a refund the gateway refuses leaves the cancellation with the money « à rembourser », retried by hand', async () => {
     const order = await insertTestOrder(databaseUrl());
     // Stripe without keys: its refund is refused at once (as when it cannot be reached).
-    await pay(order.id, order.totalCents, null, 'stripe');
+    await payByCard(order.id, order.totalCents, null, 'stripe');
     const cancelled = await changeOrderStatus({
       orderId: order.id,
       status: 'canceled',
@@ -198,7 +174,7 @@ describe('money owed back: « à rembourser », then approved', () => {
 
   it('10 photos short counted by the workshop: the reduction waits for approval, then is refunded', async () => {
     const order = await insertTestOrder(databaseUrl());
-    await pay(order.id, order.totalCents);
+    await payByCard(order.id, order.totalCents);
     const received = await receiveParcel({
       orderId: order.id,
       staff: STAFF,

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { OPEN_WORK_MESSAGES } from '~/domain/orders/open-work';
 import { RECEPTION_MESSAGES } from '~/domain/orders/reception';
+import { payByCard } from '../../../tests/support/card-payment';
 import { insertTestOrder, orderState, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { getOrderDocuments } from '../invoices/invoices.server';
 import { log } from '../log.server';
-import { applyPaymentNotification } from '../payments/notifications.server';
 import { applyTransition } from './lifecycle.server';
 import {
   loadReception,
@@ -31,27 +30,9 @@ const databaseUrl = () => process.env.DATABASE_URL as string;
 const STAFF = { id: 'system', name: 'Camille Atelier' };
 const TODAY = new Date().toISOString().slice(0, 10);
 
-async function pay(orderId: string, amountCents: number, adjustmentId: string | null = null): Promise<void> {
-  const ref = `sbx_${randomUUID()}`;
-  await db().execute(sql`
-    insert into payments (order_id, provider, provider_ref, amount, status, method, adjustment_id)
-    values (${orderId}, 'sandbox', ${ref}, ${amountCents}, 'pending', 'card', ${adjustmentId})`);
-  await applyPaymentNotification({
-    provider: 'sandbox',
-    eventId: `evt_${randomUUID()}`,
-    providerRef: ref,
-    orderId,
-    outcome: 'paid',
-    amountCents,
-    currency: 'EUR',
-    method: 'card',
-    raw: {},
-  });
-}
-
 async function paidOrder(): Promise<TestOrder> {
   const order = await insertTestOrder(databaseUrl());
-  await pay(order.id, order.totalCents);
+  await payByCard(order.id, order.totalCents);
   return order;
 }
 
@@ -108,7 +89,7 @@ describe('receiveParcel', () => {
       remarks: [{ group: 'Photos papier', text: 'moisissures' }],
     });
 
-    await pay(order.id, 700, supplement?.id ?? null);
+    await payByCard(order.id, 700, supplement?.id ?? null);
     expect((await adjustments(order.id))[0]?.status).toBe('paid');
     const { rows: invoices } = await db().execute<{ number: string; amount: number; adjustment_id: string | null }>(
       sql`select number, amount, adjustment_id from invoices where order_id = ${order.id} order by issued_at`,

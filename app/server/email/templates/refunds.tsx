@@ -29,6 +29,8 @@ const refundIssuedSchema = z.object({
   creditNoteNumber: z.string().trim().min(1),
   /** Its page: `${baseUrl}/facture/${orderId}?avoir=${creditNoteNumber}`. */
   creditNoteUrl: linkSchema,
+  /** A refund spanning several invoices (the order's and a supplement's) has one credit note each. */
+  otherCreditNotes: z.array(z.string().trim().min(1)).default([]),
   /** An account holder also finds the credit note in their customer area; a guest's link carries a token. */
   customerArea: z.boolean().default(true),
   /** Part of the order only (the rest stays due or delivered). */
@@ -38,6 +40,15 @@ const refundIssuedSchema = z.object({
   reason: z.string().trim().min(1).optional(),
   customerName: z.string().trim().optional(),
 });
+
+function creditNotesSentence(data: z.infer<typeof refundIssuedSchema>): string {
+  const where = data.customerArea ? 'dans votre espace client' : 'ici';
+  if (data.otherCreditNotes.length === 0)
+    return `L’avoir ${data.creditNoteNumber} correspondant est disponible ${where} :`;
+  const notes = [data.creditNoteNumber, ...data.otherCreditNotes];
+  const list = `${notes.slice(0, -1).join(', ')} et ${notes.at(-1)}`;
+  return `Les avoirs ${list} correspondants (un par facture remboursée) sont disponibles ${where} ; le premier :`;
+}
 
 export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
   schema: refundIssuedSchema,
@@ -60,9 +71,7 @@ export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
               ? 'Boutique de démonstration : aucun paiement réel n’a eu lieu, aucun montant ne vous est versé.'
               : REFUND_METHOD_WORDING[data.method]}
           </P>
-          <P>
-            {`L’avoir ${data.creditNoteNumber} correspondant est disponible ${data.customerArea ? 'dans votre espace client' : 'ici'} :`}
-          </P>
+          <P>{creditNotesSentence(data)}</P>
           <Action href={data.creditNoteUrl} label="Voir mon avoir" />
           <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
         </EmailLayout>

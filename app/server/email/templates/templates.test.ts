@@ -329,6 +329,14 @@ describe('e-mail templates', () => {
     const demo = await renderEmail('refund-issued', { ...samples['refund-issued'], demo: true });
     expect(demo.text).toContain('aucun montant ne vous est versé');
     expect(demo.text).not.toContain('sur la carte utilisée');
+    // A refund over the order's invoice and a supplement's names both credit notes.
+    const split = await renderEmail('refund-issued', {
+      ...samples['refund-issued'],
+      otherCreditNotes: ['AV-2026-000004'],
+    });
+    expect(split.text).toContain(
+      `Les avoirs AV-2026-000003 et AV-2026-000004 correspondants (un par facture remboursée) sont disponibles dans votre espace client${N}; le premier${N}:`,
+    );
     await expect(renderEmail('refund-issued', { ...samples['refund-issued'], amountCents: 0 })).rejects.toThrow(
       /amountCents/,
     );

@@ -415,7 +415,8 @@ describe('the endpoints outside app/routes.ts’s pages', () => {
   function isDoorRefusal(text: string): boolean {
     try {
       const body = JSON.parse(text) as Record<string, unknown>;
-      return 'access' in body || body.message === 'Introuvable.';
+      // A closed Better Auth endpoint answers as Better Auth does for one it does not have.
+      return 'access' in body || body.message === 'Introuvable.' || body.code === 'NOT_FOUND';
     } catch {
       return false;
     }

@@ -315,6 +315,10 @@ describe('payments and accounting', () => {
     await dialog.getByRole('button', { name: 'Rechercher' }).click();
     const validate = dialog.getByRole('button', { name: `Valider le paiement ${orders.transfer.number}` });
     await validate.click();
+    // A row's ✓ asks first (a mis-click moves no money): the confirmation names the order.
+    const confirmation = page.getByRole('dialog', { name: /^Valider le paiement/ });
+    await confirmation.getByText(`Commande ${orders.transfer.number}`, { exact: false }).waitFor();
+    await confirmation.getByRole('button', { name: 'Valider le paiement' }).click();
     await waitForToast(page, `Paiement ${orders.transfer.number} validé`);
     await dialog.getByText('Aucun paiement en attente.').waitFor();
     await page.keyboard.press('Escape');

@@ -197,8 +197,9 @@ describe('the other API endpoints', () => {
       body: JSON.stringify({ to: 'a@example.fr', subject: 'x', html: '<p>x</p>' }),
       contentType: 'application/json',
     });
+    // The door answers, from the headers, before the body is read.
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ error: 'Non authentifié' });
+    expect(await response.json()).toMatchObject({ access: 'unauthenticated', message: 'Non authentifié' });
   });
 });
 

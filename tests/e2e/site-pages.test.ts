@@ -225,9 +225,9 @@ describe('the public pages', () => {
 
   it('lets administrators only empty the content cache', async () => {
     const url = `${server.url}/api/content/invalidate`;
+    // An API: the door answers from its line (settings), before the body is read.
     const anonymous = await fetch(url, { method: 'POST', redirect: 'manual', headers: { origin: server.url } });
-    expect(anonymous.status).toBe(302);
-    expect(anonymous.headers.get('location')).toMatch(/^\/login\?redirectTo=/);
+    expect(anonymous.status).toBe(401);
 
     const customer = await createUser({ url: server.url });
     const refused = await fetch(url, {
@@ -235,8 +235,7 @@ describe('the public pages', () => {
       redirect: 'manual',
       headers: { origin: server.url, cookie: customer.cookie },
     });
-    expect(refused.status).toBe(302);
-    expect(refused.headers.get('location')).toBe('/');
+    expect(refused.status).toBe(403);
 
     const admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
     const done = await fetch(url, {

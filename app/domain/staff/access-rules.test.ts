@@ -53,7 +53,8 @@ describe('the door’s table', () => {
     expect(authEndpointAccess('/some-new-endpoint')).toEqual({ kind: 'closed' });
     expect(authEndpointAccess('/reset-password/abc123')).toEqual({ kind: 'public' });
     expect(authEndpointAccess('/sign-in/email')).toEqual({ kind: 'public' });
-    expect(authEndpointAccess('/get-session')).toEqual({ kind: 'signed-in' });
+    expect(authEndpointAccess('/list-sessions')).toEqual({ kind: 'signed-in' });
+    expect(authEndpointAccess('/get-session')).toEqual({ kind: 'public' });
   });
 });
 

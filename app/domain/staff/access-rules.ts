@@ -224,9 +224,11 @@ export const AUTH_ENDPOINT_ACCESS: Readonly<Record<string, AccessRule>> = {
   '/two-factor/verify-backup-code': AUTH_OPEN,
   '/ok': AUTH_OPEN,
   '/error': AUTH_OPEN,
+  // Reading one's own session answers null without one, and signing out without one does nothing:
+  // nothing to guard, and a browser whose session ended must still get its answer (not a 401).
+  '/get-session': AUTH_OPEN,
+  '/sign-out': AUTH_OPEN,
   // One's own account and sessions.
-  '/get-session': AUTH_SESSION,
-  '/sign-out': AUTH_SESSION,
   '/update-user': AUTH_SESSION,
   '/change-password': AUTH_SESSION,
   '/verify-password': AUTH_SESSION,

@@ -90,7 +90,7 @@ describe('who asks, read from the session', () => {
     try {
       const admin = headers(accounts.admin.cookie);
       expect((await decideRequest(admin, files)).decision).toEqual({ allow: false, refusal: 'two-factor' });
-      expect((await decideRequest(admin, authEndpointAccess('/get-session'))).decision.allow).toBe(false);
+      expect((await decideRequest(admin, authEndpointAccess('/list-sessions'))).decision.allow).toBe(false);
       const security = ROUTE_ACCESS['routes/admin/security'];
       expect((await decideRequest(admin, security.read, { whileHeldForTwoFactor: true })).decision.allow).toBe(true);
       // The workshop is not held: the rule is the administrators'.

@@ -80,7 +80,7 @@ export function ruleOf({ access, authEndpoint }: PathAccess, method: string): Ac
 
 export interface RefusalAnswer {
   status: number;
-  body: AccessRefusal | { message: string };
+  body: AccessRefusal | { message: string; code?: string };
 }
 
 /** The answer of a refusal, in the shapes the back office's error boundaries read. */

@@ -113,7 +113,10 @@ describe('bodies over the limit', () => {
         const what = `POST ${path} (${chunked ? 'chunked' : 'Content-Length'})`;
         // An upload route allowed more than 20 MB refuses the anonymous before reading the body.
         const allowed = BODY_LIMIT_RULES.some((rule) => path.startsWith(rule.prefix) && rule.bytes > 20 * MB);
-        expect(answer.status, `${what}: ${answer.text}`).toBe(allowed ? 401 : 413);
+        // A chunked body arrives while the door reads the headers: a guarded route's door may refuse the
+        // anonymous (401) before 256 KB are counted (413); either way nothing of it is read.
+        const refusals = chunked ? [401, 413] : [allowed ? 401 : 413];
+        expect(refusals, `${what}: ${answer.status} ${answer.text}`).toContain(answer.status);
         expect(isFrench(answer.text), `${what}: ${answer.text}`).toBe(true);
         expect(answer.headers.connection, what).toBe('close');
         if (answer.ms >= 1000) slow.push(`${what}: ${Math.round(answer.ms)} ms`);

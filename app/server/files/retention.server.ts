@@ -166,7 +166,10 @@ export async function deleteExpiredFiles(
           and not (id = any(${`{${failed.join(',')}}`}::uuid[]))
         order by files_expire_at
         limit ${DELETION_BATCH}
-        for update skip locked`);
+        -- NO KEY UPDATE, not UPDATE: one job still claims an order alone, but an order whose row is
+        -- only referenced at this instant (the outbox recording an e-mail in its history holds a
+        -- KEY SHARE lock) is not skipped until the next run.
+        for no key update skip locked`);
       for (const { id } of due.rows) {
         try {
           // A savepoint per order: one order's failing storage does not undo the others.

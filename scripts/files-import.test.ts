@@ -68,7 +68,9 @@ async function rows(orderId: string) {
   return rows;
 }
 
-describe('npm run files:import', () => {
+// Each case runs the script in a child process through tsx (several seconds each on a busy 2-core
+// machine): the file's cases get the time of four such runs, not the integration default.
+describe('npm run files:import', { timeout: 120_000 }, () => {
   it('refuses an unknown order and files without a support, in French, storing nothing', async () => {
     const folder = path.join(work, 'refus');
     await write(folder, 'a.jpg', 10);

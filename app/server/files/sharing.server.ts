@@ -99,8 +99,7 @@ export async function createShare(
       .leftJoin(user, eq(user.id, orders.userId))
       .where(eq(orders.id, input.orderId))
       .limit(1);
-    if (!order?.filesPublishedAt || order.filesDeletedAt)
-      return { ok: false, error: SHARE_MESSAGES.notServed };
+    if (!order?.filesPublishedAt || order.filesDeletedAt) return { ok: false, error: SHARE_MESSAGES.notServed };
     if (form.scope === 'selection') {
       const [found] = await tx
         .select({ n: count() })

@@ -77,7 +77,7 @@ export function ShareForm({
         <input type="hidden" name="intent" value="create" />
 
         <fieldset className={fieldset}>
-          <legend className={legend}>Que partager ?</legend>
+          <legend className={legend}>Que partager ?</legend>
           <label className={choice}>
             <input type="radio" name="scope" value="all" defaultChecked={v.scope === 'all'} className={native} />
             Tous mes fichiers ({files.length})
@@ -192,7 +192,7 @@ export function ShareForm({
           />
           <p id="share-emails-hint" className="text-muted-foreground text-sm">
             Une adresse par ligne, ou séparées par des virgules ({SHARE_MAX_INVITATIONS} au plus). Chacune reçoit un
-            e-mail avec le lien ; en y répondant, vos proches vous écrivent directement.
+            e-mail avec le lien ; en y répondant, vos proches vous écrivent directement.
           </p>
         </div>
 

@@ -113,7 +113,7 @@ export function ShareList({
                     <input type="hidden" name="intent" value="revoke" />
                     <input type="hidden" name="shareId" value={share.id} />
                     <Button type="submit" variant="outline" size="sm">
-                      Arrêter ce partage<span className="sr-only"> : {name}</span>
+                      Arrêter ce partage<span className="sr-only"> : {name}</span>
                     </Button>
                   </Form>
                 ) : null}

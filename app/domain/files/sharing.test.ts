@@ -35,13 +35,13 @@ describe('the share form', () => {
   it('checks the selection, the duration, the addresses, in French', () => {
     expect(parseShareForm({ scope: 'selection', fileIds: [] })).toEqual({
       ok: false,
-      error: 'Cochez au moins un fichier à partager, ou choisissez « Tous mes fichiers ».',
+      error: 'Cochez au moins un fichier à partager, ou choisissez « Tous mes fichiers ».',
     });
     expect(parseShareForm({ days: '0' })).toMatchObject({ ok: false, error: expect.stringContaining('durée') });
     expect(parseShareForm({ days: '366' })).toMatchObject({ ok: false });
     expect(parseShareForm({ emails: 'tante@example.fr, pas-une-adresse' })).toEqual({
       ok: false,
-      error: '« pas-une-adresse » n’est pas une adresse e-mail valide.',
+      error: '« pas-une-adresse » n’est pas une adresse e-mail valide.',
     });
     const good = parseShareForm({
       scope: 'all',

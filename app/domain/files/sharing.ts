@@ -73,15 +73,15 @@ export const SHARE_STATE_LABELS: Record<ShareState, string> = {
 };
 
 export const SHARE_MESSAGES = {
-  noFiles: 'Cochez au moins un fichier à partager, ou choisissez « Tous mes fichiers ».',
+  noFiles: 'Cochez au moins un fichier à partager, ou choisissez « Tous mes fichiers ».',
   unknownFile: 'Un des fichiers cochés n’est plus dans votre commande.',
   duration: `Choisissez une durée entre ${SHARE_MIN_DAYS} et ${SHARE_MAX_DAYS} jours.`,
-  emailInvalid: (value: string) => `« ${value} » n’est pas une adresse e-mail valide.`,
+  emailInvalid: (value: string) => `« ${value} » n’est pas une adresse e-mail valide.`,
   tooManyEmails: `Vous pouvez inviter ${SHARE_MAX_INVITATIONS} adresses au plus par partage.`,
-  tooManyToday: `Vous avez déjà envoyé beaucoup d’invitations aujourd’hui (${SHARE_MAX_INVITATIONS_PER_DAY} au plus par jour) : copiez plutôt le lien, ou réessayez demain.`,
+  tooManyToday: `Vous avez déjà envoyé beaucoup d’invitations aujourd’hui (${SHARE_MAX_INVITATIONS_PER_DAY} au plus par jour) : copiez plutôt le lien, ou réessayez demain.`,
   labelTooLong: `Le nom du partage est trop long (${SHARE_LABEL_MAX} caractères au plus).`,
   messageTooLong: `Le message est trop long (${SHARE_MESSAGE_MAX} caractères au plus).`,
-  notServed: 'Vos fichiers ne peuvent pas être partagés : ils ne sont pas encore prêts, ou ont été supprimés.',
+  notServed: 'Vos fichiers ne peuvent pas être partagés : ils ne sont pas encore prêts, ou ont été supprimés.',
   staffOnly: 'Seul le client peut partager ses fichiers ou arrêter un partage.',
   unknownShare: 'Ce partage n’existe pas.',
 } as const;

@@ -156,7 +156,7 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-5">
           <h2 className="font-semibold text-lg">Vous aussi, numérisez vos souvenirs</h2>
           <p className="text-muted-foreground text-sm">
-            Photos, diapositives, négatifs, cassettes VHS, films Super 8 : composez votre commande en ligne et voyez son
+            Photos, diapositives, négatifs, cassettes VHS, films Super 8 : composez votre commande en ligne et voyez son
             prix tout de suite.
           </p>
           <Button asChild className="w-fit">
@@ -180,7 +180,7 @@ function Ended() {
         La personne qui vous a envoyé ce lien l’a arrêté, ou sa durée est écoulée. Demandez-lui un nouveau lien si vous
         souhaitez revoir ces souvenirs.
       </p>
-      <p className="text-muted-foreground">Vous avez vous aussi des photos, des films ou des cassettes à numériser ?</p>
+      <p className="text-muted-foreground">Vous avez vous aussi des photos, des films ou des cassettes à numériser ?</p>
       <Button asChild>
         <Link to="/configurateur">Faire numériser mes souvenirs</Link>
       </Button>

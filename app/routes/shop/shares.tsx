@@ -136,7 +136,7 @@ export default function Shares({ loaderData, actionData }: Route.ComponentProps)
       ) : null}
       {revoked && shares.some((share) => share.id === revoked) ? (
         <p role="status" className="rounded-lg border border-border bg-card p-4">
-          Le partage est arrêté : son lien affiche désormais « Ce partage a pris fin ».
+          Le partage est arrêté : son lien affiche désormais « Ce partage a pris fin ».
         </p>
       ) : null}
       {actionData && !actionData.ok ? (

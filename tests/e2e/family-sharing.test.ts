@@ -7,8 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retentionEnd } from '~/domain/files/delivered-files';
-import { createShare } from '~/server/files/sharing.server';
 import { storeOrderFile } from '~/server/files/order-files.server';
+import { createShare } from '~/server/files/sharing.server';
 import { createLocalStorage, type FileStorage } from '~/server/files/storage.server';
 import { applyTransition } from '~/server/orders/lifecycle.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
@@ -83,7 +83,11 @@ beforeAll(async () => {
     createUser({ url: env.server.url, firstName: 'Sam', lastName: 'Autre' }),
   ]);
   admin.cookie = await signIn({ url: env.server.url, email: admin.email });
-  order = await insertTestOrder(env.server.databaseUrl, { userId: owner.id, paymentStatus: 'paid', status: 'processing' });
+  order = await insertTestOrder(env.server.databaseUrl, {
+    userId: owner.id,
+    paymentStatus: 'paid',
+    status: 'processing',
+  });
   await env.db.query(`update orders set stage = 'digitising', paid_at = now() where id = $1`, [order.id]);
   for (const [index, name] of ['Mariage 1972.jpg', 'Noël 1986.jpg', 'Vacances 1990.jpg'].entries()) {
     const bytes = await photo(index + 1);
@@ -286,7 +290,10 @@ describe('sharing memories with the family', () => {
     await expectNoSeriousA11yViolations(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await share.getByRole('button', { name: /^Arrêter ce partage/ }).click();
-    await page.getByRole('status').getByText(/Le partage est arrêté/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Le partage est arrêté/)
+      .waitFor();
     await expect(share.getByText('Révoqué').isVisible()).resolves.toBe(true);
     expect(await share.getByRole('button', { name: /^Arrêter ce partage/ }).count()).toBe(0);
 

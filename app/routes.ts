@@ -58,6 +58,13 @@ export default [
   route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
   route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),
   route('commande/:orderId/fichiers/:fileId/apercu.jpg', 'routes/shop/files-preview.ts', { id: 'files-preview' }),
+  // « Partager avec la famille » (issue 27): the customer's shares, and what a relative opens without an account.
+  route('commande/:orderId/partages', 'routes/shop/shares.tsx'),
+  route('partage/:token', 'routes/share/share.tsx'),
+  route('partage/:token/fichiers.zip', 'routes/share/share-zip.ts'),
+  route('partage/:token/fichiers/:fileId', 'routes/share/share-original.ts'),
+  route('partage/:token/fichiers/:fileId/miniature.jpg', 'routes/share/share-preview.ts', { id: 'share-thumbnail' }),
+  route('partage/:token/fichiers/:fileId/apercu.jpg', 'routes/share/share-preview.ts', { id: 'share-preview' }),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

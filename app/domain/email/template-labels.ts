@@ -26,6 +26,7 @@ export const EMAIL_TEMPLATE_LABELS: Readonly<Record<string, string>> = {
   'files-expiring': 'Fichiers bientôt supprimés',
   'order-message': 'Message de l’atelier',
   'staff-invitation': 'Invitation à l’équipe',
+  'share-invitation': 'Partage avec la famille',
   'test-email': 'E-mail de test',
   custom: 'Message personnalisé',
 };

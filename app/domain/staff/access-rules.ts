@@ -145,6 +145,14 @@ export const ROUTE_ACCESS = {
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,
   'files-preview': ORDER_VIEWER,
+  // « Partager avec la famille »: the order's shares (staff holding orders.read see them, change nothing).
+  'routes/shop/shares': ORDER_VIEWER,
+  // A family share's pages: the token in the address decides (sharing.server.ts, rate limited).
+  'routes/share/share': PUBLIC,
+  'routes/share/share-zip': PUBLIC,
+  'routes/share/share-original': PUBLIC,
+  'share-thumbnail': PUBLIC,
+  'share-preview': PUBLIC,
 
   // Better Auth: each endpoint by its own line below (AUTH_ENDPOINT_ACCESS).
   'routes/api/auth': PUBLIC,

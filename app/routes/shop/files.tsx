@@ -4,6 +4,7 @@ import { data, Link, redirect } from 'react-router';
 import { FileGrid } from '~/components/files/file-grid';
 import { galleryPath, zipPath } from '~/components/files/file-paths';
 import { FileViewer, type ReworkActionData } from '~/components/files/file-viewer';
+import { ShareLink } from '~/components/sharing/share-link';
 import { Button } from '~/components/ui/button';
 import { Pagination } from '~/components/ui/pagination';
 import { useHydrated } from '~/components/use-hydrated';
@@ -154,6 +155,7 @@ export default function Files({ loaderData, actionData }: Route.ComponentProps) 
               </a>
             </Button>
           </div>
+          <ShareLink orderId={order.id} />
           <FileGrid
             orderId={order.id}
             groups={gallery.groups}

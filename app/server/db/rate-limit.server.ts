@@ -68,6 +68,27 @@ export async function countHit(key: string, windowMs: number, client: Queryable 
   return { hits: row.hits, estimate: row.hits + row.previous * (1 - row.elapsed), resetAt: row.reset_at };
 }
 
+/**
+ * The sliding-window estimate of `key` without counting a hit (0 when nothing was counted): for a
+ * limit on failures, which every request must check but only a failure counts (a share's token).
+ */
+export async function peekHits(key: string, windowMs: number, client: Queryable = pool()): Promise<number> {
+  const { rows } = await client.query<{ estimate: number }>(
+    `with w as (
+       select to_timestamp(floor(extract(epoch from now())::float8 / $2::float8) * $2::float8) as start,
+              (extract(epoch from now())::float8 / $2::float8) - floor(extract(epoch from now())::float8 / $2::float8)
+                as elapsed
+     )
+     select coalesce((select c.hits from rate_limit_hits c where c.key = $1 and c.window_start = w.start), 0)
+          + coalesce((select p.hits from rate_limit_hits p
+                       where p.key = $1 and p.window_start = w.start - make_interval(secs => $2::float8)), 0)
+            * (1 - w.elapsed) as estimate
+       from w`,
+    [key, windowMs / 1000],
+  );
+  return Number(rows[0]?.estimate ?? 0);
+}
+
 /** Forgets the hits of `key` (all windows). */
 export async function resetHits(key: string, client: Queryable = pool()): Promise<void> {
   await client.query('delete from rate_limit_hits where key = $1', [key]);
@@ -102,6 +123,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export interface SharedRateLimiter {
   /** Counts a hit of `key`; never throws (an unreachable database lets the request through). */
   hit(key: string): Promise<RateLimitResult>;
+  /** Whether `key` is already over the limit, without counting a hit; never throws (fails open). */
+  isOver(key: string): Promise<boolean>;
   reset(key: string): Promise<void>;
 }
 
@@ -129,6 +152,14 @@ export function createSharedRateLimiter({
       } catch (error) {
         log.warn({ err: error, limiter: name }, 'rate limit not counted (database unavailable): request let through');
         return { allowed: true, hits: 0, remaining: max, resetAt: new Date(Date.now() + windowMs) };
+      }
+    },
+    async isOver(key) {
+      try {
+        return Math.ceil(await withTimeout(peekHits(fullKey(key), windowMs), timeoutMs)) > limit();
+      } catch (error) {
+        log.warn({ err: error, limiter: name }, 'rate limit not read (database unavailable): request let through');
+        return false;
       }
     },
     reset: (key) => resetHits(fullKey(key)),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { supportLabel } from '~/domain/account/order-details';
 import { orderEvent } from '~/domain/orders/events';
@@ -74,17 +74,22 @@ export function filesAreServed(access: FilesAccess): boolean {
   return access.viewer === 'admin' || access.order.filesPublishedAt !== null;
 }
 
-/** One live file of the order, or null (another order's file id answers null too). */
+/**
+ * One live file of the order, or null (another order's file id answers null too). `within`: a
+ * further condition on order_files (a family share's selection, sharing.server.ts), so that the
+ * owner's and a share's addresses are served by the same code.
+ */
 export async function findOrderFile(
   orderId: string,
   fileId: string,
   database: Database = db(),
+  within?: SQL,
 ): Promise<OrderFile | null> {
   if (!isOrderId(fileId)) return null;
   const [file] = await database
     .select()
     .from(orderFiles)
-    .where(and(eq(orderFiles.id, fileId), eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)))
+    .where(and(eq(orderFiles.id, fileId), eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt), within))
     .limit(1);
   return file ?? null;
 }
@@ -120,9 +125,17 @@ export interface GalleryPage {
   pageCount: number;
 }
 
-/** The groups' counts and sizes (one GROUP BY) and one page of files, by support then name. */
-export async function loadGalleryPage(orderId: string, page: number, database: Database = db()): Promise<GalleryPage> {
-  const live = and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt));
+/**
+ * The groups' counts and sizes (one GROUP BY) and one page of files, by support then name.
+ * `within`: only the files of a family share's selection (sharing.server.ts).
+ */
+export async function loadGalleryPage(
+  orderId: string,
+  page: number,
+  database: Database = db(),
+  within?: SQL,
+): Promise<GalleryPage> {
+  const live = and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt), within);
   const groupRows = await database
     .select({
       support: orderFiles.support,

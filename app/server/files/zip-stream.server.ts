@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import { supportLabel } from '~/domain/account/order-details';
 import {
   centralHeader,
@@ -73,11 +73,15 @@ export async function* zipChunks(
   yield Buffer.concat(batch);
 }
 
-/** The live files of an order (or of one support) as the archive's entries, by support then name. */
+/**
+ * The live files of an order (or of one support) as the archive's entries, by support then name.
+ * `within`: only a family share's selection (sharing.server.ts).
+ */
 export async function zipSourcesOf(
   orderId: string,
   support: string | null,
   database: Database = db(),
+  within?: SQL,
 ): Promise<ZipSource[]> {
   const rows = await database
     .select({
@@ -94,6 +98,7 @@ export async function zipSourcesOf(
         eq(orderFiles.orderId, orderId),
         isNull(orderFiles.deletedAt),
         support === null ? undefined : eq(orderFiles.support, support),
+        within,
       ),
     )
     .orderBy(asc(orderFiles.support), asc(orderFiles.name), asc(orderFiles.id));
@@ -109,7 +114,8 @@ export async function zipSourcesOf(
 /** The download of the archive: 200 with its exact length (HEAD: the headers only). */
 export function zipResponse(
   request: Request,
-  input: { orderNumber: string; support: string | null; sources: readonly ZipSource[] },
+  /** `fileName`: the archive's own name (a family share's must not show the order number). */
+  input: { orderNumber: string; support: string | null; sources: readonly ZipSource[]; fileName?: string },
   storage: FileStorage = fileStorage(),
   body: BodyOptions = {},
 ): Response {
@@ -118,7 +124,8 @@ export function zipResponse(
     'Content-Type': 'application/zip',
     'Content-Length': String(plan.totalLength),
     'Content-Disposition': attachmentDisposition(
-      zipFileName(input.orderNumber, input.support === null ? undefined : supportLabel(input.support)),
+      input.fileName ??
+        zipFileName(input.orderNumber, input.support === null ? undefined : supportLabel(input.support)),
     ),
     'Cache-Control': 'private, no-store, no-transform',
     'X-Content-Type-Options': 'nosniff',

@@ -2,4 +2,5 @@ export * from './audit';
 export * from './auth';
 export * from './instances';
 export * from './saved-filters';
+export * from './shares';
 export * from './shop';

@@ -16,6 +16,7 @@ import {
   withdrawalAcknowledgement,
 } from './orders';
 import { refundIssued } from './refunds';
+import { shareInvitation } from './sharing';
 import { staffInvitation } from './staff';
 import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
@@ -46,6 +47,7 @@ export const EMAIL_TEMPLATES = {
   'order-message': orderMessage,
   'test-email': testEmail,
   'staff-invitation': staffInvitation,
+  'share-invitation': shareInvitation,
   custom,
 } satisfies Record<string, TemplateDefinition>;
 

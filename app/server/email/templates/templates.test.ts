@@ -12,6 +12,15 @@ const B = '\u00A0'; // no-break space
 const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
   welcome: { firstName: 'Ada' },
   'staff-invitation': { url: `${TEST_BASE_URL}/invitation/tok000`, roleLabel: 'Atelier', inviterName: 'Marie Curie' },
+  'share-invitation': {
+    sharerName: 'Marie C.',
+    shareUrl: '/partage/tok321',
+    expiresAt: '2026-12-27T10:00:00Z',
+    allowDownloads: true,
+    fileCount: 12,
+    message: 'Regardez les photos de l’été 84 !',
+    replyTo: 'marie.curie@exemple.fr',
+  },
   'password-reset': { url: `${TEST_BASE_URL}/api/auth/reset-password/tok123?callbackURL=%2Flogin`, firstName: 'Ada' },
   'magic-link': { url: `${TEST_BASE_URL}/api/auth/magic-link/verify?token=tok456` },
   'email-verification': { url: `${TEST_BASE_URL}/api/auth/verify-email?token=tok789`, firstName: 'Ada' },
@@ -184,6 +193,7 @@ describe('e-mail templates', () => {
         'supplement-requested',
         'test-email',
         'staff-invitation',
+        'share-invitation',
         'welcome',
         'withdrawal-acknowledgement',
         'originals-received',
@@ -286,10 +296,15 @@ describe('e-mail templates', () => {
     expect(before.attachments).toEqual([]);
   });
 
-  it('every message answers to the shop’s mailbox (Reply-To), the contact form’s to the visitor', async () => {
+  it('every message answers to the shop’s mailbox (Reply-To), the contact form’s to the visitor, a share’s to the customer', async () => {
     for (const name of names) {
       const email = await renderEmail(name, samples[name] as never);
-      expect(email.replyTo, name).toBe(name === 'contact-to-shop' ? 'jean.dupont@exemple.fr' : 'contact@soovenirs.fr');
+      const own: Record<string, string> = {
+        'contact-to-shop': 'jean.dupont@exemple.fr',
+        // A family share's invitation answers to the customer who shares.
+        'share-invitation': 'marie.curie@exemple.fr',
+      };
+      expect(email.replyTo, name).toBe(own[name] ?? 'contact@soovenirs.fr');
     }
   });
 

@@ -57,7 +57,8 @@ export const IBAN_MESSAGES = {
   holderTooLong: 'Le nom du titulaire est trop long (70 caractères au plus).',
   ibanRequired: 'Indiquez votre IBAN.',
   ibanCharacters: 'Un IBAN ne contient que des lettres et des chiffres, par exemple FR76 3000 6000 0112 3456 7890 189.',
-  ibanCountry: 'Cet IBAN n’est pas celui d’un pays de la zone SEPA : nous ne pouvons virer qu’en euros dans la zone SEPA.',
+  ibanCountry:
+    'Cet IBAN n’est pas celui d’un pays de la zone SEPA : nous ne pouvons virer qu’en euros dans la zone SEPA.',
   ibanLength: (country: string, length: number) =>
     `Un IBAN ${country} compte ${length} caractères : vérifiez qu’il n’en manque pas et qu’il n’y en a pas de trop.`,
   ibanChecksum: 'Cet IBAN n’est pas valide : un caractère est probablement erroné. Recopiez-le depuis votre RIB.',

@@ -66,6 +66,8 @@ export const ORDER_DIALOG_INTENTS: Readonly<Record<string, Capability>> = {
   'settle-withdrawal': 'refunds',
   // « À rembourser »: money owed back (a reduction at reception, a cancellation) made by who may refund.
   'approve-refund': 'refunds',
+  // The customer's IBAN in full, to pay a refund by transfer (journaled; decision 025).
+  'reveal-iban': 'refunds',
 };
 
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */

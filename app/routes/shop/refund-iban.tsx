@@ -156,16 +156,16 @@ export default function RefundIban({ loaderData, actionData }: Route.ComponentPr
             {status?.receivedAt && status.masked ? (
               <Alert variant="success" title={`IBAN reçu le ${formatDateFr(status.receivedAt)}`}>
                 <p>
-                  Nous vous virerons {formatEurosFromCents(owed)} sur le compte {status.masked}. Vous recevrez un
-                  e-mail avec votre avoir une fois le virement fait. Vous pouvez encore le corriger ci-dessous.
+                  Nous vous virerons {formatEurosFromCents(owed)} sur le compte {status.masked}. Vous recevrez un e-mail
+                  avec votre avoir une fois le virement fait. Vous pouvez encore le corriger ci-dessous.
                 </p>
               </Alert>
             ) : (
               <p className="font-medium">{ibanRequestSentence(owed, formatEurosFromCents)}.</p>
             )}
             <p className="text-muted-foreground text-sm">
-              Vous avez payé par virement ou par chèque : nous vous remboursons par virement bancaire, sur un compte
-              de la zone SEPA. Recopiez l’IBAN de votre RIB.
+              Vous avez payé par virement ou par chèque : nous vous remboursons par virement bancaire, sur un compte de
+              la zone SEPA. Recopiez l’IBAN de votre RIB.
             </p>
             <FormAlert errors={actionData?.formError ? [actionData.formError] : null} />
             <Form method="post" className="flex flex-col gap-4" noValidate>
@@ -206,8 +206,8 @@ export default function RefundIban({ loaderData, actionData }: Route.ComponentPr
             </Form>
             <p className="text-muted-foreground text-sm">
               Votre IBAN est conservé chiffré, utilisé seulement pour ce remboursement et effacé dès le virement fait
-              (au plus tard {IBAN_MAX_KEEP_DAYS} jours après sa saisie). Seule la personne chargée des remboursements
-              le voit en entier.
+              (au plus tard {IBAN_MAX_KEEP_DAYS} jours après sa saisie). Seule la personne chargée des remboursements le
+              voit en entier.
             </p>
           </>
         )}

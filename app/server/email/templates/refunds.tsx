@@ -108,7 +108,10 @@ export const refundIbanRequest: TemplateDefinition<typeof refundIbanRequestSchem
         ? `Rappel : votre IBAN pour le remboursement de la commande ${data.orderNumber}`
         : `Votre remboursement de ${amount} (commande ${data.orderNumber}) : indiquez-nous votre IBAN`,
       element: (
-        <EmailLayout preview={`${ibanRequestSentence(data.amountCents, formatEurosFromCents)}.`} heading="Votre remboursement">
+        <EmailLayout
+          preview={`${ibanRequestSentence(data.amountCents, formatEurosFromCents)}.`}
+          heading="Votre remboursement"
+        >
           <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
           <P>
             {data.reminder

@@ -352,7 +352,9 @@ describe('e-mail templates', () => {
 
   it('IBAN request: the amount, the secure page’s link, never an IBAN; the reminder says so', async () => {
     const email = await renderEmail('refund-iban-request', samples['refund-iban-request']);
-    expect(email.subject).toBe(`Votre remboursement de 35,00${B}€ (commande SV-2026-000042)${N}: indiquez-nous votre IBAN`);
+    expect(email.subject).toBe(
+      `Votre remboursement de 35,00${B}€ (commande SV-2026-000042)${N}: indiquez-nous votre IBAN`,
+    );
     expect(email.text).toContain(`Indiquez-nous votre IBAN pour recevoir votre remboursement de 35,00${B}€`);
     expect(email.text).toContain(`Motif${N}: Écart au comptage à la réception`);
     expect(email.html).toContain(`href="${TEST_BASE_URL}/remboursement/0b6c?token=tok321"`);

@@ -66,6 +66,12 @@ export const IBAN_MESSAGES = {
   forbidden: 'Ce champ contient un caractère non autorisé.',
 } as const;
 
+/** The customer's page (/remboursement/:orderId). */
+export const IBAN_PAGE_MESSAGES = {
+  nothingOwed: 'Aucun remboursement n’est en attente sur cette commande : votre IBAN n’est pas nécessaire.',
+  failed: 'Votre IBAN n’a pas pu être enregistré. Réessayez dans un instant.',
+} as const;
+
 /** Spaces, dashes and dots removed, upper case: how an IBAN or BIC is stored and compared. */
 export function compactCode(input: string): string {
   return input.replace(/[\s\u00a0\u202f.-]/g, '').toUpperCase();

@@ -7,13 +7,13 @@ import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { useHydrated } from '~/components/use-hydrated';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-import { IBAN_MAX_KEEP_DAYS, ibanRequestSentence } from '~/domain/orders/iban';
+import { IBAN_MAX_KEEP_DAYS, IBAN_PAGE_MESSAGES, ibanRequestSentence } from '~/domain/orders/iban';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
-import { IBAN_PAGE_MESSAGES, ibanPagePath, ibanStatus, saveIban } from '~/server/orders/refund-iban.server';
+import { ibanPagePath, ibanStatus, saveIban } from '~/server/orders/refund-iban.server';
 import type { Route } from './+types/refund-iban';
 
 /*

@@ -6,6 +6,7 @@ import {
   IBAN_MAX_KEEP_DAYS,
   IBAN_REMINDER_DAYS,
   type IbanForm,
+  IBAN_PAGE_MESSAGES,
   ibanFormSchema,
   maskIban,
 } from '~/domain/orders/iban';
@@ -42,10 +43,6 @@ function context(orderId: string): string {
   return `refund_bank_details:${orderId}`;
 }
 
-export const IBAN_PAGE_MESSAGES = {
-  nothingOwed: 'Aucun remboursement n’est en attente sur cette commande : votre IBAN n’est pas nécessaire.',
-  failed: 'Votre IBAN n’a pas pu être enregistré. Réessayez dans un instant.',
-} as const;
 
 /** The customer's page, with a guest's token when they have no account. */
 export function ibanPagePath(orderId: string): string {

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IBAN_MESSAGES } from '~/domain/orders/iban';
 import type { TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage, openStaffPage, waitForToast } from '../support/browser';
+import {
+  expectNoSeriousA11yViolations,
+  launchBrowser,
+  openPage,
+  openStaffPage,
+  waitForToast,
+} from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
@@ -185,5 +191,6 @@ describe('a refund on an order paid by transfer', () => {
     );
     expect(journal.map((entry) => entry.kind)).toEqual(['order.iban_viewed', 'order.iban_used']);
     expect(JSON.stringify(journal)).not.toMatch(/FR76|3000|Curie/);
-  });
+    // Several pages and two e-mails on a loaded 2-core machine: more than one page's default minute.
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import { log } from '../log.server';
 import { applyTransition, REDUCTION_REASON } from './lifecycle.server';
 import { deleteUnusedIbans, ibanStatus, revealIban, saveIban, sendIbanReminders } from './refund-iban.server';
 import { approveRefund, dueRefunds } from './refunds.server';
+import { withdrawFromOrder } from './withdrawal.server';
 
 /*
  * The IBAN of a refund by transfer (decision 025): asked with the refund owed, stored encrypted,
@@ -130,6 +131,19 @@ describe('the IBAN of a refund by transfer', () => {
         ok: false,
       },
     );
+  });
+
+  it('is asked on the common refund path: a withdrawal from a transfer-paid order asks it too', async () => {
+    const staff = await accountant();
+    const order = await insertTestOrder(databaseUrl());
+    await db().execute(sql`update orders set payment_method = 'transfer' where id = ${order.id}`);
+    await decidePayments([`o:${order.id}`], 'validate', { id: staff });
+    expect(await withdrawFromOrder({ orderId: order.id, actor: 'guest' })).toMatchObject({ ok: true });
+    const request = (await orderState(databaseUrl(), order.id)).outbox.find(
+      (m) => m.template === 'refund-iban-request',
+    );
+    expect(request?.data).toMatchObject({ amountCents: order.totalCents });
+    expect(await ibanStatus(order.id)).toMatchObject({ owedCents: order.totalCents, receivedAt: null });
   });
 
   it('asks nothing when the card can take the money back', async () => {

@@ -4,9 +4,9 @@ import { formatEurosFromCents } from '~/domain/format';
 import {
   formatIban,
   IBAN_MAX_KEEP_DAYS,
+  IBAN_PAGE_MESSAGES,
   IBAN_REMINDER_DAYS,
   type IbanForm,
-  IBAN_PAGE_MESSAGES,
   ibanFormSchema,
   maskIban,
 } from '~/domain/orders/iban';
@@ -42,7 +42,6 @@ export type BankDetails = z.infer<typeof detailsSchema>;
 function context(orderId: string): string {
   return `refund_bank_details:${orderId}`;
 }
-
 
 /** The customer's page, with a guest's token when they have no account. */
 export function ibanPagePath(orderId: string): string {

@@ -50,6 +50,8 @@ export default [
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
   // A reception supplement: what was counted beyond the order, to pay or decline (issue 15).
   route('supplement/:id', 'routes/shop/supplement.tsx'),
+  // A refund by transfer: the customer gives the IBAN to pay it into (issue 27, point 4).
+  route('remboursement/:orderId', 'routes/shop/refund-iban.tsx'),
   // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.
   route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
   // The customer's files (issue 16): the gallery, each original, its thumbnail and preview, the ZIP.

@@ -13,6 +13,7 @@ import {
   type WithdrawalSettlementInput,
 } from '~/domain/orders/refund-form';
 import { Button } from '../ui/button';
+import { RefundIbanPanel } from './refund-iban-panel';
 import { useResultToast } from './use-result-toast';
 
 /*
@@ -90,6 +91,7 @@ export function DueRefunds({ order, canApprove }: { order: OrderDetails; canAppr
       <h3 id={`due-refunds-${order.id}`} className="font-semibold">
         À rembourser
       </h3>
+      <RefundIbanPanel order={order} canPay={canApprove} />
       {due.map((refund) => (
         <fetcher.Form key={refund.id} method="post" className="flex flex-col gap-2">
           <p>
@@ -114,7 +116,11 @@ export function DueRefunds({ order, canApprove }: { order: OrderDetails; canAppr
                 ))}
               </select>
               <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
-                {fetcher.state !== 'idle' ? 'Remboursement…' : 'Approuver le remboursement'}
+                {fetcher.state !== 'idle'
+                  ? 'Remboursement…'
+                  : order.money.iban
+                    ? 'Virement fait : marquer payé'
+                    : 'Approuver le remboursement'}
               </Button>
             </div>
           ) : (

@@ -124,6 +124,11 @@ export interface OrderDetails {
       /** Why a refund still owed could not be made (the gateway's refusal), if it was tried. */
       lastError: string | null;
     }>;
+    /**
+     * The customer's IBAN for a refund by transfer (decision 025): asked when, given when, masked
+     * (`FR76 •••• •••• 0189`); null when none was asked or it was deleted. Never the full IBAN here.
+     */
+    iban: { requestedAt: string; receivedAt: string | null; masked: string | null } | null;
   };
 }
 

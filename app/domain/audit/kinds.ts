@@ -19,6 +19,10 @@ export const AUDIT_KIND_LABELS = {
   'order.refund': 'Remboursement',
   'order.note': 'Note sur la commande',
   'order.message': 'Message au client',
+  // The customer's IBAN for a refund by transfer (decision 025): who read it, and the refund it paid;
+  // never the IBAN itself.
+  'order.iban_viewed': 'IBAN du client consulté',
+  'order.iban_used': 'IBAN du client utilisé pour un remboursement',
   'payment.validate': 'Paiement validé',
   'payment.reject': 'Paiement rejeté',
   'price.change': 'Modification des tarifs',

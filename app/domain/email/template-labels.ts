@@ -17,6 +17,7 @@ export const EMAIL_TEMPLATE_LABELS: Readonly<Record<string, string>> = {
   'contact-acknowledgement': 'Accusé de réception du contact',
   'withdrawal-acknowledgement': 'Accusé de rétractation',
   'refund-issued': 'Remboursement',
+  'refund-iban-request': 'Demande d’IBAN pour un remboursement',
   'supplement-requested': 'Supplément à régler',
   'supplement-paid': 'Supplément réglé',
   'originals-received': 'Originaux reçus',

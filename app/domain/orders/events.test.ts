@@ -391,6 +391,27 @@ const CASES: Case[] = [
     customer: 'Vos fichiers sont conservés jusqu’au 01/03/2027',
   },
   {
+    kind: 'iban_requested',
+    data: { amountCents: 3500 },
+    label: `IBAN demandé au client (remboursement de ${eur('35,00')})`,
+    detail: null,
+    customer: `Votre IBAN vous est demandé pour un remboursement de ${eur('35,00')}`,
+  },
+  {
+    kind: 'iban_received',
+    data: {},
+    label: 'IBAN reçu du client',
+    detail: null,
+    customer: 'Vous nous avez indiqué votre IBAN',
+  },
+  {
+    kind: 'iban_deleted',
+    data: { reason: 'refunded' },
+    label: 'IBAN du client effacé',
+    detail: 'Remboursement fait',
+    customer: 'Vos coordonnées bancaires ont été effacées',
+  },
+  {
     kind: 'files_expiry_reminder',
     data: { expiresAt: 'pas une date' },
     label: `Rappel envoyé${S}: fichiers bientôt supprimés`,

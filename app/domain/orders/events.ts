@@ -476,6 +476,37 @@ export const ORDER_EVENTS = {
       return joined(nonEmpty(data.reason), by ? `Reçu par ${by}` : null);
     },
   }),
+  // The refund of an order paid by transfer or cheque: the customer's IBAN (decision 025). Never
+  // the IBAN in the data, only the amount and why it was deleted.
+  iban_requested: kind({
+    schema: z.object({ amountCents: cents.optional(), reminder: z.boolean().optional() }).passthrough(),
+    label: (data) => {
+      const value = amount(data.amountCents);
+      const what = data.reminder ? `Rappel envoyé${NBSP}: IBAN du client` : 'IBAN demandé au client';
+      return value ? `${what} (remboursement de ${value})` : what;
+    },
+    customer: (data) => {
+      const value = amount(data.amountCents);
+      if (data.reminder) return null;
+      return value ? `Votre IBAN vous est demandé pour un remboursement de ${value}` : 'Votre IBAN vous est demandé';
+    },
+  }),
+  iban_received: kind({
+    schema: z.object({}).passthrough(),
+    label: () => 'IBAN reçu du client',
+    customer: () => 'Vous nous avez indiqué votre IBAN',
+  }),
+  iban_deleted: kind({
+    schema: z.object({ reason: z.enum(['refunded', 'expired']).optional() }).passthrough(),
+    label: () => 'IBAN du client effacé',
+    detail: (data) =>
+      data.reason === 'refunded'
+        ? 'Remboursement fait'
+        : data.reason === 'expired'
+          ? 'Durée de conservation écoulée'
+          : null,
+    customer: () => 'Vos coordonnées bancaires ont été effacées',
+  }),
   withdrawal_settled: kind({
     schema: z.object({ keptCents: cents.optional(), refundedCents: cents.optional() }).passthrough(),
     label: () => 'Rétractation réglée',

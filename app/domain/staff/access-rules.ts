@@ -66,6 +66,8 @@ export const ORDER_DIALOG_INTENTS: Readonly<Record<string, Capability>> = {
   'settle-withdrawal': 'refunds',
   // « À rembourser »: money owed back (a reduction at reception, a cancellation) made by who may refund.
   'approve-refund': 'refunds',
+  // The customer's IBAN in full, to pay a refund by transfer (journaled; decision 025).
+  'reveal-iban': 'refunds',
 };
 
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */
@@ -138,6 +140,8 @@ export const ROUTE_ACCESS = {
   'routes/shop/invoice': ORDER_VIEWER,
   'routes/api/invoice-pdf': ORDER_VIEWER,
   'routes/shop/supplement': ORDER_VIEWER,
+  // The customer's IBAN for a refund by transfer: the owner or the guest's token (staff get a 404).
+  'routes/shop/refund-iban': ORDER_VIEWER,
   'routes/shop/shipping-label': ORDER_VIEWER,
   'routes/shop/order-slip-pdf': ORDER_VIEWER,
   'routes/shop/files': ORDER_VIEWER,

@@ -5,6 +5,7 @@ import { OrderDetailsDialog } from '~/components/admin/order-details-dialog';
 import type { MoneyActionData } from '~/components/admin/order-money-forms';
 import type { StageActionData } from '~/components/admin/order-stage-form';
 import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
+import type { RevealIbanData } from '~/components/admin/refund-iban-panel';
 import { TabError } from '~/components/admin/tab-error';
 import { Alert } from '~/components/ui/alert';
 import { parseOrderListParams, withParams } from '~/domain/admin/list-params';
@@ -34,6 +35,7 @@ import { advanceOrders } from '~/server/admin/workshop.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { applyTransition } from '~/server/orders/lifecycle.server';
+import { revealIban } from '~/server/orders/refund-iban.server';
 import { approveRefund, refundOrder } from '~/server/orders/refunds.server';
 import type { Route } from './+types/orders';
 
@@ -79,6 +81,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'stage') return advanceStage(orderId, admin.id);
   if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
   if (intent === 'approve-refund') return approveDueRefund(form, orderId, admin.id);
+  if (intent === 'reveal-iban') return revealBankDetails(orderId, admin.id);
   if (intent !== 'status') return reply({ intent: 'status', ok: false, error: UNKNOWN_STATUS_MESSAGE }, 400);
   return changeStatus(form, orderId, admin);
 }
@@ -226,6 +229,29 @@ async function approveDueRefund(form: FormData, orderId: string, actor: string) 
     message: `Remboursement de ${formatEurosFromCents(result.amountCents)} effectué${note}.`,
     submission: submission.reply(),
   });
+}
+
+/**
+ * « Afficher l’IBAN complet »: the customer's IBAN for who pays the refund (the door checked the
+ * refund right), journaled by revealIban; never cached, never logged.
+ */
+async function revealBankDetails(orderId: string, actor: string) {
+  const headers = { 'Cache-Control': 'no-store' };
+  try {
+    const details = await revealIban(orderId, actor);
+    const body: RevealIbanData = details
+      ? {
+          intent: 'reveal-iban',
+          ok: true,
+          iban: { holder: details.holder, formatted: details.formatted, compact: details.iban, bic: details.bic },
+        }
+      : { intent: 'reveal-iban', ok: false, error: 'Le client n’a pas indiqué d’IBAN, ou il a été effacé.' };
+    return data(body, { status: 200, headers });
+  } catch (error) {
+    log.error({ err: error, orderId }, 'the refund IBAN could not be read');
+    const body: RevealIbanData = { intent: 'reveal-iban', ok: false, error: 'L’IBAN n’a pas pu être lu.' };
+    return data(body, { status: 200, headers });
+  }
 }
 
 export default function OrdersTab({ loaderData }: Route.ComponentProps) {

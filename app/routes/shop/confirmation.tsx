@@ -4,6 +4,7 @@ import { OrderAddresses } from '~/components/account/order-addresses';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
 import { OrderJourney } from '~/components/account/order-journey';
 import { OrderTimeline } from '~/components/account/order-timeline';
+import { RefundIbanNotice } from '~/components/account/refund-iban-notice';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
@@ -27,6 +28,7 @@ import { loginRedirectPath } from '~/server/auth/session.server';
 import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
+import { ibanStatus } from '~/server/orders/refund-iban.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
@@ -121,10 +123,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       },
       withdrawal: toWithdrawalView(withdrawalState(order)),
       prepaidLabel: await prepaidLabelView(order),
+      // A refund by transfer waiting for (or paid to) the customer's IBAN (decision 025).
+      refundIban: viewer === 'admin' ? null : await refundIbanView(order.id),
       flash: flash as ServerToast | null,
     },
     { headers: cookieHeaders(setCookie) },
   );
+}
+
+async function refundIbanView(orderId: string) {
+  const status = await ibanStatus(orderId);
+  if (!status) return null;
+  return { owedCents: status.owedCents, receivedAt: status.receivedAt?.toISOString() ?? null, masked: status.masked };
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
@@ -165,6 +175,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
 
       {closedMessage ? <ClosedOrderNotice message={closedMessage} /> : <PaymentStatusBanner state={payment} />}
       {workStarts ? <p id="work-start">{workStarts}</p> : null}
+      {loaderData.refundIban ? <RefundIbanNotice orderId={order.id} iban={loaderData.refundIban} /> : null}
       {instructions ? <PaymentInstructionsBlock instructions={instructions} /> : null}
       {canPayByCard ? (
         <Button asChild className="w-fit" variant={payment.kind === 'offline' ? 'outline' : 'default'}>

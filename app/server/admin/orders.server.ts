@@ -16,6 +16,7 @@ import { db } from '../db/client.server';
 import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, readOrderState, type StatusEmailOutcome } from '../orders/lifecycle.server';
+import { type IbanStatus, ibanStatus } from '../orders/refund-iban.server';
 import type { RefundMethod } from '../orders/refunds.server';
 import { supportsRefund } from '../payments/refunds.server';
 import { isoTimestamp, isoTimestampOrNull, orderSearchCondition, whereAll } from './search-sql.server';
@@ -228,8 +229,18 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       unitPriceCents: Number(r.unit_price),
       lineTotalCents: Number(r.line_total),
     })),
-    money: moneyOf(o, payments.rows, refundRows.rows),
+    money: { ...moneyOf(o, payments.rows, refundRows.rows), iban: ibanView(await ibanStatus(orderId)) },
     history,
+  };
+}
+
+/** The IBAN's state for the dialog: dates and the masked form only (the full one: revealIban). */
+function ibanView(status: IbanStatus | null): OrderDetails['money']['iban'] {
+  if (!status) return null;
+  return {
+    requestedAt: status.requestedAt.toISOString(),
+    receivedAt: status.receivedAt?.toISOString() ?? null,
+    masked: status.masked,
   };
 }
 
@@ -251,7 +262,7 @@ function moneyOf(
   order: Record<string, unknown>,
   paymentRows: Record<string, unknown>[],
   refundRows: Record<string, unknown>[],
-): OrderDetails['money'] {
+): Omit<OrderDetails['money'], 'iban'> {
   const paid = wasPaid(String(order.payment_status));
   const forOrder = refundRows.filter((r) => r.for_order);
   const sum = (rows: Record<string, unknown>[]) => rows.reduce((total, r) => total + Number(r.amount), 0);

@@ -6,6 +6,7 @@ import { removeAbandonedUploads } from '../files/uploads.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
+import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
 
 /*
  * Background housekeeping of orders (DESIGN.md, order lifecycle), safe on any number of instances
@@ -16,6 +17,8 @@ import { expireStripeSession } from '../payments/stripe.server';
  *    (never one with a payment or an invoice: those are kept whatever happens).
  *  - the delivered files' retention (issue 16): the reminder 7 days before, then the deletion of
  *    the files from the storage (files/retention.server.ts).
+ *  - the IBAN of a refund by transfer (decision 025): one reminder when not given, the deletion of
+ *    one given and left unused (refund-iban.server.ts).
  * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
@@ -71,8 +74,9 @@ async function runOnce(): Promise<void> {
   try {
     const [expired, drafts] = [await expireStaleCardAttempts(), await deleteStaleDrafts()];
     const auditEntries = await deleteExpiredAuditEntries();
-    if (expired > 0 || drafts > 0 || auditEntries > 0)
-      log.info({ expired, drafts, auditEntries }, 'order housekeeping');
+    const [ibanReminders, ibansDeleted] = [await sendIbanReminders(), await deleteUnusedIbans()];
+    if (expired > 0 || drafts > 0 || auditEntries > 0 || ibanReminders > 0 || ibansDeleted > 0)
+      log.info({ expired, drafts, auditEntries, ibanReminders, ibansDeleted }, 'order housekeeping');
   } catch (error) {
     log.warn({ err: error }, 'order housekeeping failed; it runs again later');
   }

@@ -36,6 +36,7 @@ import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
 import { enqueueOrderConfirmation, enqueuePaymentReceived, enqueuePaymentRejected } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
+import { forgetIbanWhenSettled, type IbanRequestOutcome, requestIbanForRefund } from './refund-iban.server';
 import type { RefundResult } from './refunds.server';
 
 /*
@@ -99,7 +100,7 @@ export interface AppliedTransition {
    * Money owed back by this change, reserved as `due` refunds in its transaction; the approved ones
    * are made once committed (by applyTransition, or the caller's afterCommit).
    */
-  refunds: Array<{ refundId: string; amountCents: number; approved: boolean }>;
+  refunds: Array<{ refundId: string; amountCents: number; approved: boolean; iban: IbanRequestOutcome }>;
   /** Stripe sessions to expire once committed. */
   stripeSessions: string[];
   /** What became of `refunds` (filled by applyTransition after the commit). */
@@ -289,6 +290,16 @@ export async function applyTransitionInTx(
   };
   const run = { tx, facts, transition, actor, context, now, applied, eventId: event?.id ?? 0 };
   for (const effect of decision.effects) await perform(run, effect);
+  // A refund paid: the customer's IBAN, if they gave one for it, is deleted with it (decision 025).
+  if (transition.type === 'refund') {
+    await forgetIbanWhenSettled(tx, {
+      orderId,
+      actor,
+      amountCents: transition.amountCents,
+      method: context.refundMethod,
+      now,
+    });
+  }
   // A staff member's action goes to the audit log, in this transaction (customers' and gateways' do not).
   const change = transitionAuditChange(state, next, transition, {
     invoiceNumber: applied.invoiceNumber,
@@ -403,6 +414,11 @@ export async function afterCommit(
     // Imported here, not at the top: refunds.server.ts applies the `refund` transition itself.
     const { makeDueRefund } = await import('./refunds.server');
     for (const refund of approved) {
+      if (refund.iban) {
+        // No card can take it back: it is paid by transfer once the customer's IBAN is in (decision 025).
+        outcomes.push({ ok: false, message: IBAN_AWAITED_MESSAGE(refund.iban), due: true });
+        continue;
+      }
       // The change is committed with the refund reserved (`due`): a refusal of the gateway leaves it
       // « à rembourser », visible with its reason and a retry, never half done (decision 022).
       outcomes.push(
@@ -412,6 +428,12 @@ export async function afterCommit(
   }
   return outcomes;
 }
+
+/** What the staff read when a refund owed by their change waits for a transfer. */
+export const IBAN_AWAITED_MESSAGE = (iban: NonNullable<IbanRequestOutcome>) =>
+  iban === 'iban_on_file'
+    ? 'à faire par virement sur l’IBAN déjà indiqué par le client.'
+    : 'en attente de l’IBAN du client, demandé par e-mail.';
 
 function refundReason(decision: Accepted): string {
   if (decision.event.kind === 'withdrawal_requested' || decision.event.kind === 'withdrawal_settled') {
@@ -557,6 +579,16 @@ async function reserveRefund(
     })
     .returning({ id: refunds.id });
   if (!row) throw new Error('refunds: the insert returned no row');
+  // Paid by transfer or cheque: the customer is asked for their IBAN with this change (decision 025).
+  const iban = await requestIbanForRefund(tx, facts, {
+    refundId: row.id,
+    amountCents: effect.amountCents,
+    method: context.refundMethod ?? 'gateway',
+    reason,
+    accessToken: context.accessToken ?? null,
+    now: run.now,
+    notify: effect.approved,
+  });
   if (!effect.approved) {
     await tx.insert(orderEvents).values({
       orderId: facts.id,
@@ -573,7 +605,7 @@ async function reserveRefund(
       body: `${formatEurosFromCents(effect.amountCents)} à rembourser (${reason}) : à approuver par une personne habilitée aux remboursements.`,
     });
   }
-  return { refundId: row.id, amountCents: effect.amountCents, approved: effect.approved };
+  return { refundId: row.id, amountCents: effect.amountCents, approved: effect.approved, iban };
 }
 
 function notificationFor(

@@ -19,6 +19,17 @@ describe('journey e-mails', () => {
     expect(email.html).toContain('https://www.soovenirs.test/confirmation?orderId=0b6c&amp;token=abc');
   });
 
+  it('originals received with fewer items: the difference is deducted and refunded, not « nous revenons vers vous »', async () => {
+    const email = await renderEmail('originals-received', {
+      orderNumber: 'SV-2026-000042',
+      orderUrl: '/confirmation?orderId=0b6c',
+      counts: [{ label: 'Photos papier', ordered: 100, counted: 90 }],
+    });
+    expect(email.text).toContain('nous en avons reçu moins');
+    expect(email.text).toContain('vous est remboursée');
+    expect(email.text).not.toContain('revenons vers vous');
+  });
+
   it('originals received with the counts as ordered says nothing of a difference', async () => {
     const email = await renderEmail('originals-received', {
       orderNumber: 'SV-2026-000042',

@@ -52,6 +52,21 @@ function CountsTable({ counts }: { counts: z.output<typeof originalsReceivedSche
   );
 }
 
+/**
+ * What a difference at reception means for the customer (issue 27, point 4): fewer items are
+ * deducted (and refunded when paid: the refund's own e-mail says how, with the IBAN request for an
+ * order paid by transfer), more items are a supplement to accept or decline.
+ */
+function differenceSentence(counts: z.output<typeof originalsReceivedSchema>['counts']): string {
+  const fewer = counts.some((line) => line.counted < line.ordered);
+  const more = counts.some((line) => line.counted > line.ordered);
+  if (fewer && !more)
+    return 'Le nombre d’éléments reçus diffère de votre commande : nous en avons reçu moins. La différence est déduite de votre commande et, si vous l’avez déjà réglée, vous est remboursée (un e-mail séparé vous dit comment).';
+  if (more && !fewer)
+    return 'Le nombre d’éléments reçus diffère de votre commande : nous en avons reçu plus. Un e-mail séparé vous présente le supplément, à accepter ou à refuser, avant que nous numérisions les éléments en plus.';
+  return 'Le nombre d’éléments reçus diffère de votre commande : un e-mail séparé vous présente l’ajustement avant que nous commencions la numérisation.';
+}
+
 export const originalsReceived: TemplateDefinition<typeof originalsReceivedSchema> = {
   schema: originalsReceivedSchema,
   secretFields: ['orderUrl'],
@@ -64,12 +79,7 @@ export const originalsReceived: TemplateDefinition<typeof originalsReceivedSchem
           <P>{hello(data.customerName)}</P>
           <P>{`Votre colis pour la commande ${data.orderNumber} est arrivé à l’atelier. Nous en avons vérifié le contenu.`}</P>
           {data.counts.length > 0 ? <CountsTable counts={data.counts} /> : null}
-          {differs ? (
-            <P>
-              Le nombre d’éléments reçus diffère de votre commande : nous revenons vers vous pour ajuster la commande
-              avant de commencer la numérisation.
-            </P>
-          ) : null}
+          {differs ? <P>{differenceSentence(data.counts)}</P> : null}
           {data.remarks.length > 0 ? (
             <>
               <P>Nos remarques à la réception :</P>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatEurosFromCents } from '~/domain/format';
+import { IBAN_MAX_KEEP_DAYS, ibanRequestSentence } from '~/domain/orders/iban';
 import { Action, EmailLayout, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -73,6 +74,58 @@ export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
           </P>
           <P>{creditNotesSentence(data)}</P>
           <Action href={data.creditNoteUrl} label="Voir mon avoir" />
+          <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
+        </EmailLayout>
+      ),
+    };
+  },
+};
+
+const refundIbanRequestSchema = z.object({
+  orderNumber: z.string().trim().min(1),
+  /** What is owed back (every refund of the order still to make), in cents including VAT. */
+  amountCents: z.number().int().positive(),
+  /** The secure page where the customer gives their IBAN (`/remboursement/:orderId`, a guest's with its token). */
+  ibanUrl: linkSchema,
+  reason: z.string().trim().min(1).optional(),
+  customerName: z.string().trim().optional(),
+  /** The reminder sent when nothing was given after IBAN_REMINDER_DAYS. */
+  reminder: z.boolean().default(false),
+});
+
+/**
+ * « Indiquez-nous votre IBAN »: money is owed back on an order paid by transfer or cheque (a
+ * shortfall at reception, a withdrawal, files not kept, a cancellation), which no card can take
+ * back (decision 025). Never the IBAN itself: the link leads to the page that asks for it.
+ */
+export const refundIbanRequest: TemplateDefinition<typeof refundIbanRequestSchema> = {
+  schema: refundIbanRequestSchema,
+  secretFields: ['ibanUrl'],
+  build: (data) => {
+    const amount = formatEurosFromCents(data.amountCents);
+    return {
+      subject: data.reminder
+        ? `Rappel : votre IBAN pour le remboursement de la commande ${data.orderNumber}`
+        : `Votre remboursement de ${amount} (commande ${data.orderNumber}) : indiquez-nous votre IBAN`,
+      element: (
+        <EmailLayout
+          preview={`${ibanRequestSentence(data.amountCents, formatEurosFromCents)}.`}
+          heading="Votre remboursement"
+        >
+          <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
+          <P>
+            {data.reminder
+              ? `Nous n’avons pas encore reçu votre IBAN : nous vous devons ${amount} sur votre commande ${data.orderNumber}.`
+              : `Nous vous devons ${amount} sur votre commande ${data.orderNumber}.`}
+          </P>
+          {data.reason ? <P>{`Motif : ${data.reason}`}</P> : null}
+          <P>
+            {`Vous avez payé par virement ou par chèque : nous vous remboursons par virement bancaire. ${ibanRequestSentence(data.amountCents, formatEurosFromCents)} sur notre page sécurisée.`}
+          </P>
+          <Action href={data.ibanUrl} label="Indiquer mon IBAN" />
+          <P small>
+            {`Ne nous envoyez jamais votre IBAN par e-mail. Il est conservé chiffré, utilisé seulement pour ce remboursement et effacé dès le virement fait (au plus tard ${IBAN_MAX_KEEP_DAYS} jours après sa saisie).`}
+          </P>
           <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
         </EmailLayout>
       ),

@@ -15,7 +15,7 @@ import {
   quoteSaved,
   withdrawalAcknowledgement,
 } from './orders';
-import { refundIssued } from './refunds';
+import { refundIbanRequest, refundIssued } from './refunds';
 import { shareInvitation } from './sharing';
 import { staffInvitation } from './staff';
 import { supplementPaid, supplementRequested } from './supplements';
@@ -37,6 +37,7 @@ export const EMAIL_TEMPLATES = {
   'contact-acknowledgement': contactAcknowledgement,
   'withdrawal-acknowledgement': withdrawalAcknowledgement,
   'refund-issued': refundIssued,
+  'refund-iban-request': refundIbanRequest,
   'supplement-requested': supplementRequested,
   'supplement-paid': supplementPaid,
   'originals-received': originalsReceived,

@@ -63,6 +63,13 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     paymentMethod: 'transfer',
     orderUrl: '/confirmation?orderId=0b6c',
   },
+  'refund-iban-request': {
+    orderNumber: 'SV-2026-000042',
+    amountCents: 3500,
+    ibanUrl: `${TEST_BASE_URL}/remboursement/0b6c?token=tok321`,
+    reason: 'Écart au comptage à la réception',
+    customerName: 'Marie',
+  },
   'refund-issued': {
     orderNumber: 'SV-2026-000042',
     amountCents: 1250,
@@ -189,6 +196,7 @@ describe('e-mail templates', () => {
         'payment-rejected',
         'quote-saved',
         'refund-issued',
+        'refund-iban-request',
         'supplement-paid',
         'supplement-requested',
         'test-email',
@@ -355,6 +363,19 @@ describe('e-mail templates', () => {
     await expect(renderEmail('refund-issued', { ...samples['refund-issued'], amountCents: 0 })).rejects.toThrow(
       /amountCents/,
     );
+  });
+
+  it('IBAN request: the amount, the secure page’s link, never an IBAN; the reminder says so', async () => {
+    const email = await renderEmail('refund-iban-request', samples['refund-iban-request']);
+    expect(email.subject).toBe(
+      `Votre remboursement de 35,00${B}€ (commande SV-2026-000042)${N}: indiquez-nous votre IBAN`,
+    );
+    expect(email.text).toContain(`Indiquez-nous votre IBAN pour recevoir votre remboursement de 35,00${B}€`);
+    expect(email.text).toContain(`Motif${N}: Écart au comptage à la réception`);
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/remboursement/0b6c?token=tok321"`);
+    const reminder = await renderEmail('refund-iban-request', { ...samples['refund-iban-request'], reminder: true });
+    expect(reminder.subject).toBe(`Rappel${N}: votre IBAN pour le remboursement de la commande SV-2026-000042`);
+    expect(reminder.text).toContain('Nous n’avons pas encore reçu votre IBAN');
   });
 
   it('order status: the specification wording', async () => {

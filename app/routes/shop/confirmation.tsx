@@ -4,6 +4,7 @@ import { OrderAddresses } from '~/components/account/order-addresses';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
 import { OrderJourney } from '~/components/account/order-journey';
 import { OrderTimeline } from '~/components/account/order-timeline';
+import { OrderTracking } from '~/components/account/order-tracking';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
@@ -27,6 +28,7 @@ import { loginRedirectPath } from '~/server/auth/session.server';
 import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
+import { loadOrderTracking } from '~/server/orders/order-tracking.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
@@ -83,6 +85,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,
       journey,
+      tracking: await loadOrderTracking(order.id),
       files: await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,
@@ -179,6 +182,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       {journey?.sending ? <SendingInstructions sending={journey.sending} prepaidLabel={journey.prepaidLabel} /> : null}
       {files ? <FilesLink orderId={order.id} files={files} /> : null}
       {journey ? <OrderJourney journey={journey} /> : null}
+      <OrderTracking tracking={loaderData.tracking} />
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">

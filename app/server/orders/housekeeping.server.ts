@@ -16,6 +16,7 @@ import { expireStripeSession } from '../payments/stripe.server';
  *    (never one with a payment or an invoice: those are kept whatever happens).
  *  - the delivered files' retention (issue 16): the reminder 7 days before, then the deletion of
  *    the files from the storage (files/retention.server.ts).
+ *  - the carrier events of the parcels still travelling (shipping/tracking.server.ts).
  * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
@@ -88,6 +89,14 @@ async function runOnce(): Promise<void> {
     }
   } catch (error) {
     log.warn({ err: error }, 'delivered files retention failed; it runs again later');
+  }
+  // The parcels still travelling: their carrier events, at most every N minutes each (issue 27).
+  try {
+    const { refreshParcelsInTransit } = await import('../shipping/tracking.server');
+    const parcels = await refreshParcelsInTransit();
+    if (parcels > 0) log.info({ parcels }, 'parcel tracking refreshed');
+  } catch (error) {
+    log.warn({ err: error }, 'parcel tracking failed; it runs again later');
   }
 }
 

@@ -129,7 +129,13 @@ async function storeEvents(parcelNumber: string, events: CarrierEvent[], final: 
     if (events.length > 0) {
       await tx
         .insert(parcelEvents)
-        .values(events.map((event) => ({ parcelNumber, code: event.code, label: event.label, at: new Date(event.at) })))
+        // The carrier lists the newest first: stored oldest first, so that two scans of the same
+        // second keep the carrier's order when read back newest first (by date, then id).
+        .values(
+          [...events]
+            .reverse()
+            .map((event) => ({ parcelNumber, code: event.code, label: event.label, at: new Date(event.at) })),
+        )
         .onConflictDoNothing();
     }
     await tx

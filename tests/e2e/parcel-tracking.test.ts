@@ -110,7 +110,7 @@ afterAll(async () => {
 });
 
 describe('the tracking key', () => {
-  it('is saved in Configuration Coliship, never shown again', async () => {
+  it('is saved in Configuration Coliship, never shown again', { timeout: 120_000 }, async () => {
     const page = await openStaffPage(browser, env.server.url, admin.cookie, '/admin', DESKTOP);
     await page.getByRole('button', { name: 'Paramètres' }).click();
     await page.getByRole('menuitem', { name: 'Configuration Coliship' }).click();
@@ -121,7 +121,7 @@ describe('the tracking key', () => {
     await section.getByLabel('Clé de l’API (X-Okapi-Key)').fill(fake.trackingKey);
     await section.getByRole('button', { name: 'Enregistrer la clé' }).click();
     await waitForToast(page, 'Clé du suivi des colis enregistrée');
-    await section.getByText('Clé enregistrée').waitFor();
+    await section.getByText('Clé enregistrée', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
     const [stored] = await query(`select option_value from config_options where option_name = 'laposte_tracking'`);
     expect(stored?.option_value).not.toContain(fake.trackingKey);
@@ -130,20 +130,25 @@ describe('the tracking key', () => {
 });
 
 describe('where is my parcel and my tapes', () => {
-  it('e-mails the label once the transfer is validated, ticks « Colis envoyé » at the first scan, then shows each item’s stage', async () => {
-    const email = uniqueEmail('suivi');
-    const order = await insertTestOrder(env.server.databaseUrl, { guestEmail: email });
+  // One order followed through its journey, step by step.
+  let order: TestOrder;
+  let email: string;
+  let parcelNumber: string;
+
+  it('e-mails the prepaid label once the transfer is validated', async () => {
+    email = uniqueEmail('suivi');
+    order = await insertTestOrder(env.server.databaseUrl, { guestEmail: email });
     await query(`update orders set payment_method = 'transfer', send_method = 'label' where id = $1`, [order.id]);
 
-    // The transfer is validated: the label is made and its e-mail reaches the customer.
     const decided = await staffPost('/admin/api/paiements', { decision: 'validate', id: [`o:${order.id}`] });
     expect(decided.results).toEqual([expect.objectContaining({ ok: true })]);
-    const parcelNumber = fake.parcelNumbers.at(-1) as string;
+    parcelNumber = fake.parcelNumbers.at(-1) as string;
     const message = await labelEmail(email);
     expect(message.subject).toBe(`Votre étiquette d’envoi prépayée est prête (commande ${order.number})`);
     expect(plain(message.text)).toContain(`Numéro de suivi : ${parcelNumber}`);
+  }, 120_000);
 
-    // A label alone is not a parcel posted.
+  it('lists the carrier’s events; a label alone is not « Colis envoyé », the first scan is', async () => {
     let page = await orderPage(order);
     const tracking = page.getByRole('region', { name: 'Suivi de vos colis' });
     const inbound = tracking.getByRole('region', { name: 'Envoi de vos originaux à l’atelier' });
@@ -176,8 +181,9 @@ describe('where is my parcel and my tapes', () => {
         order.id,
       ]),
     ).toEqual([{ n: 1 }]);
+  }, 180_000);
 
-    // The workshop receives the parcel, counts the photos and the two tapes.
+  it('shows each counted support’s stage, and the tapes one by one, once received', async () => {
     const today = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
     const received = await staffPost(`/admin/api/reception/${order.id}`, {
       intent: 'receive',
@@ -187,7 +193,7 @@ describe('where is my parcel and my tapes', () => {
     });
     expect(received).toMatchObject({ ok: true, outcome: 'equal' });
 
-    page = await orderPage(order, PHONE);
+    const page = await orderPage(order, PHONE);
     const stages = page.getByRole('region', { name: 'Où en sont vos souvenirs' });
     await stages.waitFor();
     expect(plain(await stages.innerText())).toContain('Photos papier · 100 à l’atelier');
@@ -199,5 +205,5 @@ describe('where is my parcel and my tapes', () => {
     expect(await sentStep(page).getAttribute('data-state')).toBe('done');
     await expectNoSeriousA11yViolations(page);
     await page.context().close();
-  });
+  }, 120_000);
 });

@@ -73,6 +73,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
   const closedMessage = closedOrderMessage(order);
+  // Before the journey: a carrier's first scan learnt now ticks « Colis envoyé » on this view.
+  const tracking = await loadOrderTracking(order.id);
   const journey = await loadOrderJourney(order.id);
   return data(
     {
@@ -85,7 +87,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,
       journey,
-      tracking: await loadOrderTracking(order.id),
+      tracking,
       files: await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,

@@ -292,9 +292,13 @@ export async function loadParcelTracking(orderId: string): Promise<ParcelTrackin
 
 /**
  * For the order page: refresh the order's parcels (at most every N minutes each, a few seconds at
- * most, a slow carrier never holds the page longer) then read what is stored.
+ * most, a slow carrier never holds the page longer) then read what is stored. Nothing when no key
+ * is saved.
  */
 export async function parcelTrackingForPage(orderId: string): Promise<ParcelTrackingView[]> {
-  await refreshOrderParcels(orderId, { timeoutMs: 3_000 });
+  // Without a key the shop reads nothing at La Poste: no section that would wrongly say « nothing yet ».
+  const key = await loadTrackingKey();
+  if (!key) return [];
+  await refreshOrderParcels(orderId, { key, timeoutMs: 3_000 });
   return loadParcelTracking(orderId);
 }

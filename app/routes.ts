@@ -105,6 +105,8 @@ export default [
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),
   route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
+  // The key of La Poste's tracking service (issue 27), in the same dialog.
+  route('admin/api/suivi-colis', 'routes/admin/api/tracking-key.ts'),
   // « Colis reçu »: the reception form and its photos (issue 15).
   route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
   route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),

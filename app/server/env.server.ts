@@ -49,6 +49,17 @@ const envSchema = z
       .enum(PAYMENT_SANDBOX_SETTINGS, { message: 'PAYMENT_SANDBOX doit valoir on ou off (bac à sable de paiement)' })
       .optional(),
     COLISSIMO_API_URL: z.url({ protocol: /^https?$/, message: 'COLISSIMO_API_URL must be an absolute URL' }).optional(),
+    // La Poste's tracking service (API Suivi v2) for the parcels' events; tests give a local peer.
+    LAPOSTE_TRACKING_API_URL: z
+      .url({ protocol: /^https?$/, message: 'LAPOSTE_TRACKING_API_URL must be an absolute URL' })
+      .optional(),
+    // At most one question to the carrier per parcel in this many minutes (page views and the job).
+    TRACKING_REFRESH_MINUTES: z.coerce
+      .number({ message: 'TRACKING_REFRESH_MINUTES must be a number of minutes' })
+      .int('TRACKING_REFRESH_MINUTES must be a number of minutes')
+      .min(0, 'TRACKING_REFRESH_MINUTES must be a number of minutes')
+      .max(1440, 'TRACKING_REFRESH_MINUTES must be at most 1440 (a day)')
+      .optional(),
     // The customers' files in S3-compatible object storage (files/storage.server.ts); without
     // S3_BUCKET they stay in DATA_DIR/files.
     S3_ENDPOINT: z

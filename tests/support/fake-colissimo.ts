@@ -14,6 +14,14 @@ import { randomIp } from './auth';
  *   real PDF with the parcel number written in it; 400 with the service's error JSON for bad
  *   credentials or an address it refuses (no postal code, no city).
  * It records what it received.
+ *
+ * It also stands in for La Poste's tracking service (API « Suivi » v2), which tracks Colissimo's
+ * parcels, at `{trackingUrl}` (`…/suivi/v2`): `GET {trackingUrl}/idships/{parcelNumber}` with the
+ * header `X-Okapi-Key` answers, for a parcel whose label it made, `{ lang, scope, returnCode: 200,
+ * shipment: { idShip, product, isFinal, entryDate, event: [{ order, code, label, date }] } }`, newest
+ * event first: the label's announcement (DR1) at first, then the scans the test makes with `scan()`
+ * (PC1 « pris en charge », ET1, DI1 « distribué »…). An unknown number is a 404 with `returnCode` and
+ * `returnMessage`, a wrong key a 401, as the real service answers.
  */
 
 export interface FakeColissimoRequest {
@@ -30,6 +38,14 @@ export interface FakeColissimo {
   requests: FakeColissimoRequest[];
   /** The parcel numbers of the labels it generated, in order. */
   parcelNumbers: string[];
+  /** Base URL to give the shop as LAPOSTE_TRACKING_API_URL. */
+  trackingUrl: string;
+  /** The tracking service's key (X-Okapi-Key) it accepts. */
+  trackingKey: string;
+  /** The tracking requests it received (parcel number, key sent). */
+  trackingRequests: Array<{ parcelNumber: string; key: string | undefined }>;
+  /** The carrier scans a parcel it made a label for (PC1: taken in at the post office). */
+  scan(parcelNumber: string, code: string, options?: { label?: string; at?: Date }): void;
   /** Makes the service answer 503 (an outage) until called with false. */
   setDown(down: boolean): void;
   close(): Promise<void>;
@@ -111,19 +127,75 @@ function addressProblem(address: Address, who: string): string | null {
   return null;
 }
 
+/** La Poste's own wording of its codes (API Suivi v2), for the events the peer makes. */
+const CARRIER_LABELS: Record<string, string> = {
+  DR1: 'Votre Colissimo va bientôt nous être confié ! Il est en cours de préparation chez l’expéditeur.',
+  PC1: 'Votre colis est pris en charge par La Poste.',
+  ET1: 'Votre colis est en cours d’acheminement.',
+  MD2: 'Votre colis est en cours de livraison.',
+  DI1: 'Votre colis est livré.',
+};
+
+interface TrackedParcel {
+  entryDate: string;
+  events: Array<{ code: string; label: string; date: string }>;
+}
+
+/** The service's date form: ISO with the Paris offset, as La Poste writes them. */
+function carrierDate(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
 export async function startFakeColissimo({
   contractNumber = '123456',
   password = 'Colis-Secret-42',
+  trackingKey = 'okapi-test-key-0123456789',
 }: {
   contractNumber?: string;
   password?: string;
+  trackingKey?: string;
 } = {}): Promise<FakeColissimo> {
   const requests: FakeColissimoRequest[] = [];
   const parcelNumbers: string[] = [];
+  const tracked = new Map<string, TrackedParcel>();
+  const trackingRequests: FakeColissimo['trackingRequests'] = [];
   let down = false;
   let sequence = 0;
   const server: Server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const idships = /^\/suivi\/v2\/idships\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && idships) {
+      const parcelNumber = decodeURIComponent(idships[1] as string);
+      const key = request.headers['x-okapi-key'];
+      trackingRequests.push({ parcelNumber, key: typeof key === 'string' ? key : undefined });
+      if (down) return reply(response, 503, { code: 'SERVICE_UNAVAILABLE', message: 'Service indisponible' });
+      if (key !== trackingKey) return reply(response, 401, { code: 'UNAUTHORIZED', message: 'Invalid API key' });
+      const parcel = tracked.get(parcelNumber);
+      if (!parcel) {
+        return reply(response, 404, {
+          lang: 'fr_FR',
+          scope: 'open',
+          returnCode: 404,
+          returnMessage: 'Résultat non trouvé',
+          idShip: parcelNumber,
+        });
+      }
+      const events = [...parcel.events].reverse().map((event, index, all) => ({ order: all.length - index, ...event }));
+      return reply(response, 200, {
+        lang: 'fr_FR',
+        scope: 'open',
+        returnCode: 200,
+        shipment: {
+          idShip: parcelNumber,
+          holder: 4,
+          product: 'colissimo',
+          isFinal: parcel.events.some((event) => event.code === 'DI1' || event.code === 'DI2'),
+          entryDate: parcel.entryDate,
+          url: `https://www.laposte.fr/outils/suivre-vos-envois?code=${parcelNumber}`,
+          event: events,
+        },
+      });
+    }
     const body = request.method === 'POST' ? await readJson(request) : null;
     requests.push({ path, contentType: request.headers['content-type'], body });
     if (down) return reply(response, 503, { error: 'Service indisponible' });
@@ -159,6 +231,11 @@ export async function startFakeColissimo({
     sequence += 1;
     const parcelNumber = `6A${String(Date.now() % 1e8).padStart(8, '0')}${String(sequence % 1000).padStart(3, '0')}`;
     parcelNumbers.push(parcelNumber);
+    const announced = carrierDate(new Date());
+    tracked.set(parcelNumber, {
+      entryDate: announced,
+      events: [{ code: 'DR1', label: CARRIER_LABELS.DR1 as string, date: announced }],
+    });
     const addressee = letter.addressee?.address ?? {};
     const pdf = labelPdf([
       'Colissimo',
@@ -181,10 +258,22 @@ export async function startFakeColissimo({
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/sls-ws/SlsServiceWSRest/2.0`,
+    trackingUrl: `http://127.0.0.1:${port}/suivi/v2`,
+    trackingKey,
+    trackingRequests,
     contractNumber,
     password,
     requests,
     parcelNumbers,
+    scan: (parcelNumber, code, options = {}) => {
+      const parcel = tracked.get(parcelNumber);
+      if (!parcel) throw new Error(`the peer made no label ${parcelNumber}`);
+      parcel.events.push({
+        code,
+        label: options.label ?? CARRIER_LABELS[code] ?? code,
+        date: carrierDate(options.at ?? new Date()),
+      });
+    },
     setDown: (value) => {
       down = value;
     },

@@ -6,9 +6,10 @@ import { EmailConfigPanel } from './email-config-dialog';
 import { FilesConfigPanel } from './files-config-form';
 import { PaymentConfigPanel } from './payment-config-form';
 import { PaymentValidation } from './payment-validation';
+import { TrackingKeyPanel } from './tracking-key-form';
 
 const DESCRIPTIONS: Record<SettingsDialog, string> = {
-  coliship: 'Identifiants du service d’étiquettes Colissimo (Coliship).',
+  coliship: 'Identifiants du service d’étiquettes Colissimo (Coliship) et clé du suivi des colis.',
   payment: 'Solution de paiement en ligne et ses clés, enregistrées chiffrées.',
   validation: 'Paiements en attente : validez-les (facture émise, client prévenu) ou rejetez-les.',
   email: 'Serveur d’envoi des emails aux clients, email de test et boîte d’envoi.',
@@ -37,6 +38,7 @@ export function SettingsDialogs({
             <DialogDescription>{DESCRIPTIONS[open]}</DialogDescription>
           </DialogHeader>
           {open === 'coliship' ? <ColishipPanel /> : null}
+          {open === 'coliship' ? <TrackingKeyPanel /> : null}
           {open === 'payment' ? <PaymentConfigPanel idPrefix="dialogue-paiement" /> : null}
           {open === 'validation' ? <PaymentValidation /> : null}
           {open === 'email' ? <EmailConfigPanel /> : null}

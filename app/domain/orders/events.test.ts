@@ -297,6 +297,13 @@ const CASES: Case[] = [
     customer: null,
   },
   {
+    kind: 'parcel_posted',
+    data: { direction: 'inbound', parcelNumber: '6A12345678901', code: 'PC1', scannedAt: '2026-11-03T16:20:00.000Z' },
+    label: 'Colis des originaux pris en charge par La Poste',
+    detail: `Colis${S}: 6A12345678901 · scanné le 03/11/2026`,
+    customer: 'Votre colis a été pris en charge par La Poste',
+  },
+  {
     kind: 'parcel_received',
     from: 'awaiting_originals',
     to: 'received',

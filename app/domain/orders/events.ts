@@ -542,6 +542,28 @@ export const ORDER_EVENTS = {
         : 'Échec de la création de l’étiquette d’envoi',
     detail: (data) => nonEmpty(data.detail),
   }),
+  parcel_posted: kind({
+    // The carrier's first scan of a parcel (server/shipping/tracking.server.ts): the originals are
+    // on their way. `scannedAt` is the carrier's date of the scan.
+    schema: z
+      .object({
+        direction: z.enum(['inbound', 'outbound']).optional(),
+        parcelNumber: text.optional(),
+        code: text.optional(),
+        scannedAt: text.optional(),
+      })
+      .passthrough(),
+    label: (data) =>
+      data.direction === 'outbound'
+        ? 'Colis retour pris en charge par La Poste'
+        : 'Colis des originaux pris en charge par La Poste',
+    detail: (data) =>
+      joined(
+        nonEmpty(data.parcelNumber) ? nbsp('Colis', data.parcelNumber as string) : null,
+        day(data.scannedAt) ? `scanné le ${day(data.scannedAt)}` : null,
+      ),
+    customer: (data) => (data.direction === 'outbound' ? null : 'Votre colis a été pris en charge par La Poste'),
+  }),
   parcel_received: kind({
     schema: z
       .object({

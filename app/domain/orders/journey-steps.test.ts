@@ -31,6 +31,12 @@ describe('journeySteps', () => {
     const events: JourneyEvent[] = [
       placed,
       { kind: 'label_created', at: '2026-11-02T09:06:00.000Z', to: null, data: { direction: 'inbound' } },
+      {
+        kind: 'parcel_posted',
+        at: '2026-11-03T10:00:00.000Z',
+        to: null,
+        data: { direction: 'inbound', code: 'PC1', scannedAt: '2026-11-03T07:45:00.000Z' },
+      },
       { kind: 'label_created', at: '2026-11-09T09:06:00.000Z', to: null, data: { direction: 'outbound' } },
       { kind: 'parcel_received', at: '2026-11-04T10:00:00.000Z', to: 'received', data: {} },
       { kind: 'stage_changed', at: '2026-11-05T10:00:00.000Z', to: 'digitising', data: {} },
@@ -44,9 +50,31 @@ describe('journeySteps', () => {
       'ready:upcoming',
       'shipped:upcoming',
     ]);
-    // The return label is not the customer's parcel.
-    expect(steps?.[1]?.at).toBe('2026-11-02T09:06:00.000Z');
+    // Dated by the carrier's scan, not by the label nor by when the shop learnt of it.
+    expect(steps?.[1]?.at).toBe('2026-11-03T07:45:00.000Z');
     expect(steps?.[3]?.at).toBe('2026-11-05T10:00:00.000Z');
+  });
+
+  it('does not tick « Colis envoyé » for a label alone, but for the carrier’s first scan', () => {
+    const label: JourneyEvent = {
+      kind: 'label_created',
+      at: '2026-11-02T09:06:00.000Z',
+      to: null,
+      data: { direction: 'inbound', parcelNumber: '6A12345678901' },
+    };
+    expect(summary(journeySteps(order, [placed, label]))?.slice(0, 2)).toEqual(['ordered:current', 'sent:upcoming']);
+    const posted: JourneyEvent = {
+      kind: 'parcel_posted',
+      at: '2026-11-04T08:00:00.000Z',
+      to: null,
+      data: { direction: 'inbound', code: 'PC1', scannedAt: '2026-11-03T16:20:00.000Z' },
+    };
+    const steps = journeySteps(order, [placed, label, posted]);
+    expect(summary(steps)?.slice(0, 3)).toEqual(['ordered:done', 'sent:current', 'received:upcoming']);
+    expect(steps?.[1]?.at).toBe('2026-11-03T16:20:00.000Z');
+    // The return parcel's scan is not the customer's parcel.
+    const returned = { ...posted, data: { direction: 'outbound', code: 'PC1' } };
+    expect(summary(journeySteps(order, [placed, returned]))?.[1]).toBe('sent:upcoming');
   });
 
   it('counts a step as done when a later one is reached, even without its own event', () => {

@@ -9,7 +9,8 @@ import type { PackingAdvice } from './sending-instructions';
  *
  * A step is reached when its event exists, or when a later step is reached (an order received
  * without a prepaid label has no « colis envoyé » event, yet its parcel obviously travelled). The
- * current step is the furthest one reached.
+ * current step is the furthest one reached. « Colis envoyé » is the carrier's first scan of the
+ * originals' parcel (`parcel_posted`, written by server/shipping/tracking.server.ts), or reception.
  */
 
 export const JOURNEY_STEP_IDS = ['ordered', 'sent', 'received', 'digitising', 'ready', 'shipped'] as const;
@@ -67,7 +68,9 @@ function stepEvent(id: JourneyStepId, events: ReadonlyArray<JourneyEvent>): Jour
     case 'ordered':
       return events.find((e) => e.kind === 'placed');
     case 'sent':
-      return events.find((e) => e.kind === 'label_created' && dataField(e.data, 'direction') !== 'outbound');
+      // The carrier's first scan of the originals' parcel, never the label's creation (issue 27):
+      // a label printed at home is not a parcel posted. Without a scan, reception ticks it (below).
+      return events.find((e) => e.kind === 'parcel_posted' && dataField(e.data, 'direction') !== 'outbound');
     case 'received':
       return events.find((e) => e.kind === 'parcel_received');
     case 'digitising':
@@ -89,7 +92,13 @@ export function journeySteps(order: JourneyOrder, events: ReadonlyArray<JourneyE
   if (order.status === 'canceled' || order.withdrawnAt !== null) return null;
   const ids = JOURNEY_STEP_IDS.filter((id) => id !== 'shipped' || returnsByPost(order));
   const stageRank = STAGE_RANK[order.stage] ?? 0;
-  const dates = ids.map((id) => stepEvent(id, events)?.at ?? (id === 'ordered' ? order.createdAt : null));
+  const dates = ids.map((id) => {
+    const event = stepEvent(id, events);
+    // A scan is dated by the carrier (the shop may learn of it hours later).
+    const scannedAt = id === 'sent' ? dataField(event?.data, 'scannedAt') : undefined;
+    if (typeof scannedAt === 'string' && !Number.isNaN(Date.parse(scannedAt))) return scannedAt;
+    return event?.at ?? (id === 'ordered' ? order.createdAt : null);
+  });
   const reachedByFields = (id: JourneyStepId, index: number): boolean =>
     id === 'ordered' || (id === 'shipped' ? order.status === 'shipped' : index <= stageRank && stageRank > 0);
   let furthest = 0;

@@ -190,6 +190,7 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/payment-config': staff('settings'),
   'routes/admin/api/payments': staff('payments.validate'),
   'routes/admin/api/coliship': staff('settings'),
+  'routes/admin/api/tracking-key': staff('settings'),
   'routes/admin/api/reception': staff('orders.read', 'reception'),
   'routes/admin/api/reception-photo': staff('orders.read'),
   'routes/admin/api/shipping': staff('orders.read', 'shipping'),

@@ -5,6 +5,7 @@ import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from 
 import { OrderJourney } from '~/components/account/order-journey';
 import { OrderTimeline } from '~/components/account/order-timeline';
 import { RefundIbanNotice } from '~/components/account/refund-iban-notice';
+import { OrderTracking } from '~/components/account/order-tracking';
 import { OrderStatusBadge, PaymentStatusBadge } from '~/components/account/status-badges';
 import { WithdrawalNotice } from '~/components/account/withdrawal-notice';
 import { toWithdrawalView } from '~/components/account/withdrawal-view';
@@ -29,6 +30,7 @@ import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
 import { ibanStatus } from '~/server/orders/refund-iban.server';
+import { loadOrderTracking } from '~/server/orders/order-tracking.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
@@ -73,6 +75,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     closed: order.status === 'canceled' || order.withdrawnAt !== null,
   });
   const closedMessage = closedOrderMessage(order);
+  // Before the journey: a carrier's first scan learnt now ticks « Colis envoyé » on this view.
+  const tracking = await loadOrderTracking(order.id);
   const journey = await loadOrderJourney(order.id);
   return data(
     {
@@ -85,6 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,
       journey,
+      tracking,
       files: await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,
@@ -190,6 +195,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       {journey?.sending ? <SendingInstructions sending={journey.sending} prepaidLabel={journey.prepaidLabel} /> : null}
       {files ? <FilesLink orderId={order.id} files={files} /> : null}
       {journey ? <OrderJourney journey={journey} /> : null}
+      <OrderTracking tracking={loaderData.tracking} />
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">

@@ -12,6 +12,7 @@ export type ConfigOptionName =
   | 'email_config'
   | 'payment_config'
   | 'coliship_credentials'
+  | 'laposte_tracking'
   | 'files_config'
   | 'staff_security';
 

@@ -19,6 +19,7 @@ import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
  *    the files from the storage (files/retention.server.ts).
  *  - the IBAN of a refund by transfer (decision 025): one reminder when not given, the deletion of
  *    one given and left unused (refund-iban.server.ts).
+ *  - the carrier events of the parcels still travelling (shipping/tracking.server.ts).
  * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
@@ -92,6 +93,14 @@ async function runOnce(): Promise<void> {
     }
   } catch (error) {
     log.warn({ err: error }, 'delivered files retention failed; it runs again later');
+  }
+  // The parcels still travelling: their carrier events, at most every N minutes each (issue 27).
+  try {
+    const { refreshParcelsInTransit } = await import('../shipping/tracking.server');
+    const parcels = await refreshParcelsInTransit();
+    if (parcels > 0) log.info({ parcels }, 'parcel tracking refreshed');
+  } catch (error) {
+    log.warn({ err: error }, 'parcel tracking failed; it runs again later');
   }
 }
 

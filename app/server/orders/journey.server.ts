@@ -16,7 +16,7 @@ import { orderEvents, orderItems, orders, receptions, shipments } from '../db/sc
 
 export type { OrderJourneyView };
 
-const JOURNEY_KINDS = ['placed', 'label_created', 'parcel_received', 'stage_changed', 'shipped'];
+const JOURNEY_KINDS = ['placed', 'label_created', 'parcel_posted', 'parcel_received', 'stage_changed', 'shipped'];
 
 export function orderSlipPath(orderId: string): string {
   return `/commande/${orderId}/bordereau.pdf`;

@@ -5,3 +5,4 @@ export * from './refund-iban';
 export * from './saved-filters';
 export * from './shares';
 export * from './shop';
+export * from './tracking';

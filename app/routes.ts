@@ -58,6 +58,9 @@ export default [
   route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
   route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),
   route('commande/:orderId/fichiers/:fileId/apercu.jpg', 'routes/shop/files-preview.ts', { id: 'files-preview' }),
+  // Issue 27: the video the gallery plays (master or rendition, Range) and its chapters.
+  route('commande/:orderId/fichiers/:fileId/video.mp4', 'routes/shop/files-video.ts', { id: 'files-video' }),
+  route('commande/:orderId/fichiers/:fileId/chapitres.vtt', 'routes/shop/files-video.ts', { id: 'files-chapters' }),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

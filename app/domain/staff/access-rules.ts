@@ -145,6 +145,8 @@ export const ROUTE_ACCESS = {
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,
   'files-preview': ORDER_VIEWER,
+  'files-video': ORDER_VIEWER,
+  'files-chapters': ORDER_VIEWER,
 
   // Better Auth: each endpoint by its own line below (AUTH_ENDPOINT_ACCESS).
   'routes/api/auth': PUBLIC,

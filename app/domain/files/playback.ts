@@ -120,7 +120,14 @@ function readIfd(tiff: Buffer, offset: number, little: boolean): Map<number, str
     } else if (type === 2 && (tag === IMAGE_DESCRIPTION || tag === DATE_TIME || tag === DATE_TIME_ORIGINAL)) {
       const start = length <= 4 ? at + 8 : u32(at + 8);
       if (start + length > tiff.length || length > 4096) continue;
-      tags.set(tag, tiff.subarray(start, start + length).toString('utf8').replace(/\0+$/, '').trim());
+      tags.set(
+        tag,
+        tiff
+          .subarray(start, start + length)
+          .toString('utf8')
+          .replace(/\0+$/, '')
+          .trim(),
+      );
     }
   }
   return tags;

@@ -38,15 +38,15 @@ function isoDay(date: Date): string {
 export function manifestCsv(files: readonly ManifestFile[]): string {
   const lines = [MANIFEST_HEADER.join(';')];
   for (const file of files) {
-    lines.push(
-      [file.name, String(file.size), file.sha256, file.item, isoDay(file.date)].map(csvField).join(';'),
-    );
+    lines.push([file.name, String(file.size), file.sha256, file.item, isoDay(file.date)].map(csvField).join(';'));
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
 /** Reads a manifest back (tests, and a family's own check): path -> size and SHA-256. */
-export function parseManifest(text: string): { name: string; size: number; sha256: string; item: string; date: string }[] {
+export function parseManifest(
+  text: string,
+): { name: string; size: number; sha256: string; item: string; date: string }[] {
   const rows: string[][] = [];
   let field = '';
   let row: string[] = [];

@@ -16,7 +16,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const access = await getFilesAccess(request, params.orderId);
   if (!access || !filesAreServed(access)) throw data('Vidéo introuvable', { status: 404 });
   const file = await findOrderFile(access.order.id, params.fileId);
-  if (!file || file.kind !== 'video') throw data('Vidéo introuvable', { status: 404 });
+  if (file?.kind !== 'video') throw data('Vidéo introuvable', { status: 404 });
   if (new URL(request.url).pathname.endsWith('/chapitres.vtt')) {
     const chapters = await loadChapters(file.id);
     if (!chapters) throw data('Chapitres introuvables', { status: 404 });

@@ -84,7 +84,17 @@ function run(
 export async function probe(url: string): Promise<ProbeResult | null> {
   const { code, stdout } = await run(
     'ffprobe',
-    ['-hide_banner', '-loglevel', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', url],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      '-show_chapters',
+      url,
+    ],
     PROBE_TIMEOUT_MS,
   );
   if (code !== 0) return null;
@@ -282,7 +292,7 @@ export interface FileMedia {
   takenAt: Date | null;
   /** The `<video>` can play it (master or rendition). */
   playable: boolean;
-  hasChapters: boolean;
+  chapters: Chapter[];
 }
 
 /** The media facts of these files, by id (files without a row are absent). */
@@ -306,10 +316,22 @@ export async function loadFileMedia(
       caption: row.caption,
       takenAt: row.taken_at === null ? null : new Date(row.taken_at),
       playable: row.playback === 'master' || row.playback === 'rendition',
-      hasChapters: Array.isArray(row.chapters) && row.chapters.length > 0,
+      chapters: Array.isArray(row.chapters) ? row.chapters : [],
     });
   }
   return result;
+}
+
+/** A gallery page's files with their caption, date, playback and chapters (`media`, null when unknown). */
+export async function withFileMedia<T extends { files: { id: string }[] }>(
+  page: T,
+  database: Database = db(),
+): Promise<T & { files: (T['files'][number] & { media: FileMedia | null })[] }> {
+  const media = await loadFileMedia(
+    page.files.map((file) => file.id),
+    database,
+  );
+  return { ...page, files: page.files.map((file) => ({ ...file, media: media.get(file.id) ?? null })) };
 }
 
 type PlaybackRow = {

@@ -10,7 +10,7 @@ import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { isOrderId } from '../orders/access.server';
 import { playbackKey } from './playback.server';
-import { deliveredFilesEmailFields } from './publish-links.server';
+import { deliveredFilesEmailFields, zipUrlOf } from './publish-links.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
@@ -74,6 +74,8 @@ async function remindOne(tx: Tx, orderId: string, expiresAt: Date, now: Date): P
           orderNumber: facts.number,
           ...(facts.customer.firstName?.trim() ? { customerName: facts.customer.firstName.trim() } : {}),
           galleryUrl: files.galleryUrl,
+          // Issue 27: « Tout télécharger » in one click, straight from the e-mail.
+          zipUrl: zipUrlOf(files.galleryUrl),
           expiresAt: expiresAt.toISOString(),
           fileCount: files.fileCount ?? 0,
           totalBytes: files.totalBytes ?? 0,

@@ -175,7 +175,6 @@ export type PlaybackOutcome =
 
 /** Probes a video and, when browsers cannot play it as it is, stores its rendition. */
 export async function preparePlayback(storage: FileStorage, file: PlaybackFile): Promise<PlaybackOutcome> {
-  if (!(await ffmpegIsAvailable())) return { playback: 'none', reason: 'ffmpeg is not installed' };
   return servedOnLoopback(storage, file.storageKey, file.sizeBytes, file.contentType, async (url) => {
     const facts = await probe(url);
     if (!facts || !hasVideoStream(facts)) return { playback: 'none' as const, reason: 'no video stream ffprobe reads' };
@@ -227,6 +226,9 @@ export interface PlaybackPassOptions {
 export async function preparePendingPlayback(options: PlaybackPassOptions = {}): Promise<number> {
   const storage = options.storage ?? fileStorage();
   const database = options.database ?? db();
+  // Without ffmpeg nothing is recorded: the videos are probed once it is installed (and the
+  // shop restarted), rather than marked unplayable for good.
+  if (!(await ffmpegIsAvailable())) return 0;
   return database.transaction(async (tx) => {
     const { rows } = await tx.execute<{
       id: string;

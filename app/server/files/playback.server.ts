@@ -175,6 +175,9 @@ export type PlaybackOutcome =
 
 /** Probes a video and, when browsers cannot play it as it is, stores its rendition. */
 export async function preparePlayback(storage: FileStorage, file: PlaybackFile): Promise<PlaybackOutcome> {
+  // A master missing from the storage (a fault, or another storage's file) is an attempt that
+  // failed, said at once: ffprobe would otherwise wait on the loopback server until its timeout.
+  if (!(await storage.stat(file.storageKey))) throw new Error('the master is missing from the storage');
   return servedOnLoopback(storage, file.storageKey, file.sizeBytes, file.contentType, async (url) => {
     const facts = await probe(url);
     if (!facts || !hasVideoStream(facts)) return { playback: 'none' as const, reason: 'no video stream ffprobe reads' };

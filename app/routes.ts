@@ -67,6 +67,9 @@ export default [
   route('partage/:token/fichiers/:fileId', 'routes/share/share-original.ts'),
   route('partage/:token/fichiers/:fileId/miniature.jpg', 'routes/share/share-preview.ts', { id: 'share-thumbnail' }),
   route('partage/:token/fichiers/:fileId/apercu.jpg', 'routes/share/share-preview.ts', { id: 'share-preview' }),
+  // Issue 27: the video the gallery plays (master or rendition, Range) and its chapters.
+  route('commande/:orderId/fichiers/:fileId/video.mp4', 'routes/shop/files-video.ts', { id: 'files-video' }),
+  route('commande/:orderId/fichiers/:fileId/chapitres.vtt', 'routes/shop/files-video.ts', { id: 'files-chapters' }),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

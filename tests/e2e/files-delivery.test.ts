@@ -255,6 +255,8 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
       'Photos papier/Été 1984 – plage.jpg': sha256(uploaded['Été 1984 – plage.jpg'] as Buffer),
       'Photos papier/Noël 1986.jpg': sha256(uploaded['Noël 1986.jpg'] as Buffer),
       'Cassettes VHS/Mariage 1987.mp4': sha256(uploaded['Mariage 1987.mp4'] as Buffer),
+      // Issue 27: every ZIP carries its manifest.
+      'MANIFESTE.csv': expect.any(String),
     });
     await context.close();
 

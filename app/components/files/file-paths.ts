@@ -33,3 +33,13 @@ export function formatDuration(seconds: number): string {
   if (minutes > 0) return `${minutes}\u00A0min${rest > 0 ? `\u00A0${rest}\u00A0s` : ''}`;
   return `${rest}\u00A0s`;
 }
+
+/** What the gallery's `<video>` plays (the master or its web rendition), with Range (issue 27). */
+export function videoPath(orderId: string, fileId: string): string {
+  return `/commande/${orderId}/fichiers/${fileId}/video.mp4`;
+}
+
+/** A video's chapters as a WebVTT track (issue 27). */
+export function chaptersPath(orderId: string, fileId: string): string {
+  return `/commande/${orderId}/fichiers/${fileId}/chapitres.vtt`;
+}

@@ -1,4 +1,4 @@
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, FileIcon, FilmIcon, RotateCcwIcon } from 'lucide-react';
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, RotateCcwIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormAlert } from '~/components/auth/form-alert';
@@ -8,7 +8,8 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/compone
 import { Label } from '~/components/ui/label';
 import { Textarea } from '~/components/ui/textarea';
 import { formatFileSize } from '~/domain/files/delivered-files';
-import { formatDuration, originalPath, previewPath, thumbnailPath } from './file-paths';
+import { FileMedia, type FileMediaFacts, PhotoCaption } from './file-media';
+import { formatDuration, originalPath } from './file-paths';
 
 /*
  * The full-screen viewer of the gallery (issue 16): the preview image, the name and size,
@@ -29,6 +30,8 @@ export interface ViewerFile {
   hasPreview: boolean;
   reworkRequestedAt: Date | string | null;
   reworkComment: string | null;
+  /** Caption, date, playback and chapters (issue 27, file-media.tsx); absent when not known. */
+  media?: FileMediaFacts | null;
 }
 
 export type ReworkActionData =
@@ -58,7 +61,8 @@ export function FileViewer({ orderId, files, index, onIndexChange, canRework }: 
           className="flex h-[calc(100dvh-1rem)] w-[calc(100%-1rem)] max-w-6xl flex-col gap-4 p-4 sm:p-6"
           onKeyDown={(event) => {
             const target = event.target as HTMLElement;
-            if (target.closest('textarea, input')) return;
+            // The video's own controls seek with the arrows.
+            if (target.closest('textarea, input, video')) return;
             if (event.key === 'ArrowLeft') {
               event.preventDefault();
               go(-1);
@@ -74,9 +78,10 @@ export function FileViewer({ orderId, files, index, onIndexChange, canRework }: 
               Fichier {position + 1} sur {files.length} · {formatFileSize(file.sizeBytes)}
               {file.durationSeconds ? ` · ${formatDuration(file.durationSeconds)}` : ''}
             </DialogDescription>
+            <PhotoCaption file={file} />
           </div>
           <div className="relative flex min-h-0 flex-1 items-center justify-center rounded-md bg-ink/90">
-            <ViewerImage orderId={orderId} file={file} />
+            <FileMedia orderId={orderId} file={file} />
           </div>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="flex gap-2">
@@ -100,30 +105,6 @@ export function FileViewer({ orderId, files, index, onIndexChange, canRework }: 
         </DialogContent>
       ) : null}
     </Dialog>
-  );
-}
-
-function ViewerImage({ orderId, file }: { orderId: string; file: ViewerFile }) {
-  if (file.hasPreview || file.hasThumbnail) {
-    return (
-      <img
-        key={file.id}
-        src={file.hasPreview ? previewPath(orderId, file.id) : thumbnailPath(orderId, file.id)}
-        alt={`Aperçu de ${file.name}`}
-        className="max-h-full max-w-full object-contain"
-      />
-    );
-  }
-  const Icon = file.kind === 'video' ? FilmIcon : FileIcon;
-  return (
-    <div className="flex flex-col items-center gap-2 text-white">
-      <Icon className="size-16" aria-hidden="true" />
-      <p className="text-sm">
-        {file.kind === 'video'
-          ? 'Pas d’aperçu pour cette vidéo : téléchargez-la pour la regarder.'
-          : 'Pas d’aperçu pour ce fichier : téléchargez-le pour l’ouvrir.'}
-      </p>
-    </div>
   );
 }
 

@@ -157,6 +157,8 @@ export const ROUTE_ACCESS = {
   'routes/share/share-original': PUBLIC,
   'share-thumbnail': PUBLIC,
   'share-preview': PUBLIC,
+  'files-video': ORDER_VIEWER,
+  'files-chapters': ORDER_VIEWER,
 
   // Better Auth: each endpoint by its own line below (AUTH_ENDPOINT_ACCESS).
   'routes/api/auth': PUBLIC,

@@ -16,6 +16,7 @@ import {
   PaymentBlock,
 } from '~/components/checkout/checkout-blocks';
 import { GuestInfoForm } from '~/components/checkout/guest-info-form';
+import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
 import { wasPaid } from '~/domain/order-status';
@@ -36,6 +37,7 @@ import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
+import { retentionDays } from '~/server/files/retention-settings.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import {
@@ -138,6 +140,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     asksAddress,
     insurance: asksAddress ? await insuranceOffer(order) : null,
+    // Issue 27: how long the files stay online, said before paying.
+    retentionDays: await retentionDays(),
     payForm: payFormDefaults(order.customer, order.earlyStartConsentAt !== null, card.available ? 'card' : 'transfer'),
     addresses: order.addresses,
     state: 'shown' as const,
@@ -422,6 +426,7 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             sendMethod={order.sendMethod}
             returnOriginals={order.returnOriginals}
           />
+          <RetentionPromise days={page.retentionDays} />
           {page.asksAddress ? (
             <CheckoutAddressBlock fields={payFields} signedIn={viewer === 'owner'} insurance={page.insurance} />
           ) : (

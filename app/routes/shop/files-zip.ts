@@ -1,6 +1,8 @@
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
+import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { countZipDownload, filesAreServed, getFilesAccess } from '~/server/files/gallery.server';
 import { zipResponse, zipSourcesOf } from '~/server/files/zip-stream.server';
+import { accessFromLink } from '~/server/orders/access.server';
 import type { Route } from './+types/files-zip';
 
 /*
@@ -10,6 +12,10 @@ import type { Route } from './+types/files-zip';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  // The retention reminder's one-click ZIP (issue 27): a guest's link carries the delivery token,
+  // which becomes the order's cookie, as for the gallery; the clean address then sends the archive.
+  const fromLink = await accessFromLink(request, params.orderId);
+  if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const access = await getFilesAccess(request, params.orderId);
   if (!access || !filesAreServed(access)) throw data('Fichiers introuvables', { status: 404 });
   const support = new URL(request.url).searchParams.get('support') || null;

@@ -4,6 +4,7 @@ import { data, Link, redirect } from 'react-router';
 import { FileGrid } from '~/components/files/file-grid';
 import { galleryPath, zipPath } from '~/components/files/file-paths';
 import { FileViewer, type ReworkActionData } from '~/components/files/file-viewer';
+import { RetentionNotice } from '~/components/files/retention-notice';
 import { ShareLink } from '~/components/sharing/share-link';
 import { Button } from '~/components/ui/button';
 import { Pagination } from '~/components/ui/pagination';
@@ -19,6 +20,7 @@ import {
   requestRework,
   reworkFormSchema,
 } from '~/server/files/gallery.server';
+import { withFileMedia } from '~/server/files/playback.server';
 import { readFormData } from '~/server/form-data.server';
 import { accessFromLink } from '~/server/orders/access.server';
 import type { Route } from './+types/files';
@@ -53,7 +55,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (order.filesDeletedAt) return { state: 'deleted' as const, viewer, order: summary, gallery: null };
   if (!filesAreServed(access)) return { state: 'not_ready' as const, viewer, order: summary, gallery: null };
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
-  return { state: 'ready' as const, viewer, order: summary, gallery: await loadGalleryPage(order.id, page) };
+  return {
+    state: 'ready' as const,
+    viewer,
+    order: summary,
+    gallery: await withFileMedia(await loadGalleryPage(order.id, page)),
+  };
 }
 
 /**
@@ -117,9 +124,7 @@ export default function Files({ loaderData, actionData }: Route.ComponentProps) 
         <h1 id="files-title" className="text-title">
           Vos fichiers
         </h1>
-        {state === 'ready' && order.expiresAt ? (
-          <p className="text-muted-foreground">Conservés jusqu’au {formatDateFr(order.expiresAt)}</p>
-        ) : null}
+        {state === 'ready' && order.expiresAt ? <RetentionNotice expiresAt={order.expiresAt} /> : null}
       </div>
 
       {state === 'deleted' && order.deletedAt ? (

@@ -6,9 +6,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import sharp, { type SharpOptions } from 'sharp';
+import { type PhotoFacts, photoFacts } from '~/domain/files/playback';
 import { wholeSeconds } from '~/domain/files/video-duration';
 import { type Database, db, type Tx } from '../db/client.server';
 import { log } from '../log.server';
+import { preparePendingPlayback, recordPhotoFacts } from './playback.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 import { collect, posterFrame, videoDuration } from './video-info.server';
 
@@ -64,7 +66,14 @@ export interface PendingFile {
 }
 
 export type PreviewOutcome =
-  | { status: 'ready'; width: number | null; height: number | null; durationSeconds: number | null }
+  | {
+      status: 'ready';
+      width: number | null;
+      height: number | null;
+      durationSeconds: number | null;
+      /** A photo's caption and date from its metadata (videos: none). */
+      facts?: PhotoFacts;
+    }
   | { status: 'none'; durationSeconds: number | null }
   | { status: 'retry' | 'failed'; error: string };
 
@@ -94,6 +103,8 @@ export interface ImagePreviews {
   preview: Buffer;
   width: number;
   height: number;
+  /** The caption and date the image's EXIF/XMP give (issue 27), shown in the gallery. */
+  facts: PhotoFacts;
 }
 
 /**
@@ -133,7 +144,13 @@ export async function makeImagePreviews(input: Buffer | string): Promise<ImagePr
       .jpeg({ quality: THUMBNAIL_QUALITY })
       .toBuffer(),
   ]);
-  return { thumbnail, preview, width: upright.width, height: upright.height };
+  return {
+    thumbnail,
+    preview,
+    width: upright.width,
+    height: upright.height,
+    facts: photoFacts(metadata.exif, metadata.xmp),
+  };
 }
 
 /** Runs `use` with the original as a buffer, or as a temporary file when it is large. */
@@ -178,7 +195,13 @@ async function previewFile(
     const previews = await withOriginal(storage, file, makeImagePreviews);
     const keys = await storePreviews(storage, file, previews);
     return {
-      outcome: { status: 'ready', width: previews.width, height: previews.height, durationSeconds: null },
+      outcome: {
+        status: 'ready',
+        width: previews.width,
+        height: previews.height,
+        durationSeconds: null,
+        facts: previews.facts,
+      },
       keys,
     };
   }
@@ -211,6 +234,7 @@ async function recordOutcome(tx: Tx, file: PendingFile, outcome: PreviewOutcome,
         height = ${outcome.status === 'ready' ? outcome.height : null},
         duration_seconds = ${outcome.durationSeconds}
       where id = ${file.id}`);
+    if (outcome.status === 'ready' && outcome.facts) await recordPhotoFacts(tx, file.id, outcome.facts);
     return;
   }
   await tx.execute(sql`
@@ -358,6 +382,18 @@ export function createPreviewWorker(options: FilePreviewsOptions = {}): PreviewW
       let claimed = 0;
       try {
         claimed = await previewPendingFiles({ ...options, onFile, skip: skip() });
+        // Videos' playback (probe, rendition) once no preview waits: one video per pass (issue 27).
+        if (claimed === 0 && running) {
+          claimed = await preparePendingPlayback({
+            ...(options.storage ? { storage: options.storage } : {}),
+            ...(options.database ? { database: options.database } : {}),
+            skip: skip(),
+            onFile: (file, outcome) => {
+              if (outcome.playback === 'pending') waiting.set(file.id, Date.now() + retryDelayMs * (file.attempts + 1));
+              else waiting.delete(file.id);
+            },
+          });
+        }
       } catch (error) {
         log.error({ err: error }, 'file previews: pass failed (database or storage unavailable?)');
       }

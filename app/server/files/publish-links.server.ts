@@ -23,6 +23,17 @@ export function galleryUrl(orderId: string, token: string | null): string {
   return token ? `${url}?${new URLSearchParams({ token })}` : url;
 }
 
+/**
+ * The one-click ZIP of the order's files (issue 27, the retention reminder) from its gallery link:
+ * the same address with `.zip`, the guest's token kept (files-zip.ts sets its cookie, then sends
+ * the archive from the clean address).
+ */
+export function zipUrlOf(gallery: string): string {
+  const url = new URL(gallery);
+  url.pathname = url.pathname.replace(/\/fichiers$/, '/fichiers.zip');
+  return url.toString();
+}
+
 export interface PublishedFiles {
   userId: string | null;
   publishedAt: Date | null;

@@ -9,7 +9,8 @@ import { enqueueEmail, InvalidRecipientError } from '../email/outbox.server';
 import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { isOrderId } from '../orders/access.server';
-import { deliveredFilesEmailFields } from './publish-links.server';
+import { playbackKey } from './playback.server';
+import { deliveredFilesEmailFields, zipUrlOf } from './publish-links.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
@@ -73,6 +74,8 @@ async function remindOne(tx: Tx, orderId: string, expiresAt: Date, now: Date): P
           orderNumber: facts.number,
           ...(facts.customer.firstName?.trim() ? { customerName: facts.customer.firstName.trim() } : {}),
           galleryUrl: files.galleryUrl,
+          // Issue 27: « Tout télécharger » in one click, straight from the e-mail.
+          zipUrl: zipUrlOf(files.galleryUrl),
           expiresAt: expiresAt.toISOString(),
           fileCount: files.fileCount ?? 0,
           totalBytes: files.totalBytes ?? 0,
@@ -98,7 +101,10 @@ async function remindOne(tx: Tx, orderId: string, expiresAt: Date, now: Date): P
   }
 }
 
-/** Every storage key of a file: its bytes and its previews, recorded or not yet. */
+/**
+ * Every storage key of a file: its bytes, its previews and its video rendition (issue 27), recorded
+ * or not yet (a rendition's key is conventional: deleting one that was never made is a no-op).
+ */
 export function storageKeysOf(file: {
   id: string;
   orderId: string;
@@ -110,6 +116,7 @@ export function storageKeysOf(file: {
     file.storageKey,
     fileKey(file.orderId, file.id, 'thumbnail'),
     fileKey(file.orderId, file.id, 'preview'),
+    playbackKey(file.orderId, file.id),
   ]);
   if (file.thumbnailKey) keys.add(file.thumbnailKey);
   if (file.previewKey) keys.add(file.previewKey);

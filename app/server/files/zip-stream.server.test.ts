@@ -80,6 +80,8 @@ describe('the ZIP of an order', () => {
       'Photos papier/IMG_0002.JPG': sha256(files[1]?.bytes as Buffer),
       'Photos papier/vide.txt': sha256(Buffer.alloc(0)),
       'Cassettes VHS/Cassette 1.mp4': sha256(files[3]?.bytes as Buffer),
+      // Issue 27: every ZIP carries its manifest (playback.server.test.ts checks its lines).
+      'MANIFESTE.csv': expect.any(String),
     });
 
     // One support only.
@@ -88,7 +90,10 @@ describe('the ZIP of an order', () => {
       { orderNumber: order.number, support: 'vhs', sources: await zipSourcesOf(order.id, 'vhs') },
       storage,
     );
-    expect(Object.keys(await readBack(await saveBody(vhs, 'vhs.zip')))).toEqual(['Cassettes VHS/Cassette 1.mp4']);
+    expect(Object.keys(await readBack(await saveBody(vhs, 'vhs.zip')))).toEqual([
+      'Cassettes VHS/Cassette 1.mp4',
+      'MANIFESTE.csv',
+    ]);
 
     // Counted once for each file it holds.
     await countZipDownload(order.id, null);
@@ -131,9 +136,10 @@ describe('the ZIP of an order', () => {
     try {
       const { port } = server.address() as { port: number };
       const archive = await saveBody(await fetch(`http://127.0.0.1:${port}/`), 'adapter.zip');
-      expect(await readBack(archive)).toEqual(
-        Object.fromEntries(contents.map((bytes, i) => [`Photos papier/scan-${i}.tif`, sha256(bytes)])),
-      );
+      expect(await readBack(archive)).toEqual({
+        ...Object.fromEntries(contents.map((bytes, i) => [`Photos papier/scan-${i}.tif`, sha256(bytes)])),
+        'MANIFESTE.csv': expect.any(String),
+      });
     } finally {
       server.close();
     }
@@ -267,7 +273,10 @@ describe('with S3', () => {
         { orderNumber: order.number, support: null, sources: await zipSourcesOf(order.id, null) },
         bucket,
       );
-      expect(await readBack(await saveBody(zip, 's3.zip'))).toEqual({ 'Photos papier/Été.jpg': file.sha256 });
+      expect(await readBack(await saveBody(zip, 's3.zip'))).toEqual({
+        'Photos papier/Été.jpg': file.sha256,
+        'MANIFESTE.csv': expect.any(String),
+      });
     } finally {
       await s3.close();
     }

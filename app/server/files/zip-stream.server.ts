@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import { supportLabel } from '~/domain/account/order-details';
 import {
@@ -9,8 +10,9 @@ import {
   zipEntryName,
   zipFileName,
 } from '~/domain/files/zip-layout';
+import { MANIFEST_NAME, manifestCsv } from '~/domain/files/zip-manifest';
 import { type Database, db } from '../db/client.server';
-import { orderFiles } from '../db/schema';
+import { orderFileMedia, orderFiles } from '../db/schema';
 import { type BodyOptions, webStreamOf } from './downloads.server';
 import { attachmentDisposition, type FileStorage, fileStorage } from './storage.server';
 
@@ -30,6 +32,44 @@ export interface ZipSource {
   size: number;
   crc32: number;
   modifiedAt: Date;
+  /** For the manifest (issue 27): the SHA-256 recorded at upload, the item, the photo's date. */
+  sha256?: string;
+  item?: string;
+  takenAt?: Date | null;
+  /** An entry made by the shop itself (the manifest), written from memory rather than the storage. */
+  bytes?: Uint8Array;
+}
+
+/**
+ * `MANIFESTE.csv` (app/domain/files/zip-manifest.ts) of these files, as one more entry of the
+ * archive, at its root: made from the SHA-256 recorded when each file was stored, so that the ZIP
+ * stays a constant-memory stream with an exact length known before its first byte. Shared ZIPs
+ * (the family's shares) build theirs with it too.
+ */
+export function zipManifest(files: readonly ZipSource[]): ZipSource {
+  const text = manifestCsv(
+    files
+      .filter((file) => file.bytes === undefined)
+      .map((file) => {
+        if (!file.sha256) throw new Error(`no SHA-256 for the manifest: ${file.name}`);
+        return {
+          name: file.name,
+          size: file.size,
+          sha256: file.sha256,
+          item: file.item ?? file.name.split('/')[0] ?? '',
+          date: file.takenAt ?? file.modifiedAt,
+        };
+      }),
+  );
+  const bytes = Buffer.from(text, 'utf8');
+  // The newest file's date, not the download's: the same files make the same archive, byte for byte.
+  const modifiedAt = files.reduce((latest, file) => (file.modifiedAt > latest ? file.modifiedAt : latest), new Date(0));
+  return { name: MANIFEST_NAME, key: '', size: bytes.length, crc32: crc32(bytes), modifiedAt, bytes };
+}
+
+/** The files and, last, their manifest. */
+export function withManifest(files: readonly ZipSource[]): ZipSource[] {
+  return [...files, zipManifest(files)];
 }
 
 /** The bytes of the archive, in order: header, content, header, content…, central directory, end. */
@@ -42,6 +82,10 @@ export async function* zipChunks(
     const source = sources[index] as ZipSource;
     yield localHeader(entry);
     if (entry.size === 0) continue;
+    if (source.bytes) {
+      yield source.bytes;
+      continue;
+    }
     const stream = await storage.read(source.key);
     if (!stream) throw new Error(`file missing from the storage: ${source.key}`);
     let written = 0;
@@ -74,8 +118,8 @@ export async function* zipChunks(
 }
 
 /**
- * The live files of an order (or of one support) as the archive's entries, by support then name.
- * `within`: only a family share's selection (sharing.server.ts).
+ * The live files of an order (or of one support) as the archive's entries, by support then name,
+ * then their manifest (`MANIFESTE.csv`). `within`: only a family share's selection (sharing.server.ts).
  */
 export async function zipSourcesOf(
   orderId: string,
@@ -91,8 +135,11 @@ export async function zipSourcesOf(
       size: orderFiles.sizeBytes,
       crc32: orderFiles.crc32,
       createdAt: orderFiles.createdAt,
+      sha256: orderFiles.sha256,
+      takenAt: orderFileMedia.takenAt,
     })
     .from(orderFiles)
+    .leftJoin(orderFileMedia, eq(orderFileMedia.fileId, orderFiles.id))
     .where(
       and(
         eq(orderFiles.orderId, orderId),
@@ -102,13 +149,19 @@ export async function zipSourcesOf(
       ),
     )
     .orderBy(asc(orderFiles.support), asc(orderFiles.name), asc(orderFiles.id));
-  return rows.map((row) => ({
-    name: zipEntryName(supportLabel(row.support), row.name),
-    key: row.key,
-    size: row.size,
-    crc32: row.crc32,
-    modifiedAt: row.createdAt,
-  }));
+  if (rows.length === 0) return [];
+  return withManifest(
+    rows.map((row) => ({
+      name: zipEntryName(supportLabel(row.support), row.name),
+      key: row.key,
+      size: row.size,
+      crc32: row.crc32,
+      modifiedAt: row.createdAt,
+      sha256: row.sha256,
+      item: supportLabel(row.support),
+      takenAt: row.takenAt,
+    })),
+  );
 }
 
 /** The download of the archive: 200 with its exact length (HEAD: the headers only). */

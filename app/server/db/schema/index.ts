@@ -1,6 +1,7 @@
 export * from './audit';
 export * from './auth';
 export * from './instances';
+export * from './media';
 export * from './refund-iban';
 export * from './saved-filters';
 export * from './shares';

@@ -49,6 +49,8 @@ const filesExpiringSchema = z.object({
   orderNumber: z.string().trim().min(1),
   customerName: z.string().trim().optional(),
   galleryUrl: linkSchema,
+  /** The ZIP of every file, in one click (issue 27); a guest's carries the token: secret too. */
+  zipUrl: linkSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }),
   fileCount: z.number().int().nonnegative(),
   totalBytes: z.number().nonnegative(),
@@ -56,7 +58,7 @@ const filesExpiringSchema = z.object({
 
 export const filesExpiring: TemplateDefinition<typeof filesExpiringSchema> = {
   schema: filesExpiringSchema,
-  secretFields: ['galleryUrl'],
+  secretFields: ['galleryUrl', 'zipUrl'],
   build: (data) => {
     const day = formatDateFr(data.expiresAt);
     return {
@@ -74,7 +76,19 @@ export const filesExpiring: TemplateDefinition<typeof filesExpiringSchema> = {
             Dans votre galerie, le bouton « Tout télécharger » enregistre tous vos fichiers en une seule archive ZIP.
             Gardez-en une copie sur votre ordinateur et, si possible, sur un second support.
           </P>
-          <Action href={data.galleryUrl} label="Tout télécharger" />
+          {data.zipUrl ? (
+            <>
+              <Action href={data.zipUrl} label="Tout télécharger (ZIP)" />
+              <P small>
+                L’archive contient le fichier MANIFESTE.csv : la taille et l’empreinte SHA-256 de chaque fichier, pour
+                vérifier plus tard que rien n’a été abîmé. Vous préférez une clé USB ? Commandez une copie depuis votre
+                galerie.
+              </P>
+              <Action href={data.galleryUrl} label="Voir ma galerie" />
+            </>
+          ) : (
+            <Action href={data.galleryUrl} label="Tout télécharger" />
+          )}
           <P small>Besoin de plus de temps ? Répondez à cet email : nous pouvons prolonger la conservation.</P>
         </EmailLayout>
       ),

@@ -16,6 +16,7 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
+import { isDocumentRoute } from '~/domain/document-routes';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { getUser } from '~/server/auth/session.server';
 import { log } from '~/server/log.server';
@@ -103,12 +104,13 @@ function isBackOffice(pathname: string): boolean {
 /**
  * The public site's pages (app/routes/site) are sent as documents: their HTML and CSS do all they
  * show, their links and forms work natively, and one small inline script adds the header's and the
- * home page's enhancements; React and the router are not loaded (docs/decisions/018). Decided on
- * the server only: in the browser the root always renders the scripts, which a page that hydrates
- * was sent with, and a client-side navigation to a site page keeps them.
+ * home page's enhancements; React and the router are not loaded (docs/decisions/018). Which pages:
+ * the one rule of domain/document-routes.ts. Decided on the server only: in the browser the root
+ * always renders the scripts, which a page that hydrates was sent with, and a client-side
+ * navigation to a site page keeps them.
  */
 function isSentAsDocument(matches: UIMatch[]): boolean {
-  return typeof document === 'undefined' && (matches.at(-1)?.id.startsWith('routes/site/') ?? false);
+  return typeof document === 'undefined' && isDocumentRoute(matches.at(-1)?.id);
 }
 
 const DOCUMENT_ONLY_SCRIPT = documentOnlyScript();

@@ -1,3 +1,6 @@
+// First of all, before any module builds a schema: zod's jitless setting (no `new Function` probe,
+// which the CSP reports even when caught). The root route is the first module a page evaluates.
+import '~/domain/zod-config';
 import frauncesLatin from '@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url';
 import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 import { useEffect } from 'react';

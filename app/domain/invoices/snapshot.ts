@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { company } from '../company';
 import { formatEurosFromCents } from '../format';
 import { paymentMethodLabel } from '../order-status';

@@ -52,7 +52,10 @@ describe('parseGuestOrderInfo', () => {
   });
 
   it('refuses an incomplete address for a physical draft on the API’s field names, never a silent success', () => {
-    const parsed = parseGuestOrderInfo({ email: 'x@example.fr', city: 'Orléans', postalCode: '45000' }, { asksAddress: true });
+    const parsed = parseGuestOrderInfo(
+      { email: 'x@example.fr', city: 'Orléans', postalCode: '45000' },
+      { asksAddress: true },
+    );
     expect(parsed).toEqual({
       success: false,
       fieldErrors: {

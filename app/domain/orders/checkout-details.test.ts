@@ -158,7 +158,11 @@ describe('checkout details', () => {
     });
     expect(kept.status === 'success' && kept.value.contact).toEqual({ email: 'invite@example.fr' });
     const full = parseWithZod(
-      new URLSearchParams({ 'contact.email': 'a@example.fr', 'contact.city': 'Orléans', 'contact.postalCode': '45000' }),
+      new URLSearchParams({
+        'contact.email': 'a@example.fr',
+        'contact.city': 'Orléans',
+        'contact.postalCode': '45000',
+      }),
       { schema: checkoutPaySchema(null, 'full') },
     );
     expect(full.status === 'success' && full.value.contact).toMatchObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { type PriceListDocument, REEL_SIZES, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { lineTitle } from '../pricing/labels';
 import { type LineChoice, priceLine } from '../pricing/pricing';

@@ -168,10 +168,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production). */
+/**
+ * PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production).
+ * Above the page (`relative z-10`): the heroes of the home page and of PageHeader pull themselves up
+ * under the fixed header (-mt-header), and would otherwise paint over it.
+ */
 function DemoShopBanner({ text }: { text: string }) {
   return (
-    <p role="note" className="bg-warning-tint px-4 py-2 text-center font-semibold text-warning-tint-foreground text-sm">
+    <p
+      role="note"
+      className="relative z-10 bg-warning-tint px-4 py-2 text-center font-semibold text-warning-tint-foreground text-sm"
+    >
       {text}
     </p>
   );

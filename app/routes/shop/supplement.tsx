@@ -137,7 +137,7 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
         </table>
         <FormAlert id={form.errorId} errors={form.errors} />
         {actionData?.done ? <p role="status">{actionData.done}</p> : null}
-        {supplement.status === 'awaiting_customer' && actionData?.confirming ? (
+        {supplement.status === 'awaiting_customer' && actionData && 'confirming' in actionData ? (
           <Form
             method="post"
             aria-labelledby="decline-title"

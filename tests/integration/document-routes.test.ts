@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import routes from '../../app/routes';
 import { isDocumentRoute, moduleIsSitePage, type RouteEntry, routeIdOf } from '~/domain/document-routes';
+import routes from '../../app/routes';
 
 /*
  * Every route of app/routes.ts held to the one rule of the pages sent as documents (issue 27,
@@ -36,7 +36,12 @@ describe('the pages sent as documents', () => {
       ]),
     );
     expect(all.filter((entry) => entry.file === 'routes/site/content-page.tsx')).toHaveLength(10);
-    for (const id of ['routes/shop/configurator', 'routes/shop/checkout', 'routes/account/profile', 'routes/auth/login'])
+    for (const id of [
+      'routes/shop/configurator',
+      'routes/shop/checkout',
+      'routes/account/profile',
+      'routes/auth/login',
+    ])
       expect(isDocumentRoute(id), id).toBe(false);
   });
 });

@@ -260,12 +260,7 @@ export function PaymentBlock({
           <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
             {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
           </p>
-          <Button
-            type="submit"
-            size="lg"
-            className="h-auto min-h-12 w-full whitespace-normal"
-            disabled={disabled}
-          >
+          <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal" disabled={disabled}>
             {processing ? (
               <Spinner
                 label={method === 'card' ? CHECKOUT_TEXT.processing : CHECKOUT_TEXT.recording}

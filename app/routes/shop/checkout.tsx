@@ -228,7 +228,11 @@ type Submission = SubmissionResult<string[]>;
 
 /** Every form's answer: Conform's lastResult (French messages under the fields, what was typed). */
 type ActionResult =
-  | { intent: 'pay'; submission: Submission; /** The alert's heading: the form's fields, or the payment. */ heading?: string }
+  | {
+      intent: 'pay';
+      submission: Submission /** The alert's heading: the form's fields, or the payment. */;
+      heading?: string;
+    }
   | { intent: 'sign-in' | 'register'; submission: Submission };
 
 /** The password never comes back to the browser. */

@@ -78,7 +78,8 @@ export async function confirmCheckout(input: {
   try {
     result = await db().transaction(async (tx) => {
       const locked = await lockOrderState(tx, input.orderId);
-      if (!locked) throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
+      if (!locked)
+        throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
       const { state } = locked;
       if (input.contact || (!state.placed && input.details)) {
         await recordCheckoutContact(tx, {
@@ -99,7 +100,9 @@ export async function confirmCheckout(input: {
       const applied = await applyTransitionInTx(
         tx,
         input.orderId,
-        state.placed ? { type: 'choose_payment_method', method: input.method } : { type: 'place', method: input.method },
+        state.placed
+          ? { type: 'choose_payment_method', method: input.method }
+          : { type: 'place', method: input.method },
         input.actor,
         { accessToken: input.accessToken },
       );

@@ -84,5 +84,8 @@ describe('parseGuestOrderInfo', () => {
       details: null,
       contact: { email: 'nouvelle@example.fr', address: '1 rue de Bourgogne', phone: '06 00 00 00 00' },
     });
+    // A name left out keeps the order's own (not emptied).
+    const kept = parseGuestOrderInfo({ email: 'x@example.fr' }, { asksAddress: false });
+    expect(kept.success && kept.contact).not.toHaveProperty('firstName');
   });
 });

@@ -102,7 +102,10 @@ export function parseGuestOrderInfo(
   if (!options.asksAddress || !sendsAnAddress(input)) {
     const info = parseGuestInfo(input);
     if (!info.success) return { success: false, fieldErrors: info.fieldErrors };
-    return { success: true, contact: info.data, details: null };
+    // A name left out keeps the one the order has (typed in the configurator's quote).
+    const { firstName, lastName, ...rest } = info.data;
+    const contact: GuestContact = { ...rest, ...(firstName ? { firstName } : {}), ...(lastName ? { lastName } : {}) };
+    return { success: true, contact, details: null };
   }
   const address = parseAddress(addressFormOfGuestInfo(input));
   const raw = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};

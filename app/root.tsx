@@ -1,3 +1,6 @@
+// First of all, before any module builds a schema: zod's jitless setting (no `new Function` probe,
+// which the CSP reports even when caught). The root route is the first module a page evaluates.
+import '~/domain/zod-config';
 import frauncesLatin from '@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url';
 import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 import { useEffect } from 'react';
@@ -16,6 +19,7 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
+import { isDocumentRoute } from '~/domain/document-routes';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { getUser } from '~/server/auth/session.server';
 import { log } from '~/server/log.server';
@@ -103,12 +107,13 @@ function isBackOffice(pathname: string): boolean {
 /**
  * The public site's pages (app/routes/site) are sent as documents: their HTML and CSS do all they
  * show, their links and forms work natively, and one small inline script adds the header's and the
- * home page's enhancements; React and the router are not loaded (docs/decisions/018). Decided on
- * the server only: in the browser the root always renders the scripts, which a page that hydrates
- * was sent with, and a client-side navigation to a site page keeps them.
+ * home page's enhancements; React and the router are not loaded (docs/decisions/018). Which pages:
+ * the one rule of domain/document-routes.ts. Decided on the server only: in the browser the root
+ * always renders the scripts, which a page that hydrates was sent with, and a client-side
+ * navigation to a site page keeps them.
  */
 function isSentAsDocument(matches: UIMatch[]): boolean {
-  return typeof document === 'undefined' && (matches.at(-1)?.id.startsWith('routes/site/') ?? false);
+  return typeof document === 'undefined' && isDocumentRoute(matches.at(-1)?.id);
 }
 
 const DOCUMENT_ONLY_SCRIPT = documentOnlyScript();
@@ -163,10 +168,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production). */
+/**
+ * PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production).
+ * Above the page (`relative z-10`): the heroes of the home page and of PageHeader pull themselves up
+ * under the fixed header (-mt-header), and would otherwise paint over it.
+ */
 function DemoShopBanner({ text }: { text: string }) {
   return (
-    <p role="note" className="bg-warning-tint px-4 py-2 text-center font-semibold text-warning-tint-foreground text-sm">
+    <p
+      role="note"
+      className="relative z-10 bg-warning-tint px-4 py-2 text-center font-semibold text-warning-tint-foreground text-sm"
+    >
       {text}
     </p>
   );

@@ -10,8 +10,12 @@ export default [
   route('boite-soovenirs', 'routes/site/boite-soovenirs.tsx'),
   route('faq', 'routes/site/faq.tsx'),
   // The specification's URL keeps its accent; the form without it serves the same page (canonical: accented).
-  route('numérisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'essai-gratuit' }),
-  route('numerisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'essai-gratuit-sans-accent' }),
+  // A site route given its own id keeps the folder as prefix: pages of routes/site are sent as
+  // documents, decided by the id (app/domain/document-routes.ts).
+  route('numérisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'routes/site/essai-gratuit' }),
+  route('numerisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', {
+    id: 'routes/site/essai-gratuit-sans-accent',
+  }),
   route('boutique', 'routes/site/boutique.tsx'),
   route('services-entreprises', 'routes/site/services-entreprises.tsx'),
   route('blog', 'routes/site/blog.tsx'),
@@ -29,7 +33,7 @@ export default [
     'legal-notice',
     'cgv',
     'politique-de-confidentialite',
-  ].map((slug) => route(slug, 'routes/site/content-page.tsx', { id: `page-${slug}` })),
+  ].map((slug) => route(slug, 'routes/site/content-page.tsx', { id: `routes/site/page-${slug}` })),
   route('sitemap.xml', 'routes/api/sitemap-xml.ts'),
   route('robots.txt', 'routes/api/robots-txt.ts'),
   route('api/content/invalidate', 'routes/api/content-invalidate.ts'),

@@ -53,3 +53,8 @@ export function frenchTypography(text: string): string {
       .replace(/[ \u00A0\u202F]?»/g, `${NNBSP}»`)
   );
 }
+
+/** A count with its word in French: the singular for 0 and 1 (« 0 reçu », « 1 reçu », « 2 reçus »). */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count}\u00a0${Math.abs(count) < 2 ? singular : plural}`;
+}

@@ -142,7 +142,7 @@ const entries: Record<ServiceId, Omit<ServiceCatalogueEntry, 'id' | 'image'>> = 
     pricing: 'restoration',
   },
   soovenirs: {
-    title: 'Boîte Soovenirs',
+    title: 'Soovenirs sur mesure',
     summary: 'Un coffret pour rassembler, envoyer et conserver vos souvenirs, numérisés et rendus.',
     category: 'plus',
     popular: false,

@@ -49,7 +49,7 @@ const SERVICE_TITLES: Record<ServiceId, string> = {
   documents: 'Documents',
   journaux: 'Journaux',
   restauration: 'Restauration photo',
-  soovenirs: 'Boîte Soovenirs',
+  soovenirs: 'Soovenirs sur mesure',
 };
 
 export function serviceImage(id: ServiceId): string {

@@ -74,8 +74,6 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     await page.getByLabel('Adresse e-mail').fill(email);
     await page.getByLabel('Prénom').fill('Irène');
     await page.getByLabel('Nom', { exact: true }).fill('Joliot-Curie');
-    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
-    await expect.poll(() => page.getByText('Vos informations ont été enregistrées.').isVisible()).toBe(true);
     await page.getByRole('checkbox', { name: CONSENT }).check();
     await page.getByRole('button', { name: pay }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);

@@ -75,7 +75,7 @@ async function payOnSandbox(page: Page, order: { id: string }) {
 }
 
 describe('guest checkout', () => {
-  it('saves the guest’s information, records the request to start early, pays with 4242 and invoices', async () => {
+  it('asks the missing e-mail on its field, records it with the request to start early, pays with 4242 and invoices', async () => {
     const order = await insertTestOrder(server.databaseUrl, { guestEmail: null });
     const page = await guestPage(order);
     await page.goto(checkoutUrl(order));
@@ -98,44 +98,24 @@ describe('guest checkout', () => {
       `/checkout?orderId=${order.id}&compte=connexion`,
     );
 
-    // No e-mail address yet: paying is not possible.
-    expect(await page.getByRole('button', { name: PAY }).isDisabled()).toBe(true);
+    // No e-mail address yet: « Payer » says so under the field, headed as the form's mistake.
     await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: PAY }).click();
+    await expect.poll(() => page.getByText('L’adresse e-mail est requise').isVisible()).toBe(true);
+    expect(await page.getByRole('alert').filter({ hasText: 'Vérifiez vos coordonnées' }).count()).toBe(1);
+    expect((await orderState(server.databaseUrl, order.id)).events).not.toContain('guest_info_updated');
 
-    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
-    await expect.poll(() => page.getByText('Veuillez remplir tous les champs obligatoires').isVisible()).toBe(true);
-    expect(await page.getByText('L’adresse e-mail est requise').isVisible()).toBe(true);
-
+    // The order's address is frozen already (placed): only the e-mail is asked, once.
     await page.getByLabel('Adresse e-mail').fill('Irene.Joliot@Example.fr');
-    await page.getByLabel('Prénom').fill('Irène');
-    await page.getByLabel('Nom', { exact: true }).fill('Joliot-Curie');
-    await page.getByLabel('Téléphone').fill('01 23 45 67 89');
-    await page.getByLabel('Adresse', { exact: true }).fill('12 rue de l’Université');
-    await page.getByLabel('Code postal').fill('75007');
-    await page.getByLabel('Ville').fill('Paris');
-    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
-    await expect.poll(() => page.getByText('Vos informations ont été enregistrées.').isVisible()).toBe(true);
-    const [saved] = (
-      await client.query(
-        `select guest_email, guest_phone, guest_address, guest_city, guest_postal_code, search_text
-         from orders where id = $1`,
-        [order.id],
-      )
-    ).rows;
-    expect(saved).toEqual({
-      guest_email: 'irene.joliot@example.fr',
-      guest_phone: '01 23 45 67 89',
-      guest_address: '12 rue de l’Université',
-      guest_city: 'Paris',
-      guest_postal_code: '75007',
-      search_text: 'irène joliot-curie irene.joliot@example.fr',
-    });
-
     // The request to start early, ticked here (it is optional: see the next test).
-    await expect.poll(() => page.getByRole('button', { name: PAY }).isEnabled()).toBe(true);
     await page.getByRole('checkbox', { name: CONSENT }).check();
     await page.getByRole('button', { name: PAY }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
+    const [saved] = (await client.query('select guest_email, search_text from orders where id = $1', [order.id])).rows;
+    expect(saved).toEqual({
+      guest_email: 'irene.joliot@example.fr',
+      search_text: 'marie curie irene.joliot@example.fr',
+    });
 
     // A declined card: a French error on the gateway's page, nothing changes.
     const before = await orderState(server.databaseUrl, order.id);
@@ -204,7 +184,7 @@ describe('guest checkout', () => {
 });
 
 describe('guest checkout without JavaScript', () => {
-  it('orders in the configurator, saves the guest’s information and pays, with plain forms', async () => {
+  it('orders in the configurator and pays with one press, the guest’s information with it, with plain forms', async () => {
     const page = await openPage(browser, undefined, { javaScriptEnabled: false });
     await page.goto(`${server.url}/configurateur`);
     const slides = page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^Diapositives\s/ }) });
@@ -216,13 +196,11 @@ describe('guest checkout without JavaScript', () => {
     await page.waitForURL(/\/checkout\?orderId=[0-9a-f-]{36}$/);
     const orderId = new URL(page.url()).searchParams.get('orderId') as string;
     const pay = 'Payer 90,00\u00A0€'; // 200 x 0,45 €
-    expect(await page.getByRole('button', { name: pay }).isDisabled()).toBe(true);
 
+    // One block, one press: the e-mail and the optional address go with « Payer ».
     await page.getByLabel('Adresse e-mail').fill('sans-js@example.fr');
     await page.getByLabel('Code postal').fill('45000');
     await page.getByLabel('Ville').fill('Orléans');
-    await page.getByRole('button', { name: 'Enregistrer mes informations' }).click();
-    await expect.poll(() => page.getByText('Vos informations ont été enregistrées.').isVisible()).toBe(true);
     await page.getByRole('checkbox', { name: CONSENT }).check();
     await page.getByRole('button', { name: pay }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);

@@ -263,16 +263,17 @@ describe('the configurator over HTTP', () => {
     const guestCookie = ordered.headers.getSetCookie()[0]!.split(';')[0]!;
     const checkout = await fetch(`${server.url}/checkout?orderId=${orderId}`, { headers: { cookie: guestCookie } });
     expect(await text(checkout)).not.toContain('visiteur@example.fr');
-    // The customer types their own address at checkout; the confirmation (with the token) goes there only.
-    const info = await post(
-      `/checkout?orderId=${orderId}`,
-      { intent: 'guest-info', email: 'cliente@example.fr', firstName: 'Lucie' },
-      guestCookie,
-    );
-    expect(info.status).toBe(200);
+    // The customer types their own address at checkout, sent with « Payer »; the confirmation (with
+    // the token) goes there only.
     const confirmed = await post(
       `/checkout?orderId=${orderId}`,
-      { intent: 'pay', paymentMethod: 'cheque', earlyStartConsent: 'on' },
+      {
+        intent: 'pay',
+        paymentMethod: 'cheque',
+        earlyStartConsent: 'on',
+        'contact.email': 'cliente@example.fr',
+        'contact.firstName': 'Lucie',
+      },
       guestCookie,
     );
     expect(confirmed.status).toBe(302);

@@ -11,6 +11,7 @@ import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import {
   MAX_COUNT,
   MAX_REMARK_LENGTH,
+  receivedCountText,
   SUPPLEMENT_REFUSALS,
   type SupplementRefusalInput,
 } from '~/domain/orders/reception';
@@ -210,9 +211,7 @@ export function ReceptionPanel({ orderId }: { orderId: string }) {
           </p>
           <ul className="flex flex-col gap-1">
             {value.reception.counts.map((line) => (
-              <li key={line.label}>
-                {line.label} : {line.counted} reçus pour {line.ordered} commandés
-              </li>
+              <li key={line.label}>{receivedCountText(line)}</li>
             ))}
           </ul>
           {value.reception.remarks.map((remark) => (

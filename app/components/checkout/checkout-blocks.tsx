@@ -30,7 +30,8 @@ import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } f
  */
 
 export const CHECKOUT_TEXT = {
-  guestInfoRequired: 'Veuillez d’abord enregistrer vos informations (adresse e-mail obligatoire).',
+  asGuest:
+    'Sans compte\u00a0: indiquez vos coordonnées ci-dessous puis payez, nous vous écrivons pour le suivi de votre commande.',
   processing: 'Redirection vers le paiement…',
   recording: 'Enregistrement de votre commande…',
 } as const;
@@ -201,8 +202,6 @@ export function PaymentBlock({
   form,
   fields,
   total,
-  canPay,
-  blockedReason,
   workStartsAfterPeriod,
   processing,
   cardAvailable = true,
@@ -210,8 +209,6 @@ export function PaymentBlock({
   form: FormMetadata<CheckoutPayFields, string[]>;
   fields: Record<'paymentMethod' | 'earlyStartConsent', FieldMetadata<string, CheckoutPayFields, string[]>>;
   total: string;
-  canPay: boolean;
-  blockedReason: string | null;
   /** When the work starts without the request: the end of the withdrawal period. */
   workStartsAfterPeriod: Date;
   processing: boolean;
@@ -224,7 +221,7 @@ export function PaymentBlock({
   const [method, setMethod] = React.useState<CheckoutPaymentMethod>(
     isCheckoutPaymentMethod(initial) ? initial : (methods[0] ?? 'transfer'),
   );
-  const disabled = processing || !canPay;
+  const disabled = processing;
   return (
     <Card aria-labelledby="payment-title" role="region">
       <CardHeader>
@@ -263,18 +260,7 @@ export function PaymentBlock({
           <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
             {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
           </p>
-          {blockedReason ? (
-            <p id="pay-blocked-reason" className="text-muted-foreground text-sm">
-              {blockedReason}
-            </p>
-          ) : null}
-          <Button
-            type="submit"
-            size="lg"
-            className="h-auto min-h-12 w-full whitespace-normal"
-            disabled={disabled}
-            aria-describedby={blockedReason ? 'pay-blocked-reason' : undefined}
-          >
+          <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal" disabled={disabled}>
             {processing ? (
               <Spinner
                 label={method === 'card' ? CHECKOUT_TEXT.processing : CHECKOUT_TEXT.recording}

@@ -20,7 +20,7 @@ export const PROCESS_STEPS = [
   {
     icon: HardDriveDownloadIcon,
     title: 'Vous recevez',
-    text: 'Vos fichiers arrivent par téléchargement sécurisé, sur clé USB ou sur disque, et vos originaux reviennent chez vous.',
+    text: 'Vos fichiers arrivent par téléchargement sécurisé, sur clé USB ou sur DVD, et vos originaux reviennent chez vous.',
   },
 ] as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { ORDER_STATUSES } from '../order-status';
 import { type RefundMethodChoice, refundFormSchema } from '../orders/refund-form';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';

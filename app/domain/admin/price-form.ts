@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { formatEurosFromCents, NBSP, NNBSP } from '../format';
 import {
   DELIVERY_METHODS,

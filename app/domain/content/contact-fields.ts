@@ -52,7 +52,7 @@ export const HONEYPOT_FIELD = 'site_web';
 /** Subjects that other pages may preselect with /contact?sujet=… */
 export const CONTACT_SUBJECT_PRESETS: Readonly<Record<string, string>> = {
   'essai-gratuit': 'Demande d’essai gratuit',
-  'boite-soovenirs': 'Boîte Soovenirs',
+  'boite-soovenirs': 'La boîte Soovenirs',
   restauration: 'Restauration de photos',
   montage: 'Montage vidéo et album',
   archivage: 'Archivage sécurisé',

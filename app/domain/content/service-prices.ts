@@ -220,7 +220,7 @@ export function deliveryPrices(priceList: PriceListDocument | null): { id: strin
   return [
     { id: 'digital', label: 'Téléchargement sécurisé', price: value(costs?.digital) },
     { id: 'usb', label: 'Clé USB', price: value(costs?.usb) },
-    { id: 'disc', label: 'Disque (DVD ou Blu-ray)', price: value(costs?.disc) },
+    { id: 'disc', label: 'DVD', price: value(costs?.disc) },
   ];
 }
 

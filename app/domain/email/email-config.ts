@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
 /*

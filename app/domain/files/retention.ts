@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { addDays, dayKey, parisDay, parisMidnight } from '../calendar';
 import { formatDateFr } from '../format';
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, retentionEnd } from './delivered-files';

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import '../zod-config';
 import { company } from '../company';
 import { formatEurosFromCents } from '../format';
 import { paymentMethodLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type PriceListDocument, TAPE_OR_REEL_SUPPORTS } from '../pricing/default-price-list';
+import { DELIVERY_LABELS as DELIVERY_LABELS_OF_PRICES } from '../pricing/labels';
 import { DOCUMENT_TITLES, type DocumentKind, parisDay } from './number';
 import { linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
 
@@ -130,7 +132,8 @@ export function sellerFromCompany(source: typeof company = company): SellerIdent
 const DELIVERY_LABELS: Readonly<Record<string, string>> = {
   digital: 'Téléchargement numérique',
   usb: 'Clé USB',
-  disc: 'DVD / Blu-ray',
+  // One name for the product everywhere: the price list's (« DVD »).
+  disc: DELIVERY_LABELS_OF_PRICES.disc,
 };
 
 /** One order item (order_items row) as the documents need it. */

@@ -98,8 +98,81 @@ describe('checkout details', () => {
     const plain = parseWithZod(new URLSearchParams({ intent: 'pay', earlyStartConsent: 'on' }), {
       schema: checkoutPaySchema(null),
     });
-    expect(plain.status === 'success' && plain.value).toEqual({ method: 'card', earlyStart: true, details: null });
+    expect(plain.status === 'success' && plain.value).toEqual({
+      method: 'card',
+      earlyStart: true,
+      details: null,
+      contact: null,
+    });
     const forged = parseWithZod(new URLSearchParams({ paymentMethod: 'bitcoin' }), { schema: checkoutPaySchema(null) });
     expect(forged.reply().error).toEqual({ paymentMethod: [PAYMENT_METHOD_MESSAGES.invalid] });
+  });
+
+  it('reads a guest’s contact with the address in the same press: the name and street come from the delivery', () => {
+    const data = new FormData();
+    data.set('paymentMethod', 'transfer');
+    data.set('contact.email', ' Marie.Curie@Example.fr ');
+    for (const [field, value] of Object.entries({
+      firstName: 'Marie',
+      lastName: 'Curie',
+      line1: '12 rue des Lilas',
+      line2: 'Bâtiment B',
+      postalCode: '75011',
+      city: 'Paris',
+      country: 'FR',
+      phone: '06 12 34 56 78',
+    })) {
+      data.set(`delivery.${field}`, value);
+    }
+    const paid = parseWithZod(data, { schema: checkoutPaySchema(rules, 'email') });
+    expect(paid.status === 'success' && paid.value.contact).toEqual({
+      email: 'marie.curie@example.fr',
+      firstName: 'Marie',
+      lastName: 'Curie',
+      phone: '+33612345678',
+      address: '12 rue des Lilas, Bâtiment B',
+      city: 'Paris',
+      postalCode: '75011',
+    });
+  });
+
+  it('refuses a guest without an e-mail address on its field, with every address mistake at once', () => {
+    const data = new FormData();
+    data.set('paymentMethod', 'transfer');
+    data.set('contact.email', '');
+    data.set('delivery.postalCode', '7501');
+    data.set('delivery.country', 'FR');
+    const refused = parseWithZod(data, { schema: checkoutPaySchema(rules, 'email') });
+    expect(refused.reply().error).toMatchObject({
+      'contact.email': ['L’adresse e-mail est requise'],
+      'delivery.postalCode': [ADDRESS_MESSAGES.postalCodeInvalid('FR')],
+      'delivery.line1': [ADDRESS_MESSAGES.line1],
+    });
+    // Nothing typed is lost: the form comes back with it.
+    expect(refused.reply().initialValue).toMatchObject({ delivery: { postalCode: '7501' } });
+  });
+
+  it('keeps the order’s address when the form sends none, and reads a digital order’s optional contact', () => {
+    const kept = parseWithZod(new URLSearchParams({ paymentMethod: 'cheque' }), {
+      schema: checkoutPaySchema(null, 'full', 'invite@example.fr'),
+    });
+    expect(kept.status === 'success' && kept.value.contact).toEqual({ email: 'invite@example.fr' });
+    const full = parseWithZod(
+      new URLSearchParams({
+        'contact.email': 'a@example.fr',
+        'contact.city': 'Orléans',
+        'contact.postalCode': '45000',
+      }),
+      { schema: checkoutPaySchema(null, 'full') },
+    );
+    expect(full.status === 'success' && full.value.contact).toMatchObject({
+      email: 'a@example.fr',
+      city: 'Orléans',
+      postalCode: '45000',
+    });
+    const wrong = parseWithZod(new URLSearchParams({ 'contact.email': 'a@example.fr', 'contact.postalCode': '4500' }), {
+      schema: checkoutPaySchema(null, 'full'),
+    });
+    expect(wrong.reply().error).toEqual({ 'contact.postalCode': ['Code postal invalide (5 chiffres)'] });
   });
 });

@@ -9,6 +9,8 @@ import {
   type PostalAddress,
   parseAddress,
 } from './address';
+import { type GuestContact, guestContactFromAddress } from './checkout-contact';
+import { guestInfoSchema } from './guest-info';
 
 /*
  * What the checkout asks on top of the payment when something physical travels (issue 15): the
@@ -50,7 +52,9 @@ export interface CheckoutDetailsRules {
 }
 
 export const CHECKOUT_DETAILS_MESSAGES = {
-  invalid: 'Veuillez corriger l’adresse indiquée avant de payer.',
+  /** The heading of a refusal on the form's fields (not a payment's error). */
+  invalidTitle: 'Vérifiez vos coordonnées',
+  invalid: 'Veuillez corriger les champs indiqués avant de payer.',
   insuredValueRequired: 'Veuillez indiquer la valeur à assurer, en euros',
   insuredValueInvalid: 'Valeur invalide\u00a0: indiquez un montant en euros, par exemple 350 ou 350,50',
   insuredValueTooHigh: (maxCents: number) =>
@@ -124,6 +128,7 @@ export function parseCheckoutDetails(
 
 /** The payment form's fields as the browser posts them (checkboxes: « on » or nothing). */
 export type CheckoutPayFields = {
+  contact: Record<'email' | 'firstName' | 'lastName' | 'phone' | 'address' | 'postalCode' | 'city', string>;
   paymentMethod: string;
   earlyStartConsent: string;
   delivery: AddressFormValues;
@@ -140,7 +145,17 @@ export interface CheckoutPayment {
   earlyStart: boolean;
   /** The addresses and insurance, when something physical travels and the draft is not placed yet. */
   details: CheckoutDetails | null;
+  /** A guest's contact (their e-mail address, and their name and address taken from the delivery). */
+  contact: GuestContact | null;
 }
+
+/**
+ * Whose contact the form carries: `none` for an account's order (the account's details), `email`
+ * for a guest's order with something physical (the name, phone and street come from the delivery
+ * address, or are frozen once placed), `full` for a guest's order with nothing physical (e-mail
+ * required, name, phone and address optional).
+ */
+export type CheckoutContactMode = 'none' | 'email' | 'full';
 
 /**
  * The checkout's payment form (« Payer »): the method (card when none is posted: the
@@ -148,11 +163,22 @@ export interface CheckoutPayment {
  * address block is shown), the addresses and insurance. Every mistake comes back on its field
  * (`delivery.postalCode`, `insuredValue`, `paymentMethod`) through Conform's parseWithZod.
  */
-export function checkoutPaySchema(rules: CheckoutDetailsRules | null) {
+export function checkoutPaySchema(
+  rules: CheckoutDetailsRules | null,
+  contactMode: CheckoutContactMode = 'none',
+  /** The guest's address the order already has: kept when the form sends no `contact.email` at all. */
+  knownEmail: string | null = null,
+) {
   return z.looseObject({}).transform((posted, ctx): CheckoutPayment => {
     const method = posted.paymentMethod === undefined ? 'card' : posted.paymentMethod;
     if (!isCheckoutPaymentMethod(method)) {
       ctx.addIssue({ code: 'custom', path: ['paymentMethod'], message: PAYMENT_METHOD_MESSAGES.invalid });
+    }
+    const contact = contactMode === 'none' ? null : parseContact(posted.contact, contactMode, knownEmail);
+    if (contact && !contact.ok) {
+      for (const [field, message] of Object.entries(contact.errors)) {
+        ctx.addIssue({ code: 'custom', path: ['contact', field], message });
+      }
     }
     const checked = rules ? parseCheckoutDetails(checkoutDetailsFormOf(posted), rules) : null;
     if (checked && !checked.ok) {
@@ -167,11 +193,45 @@ export function checkoutPaySchema(rules: CheckoutDetailsRules | null) {
       }
       if (insuredValue) ctx.addIssue({ code: 'custom', path: ['insuredValue'], message: insuredValue });
     }
-    if (!isCheckoutPaymentMethod(method) || (checked && !checked.ok)) return z.NEVER;
+    if (!isCheckoutPaymentMethod(method) || (checked && !checked.ok) || (contact && !contact.ok)) return z.NEVER;
+    const details = checked?.ok ? checked.details : null;
     return {
       method,
       earlyStart: posted.earlyStartConsent === 'on',
-      details: checked?.ok ? checked.details : null,
+      details,
+      contact: contact?.ok
+        ? details
+          ? guestContactFromAddress(contact.value.email, details.delivery)
+          : contact.value
+        : null,
     };
   });
+}
+
+/** The guest's contact fields of the pay form (`contact.email`…), checked with the guest rules. */
+function parseContact(
+  value: unknown,
+  mode: 'email' | 'full',
+  knownEmail: string | null,
+): { ok: true; value: GuestContact } | { ok: false; errors: Record<string, string> } {
+  const raw = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  // Not sent at all (a form of an older page, a script): the order's own address stays.
+  if (raw.email === undefined && knownEmail) return { ok: true, value: { email: knownEmail } };
+  const posted = mode === 'email' ? { email: raw.email } : raw;
+  const parsed = guestInfoSchema.safeParse({ ...posted, email: typeof posted.email === 'string' ? posted.email : '' });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
+    }
+    return { ok: false, errors };
+  }
+  if (mode === 'email') return { ok: true, value: { email: parsed.data.email } };
+  // A name left empty keeps the one the order already has (typed in the configurator's quote).
+  const { firstName, lastName, ...rest } = parsed.data;
+  return {
+    ok: true,
+    value: { ...rest, ...(firstName ? { firstName } : {}), ...(lastName ? { lastName } : {}) },
+  };
 }

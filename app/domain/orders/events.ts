@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { emailTemplateLabel } from '../email/template-labels';
 import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
 import {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import '../zod-config';
+import { countOf } from '../format';
 import { type PriceListDocument, REEL_SIZES, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { lineTitle } from '../pricing/labels';
 import { type LineChoice, priceLine } from '../pricing/pricing';
@@ -240,4 +242,9 @@ export function photoProblem(photo: { type: string; size: number }): string | nu
   if (!(RECEPTION_PHOTO_TYPES as readonly string[]).includes(photo.type)) return RECEPTION_MESSAGES.photoType;
   if (photo.size > MAX_RECEPTION_PHOTO_BYTES) return RECEPTION_MESSAGES.photoTooBig;
   return null;
+}
+
+/** One support's count as the reception shows and e-mails it: « Photos : 1 reçu pour 2 commandés ». */
+export function receivedCountText(line: { label: string; counted: number; ordered: number }): string {
+  return `${line.label}\u00a0: ${countOf(line.counted, 'reçu')} pour ${countOf(line.ordered, 'commandé')}`;
 }

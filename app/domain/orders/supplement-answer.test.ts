@@ -14,8 +14,9 @@ describe('the answer to a supplement', () => {
     expect(answer()).toMatchObject({ status: 'success', value: 'pay' });
   });
 
-  it('declines on « Refuser »', () => {
+  it('asks for a confirmation on « Refuser », and declines on « Confirmer le refus »', () => {
     expect(answer('decline')).toMatchObject({ status: 'success', value: 'decline' });
+    expect(answer('confirm-decline')).toMatchObject({ status: 'success', value: 'confirm-decline' });
   });
 
   it('refuses anything else in French, as the form’s own message', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 
 /** "Recevoir ce devis par e-mail": the address, and a honeypot field that people never fill in. */
 export const quoteEmailSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import { LABEL_MESSAGES } from './messages';
 import { normaliseParcelNumber, PARCEL_NUMBER_MESSAGES, parcelNumberProblem, type TypedCarrier } from './parcel-number';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 import type { Role } from '../account/session-user';
 import { NBSP } from '../format';
 

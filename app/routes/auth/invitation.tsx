@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { MailXIcon } from 'lucide-react';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { z } from 'zod';
+import '~/domain/zod-config';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
 import { StaffPasswordFields } from '~/components/auth/staff-password-fields';

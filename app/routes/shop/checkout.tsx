@@ -4,7 +4,7 @@ import { ArrowLeftIcon, ShoppingCartIcon } from 'lucide-react';
 import { data, isRouteErrorResponse, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { OrderAddresses } from '~/components/account/order-addresses';
 import { CheckoutRegisterForm, CheckoutSignInForm } from '~/components/checkout/account-forms';
-import { CheckoutAddressBlock, PAY_FORM_ID } from '~/components/checkout/address-fields';
+import { CheckoutContactBlock, PAY_FORM_ID } from '~/components/checkout/address-fields';
 import {
   AccountBlock,
   CanceledBanner,
@@ -15,7 +15,6 @@ import {
   OrderRecap,
   PaymentBlock,
 } from '~/components/checkout/checkout-blocks';
-import { GuestInfoForm } from '~/components/checkout/guest-info-form';
 import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
@@ -27,11 +26,15 @@ import {
   checkoutRegistrationSchema,
   checkoutSignInSchema,
 } from '~/domain/orders/checkout-account';
-import { CHECKOUT_DETAILS_MESSAGES, type CheckoutPayFields, checkoutPaySchema } from '~/domain/orders/checkout-details';
+import {
+  CHECKOUT_DETAILS_MESSAGES,
+  type CheckoutContactMode,
+  type CheckoutPayFields,
+  checkoutPaySchema,
+} from '~/domain/orders/checkout-details';
 import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
 import { workNotBefore } from '~/domain/orders/early-start';
-import { GUEST_INFO_MESSAGES, type GuestInfoValues, guestInfoSchema } from '~/domain/orders/guest-info';
-import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
+import { LIFECYCLE_MESSAGES, shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
@@ -51,10 +54,9 @@ import {
   registerAtCheckout,
   signInAtCheckout,
 } from '~/server/orders/checkout-account.server';
-import { checkoutDetailsRules, insuranceOffer, saveAddressToProfile } from '~/server/orders/checkout-details.server';
+import { checkoutDetailsRules, insuranceOffer } from '~/server/orders/checkout-details.server';
 import { claimGuestOrder } from '~/server/orders/claim-order.server';
-import { recordEarlyStartConsent } from '~/server/orders/early-start.server';
-import { saveGuestInfo } from '~/server/orders/guest-info.server';
+import { asksAddress as ordersAddress } from '~/server/orders/guest-info.server';
 import { readCookie } from '~/server/orders/order-response.server';
 import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/checkout.server';
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
@@ -64,9 +66,12 @@ import type { Route } from './+types/checkout';
 
 /*
  * /checkout?orderId= (specification 000, sections 2, 4, 5, 8): the order recap at its real prices,
- * the delivery, for a guest the account block and their information (`update-guest-order`), the
- * customer's optional request to start before the end of the withdrawal period, and `Payer {total}`,
- * which opens a session with the configured gateway (createCheckout) and sends the browser there.
+ * the delivery, for a guest the account block, ONE « Vos coordonnées » block (a guest's e-mail
+ * address, and the delivery address when something travels, asked once), the customer's optional
+ * request to start before the end of the withdrawal period, and `Payer {total}`. That one press
+ * checks everything, writes it in the transaction that places the order (a refusal writes nothing
+ * and shows the form again as typed, the French message under each field), then opens a session
+ * with the configured gateway (createCheckout) and sends the browser there (issue 27, point 9).
  * A guest may sign in or register in the account block's tabs: the order then joins the account.
  * Only the order's owner or the guest holding its access cookie sees it; a signed-out visitor is
  * sent to /login (deniedOrderAnswer), anyone else gets the 404 of an unknown order. A paid order
@@ -133,12 +138,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const closedMessage = closedOrderMessage(order);
   if (closedMessage) return { state: 'closed' as const, number: order.number, message: closedMessage };
-  const guestInfoSaved = viewer === 'owner' || Boolean(order.customer.email);
   const card = await getCardAvailability();
   // Something travels and the draft is not placed yet: the address block (and the insurance).
-  const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
+  const asksAddress = ordersAddress(order);
   return {
     asksAddress,
+    contactMode: contactModeOf(order, viewer),
     insurance: asksAddress ? await insuranceOffer(order) : null,
     // Issue 27: how long the files stay online, said before paying.
     retentionDays: await retentionDays(),
@@ -150,7 +155,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     accountTab: accountTabOf(url.searchParams.get('compte')),
     viewer,
     signedIn: user !== null,
-    guestInfoSaved,
     order: {
       id: order.id,
       number: order.number,
@@ -177,21 +181,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       // Without the early-start request: the end of the withdrawal period of an order of today's.
       workStartsAfterPeriod: workNotBefore({ createdAt: order.createdAt, earlyStartConsentAt: null }) as Date,
     },
-    guestInfo: {
-      email: order.customer.email ?? '',
-      firstName: order.customer.firstName,
-      lastName: order.customer.lastName,
-      phone: order.customer.phone ?? '',
-      address: order.customer.street ?? '',
-      city: order.customer.city ?? '',
-      postalCode: order.customer.postalCode ?? '',
-    } satisfies GuestInfoValues,
   };
+}
+
+/** Whose contact the pay form carries (see CheckoutContactMode). */
+function contactModeOf(order: ViewableOrder['order'], viewer: ViewableOrder['viewer']): CheckoutContactMode {
+  if (viewer !== 'guest') return 'none';
+  return shipsSomethingPhysical(order) ? 'email' : 'full';
 }
 
 /**
  * The payment form as first shown: the consent already given, the profile's address or what the
- * guest saved in the address block (checkboxes as a form posts them: « on » or nothing).
+ * guest gave before (checkboxes as a form posts them: « on » or nothing).
  */
 function payFormDefaults(
   customer: ViewableOrder['order']['customer'],
@@ -209,15 +210,34 @@ function payFormDefaults(
     country: customer.country ?? 'FR',
     phone: customer.phone ?? '',
   };
-  return { delivery, billing: { country: 'FR' }, paymentMethod, earlyStartConsent: consentGiven ? 'on' : undefined };
+  const contact = {
+    email: customer.email ?? '',
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    phone: customer.phone ?? '',
+    address: customer.street ?? '',
+    postalCode: customer.postalCode ?? '',
+    city: customer.city ?? '',
+  };
+  return {
+    contact,
+    delivery,
+    billing: { country: 'FR' },
+    paymentMethod,
+    earlyStartConsent: consentGiven ? 'on' : undefined,
+  };
 }
 
 type Submission = SubmissionResult<string[]>;
 
 /** Every form's answer: Conform's lastResult (French messages under the fields, what was typed). */
 type ActionResult =
-  | { intent: 'guest-info'; saved: boolean; submission: Submission }
-  | { intent: 'sign-in' | 'register' | 'pay'; submission: Submission };
+  | {
+      intent: 'pay';
+      submission: Submission /** The alert's heading: the form's fields, or the payment. */;
+      heading?: string;
+    }
+  | { intent: 'sign-in' | 'register'; submission: Submission };
 
 /** The password never comes back to the browser. */
 const HIDDEN_FIELDS = ['password'];
@@ -278,78 +298,68 @@ export async function action({ request }: Route.ActionArgs) {
     );
   }
 
-  if (intent === 'guest-info') {
-    if (viewer !== 'guest') throw data(MESSAGES.notFound, { status: 404 });
-    const submission = parseWithZod(formData, { schema: guestInfoSchema });
-    // A form's errors are an answer, not a failure: status 200, the messages in the page.
-    if (submission.status !== 'success') {
-      return {
-        intent,
-        saved: false,
-        submission: submission.reply({ formErrors: [GUEST_INFO_MESSAGES.required] }),
-      } satisfies ActionResult;
-    }
-    const result = await saveGuestInfo(request, order.id, submission.value);
-    if (result.ok) return { intent, saved: true, submission: submission.reply() } satisfies ActionResult;
-    if (result.status === 404) throw data(MESSAGES.notFound, { status: 404 });
-    return data(
-      { intent, saved: false, submission: submission.reply({ formErrors: [result.error] }) } satisfies ActionResult,
-      { status: result.status },
-    );
-  }
-
   if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
   if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) {
     throw redirect(confirmationPath(order.id));
   }
   // Something travels and the draft is not placed yet: the form carries the address block.
-  const asksAddress = shipsSomethingPhysical(order) && order.placedAt === null;
+  const addressAsked = ordersAddress(order);
   const submission = parseWithZod(formData, {
-    schema: checkoutPaySchema(asksAddress ? await checkoutDetailsRules(order) : null),
+    schema: checkoutPaySchema(
+      addressAsked ? await checkoutDetailsRules(order) : null,
+      contactModeOf(order, viewer),
+      order.customer.email,
+    ),
   });
-  const refuse = (message: string | null, status = 200) =>
+  const refuse = (message: string | null, status = 200, heading: string = PAYMENT_MESSAGES.errorTitle) =>
     data(
       {
         intent: 'pay',
         submission: submission.reply(message ? { formErrors: [message] } : undefined),
+        heading,
       } satisfies ActionResult,
       { status },
     );
-  if (viewer === 'guest' && !order.customer.email) return refuse(CHECKOUT_TEXT.guestInfoRequired);
   if (submission.status !== 'success') {
-    // Nothing is placed: the form comes back with its French messages, field by field.
-    const addressRefused = Object.keys(submission.error ?? {}).some((name) => name !== 'paymentMethod');
-    return refuse(addressRefused ? CHECKOUT_DETAILS_MESSAGES.invalid : null);
+    // Nothing is placed: the form comes back with what was typed and its French messages, field by
+    // field, under a heading that says so (not « Erreur de paiement »: nothing was paid).
+    const fieldsRefused = Object.keys(submission.error ?? {}).some((name) => name !== 'paymentMethod');
+    return fieldsRefused
+      ? refuse(CHECKOUT_DETAILS_MESSAGES.invalid, 200, CHECKOUT_DETAILS_MESSAGES.invalidTitle)
+      : refuse(null);
   }
-  const { method, earlyStart, details } = submission.value;
+  const { method, earlyStart, details, contact } = submission.value;
   if (await checkoutRateLimited(request)) {
     return data(
       {
         intent: 'pay',
         submission: submission.reply({ formErrors: [PAYMENT_MESSAGES.tooManyRequests] }),
+        heading: PAYMENT_MESSAGES.errorTitle,
       } satisfies ActionResult,
       { status: 429, headers: { 'Retry-After': '60' } },
     );
   }
   const actor = viewer === 'owner' && user ? user.id : 'customer';
   try {
-    // The request to start early is the customer's choice; without it the work waits (lifecycle).
-    if (earlyStart) await recordEarlyStartConsent(order.id, actor);
-    // Confirming here places the draft (or changes how a placed order is paid).
+    // One transaction: the guest's contact, the addresses and insurance, the early-start request
+    // (the customer's choice; without it the work waits), the profile's address, and the placing
+    // of the draft (or the change of how a placed order is paid). A refusal rolls it all back.
     await confirmCheckout({
       orderId: order.id,
       method,
       actor,
       accessToken: viewer === 'guest' ? readCookie(request, orderAccessCookieName(order.id)) : null,
       details,
+      contact,
+      earlyStart,
+      saveToProfileOf: details?.saveToProfile && viewer === 'owner' && user ? user.id : null,
     });
-    if (details?.saveToProfile && viewer === 'owner' && user) await saveAddressToProfile(user.id, details);
     // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
     if (method !== 'card') return redirect(confirmationPath(order.id));
     const session = await createCheckout({
       orderId: order.id,
       returnUrl: gatewayReturnPath(order.id),
-      customerEmail: order.customer.email,
+      customerEmail: contact?.email ?? order.customer.email,
     });
     // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.
     return redirectDocument(session.url);
@@ -358,7 +368,12 @@ export async function action({ request }: Route.ActionArgs) {
       if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
         throw redirect(confirmationPath(order.id));
       }
-      return refuse(error.message, error.status);
+      const aboutTheAddress = error.message === LIFECYCLE_MESSAGES.noAddress;
+      return refuse(
+        error.message,
+        error.status,
+        aboutTheAddress ? CHECKOUT_DETAILS_MESSAGES.invalidTitle : PAYMENT_MESSAGES.errorTitle,
+      );
     }
     log.error({ err: error, orderId: order.id }, 'checkout: payment session failed');
     return refuse(PAYMENT_MESSAGES.processingError(MESSAGES.serverError), 500);
@@ -375,28 +390,19 @@ type ShownPage = Extract<Route.ComponentProps['loaderData'], { state: 'shown' }>
 
 function CheckoutPage({ page, result }: { page: ShownPage; result: Route.ComponentProps['actionData'] }) {
   const navigation = useNavigation();
-  const { order, viewer, signedIn, canceled, guestInfoSaved, accountTab } = page;
+  const { order, viewer, signedIn, canceled, accountTab } = page;
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
   const lastResult = (intent: ActionResult['intent']) => (result?.intent === intent ? result.submission : undefined);
   const total = formatEurosFromCents(order.prices.totalPriceCents);
-  const blockedReason = guestInfoSaved ? null : CHECKOUT_TEXT.guestInfoRequired;
-  // The payment form, whose fields sit in the address block and in the payment block.
+  // The payment form, whose fields sit in the contact block and in the payment block.
   const [payForm, payFields] = useForm<CheckoutPayFields>({
     id: PAY_FORM_ID,
     lastResult: lastResult('pay'),
     defaultValue: page.payForm,
     shouldValidate: 'onSubmit',
   });
-
-  const guestForm = (
-    <GuestInfoForm
-      values={page.guestInfo}
-      lastResult={lastResult('guest-info')}
-      saved={result?.intent === 'guest-info' && result.saved}
-      savedBefore={guestInfoSaved}
-      pending={submitting === 'guest-info'}
-    />
-  );
+  const alertHeading = result?.intent === 'pay' && result.heading ? result.heading : PAYMENT_MESSAGES.errorTitle;
+  const contactShown = page.asksAddress || page.contactMode !== 'none';
 
   return (
     <section
@@ -415,7 +421,7 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
 
       {canceled ? <CanceledBanner /> : null}
       {payForm.errors?.length ? (
-        <CheckoutAlert id={payForm.errorId} title={PAYMENT_MESSAGES.errorTitle} message={payForm.errors.join(' ')} />
+        <CheckoutAlert id={payForm.errorId} title={alertHeading} message={payForm.errors.join(' ')} />
       ) : null}
 
       <div className="grid gap-8 lg:grid-cols-[3fr_2fr]">
@@ -427,36 +433,35 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             returnOriginals={order.returnOriginals}
           />
           <RetentionPromise days={page.retentionDays} />
-          {page.asksAddress ? (
-            <CheckoutAddressBlock fields={payFields} signedIn={viewer === 'owner'} insurance={page.insurance} />
-          ) : (
+          {viewer === 'guest' && !signedIn ? (
+            <AccountBlock current={accountTab} tabHref={(tab) => checkoutTabPath(order.id, tab)}>
+              {accountTab === 'connexion' ? (
+                <CheckoutSignInForm lastResult={lastResult('sign-in')} pending={submitting === 'sign-in'} />
+              ) : accountTab === 'inscription' ? (
+                <CheckoutRegisterForm lastResult={lastResult('register')} pending={submitting === 'register'} />
+              ) : (
+                <p className="text-muted-foreground text-sm">{CHECKOUT_TEXT.asGuest}</p>
+              )}
+            </AccountBlock>
+          ) : null}
+          {contactShown ? (
+            <CheckoutContactBlock
+              fields={payFields}
+              contactMode={page.contactMode}
+              asksAddress={page.asksAddress}
+              signedIn={viewer === 'owner'}
+              insurance={page.insurance}
+            />
+          ) : null}
+          {page.asksAddress ? null : (
             <OrderAddresses delivery={page.addresses.delivery} billing={page.addresses.billing} />
           )}
         </div>
         <div className="flex flex-col gap-8">
-          {viewer === 'guest' ? (
-            signedIn ? (
-              <section aria-label="Vos informations" className="rounded-lg border border-border bg-card p-6">
-                {guestForm}
-              </section>
-            ) : (
-              <AccountBlock current={accountTab} tabHref={(tab) => checkoutTabPath(order.id, tab)}>
-                {accountTab === 'connexion' ? (
-                  <CheckoutSignInForm lastResult={lastResult('sign-in')} pending={submitting === 'sign-in'} />
-                ) : accountTab === 'inscription' ? (
-                  <CheckoutRegisterForm lastResult={lastResult('register')} pending={submitting === 'register'} />
-                ) : (
-                  guestForm
-                )}
-              </AccountBlock>
-            )
-          ) : null}
           <PaymentBlock
             form={payForm}
             fields={payFields}
             total={total}
-            canPay={guestInfoSaved}
-            blockedReason={blockedReason}
             workStartsAfterPeriod={order.workStartsAfterPeriod}
             cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}

@@ -1,6 +1,7 @@
 import { DownloadIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
+import '~/domain/zod-config';
 import { invoicePdfHref } from '~/components/account/invoices-list';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';

@@ -29,6 +29,7 @@ import type { Route } from './+types/supplement';
 
 export const PAY_LABEL = 'Payer le supplément';
 export const DECLINE_LABEL = 'Refuser';
+export const CONFIRM_DECLINE_LABEL = 'Confirmer le refus';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Supplément à valider | Soovenirs' },
@@ -49,8 +50,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { supplement: await supplementOr404(request, params.id) };
 }
 
-/** The form's answer; `done`: the decline recorded. */
-type ActionResult = { submission: SubmissionResult<string[]>; done: string | null };
+/** The form's answer; `done`: the decline recorded; `confirming`: « Refuser » asks to confirm. */
+type ActionResult = { submission: SubmissionResult<string[]>; done: string | null; confirming?: boolean };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const supplement = await supplementOr404(request, params.id);
@@ -60,7 +61,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const refuse = (message: string, status: number) =>
     data({ submission: submission.reply({ formErrors: [message] }), done: null } satisfies ActionResult, { status });
+  // « Refuser » changes nothing yet: the page asks to confirm (a form, so it works without JavaScript).
   if (submission.value === 'decline') {
+    return data({ submission: submission.reply(), done: null, confirming: true } satisfies ActionResult);
+  }
+  if (submission.value === 'confirm-decline') {
     const result = await declineSupplement(supplement, 'digitise_paid', 'customer');
     if (!result.ok) return refuse(result.message, 409);
     return data({
@@ -132,7 +137,32 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
         </table>
         <FormAlert id={form.errorId} errors={form.errors} />
         {actionData?.done ? <p role="status">{actionData.done}</p> : null}
-        {supplement.status === 'awaiting_customer' ? (
+        {supplement.status === 'awaiting_customer' && actionData && 'confirming' in actionData ? (
+          <Form
+            method="post"
+            aria-labelledby="decline-title"
+            className="flex flex-col gap-3 rounded-lg border border-warning-tint-border bg-warning-tint p-4 text-warning-tint-foreground"
+            {...getFormProps(form)}
+          >
+            <h2 id="decline-title" className="font-semibold">
+              Refuser le supplément de {formatEurosFromCents(supplement.amountCents)}&nbsp;?
+            </h2>
+            <p className="text-sm">
+              Nous numériserons seulement ce que vous avez déjà payé, et tous vos originaux vous seront rendus. Ce choix
+              est définitif.
+            </p>
+            <div className="flex flex-col gap-3 sm:flex-row">
+              <Button type="submit" name="intent" value="confirm-decline" size="lg" disabled={pending}>
+                {CONFIRM_DECLINE_LABEL}
+              </Button>
+              <Button asChild size="lg" variant="outline">
+                <Link to={`/supplement/${supplement.id}`} reloadDocument>
+                  Revenir au supplément
+                </Link>
+              </Button>
+            </div>
+          </Form>
+        ) : supplement.status === 'awaiting_customer' ? (
           <Form method="post" className="flex flex-col gap-3 sm:flex-row" {...getFormProps(form)}>
             <Button type="submit" name="intent" value="pay" size="lg" disabled={pending}>
               {PAY_LABEL}

@@ -23,9 +23,9 @@ const CRUMBS = [
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return seoMeta({
-    title: 'Boutique : coffrets, clés USB, disques et cartes cadeaux',
+    title: 'Boutique : coffrets, clés USB, DVD et cartes cadeaux',
     description: fr(
-      'La boîte Soovenirs, la clé USB et le disque de vos souvenirs, l’étiquette d’envoi prépayée et la carte cadeau : les produits et leurs prix.',
+      'La boîte Soovenirs, la clé USB et le DVD de vos souvenirs, l’étiquette d’envoi prépayée et la carte cadeau : les produits et leurs prix.',
     ),
     path: '/boutique',
     origin: loaderData?.origin ?? '',
@@ -68,10 +68,10 @@ function products(priceList: PriceListDocument | null): Product[] {
     {
       id: 'disque',
       icon: 'disc',
-      title: 'Disque DVD ou Blu-ray',
+      title: 'DVD de vos vidéos',
       text: 'Vos vidéos lisibles sur le lecteur du salon, avec un menu par cassette ou par bobine.',
       price: amount(priceList?.deliveryCosts?.disc),
-      link: { label: 'Choisir le disque dans le configurateur', to: '/configurateur' },
+      link: { label: 'Choisir le DVD dans le configurateur', to: '/configurateur' },
     },
     {
       id: 'etiquette',

@@ -82,9 +82,13 @@ export async function applyCheckoutDetails(
 }
 
 /** « Enregistrer cette adresse dans mon profil »: the delivery address becomes the profile's. */
-export async function saveAddressToProfile(userId: string, details: CheckoutDetails): Promise<void> {
+export async function saveAddressToProfile(
+  userId: string,
+  details: CheckoutDetails,
+  executor: Executor = db(),
+): Promise<void> {
   const { delivery } = details;
-  await db()
+  await executor
     .update(user)
     .set({
       firstName: delivery.firstName,

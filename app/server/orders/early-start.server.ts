@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { orderEvent } from '~/domain/orders/events';
-import { type Database, db } from '../db/client.server';
+import { type Database, db, type Tx } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
 
 /*
@@ -11,16 +11,19 @@ import { orderEvents, orders } from '../db/schema';
  * the period (domain/orders/early-start.ts); it is never taken back by paying without ticking.
  */
 export async function recordEarlyStartConsent(orderId: string, actor: string, database: Database = db()) {
-  await database.transaction(async (tx) => {
-    const updated = await tx
-      .update(orders)
-      .set({ earlyStartConsentAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(orders.id, orderId), isNull(orders.earlyStartConsentAt)))
-      .returning({ at: orders.earlyStartConsentAt });
-    await tx.insert(orderEvents).values({
-      orderId,
-      actor,
-      ...orderEvent('early_start_consent', { text: EARLY_START_TEXT.consentLabel, first: updated.length > 0 }),
-    });
+  await database.transaction((tx) => recordEarlyStartConsentInTx(tx, orderId, actor));
+}
+
+/** The same inside the caller's transaction (the checkout records it with the placing of the order). */
+export async function recordEarlyStartConsentInTx(tx: Tx, orderId: string, actor: string) {
+  const updated = await tx
+    .update(orders)
+    .set({ earlyStartConsentAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(orders.id, orderId), isNull(orders.earlyStartConsentAt)))
+    .returning({ at: orders.earlyStartConsentAt });
+  await tx.insert(orderEvents).values({
+    orderId,
+    actor,
+    ...orderEvent('early_start_consent', { text: EARLY_START_TEXT.consentLabel, first: updated.length > 0 }),
   });
 }

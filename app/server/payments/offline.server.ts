@@ -1,10 +1,19 @@
+import type { GuestContact } from '~/domain/orders/checkout-contact';
 import type { CheckoutDetails } from '~/domain/orders/checkout-details';
 import { type CheckoutMethod, LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { db } from '../db/client.server';
-import { applyCheckoutDetails } from '../orders/checkout-details.server';
-import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
+import { saveAddressToProfile } from '../orders/checkout-details.server';
+import { recordEarlyStartConsentInTx } from '../orders/early-start.server';
+import { recordCheckoutContact } from '../orders/guest-info.server';
+import {
+  afterCommit,
+  applyTransitionInTx,
+  lockOrderState,
+  NOT_FOUND_MESSAGE,
+  type TransitionResult,
+} from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
 
@@ -27,6 +36,13 @@ const REFUSAL_STATUS: Record<string, { status: 404 | 409 | 422; message: string 
   no_address: { status: 422, message: LIFECYCLE_MESSAGES.noAddress },
 };
 
+/** A refusal inside the placing transaction: thrown to roll back what was written before it. */
+class CheckoutRefusal extends Error {
+  constructor(readonly result: Extract<TransitionResult, { ok: false }>) {
+    super(result.message);
+  }
+}
+
 export async function confirmCheckout(input: {
   orderId: string;
   method: CheckoutMethod;
@@ -38,6 +54,12 @@ export async function confirmCheckout(input: {
    * the placing of a draft, before `place`, which refuses such an order without its address.
    */
   details?: CheckoutDetails | null;
+  /** A guest's contact typed in the same form (their e-mail address), written first. */
+  contact?: GuestContact | null;
+  /** The customer's express request to start before the end of the withdrawal period. */
+  earlyStart?: boolean;
+  /** « Enregistrer cette adresse dans mon profil »: the signed-in owner's id. */
+  saveToProfileOf?: string | null;
 }): Promise<void> {
   // No card may be chosen while no gateway can take one: the order stays as it was (a draft is
   // not placed, nobody is e-mailed); transfer and cheque remain.
@@ -50,28 +72,48 @@ export async function confirmCheckout(input: {
       );
     }
   }
-  const result = await db().transaction(async (tx) => {
-    const locked = await lockOrderState(tx, input.orderId);
-    if (!locked) return { ok: false as const, code: 'not_found', message: NOT_FOUND_MESSAGE };
-    const { state } = locked;
-    // Paying again the way already chosen: nothing changes (the guard below still refuses a paid,
-    // cancelled or withdrawn order).
-    const unchanged =
-      state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
-    if (unchanged && state.status !== 'canceled') return null;
-    if (!state.placed && input.details) await applyCheckoutDetails(tx, input.orderId, input.details, input.actor);
-    return applyTransitionInTx(
-      tx,
-      input.orderId,
-      state.placed ? { type: 'choose_payment_method', method: input.method } : { type: 'place', method: input.method },
-      input.actor,
-      { accessToken: input.accessToken },
-    );
-  });
-  if (!result) return;
-  if (!result.ok) {
-    const refusal = REFUSAL_STATUS[result.code] ?? { status: 409 as const, message: result.message };
+  // Everything the form said is written in ONE transaction with the placing (or the change of
+  // method): a refusal of the lifecycle rolls it all back, so a refused « Payer » changes nothing.
+  let result: TransitionResult | null;
+  try {
+    result = await db().transaction(async (tx) => {
+      const locked = await lockOrderState(tx, input.orderId);
+      if (!locked)
+        throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
+      const { state } = locked;
+      if (input.contact || (!state.placed && input.details)) {
+        await recordCheckoutContact(tx, {
+          orderId: input.orderId,
+          contact: input.contact ?? null,
+          details: input.details ?? null,
+          placed: state.placed,
+          actor: input.actor,
+        });
+      }
+      if (input.earlyStart) await recordEarlyStartConsentInTx(tx, input.orderId, input.actor);
+      if (input.saveToProfileOf && input.details) await saveAddressToProfile(input.saveToProfileOf, input.details, tx);
+      // Paying again the way already chosen: nothing else changes (a paid, cancelled or withdrawn
+      // order is refused by the transition, which rolls back what was written above).
+      const unchanged =
+        state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
+      if (unchanged && state.status !== 'canceled') return null;
+      const applied = await applyTransitionInTx(
+        tx,
+        input.orderId,
+        state.placed
+          ? { type: 'choose_payment_method', method: input.method }
+          : { type: 'place', method: input.method },
+        input.actor,
+        { accessToken: input.accessToken },
+      );
+      if (!applied.ok) throw new CheckoutRefusal(applied);
+      return applied;
+    });
+  } catch (error) {
+    if (!(error instanceof CheckoutRefusal)) throw error;
+    const refusal = REFUSAL_STATUS[error.result.code] ?? { status: 409 as const, message: error.result.message };
     throw new CheckoutError(refusal.status, refusal.message);
   }
+  if (!result) return;
   await afterCommit(result, input.actor);
 }

@@ -178,10 +178,19 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
     element: (
       <EmailLayout
         preview={`Commande ${data.orderNumber} du ${formatDateFr(data.createdAt)} : ${formatEurosFromCents(data.totalCents)}`}
-        heading="Merci pour votre commande !"
+        // The truth of the moment it leaves (issue 27): by card it leaves before the card is taken
+        // (and may be declined), so it thanks for nothing yet; « Paiement reçu » follows the payment.
+        heading={data.paymentMethod ? 'Merci pour votre commande !' : 'Votre commande est enregistrée'}
       >
         <P>{hello(data.customerName)}</P>
         <P>{`Nous avons bien enregistré votre commande ${data.orderNumber} du ${formatDateFr(data.createdAt)}.`}</P>
+        {data.paymentMethod ? null : (
+          <P>
+            {frenchTypography(
+              'Elle sera lancée dès que votre paiement par carte sera accepté : vous recevrez alors un e-mail « Paiement reçu » avec votre facture. Si le paiement n’aboutit pas, vous pourrez payer à nouveau depuis le lien ci-dessous.',
+            )}
+          </P>
+        )}
         <Lines
           lines={[
             ...data.items.map((item) => ({

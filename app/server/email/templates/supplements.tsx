@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatEurosFromCents } from '~/domain/format';
+import { receivedCountText } from '~/domain/orders/reception';
 import { Action, EmailLayout, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
@@ -38,7 +39,7 @@ export const supplementRequested: TemplateDefinition<typeof supplementRequestedS
           <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
           <P>{`Nous avons reçu vos originaux pour la commande ${data.orderNumber} et les avons comptés :`}</P>
           {data.counts.map((line) => (
-            <P key={line.label}>{`${line.label} : ${line.counted} reçus pour ${line.ordered} commandés`}</P>
+            <P key={line.label}>{receivedCountText(line)}</P>
           ))}
           <P>{`La différence, au tarif de votre commande, s’élève à ${amount}. Vous pouvez payer ce supplément pour que tout soit numérisé, ou le refuser : nous numériserons alors ce que vous avez déjà payé.`}</P>
           <Action href={data.payUrl} label="Voir le supplément" />

@@ -243,7 +243,9 @@ describe('e-mail templates', () => {
   it('order confirmation: euros and dates in French format', async () => {
     const email = await renderEmail('order-confirmation', samples['order-confirmation']);
     expect(email.subject).toBe('Confirmation de votre commande SV-2026-000042');
-    expect(email.text).toContain('Merci pour votre commande\u202F!');
+    // By card, it leaves before the card is taken: no thanks for a payment that may be declined.
+    expect(email.text).toContain('Votre commande est enregistrée');
+    expect(email.text).not.toContain('Merci pour votre commande');
     expect(email.text).toContain('commande SV-2026-000042 du 21/11/2026');
     expect(email.text).toContain(`35,00${B}€`);
     expect(email.text).toContain(`15,90${B}€`);

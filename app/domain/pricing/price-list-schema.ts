@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  DEFAULT_EXTRA_COPIES,
   DEFAULT_INSURANCE,
+  DEFAULT_RETENTION_EXTENSION,
   DEFAULT_TURNAROUND,
   DELIVERY_METHODS,
   FORMATS,
@@ -83,6 +85,11 @@ export const priceListDocumentSchema = z.object({
       maxValue: cents.min(10_000, { error: 'Valeur assurable d’au moins 100,00 €.' }),
     })
     .default(DEFAULT_INSURANCE),
+  // Extra copies and the paid retention (decision 029): read with the defaults on older lists.
+  extraCopies: z
+    .object({ usbPrice: cents, discPrice: cents, shippingPrice: cents })
+    .default(DEFAULT_EXTRA_COPIES),
+  retentionExtension: z.object({ yearPrice: cents }).default(DEFAULT_RETENTION_EXTENSION),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

@@ -71,7 +71,10 @@ export type ExtraCopyFormResult =
 const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
 
 /** Reads the posted form (a FormData's entries): every field checked, every message at once. */
-export function parseExtraCopyForm(form: { get(name: string): unknown; getAll(name: string): unknown[] }): ExtraCopyFormResult {
+export function parseExtraCopyForm(form: {
+  get(name: string): unknown;
+  getAll(name: string): unknown[];
+}): ExtraCopyFormResult {
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === 'string' ? value : '';

@@ -597,7 +597,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       // A closed order (cancelled, withdrawn, refunded in full) takes no originals (open-work.ts).
       const closed = closedWorkRefusal(state);
       if (closed) return refuse(closed.code, closed.message);
-      if (state.kind && state.kind !== 'digitisation') return refuse('not_allowed', LIFECYCLE_MESSAGES.nothingToReceive);
+      if (state.kind && state.kind !== 'digitisation')
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.nothingToReceive);
       if (state.stage !== 'awaiting_originals') return refuse('already_received', LIFECYCLE_MESSAGES.alreadyReceived);
       if (state.status !== 'pending' && state.status !== 'processing') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));
@@ -620,7 +621,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
         if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
         // Starting the work is what the customer did not ask for before their 14 days are over.
-        if (state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
+        // Extra copies are goods made to the customer's specification (L221-28 3°): nothing waits.
+        if (state.kind !== 'extra_copy' && state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
           return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
         }
       }

@@ -129,7 +129,11 @@ export const DEFAULT_TURNAROUND: PriceListDocument['turnaround'] = {
 };
 export const DEFAULT_INSURANCE: PriceListDocument['insurance'] = { per100EurosPrice: 120, maxValue: 500_000 };
 /** What a price list stored before the extra copies and the paid retention existed is read with. */
-export const DEFAULT_EXTRA_COPIES: PriceListDocument['extraCopies'] = { usbPrice: 1590, discPrice: 1290, shippingPrice: 690 };
+export const DEFAULT_EXTRA_COPIES: PriceListDocument['extraCopies'] = {
+  usbPrice: 1590,
+  discPrice: 1290,
+  shippingPrice: 690,
+};
 export const DEFAULT_RETENTION_EXTENSION: PriceListDocument['retentionExtension'] = { yearPrice: 1200 };
 
 export const DEFAULT_PRICE_LIST: PriceListDocument = {

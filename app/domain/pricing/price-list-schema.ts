@@ -86,9 +86,7 @@ export const priceListDocumentSchema = z.object({
     })
     .default(DEFAULT_INSURANCE),
   // Extra copies and the paid retention (decision 029): read with the defaults on older lists.
-  extraCopies: z
-    .object({ usbPrice: cents, discPrice: cents, shippingPrice: cents })
-    .default(DEFAULT_EXTRA_COPIES),
+  extraCopies: z.object({ usbPrice: cents, discPrice: cents, shippingPrice: cents }).default(DEFAULT_EXTRA_COPIES),
   retentionExtension: z.object({ yearPrice: cents }).default(DEFAULT_RETENTION_EXTENSION),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });

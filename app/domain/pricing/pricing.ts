@@ -308,6 +308,13 @@ export const EXTRA_ITEM_TITLES: Readonly<Record<ExtraItemType, string>> = {
   'retention-extension': 'Prolongation de la conservation (1\u00A0an)',
 };
 
+/** What such a line is, in words (invoices, order pages). */
+export const EXTRA_ITEM_DETAILS: Readonly<Record<ExtraItemType, string>> = {
+  'copy-usb': 'Copie de fichiers numérisés',
+  'copy-disc': 'Copie de fichiers numérisés',
+  'retention-extension': 'Fichiers numérisés conservés en ligne un an de plus',
+};
+
 export function isExtraItemType(type: string): type is ExtraItemType {
   return (EXTRA_ITEM_TYPES as readonly string[]).includes(type);
 }

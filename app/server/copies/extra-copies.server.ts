@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { EXTRA_COPY_MESSAGES } from '~/domain/orders/extra-copies';
 import { extendedExpiry } from '~/domain/files/retention';
 import type { PostalAddress } from '~/domain/orders/address';
 import { orderEvent } from '~/domain/orders/events';
+import { EXTRA_COPY_MESSAGES } from '~/domain/orders/extra-copies';
 import {
   type CopyMedium,
   priceExtraCopies,

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { PriceBreakdown } from '~/domain/pricing/pricing';
 import {
   computeQuote,
   resolveSelectionPayload,
@@ -6,7 +7,6 @@ import {
   type SelectionErrors,
   selectionToPayload,
 } from '~/domain/pricing/selection';
-import type { PriceBreakdown } from '~/domain/pricing/pricing';
 import { type Database, db, type Tx } from '../db/client.server';
 import { orderEvents, orderItems, orders, quotes } from '../db/schema';
 import { baseUrl } from '../env.server';

@@ -1,6 +1,7 @@
 import { ArrowLeftIcon, DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
 import { data, Link, redirect } from 'react-router';
+import { ExtraCopiesPanel } from '~/components/files/extra-copies-panel';
 import { FileGrid } from '~/components/files/file-grid';
 import { galleryPath, zipPath } from '~/components/files/file-paths';
 import { FileViewer, type ReworkActionData } from '~/components/files/file-viewer';
@@ -10,6 +11,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { describeFileCount, formatFileSize } from '~/domain/files/delivered-files';
 import { formatDateFr } from '~/domain/format';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { loadCopyOffer } from '~/server/copies/extra-copies.server';
 import {
   filesAreServed,
   getFilesAccess,
@@ -52,7 +54,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (order.filesDeletedAt) return { state: 'deleted' as const, viewer, order: summary, gallery: null };
   if (!filesAreServed(access)) return { state: 'not_ready' as const, viewer, order: summary, gallery: null };
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
-  return { state: 'ready' as const, viewer, order: summary, gallery: await loadGalleryPage(order.id, page) };
+  return {
+    state: 'ready' as const,
+    viewer,
+    order: summary,
+    gallery: await loadGalleryPage(order.id, page),
+    // Extra copies and « Prolonger d’un an » (decision 029), for the customer.
+    copyOffer: viewer === 'admin' ? null : await loadCopyOffer(order),
+  };
 }
 
 /**
@@ -154,6 +163,9 @@ export default function Files({ loaderData, actionData }: Route.ComponentProps) 
               </a>
             </Button>
           </div>
+          {'copyOffer' in loaderData && loaderData.copyOffer ? (
+            <ExtraCopiesPanel orderId={order.id} offer={loaderData.copyOffer} />
+          ) : null}
           <FileGrid
             orderId={order.id}
             groups={gallery.groups}

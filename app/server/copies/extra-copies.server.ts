@@ -290,3 +290,127 @@ export async function applyPaidRetentionExtension(tx: Tx, orderId: string, actor
     ...orderEvent('note', { text: `Prolongation non appliquée\u00A0: ${result.message} À rembourser.` }),
   });
 }
+
+/** What the gallery offers (prices from the active price list) and the files one may pick. */
+export interface CopyOffer {
+  usbPriceCents: number;
+  discPriceCents: number;
+  shippingPriceCents: number;
+  extensionPriceCents: number;
+  extensionDays: number;
+  /** The new expiry a paid extension would give today, or why none is possible. */
+  extension: { ok: true; expiresAt: Date } | { ok: false; message: string };
+}
+
+export async function loadCopyOffer(
+  source: { filesExpireAt: Date | null; filesDeletedAt: Date | null },
+  now: Date = new Date(),
+  database: Database = db(),
+): Promise<CopyOffer> {
+  const list = (await getActivePriceList(database)).data;
+  return {
+    usbPriceCents: list.extraCopies.usbPrice,
+    discPriceCents: list.extraCopies.discPrice,
+    shippingPriceCents: list.extraCopies.shippingPrice,
+    extensionPriceCents: priceRetentionExtension(list).price.totalPriceCents,
+    extensionDays: RETENTION_EXTENSION_DAYS,
+    extension: extendedExpiry(
+      { expiresAt: source.filesExpireAt, deletedAt: source.filesDeletedAt },
+      { kind: 'days', days: RETENTION_EXTENSION_DAYS },
+      now,
+    ),
+  };
+}
+
+export interface PickableFile {
+  id: string;
+  name: string;
+  support: string;
+}
+
+/** Every live file of the order, by support then name: the selection's checkboxes. */
+export async function listPickableFiles(orderId: string, database: Database = db()): Promise<PickableFile[]> {
+  return database
+    .select({ id: orderFiles.id, name: orderFiles.name, support: orderFiles.support })
+    .from(orderFiles)
+    .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)))
+    .orderBy(orderFiles.support, orderFiles.name, orderFiles.id);
+}
+
+/** What the workshop copies for each order of extra copies (the board's cards). */
+export interface CopyWork {
+  sourceOrderId: string;
+  sourceNumber: string;
+  medium: CopyMedium;
+  copies: number;
+  fileCount: number;
+  /** The first file names to copy (all when few), by support and name. */
+  fileNames: string[];
+  gift: boolean;
+  giftMessage: string | null;
+}
+
+const BOARD_FILE_NAMES = 50;
+
+export async function loadCopyWork(
+  orderIds: readonly string[],
+  database: Database = db(),
+): Promise<Map<string, CopyWork>> {
+  const result = new Map<string, CopyWork>();
+  if (orderIds.length === 0) return result;
+  const links = await database
+    .select({ link: linkedOrders, sourceNumber: orders.number })
+    .from(linkedOrders)
+    .innerJoin(orders, eq(orders.id, linkedOrders.sourceOrderId))
+    .where(and(inArray(linkedOrders.orderId, [...orderIds]), eq(linkedOrders.kind, 'extra_copy')));
+  for (const { link, sourceNumber } of links) {
+    const chosen = link.fileIds;
+    const names = await database
+      .select({ name: orderFiles.name })
+      .from(orderFiles)
+      .where(
+        and(
+          eq(orderFiles.orderId, link.sourceOrderId),
+          isNull(orderFiles.deletedAt),
+          chosen ? inArray(orderFiles.id, chosen) : undefined,
+        ),
+      )
+      .orderBy(orderFiles.support, orderFiles.name)
+      .limit(BOARD_FILE_NAMES);
+    result.set(link.orderId, {
+      sourceOrderId: link.sourceOrderId,
+      sourceNumber,
+      medium: (link.medium ?? 'usb') as CopyMedium,
+      copies: link.copies ?? 1,
+      fileCount: link.fileCount,
+      fileNames: names.map((row) => row.name),
+      gift: link.gift,
+      giftMessage: link.giftMessage,
+    });
+  }
+  return result;
+}
+
+/**
+ * Who buys from the gallery: the signed-in owner, or the guest of the order (its e-mails go to the
+ * order's address). A family share names its relative itself.
+ */
+export async function galleryBuyer(
+  access: {
+    viewer: string;
+    user: { id: string; email: string; firstName: string; lastName: string } | null;
+    order: { id: string };
+  },
+  database: Database = db(),
+): Promise<ExtraOrderBuyer> {
+  if (access.viewer === 'owner' && access.user) {
+    const { id, email, firstName, lastName } = access.user;
+    return { user: { id, email, firstName, lastName }, orderedBy: id };
+  }
+  const [row] = await database
+    .select({ email: orders.guestEmail })
+    .from(orders)
+    .where(eq(orders.id, access.order.id))
+    .limit(1);
+  return { user: null, guestEmail: row?.email ?? null, orderedBy: 'guest' };
+}

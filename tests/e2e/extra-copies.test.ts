@@ -83,7 +83,7 @@ describe('extra copies from the gallery', () => {
 
     await page.getByRole('radio', { name: 'Une sélection' }).check();
     // The files are grouped by support, each group opened by its title.
-    await page.getByText('Photos papier', { exact: true }).click();
+    await page.locator('summary', { hasText: 'Photos papier' }).click();
     await page.getByRole('checkbox', { name: 'Mariage.jpg' }).check();
     await page.getByRole('checkbox', { name: 'Noël 1985.jpg' }).check();
     await page.getByRole('radio', { name: /^Clé USB/ }).check();

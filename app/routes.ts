@@ -60,6 +60,7 @@ export default [
   route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
   // The customer's files (issue 16): the gallery, each original, its thumbnail and preview, the ZIP.
   route('commande/:orderId/fichiers', 'routes/shop/files.tsx'),
+  route('commande/:orderId/copies', 'routes/shop/extra-copies.tsx'),
   route('commande/:orderId/fichiers.zip', 'routes/shop/files-zip.ts'),
   route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
   route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),

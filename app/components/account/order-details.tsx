@@ -45,12 +45,12 @@ export function OrderItemsTable({ items, prices }: { items: OrderItemView[]; pri
 }
 
 /** The price breakdown of the order, ending with the total including VAT. */
-export function OrderTotals({ prices }: { prices: OrderPrices }) {
+export function OrderTotals({ prices, items }: { prices: OrderPrices; items?: OrderItemView[] }) {
   return (
     <Table>
       <caption className="sr-only">Détail du prix</caption>
       <TableBody>
-        {priceBreakdown(prices).map((line) => (
+        {priceBreakdown(prices, items).map((line) => (
           <TableRow key={line.label}>
             <TableHead scope="row" className="font-normal text-muted-foreground">
               {line.label}

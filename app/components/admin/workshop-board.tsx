@@ -19,6 +19,7 @@ import { formatDateFr } from '~/domain/format';
 import { countedItemsSummary } from '~/domain/orders/counted-quantities';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { SUPPORT_TYPES } from '~/domain/pricing/default-price-list';
+import { CopyWorkSummary } from './copy-work';
 import { CheckFilter, DeliveryFilter, ShippingOptionFilters } from './filter-fields';
 import { NativeSelect } from './native-select';
 
@@ -188,6 +189,7 @@ function Card({ card }: { card: BoardCard }) {
           </label>
           <p>{card.customer || 'Client sans nom'}</p>
           <p className="text-muted-foreground">{countedItemsSummary(card.items)}</p>
+          {card.copy ? <CopyWorkSummary work={card.copy} /> : null}
           <p>{card.dueAt ? `Pour le ${formatDateFr(card.dueAt)}` : 'Pas encore reçue'}</p>
           {card.notBefore ? (
             <p className="font-medium">{EARLY_START_TEXT.notBefore(new Date(card.notBefore))}</p>

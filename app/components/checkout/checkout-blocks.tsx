@@ -81,7 +81,7 @@ export function OrderRecap({ items, prices }: { items: OrderItemView[]; prices: 
     <section aria-labelledby="recap-title" className="flex flex-col gap-3">
       <SectionTitle id="recap-title">Récapitulatif de la commande</SectionTitle>
       <OrderItemsTable items={items} prices={prices} />
-      <OrderTotals prices={prices} />
+      <OrderTotals prices={prices} items={items} />
     </section>
   );
 }
@@ -96,6 +96,8 @@ export function DeliveryBlock({
   returnOriginals: boolean;
 }) {
   const physical = deliveryMethod === 'usb' || deliveryMethod === 'disc';
+  // Extra copies and retention extensions (decision 029): no originals travel, nothing is digitised.
+  const noOriginals = sendMethod === 'none';
   return (
     <section aria-labelledby="delivery-title" className="flex flex-col gap-3">
       <SectionTitle id="delivery-title" icon={<TruckIcon className="size-5 text-primary" aria-hidden="true" />}>
@@ -107,11 +109,13 @@ export function DeliveryBlock({
           <dd className="font-medium">{deliveryLabel(deliveryMethod)}</dd>
           <dd className="text-muted-foreground">
             {physical
-              ? `Livraison sous ${PHYSICAL_DELIVERY_DELAY} après la numérisation.`
-              : 'Vos fichiers vous sont envoyés par lien de téléchargement.'}
+              ? `Livraison sous ${PHYSICAL_DELIVERY_DELAY} après ${noOriginals ? 'le paiement' : 'la numérisation'}.`
+              : noOriginals
+                ? 'Rien n’est expédié.'
+                : 'Vos fichiers vous sont envoyés par lien de téléchargement.'}
           </dd>
         </div>
-        <div className="flex flex-col gap-0.5">
+        <div className={noOriginals ? 'hidden' : 'flex flex-col gap-0.5'}>
           <dt className="text-muted-foreground">Envoi de vos originaux</dt>
           <dd className="font-medium">
             {SEND_METHOD_LABELS[sendMethod as keyof typeof SEND_METHOD_LABELS] ?? sendMethod}

@@ -1,5 +1,6 @@
 import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
+import { EXTRA_ITEM_DETAILS, EXTRA_ITEM_TITLES, isExtraItemType } from '../pricing/pricing';
 
 /*
  * What a customer reads about an order: the supports in words, the options of a line and the price
@@ -23,6 +24,7 @@ const supports = DEFAULT_PRICE_LIST.supports as Record<string, (typeof DEFAULT_P
 
 /** "Photos papier" for `photos`; an unknown type is shown as it is. */
 export function supportLabel(type: string): string {
+  if (isExtraItemType(type)) return EXTRA_ITEM_TITLES[type];
   return Object.hasOwn(supports, type) ? (supports[type]?.title ?? type) : type;
 }
 
@@ -37,6 +39,7 @@ const FORMAT_LABELS: Record<string, string> = { jpeg: 'JPEG', jpg: 'JPEG', tif: 
 
 /** The options of a line, in words: "Qualité premium, 3600 dpi, TIFF, 5 restaurations, débruitage". */
 export function itemOptions(item: OrderItemView): string {
+  if (isExtraItemType(item.type)) return EXTRA_ITEM_DETAILS[item.type];
   const options: string[] = [];
   if (item.reelSize) {
     const reel = DEFAULT_PRICE_LIST.filmReelPricing[item.reelSize as ReelSize];
@@ -73,8 +76,24 @@ export interface OrderPrices {
   totalPriceCents: number;
 }
 
-/** The non-zero lines of the price breakdown, in order, in the configurator's words; the base price always. */
-export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cents: number }> {
+/**
+ * The non-zero lines of the price breakdown, in order, in the configurator's words; the base price
+ * always. An order of extra copies or of a retention extension (its items say so) names its own.
+ */
+export function priceBreakdown(
+  prices: OrderPrices,
+  items: ReadonlyArray<Pick<OrderItemView, 'type'>> = [],
+): Array<{ label: string; cents: number }> {
+  const extra = items.length > 0 && items.every((item) => isExtraItemType(item.type));
+  const labels: Record<keyof OrderPrices, string> = extra
+    ? {
+        ...BREAKDOWN_LABELS,
+        basePriceCents: items.every((item) => item.type === 'retention-extension')
+          ? 'Prolongation de la conservation'
+          : 'Copies',
+        deliveryCostCents: 'Envoi des copies',
+      }
+    : BREAKDOWN_LABELS;
   const keys = [
     'basePriceCents',
     'qualityPriceCents',
@@ -90,5 +109,5 @@ export function priceBreakdown(prices: OrderPrices): Array<{ label: string; cent
   ] as const;
   return keys
     .filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0)
-    .map((key) => ({ label: BREAKDOWN_LABELS[key], cents: prices[key] ?? 0 }));
+    .map((key) => ({ label: labels[key], cents: prices[key] ?? 0 }));
 }

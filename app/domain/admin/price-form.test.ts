@@ -34,8 +34,9 @@ describe('the Tarifs form', () => {
       'Livraison',
       'Options et envois',
       'Délais et assurance',
+      'Copies et conservation',
     ]);
-    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5);
+    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5 + 4);
   });
 
   it('shows euros with two decimals and coefficients as they are, with a decimal comma', () => {

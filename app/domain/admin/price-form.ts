@@ -38,7 +38,7 @@ export interface PriceField {
 }
 
 export interface PriceTab {
-  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais';
+  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais' | 'copies';
   label: string;
   description: string;
   fields: PriceField[];
@@ -140,6 +140,23 @@ export function priceTabs(list: PriceListDocument): PriceTab[] {
           suffix: 'par tranche de 100 € assurés',
         },
         { name: 'insurance.maxValue', label: 'Valeur assurable maximale', kind: 'euros', suffix: 'au plus' },
+      ],
+    },
+    {
+      id: 'copies',
+      label: 'Copies et conservation',
+      description:
+        'Copies supplémentaires des fichiers livrés, commandées depuis la galerie, et prolongation payante de leur conservation.',
+      fields: [
+        { name: 'extraCopies.usbPrice', label: 'Copie sur clé USB', kind: 'euros', suffix: 'par clé' },
+        { name: 'extraCopies.discPrice', label: 'Copie sur DVD', kind: 'euros', suffix: 'par DVD' },
+        { name: 'extraCopies.shippingPrice', label: 'Envoi des copies', kind: 'euros', suffix: 'par commande' },
+        {
+          name: 'retentionExtension.yearPrice',
+          label: 'Prolonger la conservation d’un an',
+          kind: 'euros',
+          suffix: 'par commande',
+        },
       ],
     },
   ];

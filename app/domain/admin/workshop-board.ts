@@ -108,6 +108,16 @@ export interface BoardCard {
   rework: boolean;
   /** The customer kept their withdrawal period: no digitising before this day (ISO), else null. */
   notBefore: string | null;
+  /** An order of extra copies (decision 029): what to copy, from which order; null otherwise. */
+  copy?: {
+    sourceNumber: string;
+    medium: 'usb' | 'disc';
+    copies: number;
+    fileCount: number;
+    fileNames: string[];
+    gift: boolean;
+    giftMessage: string | null;
+  } | null;
 }
 
 export interface BoardColumnView {

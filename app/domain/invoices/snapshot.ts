@@ -5,6 +5,7 @@ import { formatEurosFromCents } from '../format';
 import { paymentMethodLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type PriceListDocument, TAPE_OR_REEL_SUPPORTS } from '../pricing/default-price-list';
 import { DELIVERY_LABELS as DELIVERY_LABELS_OF_PRICES } from '../pricing/labels';
+import { EXTRA_ITEM_DETAILS, EXTRA_ITEM_TITLES, isExtraItemType } from '../pricing/pricing';
 import { DOCUMENT_TITLES, type DocumentKind, parisDay } from './number';
 import { linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
 
@@ -196,6 +197,14 @@ function lotDetail(list: PriceListDocument, item: SnapshotItem, detail: string):
 
 /** The lines of one order item: the digitisation, then restoration and denoising when priced. */
 function itemLines(list: PriceListDocument, item: SnapshotItem): Line[] {
+  // Extra copies and the retention extension (decision 029): one line, priced per key, DVD or year.
+  if (isExtraItemType(item.type)) {
+    const title = EXTRA_ITEM_TITLES[item.type];
+    const detail = EXTRA_ITEM_DETAILS[item.type];
+    return item.quantity > 0 && item.quantity * item.unitPriceCents === item.lineTotalCents
+      ? [simpleLine(title, detail, item.quantity, item.unitPriceCents)]
+      : [simpleLine(title, detail, 1, item.lineTotalCents)];
+  }
   const supports = list.supports as Record<string, { title: string; unit: string }>;
   const title = supports[item.type]?.title ?? item.type;
   const detail = itemDetail(list, item);

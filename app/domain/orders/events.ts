@@ -183,7 +183,7 @@ export const ORDER_EVENTS = {
       .object({
         totalCents: cents.optional(),
         priceListVersion: z.union([z.number(), z.string()]).optional(),
-        source: z.enum(['quote', 'configurator']).optional(),
+        source: z.enum(['quote', 'configurator', 'extra_copy', 'retention_extension']).optional(),
         quoteId: text.optional(),
       })
       .passthrough(),

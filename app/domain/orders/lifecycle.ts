@@ -27,7 +27,17 @@ import { closedWorkRefusal } from './open-work';
 
 export type CheckoutMethod = CheckoutPaymentMethod;
 
+/**
+ * What an order is (decision 029): a digitisation (originals sent to the workshop), extra copies
+ * of another order's delivered files (nothing to receive: the workshop copies them once paid), or
+ * a year more of another order's retention (performed when paid).
+ */
+export const ORDER_KINDS = ['digitisation', 'extra_copy', 'retention_extension'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
 export interface OrderState {
+  /** A digitisation when absent (every order before issue 27). */
+  kind?: OrderKind;
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   paymentMethod: CheckoutMethod;
@@ -159,7 +169,9 @@ export type Effect =
    * its alert if the gateway refuses; not approved: « à rembourser » until someone with the refund
    * right approves it.
    */
-  | { kind: 'refund'; amountCents: number; approved: boolean };
+  | { kind: 'refund'; amountCents: number; approved: boolean }
+  /** A paid retention extension: its source order's files are kept a year more (decision 029). */
+  | { kind: 'extend_retention' };
 
 export type EmailEffect =
   | 'order-confirmation'
@@ -262,6 +274,7 @@ export const LIFECYCLE_MESSAGES = {
       : 'Tout ce qui a été payé a déjà été remboursé.',
   noAddress: 'Aucune adresse de livraison n’est enregistrée pour cette commande.',
   alreadyReceived: 'Le colis de cette commande a déjà été reçu.',
+  nothingToReceive: 'Cette commande n’attend aucun colis\u00A0: les fichiers à copier sont déjà à l’atelier.',
   notReceived: 'Le colis de cette commande n’a pas encore été reçu.',
   stageNotAllowed: (from: WorkshopStage, to: WorkshopStage) =>
     `Une commande à l’étape « ${WORKSHOP_STAGE_LABELS[from]} » ne peut pas passer à « ${WORKSHOP_STAGE_LABELS[to]} ».`,
@@ -378,9 +391,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (state.totalCents <= 0) return refuse('nothing_to_pay', LIFECYCLE_MESSAGES.nothingToPay);
       // Something travels: the carrier needs where to (the checkout freezes the address first).
       if (state.physical && !state.hasDeliveryAddress) return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
+      // Extra copies wait for no parcel: their files are at the workshop, the work follows the payment.
+      const stage = state.kind === 'extra_copy' && state.stage === 'awaiting_originals' ? 'received' : state.stage;
       return accept(
         state,
-        { placed: true, paymentMethod: transition.method, paymentStatus: 'pending' },
+        { placed: true, paymentMethod: transition.method, paymentStatus: 'pending', stage },
         { kind: 'placed', from: null, to: transition.method },
         [
           { kind: 'notify', about: 'new_order' },
@@ -418,9 +433,16 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (transition.amountCents !== state.totalCents || currency !== 'EUR') {
         return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.totalCents));
       }
+      // A retention extension is performed by its payment: the files are kept longer, it is done.
+      const extension = state.kind === 'retention_extension';
       return accept(
         state,
-        { paymentStatus: 'paid', paymentMethod: transition.method, paidCents: transition.amountCents },
+        {
+          paymentStatus: 'paid',
+          paymentMethod: transition.method,
+          paidCents: transition.amountCents,
+          ...(extension ? { status: 'completed' as const, stage: 'ready' as const } : {}),
+        },
         {
           kind: transition.method === 'card' ? 'payment_paid' : 'payment_validated',
           from: state.paymentStatus,
@@ -429,6 +451,7 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         [
           { kind: 'notify', about: 'payment_received' },
           { kind: 'invoice' },
+          ...(extension ? [{ kind: 'extend_retention' } as const] : []),
           { kind: 'email', template: 'payment-received' },
         ],
       );
@@ -574,6 +597,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       // A closed order (cancelled, withdrawn, refunded in full) takes no originals (open-work.ts).
       const closed = closedWorkRefusal(state);
       if (closed) return refuse(closed.code, closed.message);
+      if (state.kind && state.kind !== 'digitisation')
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.nothingToReceive);
       if (state.stage !== 'awaiting_originals') return refuse('already_received', LIFECYCLE_MESSAGES.alreadyReceived);
       if (state.status !== 'pending' && state.status !== 'processing') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));
@@ -596,7 +621,8 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
         if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
         // Starting the work is what the customer did not ask for before their 14 days are over.
-        if (state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
+        // Extra copies are goods made to the customer's specification (L221-28 3°): nothing waits.
+        if (state.kind !== 'extra_copy' && state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
           return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
         }
       }

@@ -110,6 +110,13 @@ export interface PriceListDocument {
    * value, in cents, up to a maximum declared value in cents (Colissimo's ceiling).
    */
   insurance: { per100EurosPrice: number; maxValue: number };
+  /**
+   * Ours (issue 27, decision 029): extra copies of delivered files ordered from the gallery, in
+   * cents: one USB key, one DVD, and the shipping of one parcel of copies (per order).
+   */
+  extraCopies: { usbPrice: number; discPrice: number; shippingPrice: number };
+  /** Ours (issue 27): « Prolonger d’un an » the retention of an order's delivered files, in cents. */
+  retentionExtension: { yearPrice: number };
   /** ISO 8601 date of the last change. */
   lastUpdated: string;
 }
@@ -121,6 +128,13 @@ export const DEFAULT_TURNAROUND: PriceListDocument['turnaround'] = {
   expressPrice: 2900,
 };
 export const DEFAULT_INSURANCE: PriceListDocument['insurance'] = { per100EurosPrice: 120, maxValue: 500_000 };
+/** What a price list stored before the extra copies and the paid retention existed is read with. */
+export const DEFAULT_EXTRA_COPIES: PriceListDocument['extraCopies'] = {
+  usbPrice: 1590,
+  discPrice: 1290,
+  shippingPrice: 690,
+};
+export const DEFAULT_RETENTION_EXTENSION: PriceListDocument['retentionExtension'] = { yearPrice: 1200 };
 
 export const DEFAULT_PRICE_LIST: PriceListDocument = {
   supports: {
@@ -157,5 +171,7 @@ export const DEFAULT_PRICE_LIST: PriceListDocument = {
   returnShippingPrice: 1290,
   turnaround: DEFAULT_TURNAROUND,
   insurance: DEFAULT_INSURANCE,
+  extraCopies: DEFAULT_EXTRA_COPIES,
+  retentionExtension: DEFAULT_RETENTION_EXTENSION,
   lastUpdated: '2026-11-21T00:00:00.000Z',
 };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import '../zod-config';
 import {
+  DEFAULT_EXTRA_COPIES,
   DEFAULT_INSURANCE,
+  DEFAULT_RETENTION_EXTENSION,
   DEFAULT_TURNAROUND,
   DELIVERY_METHODS,
   FORMATS,
@@ -84,6 +86,9 @@ export const priceListDocumentSchema = z.object({
       maxValue: cents.min(10_000, { error: 'Valeur assurable d’au moins 100,00 €.' }),
     })
     .default(DEFAULT_INSURANCE),
+  // Extra copies and the paid retention (decision 029): read with the defaults on older lists.
+  extraCopies: z.object({ usbPrice: cents, discPrice: cents, shippingPrice: cents }).default(DEFAULT_EXTRA_COPIES),
+  retentionExtension: z.object({ yearPrice: cents }).default(DEFAULT_RETENTION_EXTENSION),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

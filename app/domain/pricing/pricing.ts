@@ -285,3 +285,112 @@ export function includedVatCents(amountCents: number): number {
   const amount = count(amountCents, 'amount');
   return toNumber(amount - roundHalfUp(amount * 5n, 6n));
 }
+
+/*
+ * Extra copies and the paid retention (issue 27, decision 029): orders of their own, linked to the
+ * order whose files they copy or keep. Priced here from the price list's `extraCopies` and
+ * `retentionExtension` entries like everything else: one line (the copies, or the year of
+ * retention) in `basePriceCents`, the parcel of copies in `deliveryCostCents`, so that the order's
+ * price fields still add up exactly to its total and invoices read them like any order's.
+ */
+
+/** What an extra copy is made on. */
+export const COPY_MEDIA = ['usb', 'disc'] as const;
+export type CopyMedium = (typeof COPY_MEDIA)[number];
+
+/** The order item types of these orders (order_items.type), beside the supports. */
+export const EXTRA_ITEM_TYPES = ['copy-usb', 'copy-disc', 'retention-extension'] as const;
+export type ExtraItemType = (typeof EXTRA_ITEM_TYPES)[number];
+
+export const EXTRA_ITEM_TITLES: Readonly<Record<ExtraItemType, string>> = {
+  'copy-usb': 'Copie sur clé USB',
+  'copy-disc': 'Copie sur DVD',
+  'retention-extension': 'Prolongation de la conservation (1\u00A0an)',
+};
+
+/** What such a line is, in words (invoices, order pages). */
+export const EXTRA_ITEM_DETAILS: Readonly<Record<ExtraItemType, string>> = {
+  'copy-usb': 'Copie de fichiers numérisés',
+  'copy-disc': 'Copie de fichiers numérisés',
+  'retention-extension': 'Fichiers numérisés conservés en ligne un an de plus',
+};
+
+export function isExtraItemType(type: string): type is ExtraItemType {
+  return (EXTRA_ITEM_TYPES as readonly string[]).includes(type);
+}
+
+export function copyItemType(medium: CopyMedium): ExtraItemType {
+  return medium === 'usb' ? 'copy-usb' : 'copy-disc';
+}
+
+/** At most this many keys or DVDs in one order of copies (more: a quote). */
+export const MAX_EXTRA_COPIES = 20;
+
+/** How long « Prolonger d’un an » adds to the files' retention. */
+export const RETENTION_EXTENSION_DAYS = 365;
+
+/** The single line of an extra order, as order_items stores it. */
+export interface ExtraLine {
+  type: ExtraItemType;
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+}
+
+export interface PricedExtraOrder {
+  line: ExtraLine;
+  price: PriceBreakdown;
+}
+
+function extraBreakdown(lineCents: number, deliveryCents: number): PriceBreakdown {
+  const totalPriceCents = lineCents + deliveryCents;
+  if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
+  return {
+    basePriceCents: lineCents,
+    qualityPriceCents: 0,
+    resolutionPriceCents: 0,
+    formatPriceCents: 0,
+    restorationPriceCents: 0,
+    denoisePriceCents: 0,
+    deliveryCostCents: deliveryCents,
+    sendShippingCostCents: 0,
+    returnShippingCostCents: 0,
+    expressPriceCents: 0,
+    insurancePriceCents: 0,
+    totalPriceCents,
+  };
+}
+
+/** `quantity` USB keys or DVDs of the chosen files, and the parcel that takes them. */
+export function priceExtraCopies(
+  list: PriceListDocument,
+  choice: { medium: CopyMedium; quantity: number },
+): PricedExtraOrder {
+  const quantity = count(choice.quantity, 'quantity');
+  if (quantity === 0n || quantity > BigInt(MAX_EXTRA_COPIES)) throw new PricingError('copies out of range');
+  if (!COPY_MEDIA.includes(choice.medium)) throw new PricingError(`unknown medium: ${choice.medium}`);
+  const unit = centsOf(
+    choice.medium === 'usb' ? list.extraCopies.usbPrice : list.extraCopies.discPrice,
+    `${choice.medium} copy`,
+  );
+  const line = toNumber(quantity * unit);
+  const shipping = toNumber(centsOf(list.extraCopies.shippingPrice, 'copies shipping'));
+  return {
+    line: {
+      type: copyItemType(choice.medium),
+      quantity: choice.quantity,
+      unitPriceCents: toNumber(unit),
+      lineTotalCents: line,
+    },
+    price: extraBreakdown(line, shipping),
+  };
+}
+
+/** One more year of retention of an order's delivered files (nothing travels). */
+export function priceRetentionExtension(list: PriceListDocument): PricedExtraOrder {
+  const price = toNumber(centsOf(list.retentionExtension.yearPrice, 'retention extension'));
+  return {
+    line: { type: 'retention-extension', quantity: 1, unitPriceCents: price, lineTotalCents: price },
+    price: extraBreakdown(price, 0),
+  };
+}

@@ -145,6 +145,8 @@ export const ROUTE_ACCESS = {
   'routes/shop/shipping-label': ORDER_VIEWER,
   'routes/shop/order-slip-pdf': ORDER_VIEWER,
   'routes/shop/files': ORDER_VIEWER,
+  // Extra copies and the paid retention (decision 029): the gallery's people; the route refuses the staff's orders.
+  'routes/shop/extra-copies': ORDER_VIEWER,
   'routes/shop/files-zip': ORDER_VIEWER,
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,

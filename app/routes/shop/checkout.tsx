@@ -147,7 +147,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     insurance: asksAddress ? await insuranceOffer(order) : null,
     // Issue 27: how long the files stay online, said before paying.
     retentionDays: await retentionDays(),
-    payForm: payFormDefaults(order.customer, order.earlyStartConsentAt !== null, card.available ? 'card' : 'transfer'),
+    payForm: payFormDefaults(
+      order.customer,
+      order.earlyStartConsentAt !== null,
+      card.available ? 'card' : 'transfer',
+      order.addresses.delivery,
+    ),
     addresses: order.addresses,
     state: 'shown' as const,
     cardAvailable: card.available,
@@ -198,18 +203,32 @@ function payFormDefaults(
   customer: ViewableOrder['order']['customer'],
   consentGiven: boolean,
   paymentMethod: CheckoutPaymentMethod,
+  /** An address already on the draft: a relative's, typed when ordering extra copies (decision 029). */
+  frozen: ViewableOrder['order']['addresses']['delivery'] = null,
 ) {
-  const delivery: AddressFormValues = {
-    firstName: customer.firstName,
-    lastName: customer.lastName,
-    company: '',
-    line1: customer.street ?? '',
-    line2: '',
-    postalCode: customer.postalCode ?? '',
-    city: customer.city ?? '',
-    country: customer.country ?? 'FR',
-    phone: customer.phone ?? '',
-  };
+  const delivery: AddressFormValues = frozen
+    ? {
+        firstName: frozen.firstName,
+        lastName: frozen.lastName,
+        company: frozen.company ?? '',
+        line1: frozen.line1,
+        line2: frozen.line2 ?? '',
+        postalCode: frozen.postalCode,
+        city: frozen.city,
+        country: frozen.country,
+        phone: frozen.phone ?? '',
+      }
+    : {
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        company: '',
+        line1: customer.street ?? '',
+        line2: '',
+        postalCode: customer.postalCode ?? '',
+        city: customer.city ?? '',
+        country: customer.country ?? 'FR',
+        phone: customer.phone ?? '',
+      };
   const contact = {
     email: customer.email ?? '',
     firstName: customer.firstName,

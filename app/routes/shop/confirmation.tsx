@@ -240,7 +240,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
             <h2 id="order-totals-title" className="font-semibold text-lg">
               Récapitulatif
             </h2>
-            <OrderTotals prices={order.prices} />
+            <OrderTotals prices={order.prices} items={order.items} />
           </section>
           <OrderAddresses delivery={order.addresses.delivery} billing={order.addresses.billing} />
           {order.invoiceNumber ? (

@@ -1,6 +1,7 @@
 import { ArrowLeftIcon, DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
 import { data, Link, redirect } from 'react-router';
+import { ExtraCopiesPanel } from '~/components/files/extra-copies-panel';
 import { FileGrid } from '~/components/files/file-grid';
 import { galleryPath, zipPath } from '~/components/files/file-paths';
 import { FileViewer, type ReworkActionData } from '~/components/files/file-viewer';
@@ -12,6 +13,7 @@ import { useHydrated } from '~/components/use-hydrated';
 import { describeFileCount, formatFileSize } from '~/domain/files/delivered-files';
 import { formatDateFr } from '~/domain/format';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { loadCopyOffer } from '~/server/copies/extra-copies.server';
 import {
   filesAreServed,
   getFilesAccess,
@@ -60,6 +62,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     viewer,
     order: summary,
     gallery: await withFileMedia(await loadGalleryPage(order.id, page)),
+    // Extra copies and « Prolonger d’un an » (decision 029), for the customer.
+    copyOffer: viewer === 'admin' ? null : await loadCopyOffer(order),
   };
 }
 
@@ -161,6 +165,9 @@ export default function Files({ loaderData, actionData }: Route.ComponentProps) 
             </Button>
           </div>
           <ShareLink orderId={order.id} />
+          {'copyOffer' in loaderData && loaderData.copyOffer ? (
+            <ExtraCopiesPanel orderId={order.id} offer={loaderData.copyOffer} />
+          ) : null}
           <FileGrid
             orderId={order.id}
             groups={gallery.groups}

@@ -14,6 +14,7 @@ import { countedAt, parseReceptionCounts } from '~/domain/orders/counted-quantit
 import { isLate } from '~/domain/orders/due-date';
 import { workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
+import { loadCopyWork } from '../copies/extra-copies.server';
 import { db } from '../db/client.server';
 import { applyTransition } from '../orders/lifecycle.server';
 import { CUSTOMER_NAME } from './orders.server';
@@ -40,7 +41,12 @@ function columnCondition(column: BoardColumn): SQL {
 
 function filterConditions(params: BoardParams): SQL[] {
   // The predicate of orders_workshop_board_idx, written the same way so that the planner uses it.
-  const conditions: SQL[] = [sql`o.placed_at is not null`, sql`o.status in ('pending', 'processing', 'completed')`];
+  const conditions: SQL[] = [
+    sql`o.placed_at is not null`,
+    sql`o.status in ('pending', 'processing', 'completed')`,
+    // A retention extension has no work (decision 029): never on the board.
+    sql`not exists (select 1 from linked_orders l where l.order_id = o.id and l.kind = 'retention_extension')`,
+  ];
   if (params.support) {
     conditions.push(sql`exists (select 1 from order_items i where i.order_id = o.id and i.type = ${params.support})`);
   }
@@ -120,9 +126,19 @@ async function loadColumn(
       select count(*)::int as n from (select 1 from orders o ${where} limit ${BOARD_COUNT_CAP + 1}) t`),
   ]);
   const total = Number(count.rows[0]?.n ?? 0);
+  const cards = rows.rows.map((row) => toCard(row, now));
+  // Orders of extra copies: what to copy from which order (the card's lines are the keys or DVDs).
+  const copies = await loadCopyWork(cards.map((card) => card.id));
+  for (const card of cards) {
+    const work = copies.get(card.id);
+    if (!work) continue;
+    const { sourceOrderId: _source, ...view } = work;
+    card.copy = view;
+    card.notBefore = null;
+  }
   return {
     column,
-    cards: rows.rows.map((row) => toCard(row, now)),
+    cards,
     total: Math.min(total, BOARD_COUNT_CAP),
     capped: total > BOARD_COUNT_CAP,
   };

@@ -231,29 +231,44 @@ export async function extendRetention(
   { now = new Date(), database = db() }: { now?: Date; database?: Database } = {},
 ): Promise<ExtendResult> {
   if (!isOrderId(orderId)) return { ok: false, message: 'Commande introuvable' };
-  return database.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ expiresAt: orders.filesExpireAt, deletedAt: orders.filesDeletedAt })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for('update')
-      .limit(1);
-    if (!order) return { ok: false as const, message: 'Commande introuvable' };
-    const decision = extendedExpiry(order, request, now);
-    if (!decision.ok) return decision;
-    await tx
-      .update(orders)
-      .set({ filesExpireAt: decision.expiresAt, filesReminderSentAt: null })
-      .where(eq(orders.id, orderId));
-    await tx.insert(orderEvents).values({
-      orderId,
-      at: now,
-      actor,
-      ...orderEvent('files_retention_extended', {
-        expiresAt: decision.expiresAt.toISOString(),
-        ...(order.expiresAt ? { previousExpiresAt: order.expiresAt.toISOString() } : {}),
-      }),
-    });
-    return decision;
+  return database.transaction((tx) => extendRetentionInTx(tx, orderId, request, actor, now));
+}
+
+/**
+ * The extension in the caller's transaction: the staff's « Prolonger la conservation » above, and
+ * the customer's paid « Prolonger d’un an » (its payment's transaction, app/server/copies/).
+ * `data` is kept in the history entry (the order that paid for it).
+ */
+export async function extendRetentionInTx(
+  tx: Tx,
+  orderId: string,
+  request: ExtensionRequest,
+  actor: string,
+  now: Date,
+  data: Record<string, string> = {},
+): Promise<ExtendResult> {
+  const [order] = await tx
+    .select({ expiresAt: orders.filesExpireAt, deletedAt: orders.filesDeletedAt })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for('update')
+    .limit(1);
+  if (!order) return { ok: false as const, message: 'Commande introuvable' };
+  const decision = extendedExpiry(order, request, now);
+  if (!decision.ok) return decision;
+  await tx
+    .update(orders)
+    .set({ filesExpireAt: decision.expiresAt, filesReminderSentAt: null })
+    .where(eq(orders.id, orderId));
+  await tx.insert(orderEvents).values({
+    orderId,
+    at: now,
+    actor,
+    ...orderEvent('files_retention_extended', {
+      expiresAt: decision.expiresAt.toISOString(),
+      ...(order.expiresAt ? { previousExpiresAt: order.expiresAt.toISOString() } : {}),
+      ...data,
+    }),
   });
+  return decision;
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { PriceBreakdown } from '~/domain/pricing/pricing';
 import {
   computeQuote,
   resolveSelectionPayload,
@@ -6,7 +7,7 @@ import {
   type SelectionErrors,
   selectionToPayload,
 } from '~/domain/pricing/selection';
-import { type Database, db } from '../db/client.server';
+import { type Database, db, type Tx } from '../db/client.server';
 import { orderEvents, orderItems, orders, quotes } from '../db/schema';
 import { baseUrl } from '../env.server';
 import { getActivePriceList } from '../pricing/price-lists.server';
@@ -78,6 +79,84 @@ export function orderFollowUrl(orderId: string, accessToken: string | null): str
   return `${baseUrl()}/confirmation?${params}`;
 }
 
+/** An order line as order_items stores it. */
+export type DraftItem = Omit<typeof orderItems.$inferInsert, 'id' | 'orderId' | 'position'>;
+
+export interface DraftOrderInput {
+  user: OrderCustomer | null;
+  /** The buyer's address: the account's, or the guest's. */
+  email: string | null;
+  accessTokenHash: string | null;
+  deliveryMethod: 'digital' | 'usb' | 'disc';
+  returnOriginals: boolean;
+  sendMethod: string;
+  express: boolean;
+  price: PriceBreakdown;
+  priceList: { id: string; version: number };
+  items: DraftItem[];
+  /** Where the order comes from, in its 'created' history entry. */
+  eventData: Record<string, unknown>;
+  /** Who created it, in the history: the customer's id, or `customer`. */
+  actor?: string;
+}
+
+/**
+ * The draft itself, in the caller's transaction: its number (the counter row locked), the order
+ * row, its items and the 'created' history entry. `createOrder` (the configurator and quotes) and
+ * the orders made from delivered files (extra copies, retention; app/server/copies/) all make their
+ * drafts here, so that every order is born the same way and is then placed and paid at checkout.
+ */
+export async function insertDraftOrder(
+  tx: Tx,
+  input: DraftOrderInput,
+): Promise<{ id: string; number: string; createdAt: Date }> {
+  const createdAt = new Date();
+  const number = await takeOrderNumber(tx, createdAt);
+  const name = [input.user?.firstName, input.user?.lastName].filter(Boolean).join(' ');
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      number,
+      createdAt,
+      updatedAt: createdAt,
+      userId: input.user?.id ?? null,
+      guestEmail: input.user ? null : input.email,
+      accessTokenHash: input.accessTokenHash,
+      status: 'pending',
+      paymentStatus: 'pending',
+      deliveryMethod: input.deliveryMethod,
+      returnOriginals: input.returnOriginals,
+      sendMethod: input.sendMethod,
+      express: input.express,
+      ...input.price,
+      priceListId: input.priceList.id,
+      // A draft: the customer confirms it at checkout (the order lifecycle's `place`).
+      placedAt: null,
+      searchText: [name, input.email ?? ''].join(' ').trim().toLowerCase(),
+    })
+    .returning({ id: orders.id });
+  if (!order) throw new Error('orders: the insert returned no row');
+
+  if (input.items.length > 0) {
+    await tx.insert(orderItems).values(input.items.map((item, position) => ({ ...item, orderId: order.id, position })));
+  }
+
+  await tx.insert(orderEvents).values({
+    orderId: order.id,
+    at: createdAt,
+    actor: input.actor ?? input.user?.id ?? 'customer',
+    kind: 'created',
+    from: null,
+    to: 'pending',
+    data: {
+      totalCents: input.price.totalPriceCents,
+      priceListVersion: input.priceList.version,
+      ...input.eventData,
+    },
+  });
+  return { id: order.id, number, createdAt };
+}
+
 export async function createOrder(input: CreateOrderInput, database: Database = db()): Promise<CreatedOrder> {
   const access = input.user ? null : createOrderAccessToken();
   const accessToken = access?.token ?? null;
@@ -97,38 +176,17 @@ export async function createOrder(input: CreateOrderInput, database: Database = 
     const selection = checked.value;
     const { lines, price } = computeQuote(priceList.data, selection);
 
-    const createdAt = new Date();
-    const number = await takeOrderNumber(tx, createdAt);
-    const name = [input.user?.firstName, input.user?.lastName].filter(Boolean).join(' ');
-
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        number,
-        createdAt,
-        updatedAt: createdAt,
-        userId: input.user?.id ?? null,
-        guestEmail: input.user ? null : email,
-        accessTokenHash: access?.hash ?? null,
-        status: 'pending',
-        paymentStatus: 'pending',
-        deliveryMethod: selection.deliveryMethod,
-        returnOriginals: selection.returnOriginals,
-        sendMethod: selection.sendMethod,
-        express: selection.express === true,
-        ...price,
-        priceListId: priceList.id,
-        // A draft: the customer confirms it at checkout (the order lifecycle's `place`).
-        placedAt: null,
-        searchText: [name, email ?? ''].join(' ').trim().toLowerCase(),
-      })
-      .returning({ id: orders.id });
-    if (!order) throw new Error('orders: the insert returned no row');
-
-    await tx.insert(orderItems).values(
-      lines.map((line, position) => ({
-        orderId: order.id,
-        position,
+    const { id, number, createdAt } = await insertDraftOrder(tx, {
+      user: input.user,
+      email,
+      accessTokenHash: access?.hash ?? null,
+      deliveryMethod: selection.deliveryMethod,
+      returnOriginals: selection.returnOriginals,
+      sendMethod: selection.sendMethod,
+      express: selection.express === true,
+      price,
+      priceList,
+      items: lines.map((line) => ({
         type: line.type,
         quantity: line.quantity,
         quality: line.quality,
@@ -140,27 +198,15 @@ export async function createOrder(input: CreateOrderInput, database: Database = 
         unitPriceCents: line.unitPriceCents,
         lineTotalCents: line.lineTotalCents,
       })),
-    );
-
-    await tx.insert(orderEvents).values({
-      orderId: order.id,
-      at: createdAt,
-      actor: input.user?.id ?? 'customer',
-      kind: 'created',
-      from: null,
-      to: 'pending',
-      data: {
-        totalCents: price.totalPriceCents,
-        priceListVersion: priceList.version,
+      eventData: {
         source: input.quoteId ? 'quote' : 'configurator',
         ...(input.quoteId ? { quoteId: input.quoteId } : {}),
       },
     });
-
-    if (input.quoteId) await tx.update(quotes).set({ orderId: order.id }).where(eq(quotes.id, input.quoteId));
+    if (input.quoteId) await tx.update(quotes).set({ orderId: id }).where(eq(quotes.id, input.quoteId));
 
     return {
-      id: order.id,
+      id,
       number,
       createdAt,
       totalPriceCents: price.totalPriceCents,

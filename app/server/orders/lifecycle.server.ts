@@ -24,6 +24,7 @@ import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/paym
 import { TERMS_VERSION } from '~/domain/terms';
 import { recordStaffAudit } from '../audit/audit.server';
 import type { Executor } from '../config/config-options.server';
+import { applyPaidRetentionExtension } from '../copies/extra-copies.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { notifications, orderAdjustments, orderEvents, orders, payments, refunds } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
@@ -159,8 +160,9 @@ async function loadOrderState(
     supplements_paid: number;
     open_supplement_id: string | null;
     open_supplement_amount: number | null;
+    kind: string | null;
   }>(sql`
-    select o.placed_at, o.access_token_hash as token, o.early_start_consent_at,
+    select o.placed_at, (select l.kind from linked_orders l where l.order_id = o.id) as kind, o.access_token_hash as token, o.early_start_consent_at,
       exists (select 1 from order_addresses a where a.order_id = o.id and a.kind = 'delivery') as has_address,
       (select coalesce(sum(j.amount), 0)::int from order_adjustments j
         where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
@@ -178,6 +180,8 @@ async function loadOrderState(
     placedAt: row?.placed_at ? new Date(row.placed_at) : null,
     accessTokenHash: row?.token ?? null,
     state: {
+      // Extra copies and retention extensions (decision 029); a digitisation otherwise.
+      kind: row?.kind === 'extra_copy' || row?.kind === 'retention_extension' ? row.kind : 'digitisation',
       status: facts.status as OrderStatus,
       paymentStatus,
       paymentMethod: facts.paymentMethod as CheckoutMethod,
@@ -494,6 +498,11 @@ async function perform(run: Run, effect: Effect): Promise<void> {
         },
       });
       applied.invoiceNumber = invoice.number;
+      return;
+    }
+    case 'extend_retention': {
+      // A paid « Prolonger d’un an »: the source order's files are kept longer, in this transaction.
+      await applyPaidRetentionExtension(tx, facts.id, run.actor, run.now);
       return;
     }
     case 'credit_note': {

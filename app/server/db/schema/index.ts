@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './auth';
+export * from './copies';
 export * from './instances';
 export * from './media';
 export * from './refund-iban';

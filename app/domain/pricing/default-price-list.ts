@@ -110,6 +110,13 @@ export interface PriceListDocument {
    * value, in cents, up to a maximum declared value in cents (Colissimo's ceiling).
    */
   insurance: { per100EurosPrice: number; maxValue: number };
+  /**
+   * Ours (issue 27, « preview and keep », decision 030): for the supports flagged here the customer
+   * reviews the scans online for `reviewDays` days after the files are published for review and
+   * drops up to `maxDropPercent` % of them; the dropped items are not charged (refunded with a
+   * credit note). Lists published before this entry existed are read with no support flagged.
+   */
+  previewAndKeep: PreviewAndKeep;
   /** ISO 8601 date of the last change. */
   lastUpdated: string;
 }
@@ -121,6 +128,27 @@ export const DEFAULT_TURNAROUND: PriceListDocument['turnaround'] = {
   expressPrice: 2900,
 };
 export const DEFAULT_INSURANCE: PriceListDocument['insurance'] = { per100EurosPrice: 120, maxValue: 500_000 };
+
+export interface PreviewAndKeep {
+  /** Whether each support's scans are reviewed by the customer before delivery. */
+  supports: Record<SupportType, boolean>;
+  /** Calendar days the customer has to choose, from the publication for review. */
+  reviewDays: number;
+  /** The most the customer may drop, in whole percent of the files under review. */
+  maxDropPercent: number;
+}
+
+const noSupport = Object.fromEntries(SUPPORT_TYPES.map((type) => [type, false])) as Record<SupportType, boolean>;
+
+/** What a price list stored before the preview-and-keep entry existed is read with: nothing reviewed. */
+export const DEFAULT_PREVIEW_AND_KEEP_OFF: PreviewAndKeep = { supports: noSupport, reviewDays: 14, maxDropPercent: 20 };
+
+/** The new lists' default: slides and negatives are reviewed, as ScanCafe does (docs/pricing.md). */
+export const DEFAULT_PREVIEW_AND_KEEP: PreviewAndKeep = {
+  supports: { ...noSupport, slides: true, negatives: true },
+  reviewDays: 14,
+  maxDropPercent: 20,
+};
 
 export const DEFAULT_PRICE_LIST: PriceListDocument = {
   supports: {
@@ -157,5 +185,6 @@ export const DEFAULT_PRICE_LIST: PriceListDocument = {
   returnShippingPrice: 1290,
   turnaround: DEFAULT_TURNAROUND,
   insurance: DEFAULT_INSURANCE,
+  previewAndKeep: DEFAULT_PREVIEW_AND_KEEP,
   lastUpdated: '2026-11-21T00:00:00.000Z',
 };

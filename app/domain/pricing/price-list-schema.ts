@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_INSURANCE,
+  DEFAULT_PREVIEW_AND_KEEP_OFF,
   DEFAULT_TURNAROUND,
   DELIVERY_METHODS,
   FORMATS,
@@ -29,6 +30,9 @@ const cents = z
 export const MAX_MULTIPLIER_VALUE = 10;
 
 export const MAX_TURNAROUND_DAYS = 120;
+
+/** The longest review period of « preview and keep », in calendar days. */
+export const MAX_REVIEW_DAYS = 60;
 
 const days = z
   .number({ error: 'Indiquez un nombre de jours.' })
@@ -83,6 +87,21 @@ export const priceListDocumentSchema = z.object({
       maxValue: cents.min(10_000, { error: 'Valeur assurable d’au moins 100,00 €.' }),
     })
     .default(DEFAULT_INSURANCE),
+  previewAndKeep: z
+    .object({
+      supports: byKey(SUPPORT_TYPES, z.boolean({ error: 'Indiquez oui ou non.' })),
+      reviewDays: z
+        .number({ error: 'Indiquez un nombre de jours.' })
+        .int({ error: 'Un délai s’exprime en jours entiers.' })
+        .min(1, { error: 'Un délai est d’au moins 1 jour.' })
+        .max(MAX_REVIEW_DAYS, { error: `Un délai est d’au plus ${MAX_REVIEW_DAYS} jours.` }),
+      maxDropPercent: z
+        .number({ error: 'Indiquez un pourcentage.' })
+        .int({ error: 'Un pourcentage s’exprime en entier.' })
+        .min(0, { error: 'Un pourcentage ne peut pas être négatif.' })
+        .max(100, { error: 'Un pourcentage vaut au plus 100.' }),
+    })
+    .default(DEFAULT_PREVIEW_AND_KEEP_OFF),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

@@ -3,3 +3,4 @@ export * from './auth';
 export * from './instances';
 export * from './saved-filters';
 export * from './shop';
+export * from './reviews';

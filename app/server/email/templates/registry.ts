@@ -16,6 +16,7 @@ import {
   withdrawalAcknowledgement,
 } from './orders';
 import { refundIssued } from './refunds';
+import { reviewOpen, reviewReminder } from './reviews';
 import { staffInvitation } from './staff';
 import { supplementPaid, supplementRequested } from './supplements';
 import { custom, testEmail } from './system';
@@ -43,6 +44,8 @@ export const EMAIL_TEMPLATES = {
   'order-shipped': orderShipped,
   'label-ready': labelReady,
   'files-expiring': filesExpiring,
+  'review-open': reviewOpen,
+  'review-reminder': reviewReminder,
   'order-message': orderMessage,
   'test-email': testEmail,
   'staff-invitation': staffInvitation,

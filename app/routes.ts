@@ -58,6 +58,9 @@ export default [
   route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
   route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),
   route('commande/:orderId/fichiers/:fileId/apercu.jpg', 'routes/shop/files-preview.ts', { id: 'files-preview' }),
+  // « Preview and keep » (issue 27): the customer's review of the scans before delivery, its thumbnails.
+  route('commande/:orderId/selection', 'routes/shop/selection.tsx'),
+  route('commande/:orderId/selection/:fileId/miniature.jpg', 'routes/shop/selection-thumbnail.ts'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

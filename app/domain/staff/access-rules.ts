@@ -145,6 +145,9 @@ export const ROUTE_ACCESS = {
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,
   'files-preview': ORDER_VIEWER,
+  // « Preview and keep » (issue 27): the review page and its thumbnails; the route checks owner or token.
+  'routes/shop/selection': ORDER_VIEWER,
+  'routes/shop/selection-thumbnail': ORDER_VIEWER,
 
   // Better Auth: each endpoint by its own line below (AUTH_ENDPOINT_ACCESS).
   'routes/api/auth': PUBLIC,

@@ -246,7 +246,10 @@ export type PriceEntry = { ok: true; value: number } | { ok: false; error: strin
 export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
   if (kind === 'days') return parseDays(text);
   if (kind === 'percent') return parsePercent(text);
-  if (kind === 'flag') return text === '1' || text === '0' ? { ok: true, value: Number(text) } : { ok: false, error: PRICE_FORM_MESSAGES.flag };
+  if (kind === 'flag')
+    return text === '1' || text === '0'
+      ? { ok: true, value: Number(text) }
+      : { ok: false, error: PRICE_FORM_MESSAGES.flag };
   const euros = kind === 'euros';
   let normalised = text.replace(/\s/g, '');
   if (euros) normalised = normalised.replace(/€$/, '');
@@ -384,8 +387,8 @@ export function priceChanges(current: PriceListDocument, next: PriceListDocument
         field.kind === 'flag'
           ? false
           : before === 0 || after === 0
-          ? true
-          : after > before * LARGE_CHANGE_FACTOR || after * LARGE_CHANGE_FACTOR < before;
+            ? true
+            : after > before * LARGE_CHANGE_FACTOR || after * LARGE_CHANGE_FACTOR < before;
       changes.push({
         name: field.name,
         section: tab.label,

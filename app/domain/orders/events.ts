@@ -628,9 +628,12 @@ export const ORDER_EVENTS = {
   }),
   review_closed: kind({
     schema: z.object({ droppedCount: z.number().int().optional(), lapsed: z.boolean().optional() }).passthrough(),
-    label: (data) => (data.lapsed ? 'Sélection close (délai écoulé, tout est gardé)' : 'Sélection validée par le client'),
+    label: (data) =>
+      data.lapsed ? 'Sélection close (délai écoulé, tout est gardé)' : 'Sélection validée par le client',
     detail: (data) =>
-      data.droppedCount ? `${data.droppedCount} fichier${data.droppedCount > 1 ? 's' : ''} retiré${data.droppedCount > 1 ? 's' : ''}` : null,
+      data.droppedCount
+        ? `${data.droppedCount} fichier${data.droppedCount > 1 ? 's' : ''} retiré${data.droppedCount > 1 ? 's' : ''}`
+        : null,
     customer: (data) => (data.lapsed ? `Délai de sélection écoulé${NBSP}: tout est gardé` : 'Sélection validée'),
   }),
   review_reminder: kind({

@@ -40,7 +40,14 @@ describe('preview and keep: the limit', () => {
 
   it('refuses a selection above it in French, and accepts it at the limit', () => {
     const all = files(50);
-    const base = { list: DEFAULT_PRICE_LIST, lines: [slides(50)], counted: {}, files: all, maxDropPercent: 20, fileCount: 50 };
+    const base = {
+      list: DEFAULT_PRICE_LIST,
+      lines: [slides(50)],
+      counted: {},
+      files: all,
+      maxDropPercent: 20,
+      fileCount: 50,
+    };
     const keep = (dropped: number) => new Set(all.slice(dropped).map((file) => file.id));
     const refused = decideSelection({ ...base, kept: keep(11) });
     expect(refused).toEqual({
@@ -56,7 +63,8 @@ describe('preview and keep: the repricing', () => {
   it('prices the dropped items with the pricing function and the order’s list', () => {
     const pricing = priceDrops(DEFAULT_PRICE_LIST, [slides(50)], {}, new Map([['slides', 10]]));
     const expected =
-      priceLine(DEFAULT_PRICE_LIST, slides(50)).lineTotalCents - priceLine(DEFAULT_PRICE_LIST, slides(40)).lineTotalCents;
+      priceLine(DEFAULT_PRICE_LIST, slides(50)).lineTotalCents -
+      priceLine(DEFAULT_PRICE_LIST, slides(40)).lineTotalCents;
     // 0,45 € × 1,2 × 1,15 per slide: 10 of 50 slides are 6,21 €.
     expect(pricing.refundCents).toBe(expected);
     expect(pricing.refundCents).toBe(621);
@@ -82,7 +90,10 @@ describe('preview and keep: the repricing', () => {
   });
 
   it('says what is dropped and its amount', () => {
-    const drops = dropsBySupport([...files(3), ...files(2, 'negatives')], new Set(['slides-0', 'slides-1', 'negatives-0']));
+    const drops = dropsBySupport(
+      [...files(3), ...files(2, 'negatives')],
+      new Set(['slides-0', 'slides-1', 'negatives-0']),
+    );
     expect(dropSummary(DEFAULT_PRICE_LIST, drops, 600)).toBe(
       `Vous retirez 2${NBSP}diapositives et 1${NBSP}négatif${NBSP}: −6,00${NBSP}€`,
     );

@@ -80,7 +80,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   if (form.get('intent') === 'calculer') {
     const review = await loadReview(order.id);
-    if (!review || review.state !== 'open') throw redirect(`/commande/${order.id}/selection`);
+    if (review?.state !== 'open') throw redirect(`/commande/${order.id}/selection`);
     const decision = decideSelection({
       ...review,
       kept: new Set(kept),

@@ -4,9 +4,9 @@ import { db } from '../db/client.server';
 import { deleteExpiredFiles, sendRetentionReminders } from '../files/retention.server';
 import { removeAbandonedUploads } from '../files/uploads.server';
 import { log } from '../log.server';
-import { closeLapsedReviews, sendReviewReminders } from './preview-keep.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
+import { closeLapsedReviews, sendReviewReminders } from './preview-keep.server';
 
 /*
  * Background housekeeping of orders (DESIGN.md, order lifecycle), safe on any number of instances

@@ -61,7 +61,9 @@ async function slidesOrder() {
     update orders set base_price = ${line}, denoise_price = 0, delivery_method = 'digital', delivery_cost = 0,
       total_price = ${line}, placed_at = now() where id = ${order.id}`);
   await payByCard(order.id, line);
-  await db().execute(sql`update orders set stage = 'quality_check', status = 'processing', received_at = now() where id = ${order.id}`);
+  await db().execute(
+    sql`update orders set stage = 'quality_check', status = 'processing', received_at = now() where id = ${order.id}`,
+  );
   const ids: string[] = [];
   for (let i = 1; i <= SLIDES; i++) {
     const file = await storeOrderFile(
@@ -182,7 +184,12 @@ describe('preview and keep', () => {
     expect(await sendReviewReminders(nearEnd)).toBe(0);
     const after = new Date(opened.getTime() + (days + 1) * 86_400_000);
     expect(await closeLapsedReviews(after, storage)).toBeGreaterThanOrEqual(1);
-    expect(await orderRow(order.id)).toMatchObject({ payment_status: 'paid', live: SLIDES, credited: 0, stage: 'ready' });
+    expect(await orderRow(order.id)).toMatchObject({
+      payment_status: 'paid',
+      live: SLIDES,
+      credited: 0,
+      stage: 'ready',
+    });
     expect(await orderRow(order.id).then((row) => row?.files_published_at)).not.toBeNull();
     const review = await db().execute<{ closed_by: string; dropped_count: number }>(
       sql`select closed_by, dropped_count from order_reviews where order_id = ${order.id}`,

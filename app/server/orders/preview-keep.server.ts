@@ -88,11 +88,7 @@ async function reviewFiles(executor: Tx | Database, orderId: string, supports: r
     })
     .from(orderFiles)
     .where(
-      and(
-        eq(orderFiles.orderId, orderId),
-        isNull(orderFiles.deletedAt),
-        inArray(orderFiles.support, [...supports]),
-      ),
+      and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt), inArray(orderFiles.support, [...supports])),
     )
     .orderBy(asc(orderFiles.support), asc(orderFiles.name));
 }
@@ -107,16 +103,25 @@ export type OpenedReview =
  * directly.
  */
 export async function openReviewIfDue(tx: Tx, orderId: string, actor: Actor, now: Date): Promise<OpenedReview | null> {
-  const [existing] = await tx.select({ closedAt: orderReviews.closedAt }).from(orderReviews).where(eq(orderReviews.orderId, orderId));
+  const [existing] = await tx
+    .select({ closedAt: orderReviews.closedAt })
+    .from(orderReviews)
+    .where(eq(orderReviews.orderId, orderId));
   // Reviewed once: a later publication (a rework) delivers; an open one is the lifecycle's refusal.
-  if (existing && existing.closedAt) return null;
+  if (existing?.closedAt) return null;
   const terms = await loadTerms(tx, orderId);
   if (!terms || !orderNeedsReview(terms.list, terms.lines)) return null;
   const supports = reviewedSupports(terms.list);
   const files = await reviewFiles(tx, orderId, supports);
   if (files.length === 0 && !existing) return null;
   const endsAt = reviewEnd(now, terms.list.previewAndKeep.reviewDays);
-  const opened = await applyTransitionInTx(tx, orderId, { type: 'open_review', fileCount: files.length, endsAt: endsAt.toISOString() }, actor, { now });
+  const opened = await applyTransitionInTx(
+    tx,
+    orderId,
+    { type: 'open_review', fileCount: files.length, endsAt: endsAt.toISOString() },
+    actor,
+    { now },
+  );
   if (!opened.ok) return { ok: false, code: opened.code, message: opened.message };
   await tx.insert(orderReviews).values({
     orderId,
@@ -126,7 +131,7 @@ export async function openReviewIfDue(tx: Tx, orderId: string, actor: Actor, now
     supports,
     fileCount: files.length,
   });
-  await emailReview(tx, orderId, 'review-open', endsAt, files.length, terms.list.previewAndKeep.maxDropPercent, now);
+  await emailReview(tx, orderId, 'review-open', endsAt, files.length, terms.list.previewAndKeep.maxDropPercent);
   return { ok: true, result: opened, endsAt, fileCount: files.length };
 }
 
@@ -138,7 +143,6 @@ async function emailReview(
   endsAt: Date,
   fileCount: number,
   maxDropPercent: number,
-  now: Date,
 ): Promise<boolean> {
   const facts = await loadOrderFacts(tx, orderId);
   const to = facts?.customer.email?.trim();
@@ -188,7 +192,11 @@ export interface ReviewView {
 }
 
 /** What the review page (and the staff) show; null when the order has no review. */
-export async function loadReview(orderId: string, now: Date = new Date(), database: Database = db()): Promise<ReviewView | null> {
+export async function loadReview(
+  orderId: string,
+  now: Date = new Date(),
+  database: Database = db(),
+): Promise<ReviewView | null> {
   if (!isOrderId(orderId)) return null;
   const [row] = await database
     .select({ review: orderReviews, number: orders.number })
@@ -235,7 +243,10 @@ export async function loadReview(orderId: string, now: Date = new Date(), databa
 /** A file under review (the page's thumbnails): live, of a reviewed support; null otherwise. */
 export async function findReviewFile(orderId: string, fileId: string, database: Database = db()) {
   if (!isOrderId(orderId) || !isOrderId(fileId)) return null;
-  const [review] = await database.select({ supports: orderReviews.supports }).from(orderReviews).where(eq(orderReviews.orderId, orderId));
+  const [review] = await database
+    .select({ supports: orderReviews.supports })
+    .from(orderReviews)
+    .where(eq(orderReviews.orderId, orderId));
   if (!review) return null;
   const [file] = await database
     .select({ thumbnailKey: orderFiles.thumbnailKey, previewKey: orderFiles.previewKey })
@@ -360,7 +371,13 @@ async function closeReviewInTx(
   const droppedFiles = files.filter((file) => dropped.has(file.id));
   if (droppedFiles.length > 0) {
     await tx.insert(orderReviewDrops).values(
-      droppedFiles.map((file) => ({ orderId, fileId: file.id, name: file.name, support: file.support, droppedAt: now })),
+      droppedFiles.map((file) => ({
+        orderId,
+        fileId: file.id,
+        name: file.name,
+        support: file.support,
+        droppedAt: now,
+      })),
     );
     // Bytes and previews go; the rows stay, marked deleted: out of the gallery, the ZIP and the delivery.
     await deleteFilesInTx(tx, storage, droppedFiles, now);
@@ -399,7 +416,10 @@ export async function submitSelection(input: {
   let closing: Closing;
   try {
     closing = await db().transaction(async (tx) => {
-      const [review] = await tx.select({ endsAt: orderReviews.endsAt }).from(orderReviews).where(eq(orderReviews.orderId, input.orderId));
+      const [review] = await tx
+        .select({ endsAt: orderReviews.endsAt })
+        .from(orderReviews)
+        .where(eq(orderReviews.orderId, input.orderId));
       // Past its end the selection is the housekeeping's: everything is kept.
       const lapsed = review !== undefined && review.endsAt.getTime() <= now.getTime();
       return closeReviewInTx(tx, input.orderId, lapsed ? null : input.kept, actor, now, input.storage ?? fileStorage());
@@ -485,7 +505,6 @@ export async function sendReviewReminders(now: Date = new Date(), database: Data
         review.endsAt,
         review.fileCount,
         review.maxDropPercent,
-        now,
       );
       await tx.update(orderReviews).set({ reminderSentAt: now }).where(eq(orderReviews.orderId, review.orderId));
       if (sent) {

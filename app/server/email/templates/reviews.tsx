@@ -35,7 +35,10 @@ export const reviewOpen: TemplateDefinition<typeof reviewSchema> = {
     return {
       subject: `Choisissez les fichiers à garder avant le ${day} (commande ${data.orderNumber})`,
       element: (
-        <EmailLayout preview={`Vos numérisations vous attendent jusqu’au ${day}.`} heading="Vos numérisations vous attendent">
+        <EmailLayout
+          preview={`Vos numérisations vous attendent jusqu’au ${day}.`}
+          heading="Vos numérisations vous attendent"
+        >
           <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
           <P>
             {`Les ${data.fileCount} fichiers de votre commande ${data.orderNumber} à sélectionner sont en ligne. ${terms(data)}`}

@@ -64,7 +64,7 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
     browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', ...DESKTOP });
 
   beforeAll(async () => {
-    [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+    [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
     admin = await createUser({ url: env.server.url, databaseUrl: env.server.databaseUrl, role: 'admin' });
     order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
     // 50 slides delivered online, priced by the default list; then paid by card through the gateway's path.

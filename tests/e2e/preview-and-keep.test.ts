@@ -65,6 +65,8 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
 
   beforeAll(async () => {
     [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+    // The card payment is settled in this process (its e-mails' links use the server's address).
+    process.env.BASE_URL = env.server.url;
     admin = await createUser({ url: env.server.url, databaseUrl: env.server.databaseUrl, role: 'admin' });
     order = await insertTestOrder(env.server.databaseUrl, { guestEmail });
     // 50 slides delivered online, priced by the default list; then paid by card through the gateway's path.

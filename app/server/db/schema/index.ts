@@ -1,6 +1,6 @@
 export * from './audit';
 export * from './auth';
 export * from './instances';
+export * from './reviews';
 export * from './saved-filters';
 export * from './shop';
-export * from './reviews';

@@ -75,6 +75,9 @@ export default [
   // Issue 27: the video the gallery plays (master or rendition, Range) and its chapters.
   route('commande/:orderId/fichiers/:fileId/video.mp4', 'routes/shop/files-video.ts', { id: 'files-video' }),
   route('commande/:orderId/fichiers/:fileId/chapitres.vtt', 'routes/shop/files-video.ts', { id: 'files-chapters' }),
+  // « Preview and keep » (issue 27): the customer's review of the scans before delivery, its thumbnails.
+  route('commande/:orderId/selection', 'routes/shop/selection.tsx'),
+  route('commande/:orderId/selection/:fileId/miniature.jpg', 'routes/shop/selection-thumbnail.ts'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
   // The gateways' pages: the sandbox's own card form, the hand-over to Monetico.
   route('paiement/sandbox/:sessionId', 'routes/shop/sandbox-payment.tsx'),

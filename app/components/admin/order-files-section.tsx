@@ -94,6 +94,18 @@ export function OrderFilesSection({ orderId }: { orderId: string }) {
               </section>
             ))
           )}
+          {value.droppedByCustomer?.length ? (
+            <details className="text-sm">
+              <summary className="cursor-pointer font-medium">
+                {`Retirés par le client lors de sa sélection (${value.droppedByCustomer.length})`}
+              </summary>
+              <ul className="mt-1 flex flex-col text-muted-foreground">
+                {value.droppedByCustomer.map((file) => (
+                  <li key={`${file.support}/${file.name}`}>{file.name}</li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
           {value.files.length > 0 ? (
             <a href={`/commande/${orderId}/fichiers`} className="w-fit text-primary text-sm underline">
               Voir la galerie du client

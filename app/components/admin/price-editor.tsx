@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
-import { UnitField } from '~/components/forms/field';
+import { SelectField, UnitField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import {
   Dialog,
@@ -46,6 +46,20 @@ const PRICE_FORM_ID = 'tarifs';
  */
 function PriceInput({ field }: { field: PriceField }) {
   const [meta] = useField<string>(field.name);
+  if (field.kind === 'flag') {
+    // A yes/no entry (« preview and keep » per support): a choice always posted, unlike a checkbox.
+    return (
+      <SelectField
+        meta={meta}
+        label={`${field.label} (${field.suffix})`}
+        options={[
+          { value: '1', label: 'Oui' },
+          { value: '0', label: 'Non' },
+        ]}
+        className="max-w-xs"
+      />
+    );
+  }
   return (
     <UnitField
       meta={meta}

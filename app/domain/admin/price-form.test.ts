@@ -35,14 +35,37 @@ describe('the Tarifs form', () => {
       'Options et envois',
       'Délais et assurance',
       'Copies et conservation',
+      'Sélection client',
     ]);
-    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5 + 4);
+    // « Sélection client »: one yes/no per support (preview and keep), its period and its share.
+    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5 + 4 + 11 + 2);
   });
 
   it('shows euros with two decimals and coefficients as they are, with a decimal comma', () => {
     const [supports, , resolution] = priceTabs(DEFAULT_PRICE_LIST);
     expect(fieldValue(DEFAULT_PRICE_LIST, supports!.fields[0]!)).toBe('0,35');
     expect(fieldValue(DEFAULT_PRICE_LIST, resolution!.fields[2]!)).toBe('1,45');
+  });
+});
+
+describe('the preview-and-keep entries', () => {
+  it('read « Oui / Non » and a whole percentage, and publish a change without a second confirmation', () => {
+    expect(parsePriceEntry('1', 'flag')).toEqual({ ok: true, value: 1 });
+    expect(parsePriceEntry('oui', 'flag')).toEqual({ ok: false, error: 'Choisissez oui ou non' });
+    expect(parsePriceEntry('25 %', 'percent')).toEqual({ ok: true, value: 25 });
+    expect(parsePriceEntry('120', 'percent')).toEqual({ ok: false, error: 'Un pourcentage va de 0 à 100' });
+    const applied = applyPriceForm(DEFAULT_PRICE_LIST, {
+      'previewAndKeep.supports.photos': '1',
+      'previewAndKeep.maxDropPercent': '30',
+    });
+    expect(applied.errors).toEqual({});
+    expect(applied.document.previewAndKeep.supports.photos).toBe(true);
+    expect(applied.document.previewAndKeep.maxDropPercent).toBe(30);
+    const changes = priceChanges(DEFAULT_PRICE_LIST, applied.document);
+    expect(changes.map((change) => [change.label, change.changeText, change.large])).toEqual([
+      ['Photos papier', 'activé', false],
+      ['Part retirable', '+50\u00A0%', false],
+    ]);
   });
 });
 

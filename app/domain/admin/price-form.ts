@@ -25,8 +25,11 @@ import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE, MAX_TURNAROUND_DAYS } from '../
  * changes beyond ×3 or ÷3 (decidePriceUpdate): the browser shows them, the server checks them.
  */
 
-/** Euros (stored in cents), a coefficient, or a turnaround in working days. */
-export type PriceFieldKind = 'euros' | 'multiplier' | 'days';
+/**
+ * Euros (stored in cents), a coefficient, a turnaround in working days, a whole percentage, or a
+ * yes/no flag (stored as a boolean, shown as a « Oui / Non » choice).
+ */
+export type PriceFieldKind = 'euros' | 'multiplier' | 'days' | 'percent' | 'flag';
 
 export interface PriceField {
   /** The form field's name, also its path in the document (`supports.photos.basePrice`). */
@@ -38,7 +41,7 @@ export interface PriceField {
 }
 
 export interface PriceTab {
-  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais' | 'copies';
+  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais' | 'copies' | 'selection';
   label: string;
   description: string;
   fields: PriceField[];
@@ -159,6 +162,29 @@ export function priceTabs(list: PriceListDocument): PriceTab[] {
         },
       ],
     },
+    {
+      id: 'selection',
+      label: 'Sélection client',
+      description:
+        'Supports dont le client choisit en ligne les fichiers qu’il garde avant la livraison (les éléments retirés lui sont remboursés), délai de sélection et part qu’il peut retirer.',
+      fields: [
+        ...SUPPORT_TYPES.map(
+          (type): PriceField => ({
+            name: `previewAndKeep.supports.${type}`,
+            label: list.supports[type].title,
+            kind: 'flag',
+            suffix: 'sélection par le client',
+          }),
+        ),
+        { name: 'previewAndKeep.reviewDays', label: 'Délai de sélection', kind: 'days', suffix: 'jours' },
+        {
+          name: 'previewAndKeep.maxDropPercent',
+          label: 'Part retirable',
+          kind: 'percent',
+          suffix: '% des fichiers au plus',
+        },
+      ],
+    },
   ];
 }
 
@@ -183,6 +209,7 @@ function setPath(document: Record<string, unknown>, path: string, next: unknown)
 
 /** The field's value as the form shows it, the French way: euros with 2 decimals (`12,50`), a coefficient as it is (`1,45`). */
 export function fieldValue(list: PriceListDocument, field: PriceField): string {
+  if (field.kind === 'flag') return getPath(list, field.name) === true ? '1' : '0';
   const value = Number(getPath(list, field.name));
   if (!Number.isFinite(value)) return '';
   return (field.kind === 'euros' ? (value / 100).toFixed(2) : String(value)).replace('.', ',');
@@ -212,6 +239,9 @@ export const PRICE_FORM_MESSAGES = {
   multiplierMax: `Un coefficient vaut au plus ${MAX_MULTIPLIER_VALUE}`,
   daysNotANumber: 'Saisissez un nombre entier de jours, par exemple 10',
   daysRange: `Un délai compte de 1 à ${MAX_TURNAROUND_DAYS}${NBSP}jours ouvrés`,
+  percentNotANumber: 'Saisissez un pourcentage entier, par exemple 20',
+  percentRange: `Un pourcentage va de 0 à 100`,
+  flag: 'Choisissez oui ou non',
   expressNotShorter: 'Le délai express doit être plus court que le délai standard',
   insuranceMaxTooLow: `La valeur assurable maximale est d’au moins ${formatEurosFromCents(10_000)}`,
   invalid: 'Veuillez corriger les prix signalés',
@@ -233,6 +263,11 @@ export type PriceEntry = { ok: true; value: number } | { ok: false; error: strin
  */
 export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
   if (kind === 'days') return parseDays(text);
+  if (kind === 'percent') return parsePercent(text);
+  if (kind === 'flag')
+    return text === '1' || text === '0'
+      ? { ok: true, value: Number(text) }
+      : { ok: false, error: PRICE_FORM_MESSAGES.flag };
   const euros = kind === 'euros';
   let normalised = text.replace(/\s/g, '');
   if (euros) normalised = normalised.replace(/€$/, '');
@@ -268,6 +303,15 @@ function parseDays(text: string): PriceEntry {
   return { ok: true, value };
 }
 
+/** A whole percentage, 0 to 100 (« 20 », « 20 % »). */
+function parsePercent(text: string): PriceEntry {
+  const normalised = text.replace(/\s/g, '').replace(/%$/, '');
+  if (!/^\d+$/.test(normalised)) return { ok: false, error: PRICE_FORM_MESSAGES.percentNotANumber };
+  const value = Number(normalised);
+  if (value > 100) return { ok: false, error: PRICE_FORM_MESSAGES.percentRange };
+  return { ok: true, value };
+}
+
 export interface PriceFormResult {
   document: PriceListDocument;
   /** Fields whose entry was refused, with the French message; the document keeps their value. */
@@ -285,7 +329,7 @@ export function applyPriceForm(current: PriceListDocument, entries: Record<strin
     const raw = entries[field.name];
     if (raw === undefined) continue;
     const entry = parsePriceEntry(raw, field.kind);
-    if (entry.ok) setPath(document, field.name, entry.value);
+    if (entry.ok) setPath(document, field.name, field.kind === 'flag' ? entry.value === 1 : entry.value);
     else errors[field.name] = entry.error;
   }
   // The rules between entries (price-list-schema.ts), on the field the person has to change.
@@ -328,6 +372,8 @@ const percentFormat = frenchNumber(1);
 const ratioFormat = { small: frenchNumber(1), large: frenchNumber(0) };
 
 function valueText(kind: PriceFieldKind, value: number): string {
+  if (kind === 'flag') return value ? 'oui' : 'non';
+  if (kind === 'percent') return `${value}${NBSP}%`;
   if (kind === 'days') return `${value}${NBSP}jour${value > 1 ? 's' : ''}`;
   return kind === 'euros' ? formatEurosFromCents(value) : coefficientFormat.format(value);
 }
@@ -354,10 +400,13 @@ export function priceChanges(current: PriceListDocument, next: PriceListDocument
       const before = Number(getPath(current, field.name));
       const after = Number(getPath(next, field.name));
       if (before === after) continue;
+      // A yes/no choice is never a typo of scale: no second confirmation.
       const large =
-        before === 0 || after === 0
-          ? true
-          : after > before * LARGE_CHANGE_FACTOR || after * LARGE_CHANGE_FACTOR < before;
+        field.kind === 'flag'
+          ? false
+          : before === 0 || after === 0
+            ? true
+            : after > before * LARGE_CHANGE_FACTOR || after * LARGE_CHANGE_FACTOR < before;
       changes.push({
         name: field.name,
         section: tab.label,
@@ -367,7 +416,7 @@ export function priceChanges(current: PriceListDocument, next: PriceListDocument
         after,
         beforeText: valueText(field.kind, before),
         afterText: valueText(field.kind, after),
-        changeText: percentText(before, after),
+        changeText: field.kind === 'flag' ? (after ? 'activé' : 'désactivé') : percentText(before, after),
         large,
       });
     }
@@ -377,7 +426,13 @@ export function priceChanges(current: PriceListDocument, next: PriceListDocument
 
 /** `Le prix « Photos papier » passe de 0,35 € à 39,00 € (×111).`: what the second confirmation names. */
 export function largeChangeSentence(change: PriceChange): string {
-  const what = { euros: 'Le prix', multiplier: 'Le coefficient', days: 'Le délai' }[change.kind];
+  const what = {
+    euros: 'Le prix',
+    multiplier: 'Le coefficient',
+    days: 'Le délai',
+    percent: 'La part',
+    flag: 'Le choix',
+  }[change.kind];
   const factor = change.before === 0 || change.after === 0 ? change.changeText : ratioText(change.before, change.after);
   return `${what} «${NNBSP}${change.label}${NNBSP}» (${change.section}) passe de ${change.beforeText} à ${change.afterText} (${factor}).`;
 }

@@ -81,6 +81,8 @@ export const TRANSITION_AUDIT_KINDS: Readonly<Record<TransitionType, AuditKind>>
   request_supplement: 'order.supplement',
   decline_supplement: 'order.supplement',
   publish_files: 'order.files',
+  open_review: 'order.files',
+  close_review: 'order.files',
 };
 
 /** Who is shown for entries written by the shop itself (housekeeping, retention). */

@@ -25,6 +25,8 @@ export const EMAIL_TEMPLATE_LABELS: Readonly<Record<string, string>> = {
   'order-shipped': 'Commande expédiée',
   'label-ready': 'Étiquette prépayée prête',
   'files-expiring': 'Fichiers bientôt supprimés',
+  'review-open': 'Sélection des fichiers ouverte',
+  'review-reminder': 'Rappel de sélection des fichiers',
   'order-message': 'Message de l’atelier',
   'staff-invitation': 'Invitation à l’équipe',
   'share-invitation': 'Partage avec la famille',

@@ -102,6 +102,11 @@ export const TRANSITION_SAMPLES: Readonly<Record<TransitionType, (state: OrderSt
     { type: 'decline_supplement', adjustmentId: state.supplement?.id ?? '', decision: 'digitise_paid' },
   ],
   publish_files: (_state, now) => [{ type: 'publish_files', fileCount: 1, expiresAt: now.toISOString() }],
+  open_review: (_state, now) => [{ type: 'open_review', fileCount: 1, endsAt: now.toISOString() }],
+  close_review: () => [
+    { type: 'close_review', droppedCount: 2, lapsed: false },
+    { type: 'close_review', droppedCount: 0, lapsed: true },
+  ],
 };
 
 /** Every sample of every transition for this order (the table-driven tests walk them all). */

@@ -670,6 +670,31 @@ export const ORDER_EVENTS = {
       ),
     customer: () => 'Vos fichiers sont prêts',
   }),
+  review_opened: kind({
+    schema: z.object({ fileCount: z.number().int().optional(), endsAt: text.optional() }).passthrough(),
+    label: () => 'Fichiers publiés pour la sélection du client',
+    detail: (data) =>
+      joined(
+        data.fileCount === undefined ? null : `${data.fileCount} fichier${data.fileCount > 1 ? 's' : ''}`,
+        day(data.endsAt) ? `jusqu’au ${day(data.endsAt)}` : null,
+      ),
+    customer: () => 'En attente de votre sélection',
+  }),
+  review_closed: kind({
+    schema: z.object({ droppedCount: z.number().int().optional(), lapsed: z.boolean().optional() }).passthrough(),
+    label: (data) =>
+      data.lapsed ? 'Sélection close (délai écoulé, tout est gardé)' : 'Sélection validée par le client',
+    detail: (data) =>
+      data.droppedCount
+        ? `${data.droppedCount} fichier${data.droppedCount > 1 ? 's' : ''} retiré${data.droppedCount > 1 ? 's' : ''}`
+        : null,
+    customer: (data) => (data.lapsed ? `Délai de sélection écoulé${NBSP}: tout est gardé` : 'Sélection validée'),
+  }),
+  review_reminder: kind({
+    schema: z.object({ endsAt: text.optional() }).passthrough(),
+    label: () => `Rappel envoyé${NBSP}: sélection à faire`,
+    detail: (data) => (day(data.endsAt) ? `Fin le ${day(data.endsAt)}` : null),
+  }),
   file_rework_requested: kind({
     schema: z.object({ fileId: text.optional(), fileName: text.optional(), comment: text.optional() }).passthrough(),
     label: (data) =>

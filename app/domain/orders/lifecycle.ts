@@ -67,6 +67,11 @@ export interface OrderState {
    * before this instant (early-start.ts, workNotBefore). Null when they asked to start at once.
    */
   workNotBefore: Date | null;
+  /**
+   * « Preview and keep » (decision 030): the files are published for the customer's review, which
+   * is not closed yet (« En attente de votre sélection »). Delivery waits for its end. 0/absent: no review open.
+   */
+  reviewOpen?: boolean;
 }
 
 /** Something physical travels: it needs a delivery address (DESIGN.md, fulfilment). */
@@ -147,7 +152,17 @@ export type Transition =
    * `expiresAt` (ISO, the retention period from now); the order reaches « Prêt » and « Traité ».
    * Again after a rework: the customer is told once more and the period starts again.
    */
-  | { type: 'publish_files'; fileCount: number; expiresAt: string };
+  | { type: 'publish_files'; fileCount: number; expiresAt: string }
+  /**
+   * « Preview and keep » (decision 030): the files of the flagged supports are published for the
+   * customer's review until `endsAt` (ISO) instead of being delivered.
+   */
+  | { type: 'open_review'; fileCount: number; endsAt: string }
+  /**
+   * The review ends: the customer validated their selection, or the period lapsed (`lapsed`, all
+   * kept). The money of the dropped items goes back with `record_reduction` in the same transaction.
+   */
+  | { type: 'close_review'; droppedCount: number; lapsed: boolean };
 
 export type TransitionType = Transition['type'];
 
@@ -206,6 +221,8 @@ export type EventKind = Extract<
   | 'supplement_declined'
   | 'reduction_recorded'
   | 'files_published'
+  | 'review_opened'
+  | 'review_closed'
 >;
 
 export type RefusalCode =
@@ -233,7 +250,9 @@ export type RefusalCode =
   | 'withdrawal_period'
   | 'refunded'
   | 'payment_failed'
-  | 'payment_refunded';
+  | 'payment_refunded'
+  | 'review_open'
+  | 'no_review';
 
 export interface Accepted {
   ok: true;
@@ -294,6 +313,8 @@ export const LIFECYCLE_MESSAGES = {
   notShippable: (from: OrderStatus) =>
     `Une commande « ${ORDER_STATUS_LABELS[from]} » ne peut pas être expédiée : terminez d’abord son traitement.`,
   parcelNumber: 'Indiquez le numéro de suivi du colis.',
+  reviewOpen: 'Le client n’a pas encore validé sa sélection : la livraison suivra sa validation ou la fin du délai.',
+  noReview: 'Aucune sélection n’est en cours pour cette commande.',
   keptTooLarge: (max: number) =>
     `Le montant conservé doit être compris entre ${formatEurosFromCents(0)} et ${formatEurosFromCents(max)}.`,
 } as const;
@@ -712,12 +733,46 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (!Number.isInteger(transition.fileCount) || transition.fileCount <= 0) {
         return refuse('no_files', LIFECYCLE_MESSAGES.noFiles);
       }
+      if (state.reviewOpen) return refuse('review_open', LIFECYCLE_MESSAGES.reviewOpen);
       // An order already shipped stays « Expédiée »: its files are delivered on top.
       return accept(
         state,
         { stage: 'ready', status: state.status === 'shipped' ? 'shipped' : 'completed' },
         { kind: 'files_published', from: state.stage, to: 'ready' },
         [{ kind: 'email', template: 'order-ready' }],
+      );
+    }
+    case 'open_review': {
+      // The same conditions as a delivery: the review is the delivery's first step.
+      const refusal = liveOrderRefusal(state);
+      if (refusal) return refusal;
+      if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
+      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidDelivery);
+      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+      if (state.reviewOpen) return refuse('review_open', LIFECYCLE_MESSAGES.reviewOpen);
+      if (!Number.isInteger(transition.fileCount) || transition.fileCount <= 0) {
+        return refuse('no_files', LIFECYCLE_MESSAGES.noFiles);
+      }
+      // The status and stage stay: the work is done but not delivered; the e-mail is the caller's,
+      // in this transaction (it carries the review's link and end date).
+      return accept(
+        state,
+        { reviewOpen: true },
+        { kind: 'review_opened', from: state.stage, to: 'awaiting_selection' },
+        [],
+      );
+    }
+    case 'close_review': {
+      // Closed even on a cancelled order: nothing is then refunded nor delivered by the caller.
+      if (!state.reviewOpen) return refuse('no_review', LIFECYCLE_MESSAGES.noReview);
+      if (!Number.isInteger(transition.droppedCount) || transition.droppedCount < 0) {
+        return refuse('amount_invalid', LIFECYCLE_MESSAGES.noReview);
+      }
+      return accept(
+        state,
+        { reviewOpen: false },
+        { kind: 'review_closed', from: 'awaiting_selection', to: transition.lapsed ? 'lapsed' : 'validated' },
+        [],
       );
     }
   }

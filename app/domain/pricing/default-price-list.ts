@@ -117,6 +117,13 @@ export interface PriceListDocument {
   extraCopies: { usbPrice: number; discPrice: number; shippingPrice: number };
   /** Ours (issue 27): « Prolonger d’un an » the retention of an order's delivered files, in cents. */
   retentionExtension: { yearPrice: number };
+  /**
+   * Ours (issue 27, « preview and keep », decision 030): for the supports flagged here the customer
+   * reviews the scans online for `reviewDays` days after the files are published for review and
+   * drops up to `maxDropPercent` % of them; the dropped items are not charged (refunded with a
+   * credit note). Lists published before this entry existed are read with no support flagged.
+   */
+  previewAndKeep: PreviewAndKeep;
   /** ISO 8601 date of the last change. */
   lastUpdated: string;
 }
@@ -135,6 +142,27 @@ export const DEFAULT_EXTRA_COPIES: PriceListDocument['extraCopies'] = {
   shippingPrice: 690,
 };
 export const DEFAULT_RETENTION_EXTENSION: PriceListDocument['retentionExtension'] = { yearPrice: 1200 };
+
+export interface PreviewAndKeep {
+  /** Whether each support's scans are reviewed by the customer before delivery. */
+  supports: Record<SupportType, boolean>;
+  /** Calendar days the customer has to choose, from the publication for review. */
+  reviewDays: number;
+  /** The most the customer may drop, in whole percent of the files under review. */
+  maxDropPercent: number;
+}
+
+const noSupport = Object.fromEntries(SUPPORT_TYPES.map((type) => [type, false])) as Record<SupportType, boolean>;
+
+/** What a price list stored before the preview-and-keep entry existed is read with: nothing reviewed. */
+export const DEFAULT_PREVIEW_AND_KEEP_OFF: PreviewAndKeep = { supports: noSupport, reviewDays: 14, maxDropPercent: 20 };
+
+/** The new lists' default: slides and negatives are reviewed, as ScanCafe does (docs/pricing.md). */
+export const DEFAULT_PREVIEW_AND_KEEP: PreviewAndKeep = {
+  supports: { ...noSupport, slides: true, negatives: true },
+  reviewDays: 14,
+  maxDropPercent: 20,
+};
 
 export const DEFAULT_PRICE_LIST: PriceListDocument = {
   supports: {
@@ -173,5 +201,6 @@ export const DEFAULT_PRICE_LIST: PriceListDocument = {
   insurance: DEFAULT_INSURANCE,
   extraCopies: DEFAULT_EXTRA_COPIES,
   retentionExtension: DEFAULT_RETENTION_EXTENSION,
+  previewAndKeep: DEFAULT_PREVIEW_AND_KEEP,
   lastUpdated: '2026-11-21T00:00:00.000Z',
 };

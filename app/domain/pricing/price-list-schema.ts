@@ -3,6 +3,7 @@ import '../zod-config';
 import {
   DEFAULT_EXTRA_COPIES,
   DEFAULT_INSURANCE,
+  DEFAULT_PREVIEW_AND_KEEP_OFF,
   DEFAULT_RETENTION_EXTENSION,
   DEFAULT_TURNAROUND,
   DELIVERY_METHODS,
@@ -32,6 +33,9 @@ const cents = z
 export const MAX_MULTIPLIER_VALUE = 10;
 
 export const MAX_TURNAROUND_DAYS = 120;
+
+/** The longest review period of « preview and keep », in calendar days. */
+export const MAX_REVIEW_DAYS = 60;
 
 const days = z
   .number({ error: 'Indiquez un nombre de jours.' })
@@ -89,6 +93,21 @@ export const priceListDocumentSchema = z.object({
   // Extra copies and the paid retention (decision 029): read with the defaults on older lists.
   extraCopies: z.object({ usbPrice: cents, discPrice: cents, shippingPrice: cents }).default(DEFAULT_EXTRA_COPIES),
   retentionExtension: z.object({ yearPrice: cents }).default(DEFAULT_RETENTION_EXTENSION),
+  previewAndKeep: z
+    .object({
+      supports: byKey(SUPPORT_TYPES, z.boolean({ error: 'Indiquez oui ou non.' })),
+      reviewDays: z
+        .number({ error: 'Indiquez un nombre de jours.' })
+        .int({ error: 'Un délai s’exprime en jours entiers.' })
+        .min(1, { error: 'Un délai est d’au moins 1 jour.' })
+        .max(MAX_REVIEW_DAYS, { error: `Un délai est d’au plus ${MAX_REVIEW_DAYS} jours.` }),
+      maxDropPercent: z
+        .number({ error: 'Indiquez un pourcentage.' })
+        .int({ error: 'Un pourcentage s’exprime en entier.' })
+        .min(0, { error: 'Un pourcentage ne peut pas être négatif.' })
+        .max(100, { error: 'Un pourcentage vaut au plus 100.' }),
+    })
+    .default(DEFAULT_PREVIEW_AND_KEEP_OFF),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

@@ -161,6 +161,9 @@ export const ROUTE_ACCESS = {
   'share-preview': PUBLIC,
   'files-video': ORDER_VIEWER,
   'files-chapters': ORDER_VIEWER,
+  // « Preview and keep » (issue 27): the review page and its thumbnails; the route checks owner or token.
+  'routes/shop/selection': ORDER_VIEWER,
+  'routes/shop/selection-thumbnail': ORDER_VIEWER,
 
   // Better Auth: each endpoint by its own line below (AUTH_ENDPOINT_ACCESS).
   'routes/api/auth': PUBLIC,

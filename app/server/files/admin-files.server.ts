@@ -3,7 +3,7 @@ import type { AdminFile, DeliveryState } from '~/domain/files/admin-files';
 import { orderEvent } from '~/domain/orders/events';
 import { recordAudit } from '../audit/audit.server';
 import { type Database, db } from '../db/client.server';
-import { orderEvents, orderFiles, orders } from '../db/schema';
+import { orderEvents, orderFiles, orderReviewDrops, orders } from '../db/schema';
 import { isOrderId } from '../orders/access.server';
 import { listOrderFiles } from './order-files.server';
 import { deleteFilesInTx } from './retention.server';
@@ -24,6 +24,8 @@ export interface AdminOrderFiles {
   delivery: DeliveryState;
   retentionDays: number;
   files: AdminFile[];
+  /** « Preview and keep » (decision 030): the files the customer dropped from their review. */
+  droppedByCustomer: Array<{ name: string; support: string }>;
 }
 
 export async function loadAdminOrderFiles(orderId: string, database: Database = db()): Promise<AdminOrderFiles | null> {
@@ -56,6 +58,11 @@ export async function loadAdminOrderFiles(orderId: string, database: Database = 
       reminderSentAt: iso(order.reminderSentAt),
     },
     retentionDays: await retentionDays(database),
+    droppedByCustomer: await database
+      .select({ name: orderReviewDrops.name, support: orderReviewDrops.support })
+      .from(orderReviewDrops)
+      .where(eq(orderReviewDrops.orderId, orderId))
+      .orderBy(orderReviewDrops.support, orderReviewDrops.name),
     files: files.map((file) => ({
       id: file.id,
       name: file.name,

@@ -1,9 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { retentionEnd } from '~/domain/files/delivered-files';
-import { type Database, db } from '../db/client.server';
+import { type Database, db, type Tx } from '../db/client.server';
 import { orders } from '../db/schema';
 import { createOrderAccessToken, isOrderId } from '../orders/access.server';
-import { type Actor, afterCommit, applyTransitionInTx, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
+import {
+  type Actor,
+  type AppliedTransition,
+  afterCommit,
+  applyTransitionInTx,
+  NOT_FOUND_MESSAGE,
+} from '../orders/lifecycle.server';
+import { openReviewIfDue } from '../orders/preview-keep.server';
 import { knownDeliveryToken, publishedFiles } from './publish-links.server';
 import { retentionDays } from './retention-settings.server';
 
@@ -14,10 +21,33 @@ import { retentionDays } from './retention-settings.server';
  * sealed in the outbox), and apply the lifecycle's publish_files (stage « Prêt », status
  * « Traité », history, the « Vos fichiers sont prêts » e-mail). The lifecycle's French refusals
  * (unpaid, not received, no files…) come back to the caller as they are.
+ *
+ * « Preview and keep » (issue 27, decision 030): an order with a support the order's price list
+ * sends to the customer's review, never reviewed yet, is published for review instead
+ * (preview-keep.server.ts); its delivery follows the end of the review, by the same function.
  */
 
 export type PublishResult =
-  | { ok: true; orderNumber: string; fileCount: number; expiresAt: Date; guestToken: string | null }
+  | {
+      ok: true;
+      orderNumber: string;
+      fileCount: number;
+      expiresAt: Date;
+      guestToken: string | null;
+      /** Published for the customer's review instead (« preview and keep »): until when. */
+      review?: { endsAt: Date; fileCount: number };
+    }
+  | { ok: false; code: string; message: string };
+
+type Published =
+  | {
+      ok: true;
+      result: AppliedTransition;
+      fileCount: number;
+      expiresAt: Date;
+      guestToken: string | null;
+      review?: { endsAt: Date; fileCount: number };
+    }
   | { ok: false; code: string; message: string };
 
 export async function publishOrderFiles(
@@ -28,42 +58,10 @@ export async function publishOrderFiles(
   if (!isOrderId(orderId)) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE };
   const outcome = await database
     .transaction(async (tx) => {
-      // The row lock first (as the lifecycle takes it), so that two « Publier » clicks are applied in turn.
-      const [locked] = await tx
-        .select({ id: orders.id })
-        .from(orders)
-        .where(eq(orders.id, orderId))
-        .for('update')
-        .limit(1);
-      if (!locked) return { ok: false as const, code: 'not_found', message: NOT_FOUND_MESSAGE };
-      const files = await publishedFiles(tx, orderId);
-      if (!files) return { ok: false as const, code: 'not_found', message: NOT_FOUND_MESSAGE };
-      const expiresAt = retentionEnd(now, await retentionDays(tx));
-
-      // A guest opens the gallery with a delivery token. Published again (after a rework), the token
-      // of the first e-mail is kept when it can be recovered, so that its link keeps working.
-      // The lifecycle stores a new token's hash with the publication.
-      let guestToken: string | null = null;
-      let deliveryTokenHash: string | null = null;
-      if (!files.userId) {
-        guestToken = await knownDeliveryToken(tx, orderId, files.deliveryTokenHash);
-        if (!guestToken) {
-          const fresh = createOrderAccessToken();
-          guestToken = fresh.token;
-          deliveryTokenHash = fresh.hash;
-        }
-      }
-
-      const result = await applyTransitionInTx(
-        tx,
-        orderId,
-        { type: 'publish_files', fileCount: files.fileCount, expiresAt: expiresAt.toISOString() },
-        actor,
-        { accessToken: guestToken, deliveryTokenHash, now },
-      );
+      const published = await publishFilesInTx(tx, orderId, actor, now, { allowReview: true });
       // Refused: nothing of this attempt stays (the new token's hash included).
-      if (!result.ok) throw new RefusedPublication({ ok: false, code: result.code, message: result.message });
-      return { ok: true as const, result, fileCount: files.fileCount, expiresAt, guestToken };
+      if (!published.ok) throw new RefusedPublication(published);
+      return published;
     })
     .catch((error: unknown) => {
       if (error instanceof RefusedPublication) return error.refusal;
@@ -77,7 +75,66 @@ export async function publishOrderFiles(
     fileCount: outcome.fileCount,
     expiresAt: outcome.expiresAt,
     guestToken: outcome.guestToken,
+    ...(outcome.review ? { review: outcome.review } : {}),
   };
+}
+
+/**
+ * The publication inside the caller's transaction (the caller runs `afterCommit` on `result` once
+ * committed). `allowReview`: an order due for the customer's review is published for review instead.
+ */
+export async function publishFilesInTx(
+  tx: Tx,
+  orderId: string,
+  actor: Actor,
+  now: Date,
+  { allowReview }: { allowReview: boolean },
+): Promise<Published> {
+  // The row lock first (as the lifecycle takes it), so that two « Publier » clicks are applied in turn.
+  const [locked] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update').limit(1);
+  if (!locked) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE };
+  const files = await publishedFiles(tx, orderId);
+  if (!files) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE };
+  const expiresAt = retentionEnd(now, await retentionDays(tx));
+
+  if (allowReview) {
+    const review = await openReviewIfDue(tx, orderId, actor, now);
+    if (review && !review.ok) return review;
+    if (review?.ok) {
+      return {
+        ok: true,
+        result: review.result,
+        fileCount: review.fileCount,
+        expiresAt,
+        guestToken: null,
+        review: { endsAt: review.endsAt, fileCount: review.fileCount },
+      };
+    }
+  }
+
+  // A guest opens the gallery with a delivery token. Published again (after a rework), the token
+  // of the first e-mail is kept when it can be recovered, so that its link keeps working.
+  // The lifecycle stores a new token's hash with the publication.
+  let guestToken: string | null = null;
+  let deliveryTokenHash: string | null = null;
+  if (!files.userId) {
+    guestToken = await knownDeliveryToken(tx, orderId, files.deliveryTokenHash);
+    if (!guestToken) {
+      const fresh = createOrderAccessToken();
+      guestToken = fresh.token;
+      deliveryTokenHash = fresh.hash;
+    }
+  }
+
+  const result = await applyTransitionInTx(
+    tx,
+    orderId,
+    { type: 'publish_files', fileCount: files.fileCount, expiresAt: expiresAt.toISOString() },
+    actor,
+    { accessToken: guestToken, deliveryTokenHash, now },
+  );
+  if (!result.ok) return { ok: false, code: result.code, message: result.message };
+  return { ok: true, result, fileCount: files.fileCount, expiresAt, guestToken };
 }
 
 class RefusedPublication extends Error {

@@ -6,6 +6,7 @@ import { removeAbandonedUploads } from '../files/uploads.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
+import { closeLapsedReviews, sendReviewReminders } from './preview-keep.server';
 import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
 
 /*
@@ -86,6 +87,10 @@ async function runOnce(): Promise<void> {
     const now = new Date();
     const reminders = await sendRetentionReminders(now);
     const deleted = await deleteExpiredFiles(now);
+    // « Preview and keep »: the reminder before the end, then a lapsed review keeps everything.
+    const reviewReminders = await sendReviewReminders(now);
+    const reviewsClosed = await closeLapsedReviews(now);
+    if (reviewReminders > 0 || reviewsClosed > 0) log.info({ reviewReminders, reviewsClosed }, 'files reviews');
     // Uploads the staff started and never finished, untouched for a week (DATA_DIR/uploads).
     const abandonedUploads = await removeAbandonedUploads();
     if (reminders > 0 || deleted.orders > 0 || deleted.failed > 0 || abandonedUploads > 0) {

@@ -161,12 +161,14 @@ async function loadOrderState(
     open_supplement_id: string | null;
     open_supplement_amount: number | null;
     kind: string | null;
+    review_open: boolean;
   }>(sql`
     select o.placed_at, (select l.kind from linked_orders l where l.order_id = o.id) as kind, o.access_token_hash as token, o.early_start_consent_at,
       exists (select 1 from order_addresses a where a.order_id = o.id and a.kind = 'delivery') as has_address,
       (select coalesce(sum(j.amount), 0)::int from order_adjustments j
         where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
       s.id as open_supplement_id, s.amount as open_supplement_amount,
+      exists (select 1 from order_reviews v where v.order_id = o.id and v.closed_at is null) as review_open,
       (select coalesce(sum(r.amount) filter (where r.status in ('pending', 'succeeded')), 0)::int from ${forTheOrder(context.refundId)}) as refunded,
       (select coalesce(sum(r.amount) filter (where r.status = 'due'), 0)::int from ${forTheOrder(context.refundId)}) as owed
     from orders o
@@ -203,6 +205,7 @@ async function loadOrderState(
         createdAt: facts.createdAt,
         earlyStartConsentAt: row?.early_start_consent_at ? new Date(row.early_start_consent_at) : null,
       }),
+      reviewOpen: Boolean(row?.review_open),
     },
   };
 }

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data } from 'react-router';
 import { extensionFormSchema, RETENTION_MESSAGES } from '~/domain/files/retention';
 import { firstFormError } from '~/domain/form-errors';
+import { formatDateFr } from '~/domain/format';
 import { requireStaff } from '~/server/admin/access.server';
 import { deleteOrderFile, loadAdminOrderFiles, markReworkDone } from '~/server/files/admin-files.server';
 import { publishOrderFiles } from '~/server/files/publish.server';
@@ -45,6 +46,14 @@ export async function action({ request, params }: Route.ActionArgs): Promise<Ord
     case 'publish': {
       const result = await publishOrderFiles(orderId, admin.id);
       if (!result.ok) return { intent, ok: false, error: result.message };
+      if (result.review) {
+        // « Preview and keep »: published for the customer's review (decision 030).
+        return {
+          intent,
+          ok: true,
+          message: `Fichiers publiés pour la sélection du client jusqu’au ${formatDateFr(result.review.endsAt)} : ${result.review.fileCount} fichier${result.review.fileCount > 1 ? 's' : ''} à choisir, le client est prévenu par email.`,
+        };
+      }
       return {
         intent,
         ok: true,

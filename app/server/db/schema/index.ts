@@ -4,6 +4,7 @@ export * from './copies';
 export * from './instances';
 export * from './media';
 export * from './refund-iban';
+export * from './reviews';
 export * from './saved-filters';
 export * from './shares';
 export * from './shop';

@@ -16,6 +16,7 @@ import {
   withdrawalAcknowledgement,
 } from './orders';
 import { refundIbanRequest, refundIssued } from './refunds';
+import { reviewOpen, reviewReminder } from './reviews';
 import { shareInvitation } from './sharing';
 import { staffInvitation } from './staff';
 import { supplementPaid, supplementRequested } from './supplements';
@@ -45,6 +46,8 @@ export const EMAIL_TEMPLATES = {
   'order-shipped': orderShipped,
   'label-ready': labelReady,
   'files-expiring': filesExpiring,
+  'review-open': reviewOpen,
+  'review-reminder': reviewReminder,
   'order-message': orderMessage,
   'test-email': testEmail,
   'staff-invitation': staffInvitation,

@@ -156,6 +156,21 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     fileCount: 250,
     totalBytes: 3_400_000_000,
   },
+  'review-open': {
+    orderNumber: 'SV-2026-000042',
+    customerName: 'Marie',
+    selectionUrl: '/commande/0b6c/selection?token=abc',
+    endsAt: '2027-01-22T10:00:00Z',
+    fileCount: 60,
+    maxDropPercent: 20,
+  },
+  'review-reminder': {
+    orderNumber: 'SV-2026-000042',
+    selectionUrl: '/commande/0b6c/selection',
+    endsAt: '2027-01-22T10:00:00Z',
+    fileCount: 60,
+    maxDropPercent: 20,
+  },
   'test-email': { sentAt: '2026-11-21T10:05:00Z', smtpHost: 'ssl0.ovh.net', smtpPort: 587 },
   custom: { subject: 'Un message', html: '<p>Bonjour</p>' },
 };
@@ -209,6 +224,8 @@ describe('e-mail templates', () => {
         'order-shipped',
         'label-ready',
         'files-expiring',
+        'review-open',
+        'review-reminder',
       ].sort(),
     );
   });

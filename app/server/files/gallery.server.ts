@@ -6,7 +6,7 @@ import { orderAskerOf } from '../access/door.server';
 import type { SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, orderFiles, orders } from '../db/schema';
-import { isOrderId, type OrderViewerKind, viewerOf } from '../orders/access.server';
+import { isOrderId, type OrderViewerKind, refuseOrderViewer, viewerOf } from '../orders/access.server';
 import type { OrderFile } from './order-files.server';
 
 /*
@@ -51,10 +51,10 @@ export async function getFilesAccess(request: Request, orderId: string): Promise
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!row) return null;
   const asker = await orderAskerOf(request);
-  const viewer = viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], asker, request);
-  if (!viewer) return null;
+  const viewer = row ? viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], asker, request) : null;
+  // Signed out on an account's order: to /login and back (the order-viewer rule, refuseOrderViewer).
+  if (!row || !viewer) return refuseOrderViewer(request, asker, row);
   return {
     viewer,
     user: asker.user,

@@ -281,12 +281,24 @@ export async function loadFilesSummary(orderId: string, database: Database = db(
       publishedAt: orders.filesPublishedAt,
       expiresAt: orders.filesExpireAt,
       deletedAt: orders.filesDeletedAt,
-      count: sql<number>`(select count(*)::int from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
-      bytes: sql<string>`(select coalesce(sum(f.size_bytes), 0)::text from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
     })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row?.publishedAt) return null;
-  return { expiresAt: row.expiresAt, deletedAt: row.deletedAt, count: row.count, bytes: Number(row.bytes) };
+  // Counted by the query builder, not in a correlated subquery: drizzle renders `${orders.id}`
+  // unqualified there ("id"), which Postgres read as the files' own id (issue 27: always 0 files).
+  const [files] = await database
+    .select({
+      count: sql<number>`count(*)::int`,
+      bytes: sql<string>`coalesce(sum(${orderFiles.sizeBytes}), 0)::text`,
+    })
+    .from(orderFiles)
+    .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)));
+  return {
+    expiresAt: row.expiresAt,
+    deletedAt: row.deletedAt,
+    count: files?.count ?? 0,
+    bytes: Number(files?.bytes ?? 0),
+  };
 }

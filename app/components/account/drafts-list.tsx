@@ -26,9 +26,9 @@ export function DraftsList({ rows }: { rows: DraftListRow[] }) {
         {DRAFTS_TITLE}
       </h2>
       <p className="text-muted-foreground text-sm">
-        Commandes commencées mais pas encore validées : rien n’est dû tant que vous ne les confirmez pas. Vos estimations
-        enregistrées sont dans{' '}
-        <Link to="/mes-devis" className="text-primary underline-offset-4 hover:underline">
+        Commandes commencées mais pas encore validées : rien n’est dû tant que vous ne les confirmez pas. Vos
+        estimations enregistrées sont dans{' '}
+        <Link to="/mes-devis" className="text-primary underline underline-offset-4">
           Mes devis
         </Link>
         .

@@ -42,7 +42,9 @@ export function WithdrawalNotice({ orderId, withdrawal }: { orderId: string; wit
           <p className="text-sm">{withdrawal.words.originals}</p>
         </>
       ) : null}
-      {withdrawal.kind === 'draft' ? <p className="text-muted-foreground text-sm">{WITHDRAWAL_MESSAGES.draft}</p> : null}
+      {withdrawal.kind === 'draft' ? (
+        <p className="text-muted-foreground text-sm">{WITHDRAWAL_MESSAGES.draft}</p>
+      ) : null}
       {withdrawal.kind === 'expired' ? (
         <p className="text-muted-foreground text-sm">
           Le délai de rétractation a pris fin le {formatDateFr(withdrawal.lastDay)}.

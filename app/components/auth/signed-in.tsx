@@ -35,7 +35,12 @@ export function SignedIn({ destination, toast, delayMs }: SignedInProps) {
       <ServerToastFallback value={toast} />
       <div className="flex flex-col items-center gap-4 py-4 text-center">
         <Spinner label={AUTH_CHECKING} showLabel />
-        <Link to={destination} replace reloadDocument={isDocumentPath(destination)} className="font-medium text-primary text-sm underline-offset-4 hover:underline">
+        <Link
+          to={destination}
+          replace
+          reloadDocument={isDocumentPath(destination)}
+          className="font-medium text-primary text-sm underline-offset-4 hover:underline"
+        >
           Continuer
         </Link>
       </div>

@@ -1,7 +1,15 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { ShieldAlertIcon } from 'lucide-react';
-import { data, Form, Link, redirect, redirectDocument, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  redirectDocument,
+  type ShouldRevalidateFunctionArgs,
+  useNavigation,
+} from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Honeypot, isHoneypotFilled } from '~/components/auth/honeypot';

@@ -23,8 +23,8 @@ import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/e
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
-import { listOrderCreditNotes } from '~/server/account/orders.server';
 import { consumeFlash } from '~/server/account/cookies.server';
+import { listOrderCreditNotes } from '~/server/account/orders.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';

@@ -98,11 +98,12 @@ describe('the withdrawal acknowledgement', () => {
 
   it('tells a started order the amount of the service provided stays due, and its originals come back', async () => {
     const text = plain(
-      (await send('withdrawal-acknowledgement', { ...base, withdrawalCase: 'started', originals: 'at_workshop' }))
-        .text,
+      (await send('withdrawal-acknowledgement', { ...base, withdrawalCase: 'started', originals: 'at_workshop' })).text,
     );
     expect(text).toContain('le montant correspondant au service déjà fourni, qui reste dû');
-    expect(text).toContain('Vos originaux sont à l’atelier : nous les gardons en lieu sûr jusqu’à leur renvoi chez vous.');
+    expect(text).toContain(
+      'Vos originaux sont à l’atelier : nous les gardons en lieu sûr jusqu’à leur renvoi chez vous.',
+    );
     expect(text).not.toContain('totalité');
   });
 });

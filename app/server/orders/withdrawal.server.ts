@@ -68,7 +68,10 @@ export async function withdrawFromOrder({
  * would do now; after it, what it did, from the order as it was when the request reached us (its
  * status then, in the history). Null for an unknown order.
  */
-export async function withdrawalWords(orderId: string, database: Database = db()): Promise<WithdrawalExplanation | null> {
+export async function withdrawalWords(
+  orderId: string,
+  database: Database = db(),
+): Promise<WithdrawalExplanation | null> {
   const read = await readOrderState(database, orderId);
   if (!read) return null;
   const { facts, state } = read;

@@ -159,7 +159,8 @@ describe('the links of an account holder’s e-mails, opened signed out', () => 
       await page.getByText(order.number).first().waitFor();
       await page.context().close();
     }
-  });
+    // Each link is a fresh browser and a sign-in: several of them on a shared machine.
+  }, 240_000);
 });
 
 describe('the account and the order page', () => {

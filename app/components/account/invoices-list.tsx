@@ -6,6 +6,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 
 export interface InvoiceListRow {
+  /** An invoice, or a credit note (« Avoir », money given back on an invoice). */
+  kind: 'invoice' | 'credit-note';
   id: string;
   number: string;
   issuedAt: Date;
@@ -13,6 +15,10 @@ export interface InvoiceListRow {
   orderNumber: string;
   amountCents: number;
   isPaid: boolean;
+  /** The invoice a credit note credits. */
+  invoiceNumber: string | null;
+  href: string;
+  pdfHref: string;
 }
 
 /** The PDF of an invoice (served by the invoices module, issue 7). */
@@ -20,16 +26,20 @@ export function invoicePdfHref(orderId: string): string {
   return `/facture/${orderId}/pdf`;
 }
 
+function documentName(row: InvoiceListRow): string {
+  return row.kind === 'credit-note' ? `l’avoir ${row.number}` : `la facture ${row.number}`;
+}
+
 function Actions({ row }: { row: InvoiceListRow }) {
   return (
     <div className="flex flex-wrap gap-2">
       <Button asChild variant="outline" size="sm">
-        <Link to={`/facture/${row.orderId}`} aria-label={`Voir la facture ${row.number}`}>
+        <Link to={row.href} aria-label={`Voir ${documentName(row)}`}>
           Voir
         </Link>
       </Button>
       <Button asChild variant="outline" size="sm">
-        <a href={invoicePdfHref(row.orderId)} download aria-label={`Télécharger la facture ${row.number} en PDF`}>
+        <a href={row.pdfHref} download aria-label={`Télécharger ${documentName(row)} en PDF`}>
           <DownloadIcon aria-hidden="true" />
           PDF
         </a>
@@ -38,8 +48,22 @@ function Actions({ row }: { row: InvoiceListRow }) {
   );
 }
 
-function Paid({ paid }: { paid: boolean }) {
-  return <Badge variant={paid ? 'success' : 'warning'}>{paid ? 'Payée' : 'En attente'}</Badge>;
+function Paid({ row }: { row: InvoiceListRow }) {
+  if (row.kind === 'credit-note') return <Badge variant="info">Avoir</Badge>;
+  return <Badge variant={row.isPaid ? 'success' : 'warning'}>{row.isPaid ? 'Payée' : 'En attente'}</Badge>;
+}
+
+/** « Facture FA-… » or « Avoir AV-… », with the invoice a credit note credits. */
+function Title({ row }: { row: InvoiceListRow }) {
+  if (row.kind === 'invoice') return <>{row.number}</>;
+  return (
+    <span className="flex flex-col">
+      <span>{row.number}</span>
+      {row.invoiceNumber ? (
+        <span className="font-normal text-muted-foreground text-xs">sur la facture {row.invoiceNumber}</span>
+      ) : null}
+    </span>
+  );
 }
 
 export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
@@ -49,7 +73,7 @@ export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
         <ReceiptTextIcon className="size-10 text-muted-foreground" aria-hidden="true" />
         <p className="font-medium">Aucune facture pour le moment.</p>
         <p className="max-w-sm text-muted-foreground text-sm">
-          Vos factures apparaissent ici dès le paiement de vos commandes.
+          Vos factures apparaissent ici dès le paiement de vos commandes, avec vos avoirs en cas de remboursement.
         </p>
       </div>
     );
@@ -58,10 +82,10 @@ export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
     <>
       <div className="hidden md:block">
         <Table>
-          <caption className="sr-only">Vos factures, de la plus récente à la plus ancienne</caption>
+          <caption className="sr-only">Vos factures et avoirs, du plus récent au plus ancien</caption>
           <TableHeader>
             <TableRow>
-              <TableHead>Facture</TableHead>
+              <TableHead>Document</TableHead>
               <TableHead>Date</TableHead>
               <TableHead>Commande</TableHead>
               <TableHead className="text-right">Montant</TableHead>
@@ -72,12 +96,14 @@ export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.id}>
-                <TableCell className="whitespace-nowrap font-medium">{row.number}</TableCell>
+                <TableCell className="whitespace-nowrap font-medium">
+                  <Title row={row} />
+                </TableCell>
                 <TableCell className="whitespace-nowrap">{formatDateFr(row.issuedAt)}</TableCell>
                 <TableCell className="whitespace-nowrap">{row.orderNumber}</TableCell>
                 <TableCell className="whitespace-nowrap text-right">{formatEurosFromCents(row.amountCents)}</TableCell>
                 <TableCell>
-                  <Paid paid={row.isPaid} />
+                  <Paid row={row} />
                 </TableCell>
                 <TableCell>
                   <Actions row={row} />
@@ -92,12 +118,14 @@ export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
           <li key={row.id} className="flex flex-col gap-2 rounded-lg border border-border bg-card p-4">
             <div className="flex items-start justify-between gap-3">
               <div className="flex flex-col">
-                <span className="font-semibold">{row.number}</span>
+                <span className="font-semibold">
+                  <Title row={row} />
+                </span>
                 <span className="text-muted-foreground text-sm">
                   {formatDateFr(row.issuedAt)} · commande {row.orderNumber}
                 </span>
               </div>
-              <Paid paid={row.isPaid} />
+              <Paid row={row} />
             </div>
             <p className="font-semibold">{formatEurosFromCents(row.amountCents)}</p>
             <Actions row={row} />

@@ -36,6 +36,15 @@ export function WithdrawalNotice({ orderId, withdrawal }: { orderId: string; wit
           de réception vous a été envoyé par email.
         </p>
       ) : null}
+      {withdrawal.kind === 'withdrawn' && withdrawal.words ? (
+        <>
+          <p className="text-sm">{withdrawal.words.money}</p>
+          <p className="text-sm">{withdrawal.words.originals}</p>
+        </>
+      ) : null}
+      {withdrawal.kind === 'draft' ? (
+        <p className="text-muted-foreground text-sm">{WITHDRAWAL_MESSAGES.draft}</p>
+      ) : null}
       {withdrawal.kind === 'expired' ? (
         <p className="text-muted-foreground text-sm">
           Le délai de rétractation a pris fin le {formatDateFr(withdrawal.lastDay)}.

@@ -37,6 +37,26 @@ export function originPath(redirectTo: unknown): string | null {
   return to;
 }
 
+/*
+ * An order's documents (issue 27): the invoice's or a credit note's PDF, the order slip, the prepaid
+ * label, the files' ZIP, an original file, its thumbnail and preview. A signed-out owner who opens
+ * one from an e-mail is sent to /login and back to it; the way back must then load it as a
+ * document (a download), not as a page of the app.
+ */
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const ORDER_DOCUMENTS = [
+  new RegExp(`^/facture/${UUID}/pdf$`, 'i'),
+  new RegExp(`^/commande/${UUID}/(bordereau\\.pdf|etiquette\\.pdf|fichiers\\.zip)$`, 'i'),
+  new RegExp(`^/commande/${UUID}/fichiers/${UUID}(/miniature\\.jpg|/apercu\\.jpg)?$`, 'i'),
+];
+
+/** Whether `to` (a local path, query allowed) is one of an order's documents rather than a page. */
+export function isDocumentPath(to: string | null): to is string {
+  if (to === null) return false;
+  const path = pathOf(to);
+  return ORDER_DOCUMENTS.some((pattern) => pattern.test(path));
+}
+
 export function isCheckoutPath(to: string | null): to is string {
   return to !== null && isUnder(pathOf(to), '/checkout');
 }

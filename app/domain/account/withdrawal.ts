@@ -16,6 +16,8 @@ export type WithdrawalState =
   | { kind: 'expired'; deadline: Date; lastDay: Date }
   | { kind: 'withdrawn'; withdrawnAt: Date }
   | { kind: 'canceled' }
+  /** A draft never confirmed at checkout: no contract yet, nothing to withdraw from (issue 27). */
+  | { kind: 'draft' }
   /** The service was fully performed (Traité, Expédié): the right of withdrawal ends (L221-28). */
   | { kind: 'performed' };
 
@@ -23,6 +25,8 @@ export const WITHDRAWAL_MESSAGES = {
   expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
   withdrawn: 'Votre rétractation a déjà été enregistrée pour cette commande.',
   canceled: 'Cette commande est annulée : aucune rétractation n’est nécessaire.',
+  draft:
+    'Cette commande n’a pas été confirmée : aucun contrat n’est conclu, il n’y a rien à quoi renoncer. Elle reste dans « Devis et brouillons » tant que vous ne la validez pas.',
   performed:
     'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
   notFound: 'Commande introuvable',
@@ -43,10 +47,13 @@ export interface WithdrawableOrder {
   createdAt: Date;
   withdrawnAt: Date | null;
   status: string;
+  /** Null for a draft; absent when the caller knows the order is placed. */
+  placedAt?: Date | null;
 }
 
 /** Whether the customer may still withdraw from this order at `now`, and why not. */
 export function withdrawalState(order: WithdrawableOrder, now: Date = new Date()): WithdrawalState {
+  if (order.placedAt === null) return { kind: 'draft' };
   if (order.withdrawnAt) return { kind: 'withdrawn', withdrawnAt: order.withdrawnAt };
   if (order.status === 'canceled') return { kind: 'canceled' };
   if (order.status === 'completed' || order.status === 'shipped') return { kind: 'performed' };

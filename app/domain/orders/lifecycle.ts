@@ -362,6 +362,20 @@ function owe(
   };
 }
 
+/**
+ * Which of the three withdrawals an order's is (L221-18, L221-25), the rule `withdraw` applies and
+ * the pages and the acknowledgement tell: not paid (the order is cancelled, nothing is refunded),
+ * paid with the work not started (everything paid is refunded), or started at the customer's
+ * express request (the amount for the service already provided is kept, the rest refunded).
+ */
+export type WithdrawalCase = 'unpaid' | 'paid_not_started' | 'started';
+
+export function withdrawalCase(state: { paymentStatus: string; status: string }): WithdrawalCase {
+  // Pages pass the stored strings; an unknown payment status is not a paid one.
+  if (!isPaid({ paymentStatus: state.paymentStatus as PaymentStatus })) return 'unpaid';
+  return state.status === 'pending' ? 'paid_not_started' : 'started';
+}
+
 /** The withdrawal is no longer offered once the service is fully performed. */
 export function isFullyPerformed(status: OrderStatus): boolean {
   return status === 'completed' || status === 'shipped';
@@ -552,10 +566,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         { kind: 'notify', about: 'withdrawal' },
         { kind: 'email', template: 'withdrawal-acknowledgement' },
       ];
+      const withdrawal = withdrawalCase(state);
       // Not paid: nothing to give back, the order ends here.
-      if (!isPaid(state)) return accept(state, { withdrawn: true, status: 'canceled' }, event, acknowledge);
+      if (withdrawal === 'unpaid') return accept(state, { withdrawn: true, status: 'canceled' }, event, acknowledge);
       // Paid, work not started: everything paid is refunded at once (the law asks it, no approval).
-      if (state.status === 'pending') {
+      if (withdrawal === 'paid_not_started') {
         const { owed, effects } = owe(state, refundableCents(state), true);
         return accept(state, { withdrawn: true, status: 'canceled', ...owed }, event, [...acknowledge, ...effects]);
       }

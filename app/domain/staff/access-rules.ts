@@ -358,6 +358,25 @@ export function decide(
   return held ? refuse('two-factor') : ALLOW;
 }
 
+/**
+ * What a visitor gets who may not see an order (issue 27, « the way back in »): the order-viewer
+ * rule's refusal, for every page and document of an order. A signed-out visitor is sent to sign in
+ * and back (`sign-in`) when the order belongs to an account (its e-mails carry no token: its owner
+ * signs in) or when no such order exists (the answer then says no more than « sign in », so ids
+ * cannot be probed). A guest's order opens only with its token: `not-found`. Anyone signed in who
+ * is not let in gets `not-found`, the answer an unknown order gets.
+ */
+export type OrderViewerRefusal = 'sign-in' | 'not-found';
+
+export function orderViewerRefusal(
+  requester: Requester,
+  order: { exists: false } | { exists: true; ownedByAccount: boolean },
+): OrderViewerRefusal {
+  if (requester.kind !== 'anonymous') return 'not-found';
+  if (!order.exists) return 'sign-in';
+  return order.ownedByAccount ? 'sign-in' : 'not-found';
+}
+
 /** What a staff rule may be passed with: its capability, the intent's, or (no intent yet) any intent's. */
 function capabilitiesOf(rule: Extract<AccessRule, { kind: 'staff' | 'staff-intents' }>, intent: unknown): Capability[] {
   if (rule.kind === 'staff') return [rule.capability];

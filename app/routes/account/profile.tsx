@@ -11,6 +11,7 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
+import { DraftsList } from '~/components/account/drafts-list';
 import { InvoicesList } from '~/components/account/invoices-list';
 import { OrdersList } from '~/components/account/orders-list';
 import { ProfileForm } from '~/components/account/profile-form';
@@ -30,7 +31,12 @@ import { workshopStageLabel } from '~/domain/order-status';
 import { can } from '~/domain/staff/permissions';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
-import { listCustomerInvoices, listCustomerOrders, pageNumber } from '~/server/account/orders.server';
+import {
+  listCustomerDrafts,
+  listCustomerInvoices,
+  listCustomerOrders,
+  pageNumber,
+} from '~/server/account/orders.server';
 import { getProfile, updateProfile } from '~/server/account/users.server';
 import { loginRedirectPath, requireUser } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
@@ -73,10 +79,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     emailVerified: user.emailVerified,
   };
   try {
-    const [profile, orders, invoices] = await Promise.all([
+    const [profile, orders, invoices, drafts] = await Promise.all([
       getProfile(user.id),
       listCustomerOrders(user.id, pageNumber(url.searchParams.get('page'))),
       listCustomerInvoices(user.id, pageNumber(url.searchParams.get('factures'))),
+      // Drafts never confirmed, apart from the orders (issue 27).
+      listCustomerDrafts(user.id, pageNumber(url.searchParams.get('brouillons'))),
     ]);
     if (!profile) throw redirect(loginRedirectPath(request));
     const now = new Date();
@@ -105,6 +113,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           })),
         },
         invoices,
+        drafts,
       },
       { headers },
     );
@@ -273,6 +282,13 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               page={loaderData.orders.page}
               pageCount={loaderData.orders.pageCount}
               hrefFor={(page) => hrefFor('commandes', { page: String(page) })}
+            />
+            <DraftsList rows={loaderData.drafts.rows} />
+            <Pagination
+              label="Pages des brouillons"
+              page={loaderData.drafts.page}
+              pageCount={loaderData.drafts.pageCount}
+              hrefFor={(page) => hrefFor('commandes', { brouillons: String(page) })}
             />
           </TabsContent>
 

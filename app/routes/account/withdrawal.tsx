@@ -18,7 +18,7 @@ import { consumeFlash, flashCookie } from '~/server/account/cookies.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
-import { withdrawFromOrder } from '~/server/orders/withdrawal.server';
+import { withdrawalWords, withdrawFromOrder } from '~/server/orders/withdrawal.server';
 import type { Route } from './+types/withdrawal';
 
 /*
@@ -60,7 +60,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         totalPriceCents: order.totalPriceCents,
         items: order.items.map(({ type, quantity }) => ({ type, quantity })),
       },
-      withdrawal: toWithdrawalView(withdrawalState(order)),
+      // What withdrawing means for this order: the lifecycle's case, in words (issue 27).
+      withdrawal: toWithdrawalView(withdrawalState(order), await withdrawalWords(order.id)),
       flash: flash as ServerToast | null,
     },
     { headers: cookieHeaders(setCookie) },
@@ -131,11 +132,13 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
               rétracter de cette commande, sans avoir à donner de motif : jusqu’au{' '}
               <strong>{formatDateFr(withdrawal.lastDay)}</strong> inclus.
             </p>
-            <p className="text-muted-foreground text-sm">
-              Les sommes versées vous seront remboursées au plus tard 14 jours après votre demande. Si vous avez demandé
-              que la prestation commence avant la fin de ce délai, le montant correspondant au service déjà fourni reste
-              dû. Vous recevrez un accusé de réception daté par email.
-            </p>
+            {withdrawal.words ? (
+              <div className="flex flex-col gap-2 text-sm" data-testid="withdrawal-outcome">
+                <p>{withdrawal.words.money}</p>
+                <p>{withdrawal.words.originals}</p>
+              </div>
+            ) : null}
+            <p className="text-muted-foreground text-sm">Vous recevrez un accusé de réception daté par email.</p>
             <Form method="post" {...getFormProps(form)}>
               <Button type="submit" variant="destructive" size="lg" disabled={pending}>
                 {pending ? <Spinner label="Enregistrement…" className="[&_svg]:text-destructive-foreground" /> : null}
@@ -150,10 +153,18 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
               Demande reçue le {formatDateTimeFr(withdrawal.withdrawnAt)}. Un accusé de réception vous a été envoyé par
               email.
             </p>
+            {withdrawal.words ? (
+              <>
+                <p>{withdrawal.words.money}</p>
+                <p>{withdrawal.words.originals}</p>
+              </>
+            ) : null}
           </Alert>
         ) : null}
         {withdrawal.kind === 'expired' ? <Alert>{WITHDRAWAL_MESSAGES.expired}</Alert> : null}
         {withdrawal.kind === 'canceled' ? <Alert>{WITHDRAWAL_MESSAGES.canceled}</Alert> : null}
+        {withdrawal.kind === 'draft' ? <Alert>{WITHDRAWAL_MESSAGES.draft}</Alert> : null}
+        {withdrawal.kind === 'performed' ? <Alert>{WITHDRAWAL_MESSAGES.performed}</Alert> : null}
       </div>
     </section>
   );

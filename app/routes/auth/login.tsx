@@ -1,7 +1,15 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { ShieldAlertIcon } from 'lucide-react';
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  redirectDocument,
+  type ShouldRevalidateFunctionArgs,
+  useNavigation,
+} from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
 import { Honeypot, isHoneypotFilled } from '~/components/auth/honeypot';
@@ -13,6 +21,7 @@ import {
   ADMIN_ZONE_NOTICE,
   destinationAfterSignIn,
   destinationWhenSignedIn,
+  isDocumentPath,
   LOGIN_SUBTITLES,
   loginOrigin,
   originPath,
@@ -203,7 +212,11 @@ export async function action({ request }: Route.ActionArgs) {
       throw redirect(withRedirectTo(TWO_FACTOR_PAGE, redirectTo), { headers: cookieHeaders(result.setCookies) });
     }
     const role = toRole(result.data?.user?.role);
-    throw redirect(destinationAfterSignIn(role, redirectTo), { headers: cookieHeaders(result.setCookies) });
+    const destination = destinationAfterSignIn(role, redirectTo);
+    // Back to a document (a PDF, the ZIP): loaded as a document, not as a page of the app.
+    throw (isDocumentPath(destination) ? redirectDocument : redirect)(destination, {
+      headers: cookieHeaders(result.setCookies),
+    });
   }
 
   if (intent === 'forgot-password') {

@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { AuthPage } from '~/components/auth/auth-page';
 import { FormAlert } from '~/components/auth/form-alert';
 import { SubmitButton } from '~/components/auth/submit-button';
 import { Field } from '~/components/forms/field';
-import { destinationAfterSignIn, originPath, withRedirectTo } from '~/domain/account/redirects';
+import { destinationAfterSignIn, isDocumentPath, originPath, withRedirectTo } from '~/domain/account/redirects';
 import { NBSP } from '~/domain/format';
 import { TWO_FACTOR_MESSAGES, twoFactorCodeSchema } from '~/domain/staff/two-factor-forms';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
@@ -41,7 +41,11 @@ export async function action({ request }: Route.ActionArgs) {
   const verified = kind === 'totp' ? await verifyTotp(request, code) : await verifyBackupCode(request, code);
   if (verified.ok) {
     const role = toRole((verified.data as { user?: { role?: string } } | null)?.user?.role);
-    throw redirect(destinationAfterSignIn(role, redirectTo), { headers: cookieHeaders(verified.setCookies) });
+    const destination = destinationAfterSignIn(role, redirectTo);
+    // Back to a document (a PDF, the ZIP): loaded as a document, not as a page of the app.
+    throw (isDocumentPath(destination) ? redirectDocument : redirect)(destination, {
+      headers: cookieHeaders(verified.setCookies),
+    });
   }
   // The two-factor cookie expired (10 minutes) or is missing: back to the password.
   if (verified.code === 'INVALID_TWO_FACTOR_COOKIE') {

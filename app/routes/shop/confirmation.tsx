@@ -1,5 +1,6 @@
 import { ArrowLeftIcon, CreditCardIcon, FileTextIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
+import { CreditNotesLinks } from '~/components/account/credit-notes-links';
 import { OrderAddresses } from '~/components/account/order-addresses';
 import { deliveryLabel, OrderItemsTable, OrderTotals, paymentMethodLabel } from '~/components/account/order-details';
 import { OrderJourney } from '~/components/account/order-journey';
@@ -19,18 +20,20 @@ import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
-import { closedOrderMessage } from '~/domain/orders/closed-order';
+import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
 import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
+import { listOrderCreditNotes } from '~/server/account/orders.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { loadFilesSummary } from '~/server/files/gallery.server';
 import { accessFromLink, deniedOrderAnswer, getOrderForViewer } from '~/server/orders/access.server';
 import { loadOrderJourney } from '~/server/orders/journey.server';
 import { loadOrderTracking } from '~/server/orders/order-tracking.server';
 import { ibanStatus } from '~/server/orders/refund-iban.server';
+import { withdrawalWords } from '~/server/orders/withdrawal.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
@@ -72,7 +75,9 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? await openCardAttemptAt(order.id)
         : null,
     now,
-    closed: order.status === 'canceled' || order.withdrawnAt !== null,
+    // Withdrawn but paid and started, the order is still in the workshop's hands until the staff
+    // settle it (issue 27): its payment is told as paid, not « annulée : aucun paiement n'est attendu ».
+    closed: order.status === 'canceled' || isClosedUnpaid(order),
   });
   const closedMessage = closedOrderMessage(order);
   // Before the journey: a carrier's first scan learnt now ticks « Colis envoyé » on this view.
@@ -85,7 +90,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       closedMessage,
       // The customer kept their withdrawal period: when the work starts (issue 17, point 11).
       workStarts:
-        !closedMessage && notBefore && workHeldBack(notBefore, now)
+        // Never on a cancelled or withdrawn order: no work will start (issue 27).
+        !closedMessage && order.status !== 'canceled' && !order.withdrawnAt && notBefore && workHeldBack(notBefore, now)
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,
       journey,
@@ -126,7 +132,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         events: order.events,
         invoiceNumber: order.invoice?.number ?? null,
       },
-      withdrawal: toWithdrawalView(withdrawalState(order)),
+      withdrawal: toWithdrawalView(withdrawalState(order), order.withdrawnAt ? await withdrawalWords(order.id) : null),
+      creditNotes: await listOrderCreditNotes(order.id),
       prepaidLabel: await prepaidLabelView(order),
       // A refund by transfer waiting for (or paid to) the customer's IBAN (decision 025).
       refundIban: viewer === 'admin' ? null : await refundIbanView(order.id),
@@ -251,6 +258,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
               </Link>
             </Button>
           ) : null}
+          <CreditNotesLinks notes={loaderData.creditNotes} headingId="order-credit-notes-title" />
         </div>
         <div className="flex flex-col gap-6">
           {viewer !== 'admin' ? <WithdrawalNotice orderId={order.id} withdrawal={withdrawal} /> : null}

@@ -2,6 +2,7 @@ import { DownloadIcon } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import '~/domain/zod-config';
+import { CreditNotesLinks } from '~/components/account/credit-notes-links';
 import { invoicePdfHref } from '~/components/account/invoices-list';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
@@ -12,6 +13,7 @@ import { formatDateFr, formatEurosFromCents, NBSP } from '~/domain/format';
 import { creditNotePdfHref } from '~/domain/invoices/links';
 import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { listOrderCreditNotes } from '~/server/account/orders.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice';
@@ -117,6 +119,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         reason: s.reason ?? null,
         pdfHref: creditNotePdfHref(order.id, note.number),
       },
+      creditNotes: [],
       order: { id: order.id, number: order.number, createdAt: order.createdAt },
       buyer: { name: s.buyer?.name ?? '', email: s.buyer?.email ?? '', lines: partyLines(s.buyer) },
       delivery: s.deliveryAddress ? { name: s.deliveryAddress.name, lines: partyLines(s.deliveryAddress) } : null,
@@ -130,6 +133,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     };
   }
   const snapshot = snapshotSchema.parse(invoice.snapshot ?? {});
+  // The credit notes on this order's invoice, linked from it (issue 27).
+  const creditNotes = await listOrderCreditNotes(order.id);
   const lines =
     snapshot.lines ??
     order.items.map((item) => ({
@@ -157,6 +162,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       reason: null,
       pdfHref: invoicePdfHref(order.id),
     },
+    creditNotes,
     order: { id: order.id, number: order.number, createdAt: order.createdAt },
     buyer: {
       name: snapshot.buyer?.name ?? customerName,
@@ -173,7 +179,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export default function Invoice({ loaderData }: Route.ComponentProps) {
-  const { invoice, order, buyer, delivery, lines, viewer } = loaderData;
+  const { invoice, order, buyer, delivery, lines, viewer, creditNotes } = loaderData;
   return (
     <section
       aria-labelledby="invoice-title"
@@ -301,6 +307,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
       {invoice.serviceDate ? (
         <p className="text-muted-foreground text-sm">Date de la prestation : {formatDateFr(invoice.serviceDate)}</p>
       ) : null}
+      <CreditNotesLinks notes={creditNotes} headingId="invoice-credit-notes-title" />
       {viewer !== 'admin' ? (
         <Link
           to={`/confirmation?orderId=${order.id}`}

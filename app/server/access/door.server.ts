@@ -135,6 +135,8 @@ export async function decideRequest(
 /** Who opens one of an order's pages or documents. */
 export interface OrderAsker {
   user: SessionUser | null;
+  /** Who asks as the door sees it: the order-viewer rule's refusal depends on it (signed out or not). */
+  requester: Requester;
   /** A staff member whose role sees any order (not held by the two-factor rule). */
   staffView: boolean;
 }
@@ -142,5 +144,5 @@ export interface OrderAsker {
 export async function orderAskerOf(request: Request): Promise<OrderAsker> {
   const asker = await askerOf(request.headers);
   const decision = decide({ kind: 'order-viewer', staff: ORDER_VIEWER_CAPABILITY }, asker.requester);
-  return { user: asker.user, staffView: decision.allow && decision.staffView };
+  return { user: asker.user, requester: asker.requester, staffView: decision.allow && decision.staffView };
 }

@@ -82,7 +82,11 @@ export async function sendOverSmtp(
         content,
       })),
       messageId: `<${message.messageKey}@${senderDomain(config)}>`,
-      headers: { 'Content-Language': 'fr' },
+      headers: {
+        'Content-Language': 'fr',
+        // Every automatic message says so (RFC 3834): out-of-office replies do not answer it.
+        ...(message.automatic === false ? {} : { 'Auto-Submitted': 'auto-generated' }),
+      },
     });
     return { messageId: info.serverMessageId ?? info.messageId, response: info.response };
   } finally {

@@ -6,7 +6,7 @@ import { orderAskerOf } from '../access/door.server';
 import type { SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, orderFiles, orders } from '../db/schema';
-import { isOrderId, type OrderViewerKind, viewerOf } from '../orders/access.server';
+import { isOrderId, type OrderViewerKind, refuseOrderViewer, viewerOf } from '../orders/access.server';
 import type { OrderFile } from './order-files.server';
 
 /*
@@ -51,10 +51,10 @@ export async function getFilesAccess(request: Request, orderId: string): Promise
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!row) return null;
   const asker = await orderAskerOf(request);
-  const viewer = viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], asker, request);
-  if (!viewer) return null;
+  const viewer = row ? viewerOf(row, [row.accessTokenHash, row.deliveryTokenHash], asker, request) : null;
+  // Signed out on an account's order: to /login and back (the order-viewer rule, refuseOrderViewer).
+  if (!row || !viewer) return refuseOrderViewer(request, asker, row);
   return {
     viewer,
     user: asker.user,
@@ -294,12 +294,24 @@ export async function loadFilesSummary(orderId: string, database: Database = db(
       publishedAt: orders.filesPublishedAt,
       expiresAt: orders.filesExpireAt,
       deletedAt: orders.filesDeletedAt,
-      count: sql<number>`(select count(*)::int from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
-      bytes: sql<string>`(select coalesce(sum(f.size_bytes), 0)::text from ${orderFiles} f where f.order_id = ${orders.id} and f.deleted_at is null)`,
     })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row?.publishedAt) return null;
-  return { expiresAt: row.expiresAt, deletedAt: row.deletedAt, count: row.count, bytes: Number(row.bytes) };
+  // Counted by the query builder, not in a correlated subquery: drizzle renders `${orders.id}`
+  // unqualified there ("id"), which Postgres read as the files' own id (issue 27: always 0 files).
+  const [files] = await database
+    .select({
+      count: sql<number>`count(*)::int`,
+      bytes: sql<string>`coalesce(sum(${orderFiles.sizeBytes}), 0)::text`,
+    })
+    .from(orderFiles)
+    .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)));
+  return {
+    expiresAt: row.expiresAt,
+    deletedAt: row.deletedAt,
+    count: files?.count ?? 0,
+    bytes: Number(files?.bytes ?? 0),
+  };
 }

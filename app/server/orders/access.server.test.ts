@@ -51,12 +51,19 @@ describe('getOrderForViewer', () => {
     expect(found?.order.events.map((event) => event.kind)).toEqual(['created']);
   });
 
-  it('answers null to another customer, to an anonymous visitor and for unknown ids', async () => {
+  it('answers null to another customer and for unknown ids; sends a signed-out reader to sign in', async () => {
     const owner = await registeredAccount();
     const other = await registeredAccount();
     const order = await insertOrder({ userId: owner.id });
     expect(await getOrderForViewer(requestWith('/', [other.cookie]), order.id)).toBeNull();
-    expect(await getOrderForViewer(requestWith('/'), order.id)).toBeNull();
+    // Signed out, an account's order (issue 27): to /login and back to this address, not a 404.
+    const page = `/facture/${order.id}`;
+    const thrown = await getOrderForViewer(requestWith(page), order.id).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).headers.get('Location')).toBe(`/login?${new URLSearchParams({ redirectTo: page })}`);
+    // A write (a form, an API call) keeps its 404.
+    const post = new Request(`${TEST_BASE}${page}`, { method: 'POST' });
+    expect(await getOrderForViewer(post, order.id)).toBeNull();
     expect(
       await getOrderForViewer(requestWith('/', [owner.cookie]), '00000000-0000-4000-8000-000000000000'),
     ).toBeNull();

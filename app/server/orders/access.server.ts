@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { redirect } from 'react-router';
+import { orderViewerRefusal } from '~/domain/staff/access-rules';
 import { type OrderAsker, orderAskerOf } from '../access/door.server';
-import { getUser, type SessionUser } from '../auth/session.server';
+import { getUser, loginRedirectPath, type SessionUser } from '../auth/session.server';
 import { type Database, db } from '../db/client.server';
 import { invoices, orders, user } from '../db/schema';
 import { baseUrl } from '../env.server';
@@ -235,9 +237,34 @@ export function viewerOf(
   return null;
 }
 
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * The order-viewer rule's refusal (domain/staff/access-rules.ts, orderViewerRefusal), applied in this
+ * one place for every page and document of an order (issue 27): reading one (GET, HEAD) while signed
+ * out, when the order belongs to an account or does not exist, throws the redirect to
+ * /login?redirectTo=<this address>, which brings the owner back here once signed in. Otherwise
+ * null: the caller answers its 404 (a write, an API call, a guest's order without its token,
+ * another customer).
+ */
+export function refuseOrderViewer(
+  request: Request,
+  asker: Pick<OrderAsker, 'requester'>,
+  order: { userId: string | null } | undefined,
+): null {
+  if (!READ_METHODS.has(request.method.toUpperCase())) return null;
+  const refusal = orderViewerRefusal(
+    asker.requester,
+    order ? { exists: true, ownedByAccount: order.userId !== null } : { exists: false },
+  );
+  if (refusal === 'sign-in') throw redirect(loginRedirectPath(request));
+  return null;
+}
+
 /**
  * The order `orderId` when the requester may see it (owner, guest with the order's token, admin),
- * otherwise null: callers answer 404, the same as for an order that does not exist.
+ * otherwise null: callers answer 404, the same as for an order that does not exist. A signed-out
+ * reader of an account's order is sent to sign in instead (refuseOrderViewer throws the redirect).
  */
 export async function getOrderForViewer(request: Request, orderId: string): Promise<ViewableOrder | null> {
   if (!isOrderId(orderId)) return null;
@@ -251,10 +278,9 @@ export async function getOrderForViewer(request: Request, orderId: string): Prom
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!access) return null;
   const asker = await orderAskerOf(request);
-  const viewer = viewerOf(access, [access.accessTokenHash, access.deliveryTokenHash], asker, request);
-  if (!viewer) return null;
+  const viewer = access ? viewerOf(access, [access.accessTokenHash, access.deliveryTokenHash], asker, request) : null;
+  if (!viewer) return refuseOrderViewer(request, asker, access);
   const order = await loadOrderDetails(orderId);
   if (!order) return null;
   return { viewer, user: asker.user, order };
@@ -294,7 +320,14 @@ export async function accessFromLink(
  * a signed-in visitor who is not the owner gets the 404 of an unknown order.
  */
 export async function deniedOrderAnswer(request: Request, orderId: string): Promise<'login' | 'not-found'> {
-  if (!isOrderId(orderId) || (await getUser(request))) return 'not-found';
-  const [row] = await db().select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
-  return row && row.userId === null ? 'not-found' : 'login';
+  if (!isOrderId(orderId)) return 'not-found';
+  const user = await getUser(request);
+  const [row] = user
+    ? []
+    : await db().select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  const refusal = orderViewerRefusal(
+    user ? { kind: 'customer' } : { kind: 'anonymous' },
+    row ? { exists: true, ownedByAccount: row.userId !== null } : { exists: false },
+  );
+  return refusal === 'sign-in' ? 'login' : 'not-found';
 }

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { originalsState } from '~/domain/account/withdrawal-texts';
 import { transitionAuditChange } from '~/domain/audit/order-entries';
 import { formatEurosFromCents } from '~/domain/format';
 import {
@@ -19,6 +20,7 @@ import {
   type OrderState,
   shipsSomethingPhysical,
   type Transition,
+  withdrawalCase,
 } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
@@ -732,6 +734,10 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
           requestedAt: run.now.toISOString(),
           orderDate: facts.createdAt.toISOString(),
           customerName: facts.customer.firstName || undefined,
+          // The case the rule applied, from the order as it was (issue 27): the text per case.
+          withdrawalCase: withdrawalCase(facts),
+          originals: originalsState({ ...facts, shippedAt: null }),
+          refundCents: applied.decision.effects.reduce((sum, e) => sum + (e.kind === 'refund' ? e.amountCents : 0), 0),
         },
         dedupeKey: `withdrawal:${facts.id}`,
         orderId: facts.id,

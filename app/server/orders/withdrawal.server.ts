@@ -1,6 +1,16 @@
+import { and, desc, eq } from 'drizzle-orm';
 import { WITHDRAWAL_MESSAGES, withdrawalState } from '~/domain/account/withdrawal';
+import {
+  originalsState,
+  type WithdrawalExplanation,
+  withdrawalFollowUp,
+  withdrawalOutcome,
+  withdrawnCase,
+} from '~/domain/account/withdrawal-texts';
+import { refundableCents } from '~/domain/orders/lifecycle';
 import { type Database, db } from '../db/client.server';
-import { afterCommit, applyTransitionInTx, lockOrderState } from './lifecycle.server';
+import { orderEvents, orders } from '../db/schema';
+import { afterCommit, applyTransitionInTx, lockOrderState, readOrderState } from './lifecycle.server';
 
 /*
  * The customer's withdrawal from an order ("Renoncer au contrat ici", Code de la consommation
@@ -51,4 +61,29 @@ export async function withdrawFromOrder({
   }
   await afterCommit(result, actor, { reason: 'Rétractation du client' });
   return { ok: true, withdrawnAt: now, orderNumber: result.orderNumber };
+}
+
+/**
+ * What withdrawing means for this order, in words (issue 27): before the request, what the rule
+ * would do now; after it, what it did, from the order as it was when the request reached us (its
+ * status then, in the history). Null for an unknown order.
+ */
+export async function withdrawalWords(
+  orderId: string,
+  database: Database = db(),
+): Promise<WithdrawalExplanation | null> {
+  const read = await readOrderState(database, orderId);
+  if (!read) return null;
+  const { facts, state } = read;
+  const [row] = await database.select({ shippedAt: orders.shippedAt }).from(orders).where(eq(orders.id, orderId));
+  const originals = { stage: facts.stage, shippedAt: row?.shippedAt ?? null, returnOriginals: facts.returnOriginals };
+  if (!facts.withdrawnAt) return withdrawalOutcome({ ...facts, ...originals }, refundableCents(state));
+  const [request] = await database
+    .select({ from: orderEvents.from })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.kind, 'withdrawal_requested')))
+    .orderBy(desc(orderEvents.at))
+    .limit(1);
+  const which = withdrawnCase(request?.from ?? facts.status, facts.paymentStatus);
+  return withdrawalFollowUp(which, originalsState(originals), state.refundedCents + (state.owedCents ?? 0));
 }

@@ -11,7 +11,7 @@ import {
   Section,
   Text,
 } from '@react-email/components';
-import type { CSSProperties, ReactNode } from 'react';
+import { type CSSProperties, Fragment, type ReactNode } from 'react';
 import { z } from 'zod';
 import { company as SHOP_IDENTITY } from '~/domain/company';
 import { frenchTypography } from '~/domain/format';
@@ -86,9 +86,32 @@ export function P({ children, small = false }: { children: ReactNode; small?: bo
   return <Text style={small ? styles.small : styles.paragraph}>{prose(children)}</Text>;
 }
 
+/**
+ * Free text as typed, line by line: each line break becomes a <br>, so that the text part (made
+ * from the HTML) keeps it too, which `white-space` alone did not (issue 27).
+ */
+export function Lines({ text }: { text: string }) {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  return (
+    <>
+      {lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one text, in their order
+        <Fragment key={index}>
+          {index > 0 ? <br /> : null}
+          {line}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 /** Text written by someone else (a customer's message): shown as typed, line breaks kept. */
 export function Quote({ children }: { children: string }) {
-  return <Text style={styles.quote}>{children}</Text>;
+  return (
+    <Text style={styles.quote}>
+      <Lines text={children} />
+    </Text>
+  );
 }
 
 /** A call to action, with the address spelled out below for clients that do not show buttons. */
@@ -130,6 +153,8 @@ export function EmailLayout({ preview, heading, children }: { preview: string; h
   return (
     <Html lang="fr" dir="ltr">
       <Head>
+        {/* Readable on a phone: without it some clients show the 600 px column at 40 % (issue 27). */}
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
       </Head>
       <Preview>{frenchTypography(preview)}</Preview>

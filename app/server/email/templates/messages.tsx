@@ -1,7 +1,7 @@
 import { Text } from '@react-email/components';
 import { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
-import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
+import { Action, EmailLayout, emailStyles, Lines, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
 const orderMessageSchema = z.object({
@@ -21,13 +21,17 @@ const orderMessageSchema = z.object({
  */
 export const orderMessage: TemplateDefinition<typeof orderMessageSchema> = {
   schema: orderMessageSchema,
+  // A staff member's own words: not an automatic message (no Auto-Submitted header).
+  writtenByPerson: true,
   secretFields: ['orderUrl'],
   build: (data) => ({
     subject: `${data.subject} (commande ${data.orderNumber})`,
     element: (
       <EmailLayout preview={data.subject} heading={`À propos de votre commande ${data.orderNumber}`}>
         <P>{data.customerName ? `Bonjour ${data.customerName},` : 'Bonjour,'}</P>
-        <Text style={{ ...emailStyles.paragraph, whiteSpace: 'pre-line' }}>{frenchTypography(data.message)}</Text>
+        <Text style={{ ...emailStyles.paragraph, whiteSpace: 'pre-line' }}>
+          <Lines text={frenchTypography(data.message)} />
+        </Text>
         <P>{data.signature ? `${data.signature}, de l’atelier Soovenirs` : 'L’atelier Soovenirs'}</P>
         <P small>Pour nous répondre, répondez simplement à cet e-mail.</P>
         <Action href={data.orderUrl} label="Voir ma commande" />

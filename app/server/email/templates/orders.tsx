@@ -1,5 +1,6 @@
 import { Column, Row, Section, Text } from '@react-email/components';
 import { z } from 'zod';
+import { withdrawalFollowUp } from '~/domain/account/withdrawal-texts';
 import { company as SHOP_IDENTITY } from '~/domain/company';
 import { orderStatusEmailWording } from '~/domain/email/order-status-email';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents, frenchTypography } from '~/domain/format';
@@ -380,6 +381,11 @@ const withdrawalAcknowledgementSchema = z.object({
   requestedAt: isoDate,
   orderDate: isoDate.optional(),
   customerName: z.string().trim().optional(),
+  /** The case the lifecycle applied (withdrawalCase) and where the originals were: the text per case. */
+  withdrawalCase: z.enum(['unpaid', 'paid_not_started', 'started']).optional(),
+  originals: z.enum(['not_sent', 'at_workshop', 'returned']).optional(),
+  /** The full refund of a paid order whose work had not started. */
+  refundCents: z.number().int().nonnegative().optional(),
 });
 
 export const withdrawalAcknowledgement: TemplateDefinition<typeof withdrawalAcknowledgementSchema> = {
@@ -397,12 +403,20 @@ export const withdrawalAcknowledgement: TemplateDefinition<typeof withdrawalAckn
             data.orderDate ? ` du ${formatDateFr(data.orderDate)}` : ''
           }, reçue le ${formatDateTimeFr(data.requestedAt)}.`}
         </P>
-        <P>
-          Nous vous rembourserons les sommes versées au plus tard dans les 14 jours suivant la réception de votre
-          décision, par le même moyen de paiement que celui utilisé pour la commande. Si vous aviez demandé que la
-          prestation commence avant la fin du délai de rétractation, le montant correspondant au service déjà fourni
-          reste dû.
-        </P>
+        {data.withdrawalCase ? (
+          <>
+            <P>{withdrawalFollowUp(data.withdrawalCase, data.originals ?? 'not_sent', data.refundCents).money}</P>
+            {data.originals ? <P>{withdrawalFollowUp(data.withdrawalCase, data.originals).originals}</P> : null}
+          </>
+        ) : (
+          // Acknowledgements queued before the cases were told apart keep their general wording.
+          <P>
+            Nous vous rembourserons les sommes versées au plus tard dans les 14 jours suivant la réception de votre
+            décision, par le même moyen de paiement que celui utilisé pour la commande. Si vous aviez demandé que la
+            prestation commence avant la fin du délai de rétractation, le montant correspondant au service déjà fourni
+            reste dû.
+          </P>
+        )}
         <Text style={emailStyles.small}>
           {frenchTypography(`Conservez cet email : il fait foi de la date de votre rétractation.`)}
         </Text>

@@ -65,6 +65,8 @@ export interface RenderedEmail {
   text: string;
   /** Where « Répondre » writes: the shop's mailbox unless the template names another address. */
   replyTo: string;
+  /** Sent by the shop on its own (RFC 3834 `Auto-Submitted: auto-generated`), not a person's words. */
+  automatic: boolean;
   attachments: EmailAttachment[];
 }
 
@@ -126,6 +128,7 @@ export async function renderEmail(template: string, data: unknown): Promise<Rend
     html,
     text: toPlainText(html, textOptions).trim(),
     replyTo: built.replyTo ?? shopContactAddress(),
+    automatic: definition.writtenByPerson !== true,
     attachments: definition.attachments ? await definition.attachments(parsed.data) : [],
   };
 }

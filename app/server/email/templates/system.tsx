@@ -35,5 +35,6 @@ const customSchema = z.object({
 /** An administrator's own message (the send-email endpoint): their HTML, as written. */
 export const custom: TemplateDefinition<typeof customSchema> = {
   schema: customSchema,
+  writtenByPerson: true,
   build: (data) => ({ subject: data.subject, html: data.html }),
 };

@@ -24,6 +24,12 @@ export interface TemplateDefinition<S extends z.ZodType = z.ZodType> {
    * stores them encrypted (sealed-data.server.ts) and the worker decrypts them only to send.
    */
   secretFields?: readonly string[];
+  /**
+   * A person's own message (an administrator's, « Contacter le client »): sent without
+   * `Auto-Submitted: auto-generated`, which every other e-mail carries (RFC 3834: automatic replies
+   * and vacation notices do not answer it).
+   */
+  writtenByPerson?: true;
   build(data: z.output<S>): BuiltEmail;
   /** Files made when the message is sent (documents drawn with @react-pdf/renderer, say). */
   attachments?(data: z.output<S>): Promise<EmailAttachment[]>;

@@ -126,6 +126,8 @@ describe('family shares', () => {
     expect((await zipSourcesOf(order.id, null, db(), within)).map((source) => source.name)).toEqual([
       'Photos papier/1.jpg',
       'Photos papier/3.jpg',
+      // Then the manifest of these files (zip-manifest.ts).
+      'MANIFESTE.csv',
     ]);
     // The second share's token does not reach the first's files, nor the first the second's.
     const other = shareSelection(await open(second.token));

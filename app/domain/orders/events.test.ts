@@ -419,6 +419,27 @@ const CASES: Case[] = [
     customer: 'Vos coordonnées bancaires ont été effacées',
   },
   {
+    kind: 'review_opened',
+    data: { fileCount: 50, endsAt: '2026-12-11T12:00:00.000Z' },
+    label: 'Fichiers publiés pour la sélection du client',
+    detail: '50 fichiers · jusqu’au 11/12/2026',
+    customer: 'En attente de votre sélection',
+  },
+  {
+    kind: 'review_closed',
+    data: { droppedCount: 10 },
+    label: 'Sélection validée par le client',
+    detail: '10 fichiers retirés',
+    customer: 'Sélection validée',
+  },
+  {
+    kind: 'review_reminder',
+    data: { endsAt: '2026-12-11T12:00:00.000Z' },
+    label: `Rappel envoyé${S}: sélection à faire`,
+    detail: 'Fin le 11/12/2026',
+    customer: null,
+  },
+  {
     kind: 'files_expiry_reminder',
     data: { expiresAt: 'pas une date' },
     label: `Rappel envoyé${S}: fichiers bientôt supprimés`,

@@ -265,6 +265,8 @@ describe('sharing memories with the family', () => {
     expect((await get(`/partage/${other.token}/fichiers/${wedding.id}/miniature.jpg`)).status).toBe(404);
     expect((await get(`/partage/${other.token}/fichiers/${holidays.id}`)).status).toBe(404);
     expect((await get(`/partage/${other.token}/fichiers.zip`)).status).toBe(404);
+    // A view-only share offers no copy either: a USB key is the files (decision 028).
+    expect((await get(`/partage/${other.token}/copie`)).status).toBe(403);
     // The share's token opens nothing of the order itself.
     for (const address of [`/commande/${order.id}/fichiers`, `/commande/${order.id}/partages`]) {
       expect((await get(`${address}?token=${token}`)).headers.get('location')).toBe(address);

@@ -68,6 +68,7 @@ export default [
   // « Partager avec la famille » (issue 27): the customer's shares, and what a relative opens without an account.
   route('commande/:orderId/partages', 'routes/shop/shares.tsx'),
   route('partage/:token', 'routes/share/share.tsx'),
+  route('partage/:token/copie', 'routes/share/share-copy.tsx'),
   route('partage/:token/fichiers.zip', 'routes/share/share-zip.ts'),
   route('partage/:token/fichiers/:fileId', 'routes/share/share-original.ts'),
   route('partage/:token/fichiers/:fileId/miniature.jpg', 'routes/share/share-preview.ts', { id: 'share-thumbnail' }),

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retentionEnd } from '~/domain/files/delivered-files';
+import { formatEurosFromCents } from '~/domain/format';
 import { storeOrderFile } from '~/server/files/order-files.server';
 import { createShare } from '~/server/files/sharing.server';
 import { createLocalStorage, type FileStorage } from '~/server/files/storage.server';
@@ -23,7 +24,8 @@ import { zipDigests } from '../support/unzip';
  * address; the aunt opens the e-mail's link in a fresh browser on a phone, with no account, sees
  * whose memories they are and only those two files, nothing of the order, and downloads a ZIP
  * whose files match; the customer sees the visit counted, stops the share, and the link answers
- * « Ce partage a pris fin » (410).
+ * « Ce partage a pris fin » (410). Before that, the aunt orders a USB key of the shared photos from the
+ * share and lands on the checkout with her own order.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -263,10 +265,15 @@ describe('sharing memories with the family', () => {
     expect((await get(`/partage/${other.token}/fichiers/${wedding.id}/miniature.jpg`)).status).toBe(404);
     expect((await get(`/partage/${other.token}/fichiers/${holidays.id}`)).status).toBe(404);
     expect((await get(`/partage/${other.token}/fichiers.zip`)).status).toBe(404);
+    // A view-only share offers no copy either: a USB key is the files (decision 028).
+    expect((await get(`/partage/${other.token}/copie`)).status).toBe(403);
     // The share's token opens nothing of the order itself.
     for (const address of [`/commande/${order.id}/fichiers`, `/commande/${order.id}/partages`]) {
       expect((await get(`${address}?token=${token}`)).headers.get('location')).toBe(address);
-      expect((await get(address)).status).toBe(404);
+      // Signed out, an account's order sends to sign in (the order-viewer rule), never to its files.
+      const signedOut = await get(address);
+      expect(signedOut.status).toBe(302);
+      expect(signedOut.headers.get('location')).toMatch(/^\/login\?redirectTo=/);
     }
     // Another customer does not see the shares; the staff see them and cannot change them.
     expect((await get(`/commande/${order.id}/partages`, stranger.cookie)).status).toBe(404);
@@ -279,12 +286,75 @@ describe('sharing memories with the family', () => {
     expect((await get('/partage/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });
 
+  it('the aunt, in a fresh browser, orders one USB key of the shared photos for herself and lands on the checkout', async () => {
+    const { rows } = await env.db.query<{ data: { extraCopies: { usbPrice: number; shippingPrice: number } } }>(
+      'select data from price_lists where is_active',
+    );
+    const prices = rows[0]?.data.extraCopies;
+    if (!prices) throw new Error('no active price list');
+    const euros = (cents: number) => plain(formatEurosFromCents(cents));
+    const context = await browser.newContext({ locale: 'fr-FR', ...PHONE });
+    try {
+      const page = await context.newPage();
+      await page.goto(shareLink);
+      await page.locator('main').getByRole('link', { name: 'Commander une copie' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Commander une copie' }).waitFor();
+      // textContent: the file names sit in folded groups (« Une sélection » unfolds them).
+      const body = plain((await page.locator('main').textContent()) ?? '');
+      // Only the shared photos to choose from, nothing of the customer's order.
+      expect(body).toContain('Mariage 1972.jpg');
+      expect(body).toContain('Noël 1986.jpg');
+      expect(body).not.toContain('Vacances 1990.jpg');
+      expect(body).toContain(`Clé USB (${euros(prices.usbPrice)} la clé)`);
+      for (const secret of [order.number, owner.email, 'Dupont']) expect(body).not.toContain(secret);
+      await expectNoSeriousA11yViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+
+      // Every shared photo, one USB key, for herself: only her e-mail here, her address at checkout.
+      expect(await page.getByLabel('Tous les fichiers (2)').isChecked()).toBe(true);
+      await page.getByLabel(/^Clé USB/).check();
+      await page.getByLabel('Nombre de copies').fill('1');
+      await page.getByLabel(/^Pour moi/).check();
+      await page.getByLabel('Votre adresse e-mail').fill(AUNT);
+      await page.getByRole('button', { name: 'Commander et payer' }).click();
+      await page.waitForURL(/\/checkout\?orderId=[0-9a-f-]{36}$/);
+      const copyId = new URL(page.url()).searchParams.get('orderId') as string;
+      const recap = plain(
+        (await page.getByRole('region', { name: 'Récapitulatif de la commande' }).textContent()) ?? '',
+      );
+      expect(recap).toContain('Copie sur clé USB');
+      expect(recap).toContain(euros(prices.shippingPrice));
+      expect(recap).toContain(euros(prices.usbPrice + prices.shippingPrice));
+      expect(plain(await page.locator('main').innerText())).not.toContain(order.number);
+
+      // Her own order as a guest, linked to the shared order, of the two shared photos.
+      const linked = await env.db.query<{ source_order_id: string; file_count: number; ordered_by: string }>(
+        'select source_order_id, file_count, ordered_by from linked_orders where order_id = $1',
+        [copyId],
+      );
+      expect(linked.rows[0]).toMatchObject({ source_order_id: order.id, file_count: 2 });
+      expect(linked.rows[0]?.ordered_by).toMatch(/^share:/);
+      const copy = await env.db.query<{ user_id: string | null; guest_email: string; total_price: number }>(
+        'select user_id, guest_email, total_price from orders where id = $1',
+        [copyId],
+      );
+      expect(copy.rows[0]).toEqual({
+        user_id: null,
+        guest_email: AUNT,
+        total_price: prices.usbPrice + prices.shippingPrice,
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the customer sees the visit counted, stops the share, and the link answers « Ce partage a pris fin »', async () => {
     const page = await customerPage(PHONE);
     await page.goto(`${env.server.url}/commande/${order.id}/partages`);
     const share = page.getByRole('listitem').filter({ hasText: AUNT });
+    // Opened twice by the aunt: to look and download, then to order her copy.
     expect(plain(await share.getByTestId('share-access').innerText())).toMatch(
-      /^Ouvert 1 fois, la dernière le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2}$/,
+      /^Ouvert 2 fois, la dernière le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2}$/,
     );
     await expectNoSeriousA11yViolations(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);

@@ -38,6 +38,12 @@ export const EXTRA_COPY_MESSAGES = {
   extensionOpen: `Une prolongation de la conservation attend déjà son paiement${NBSP}: finalisez-la depuis «${NBSP}Mes commandes${NBSP}».`,
 } as const;
 
+/** A family share's copy page (/partage/{token}/copie). */
+export const SHARE_COPY_MESSAGES = {
+  outsideShare: `Un des fichiers choisis ne fait pas partie de ce partage${NBSP}: rien n’a été commandé. Rechargez la page et choisissez à nouveau.`,
+  email: `Indiquez votre adresse e-mail${NBSP}: la confirmation et le suivi de votre commande y seront envoyés.`,
+} as const;
+
 export interface ExtraCopyChoice {
   medium: CopyMedium;
   quantity: number;

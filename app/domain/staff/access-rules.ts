@@ -155,6 +155,8 @@ export const ROUTE_ACCESS = {
   'routes/shop/shares': ORDER_VIEWER,
   // A family share's pages: the token in the address decides (sharing.server.ts, rate limited).
   'routes/share/share': PUBLIC,
+  // A relative orders a copy of the share's files as a guest (share-copies.server.ts).
+  'routes/share/share-copy': PUBLIC,
   'routes/share/share-zip': PUBLIC,
   'routes/share/share-original': PUBLIC,
   'share-thumbnail': PUBLIC,

@@ -1,5 +1,6 @@
 import { CopyIcon, DownloadIcon, SparklesIcon } from 'lucide-react';
 import { data, Link } from 'react-router';
+import { ShareEnded, ShareLimited } from '~/components/sharing/share-refusals';
 import { SharedGrid } from '~/components/sharing/shared-grid';
 import { Button } from '~/components/ui/button';
 import { Pagination } from '~/components/ui/pagination';
@@ -79,8 +80,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export default function SharePage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.state === 'ended') return <Ended />;
-  if (loaderData.state === 'limited') return <Limited />;
+  if (loaderData.state === 'ended') return <ShareEnded />;
+  if (loaderData.state === 'limited') return <ShareLimited />;
   const { token, share, gallery } = loaderData;
   const title = shareTitle(share.sharerName);
   return (
@@ -138,21 +139,24 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
         </>
       )}
 
-      <aside aria-labelledby="share-order-title" className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-5">
-          <h2 id="share-order-title" className="font-semibold text-lg">
-            Une copie à garder chez vous
-          </h2>
-          <p className="text-muted-foreground text-sm">
-            Recevez ces souvenirs sur une clé USB ou un DVD, livrés chez vous.
-          </p>
-          <Button asChild variant="outline" className="w-fit">
-            <a href={shareCopyPath(token)}>
-              <CopyIcon aria-hidden="true" />
-              Commander une copie
-            </a>
-          </Button>
-        </div>
+      <aside aria-label="Commander" className="grid gap-4 sm:grid-cols-2">
+        {/* A copy is the files themselves: offered when the customer let them be taken (decision 028). */}
+        {share.allowDownloads ? (
+          <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-5">
+            <h2 id="share-order-title" className="font-semibold text-lg">
+              Une copie à garder chez vous
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              Recevez ces souvenirs sur une clé USB ou un DVD, livrés chez vous.
+            </p>
+            <Button asChild variant="outline" className="w-fit">
+              <a href={shareCopyPath(token)}>
+                <CopyIcon aria-hidden="true" />
+                Commander une copie
+              </a>
+            </Button>
+          </div>
+        ) : null}
         <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-5">
           <h2 className="font-semibold text-lg">Vous aussi, numérisez vos souvenirs</h2>
           <p className="text-muted-foreground text-sm">
@@ -167,36 +171,6 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       </aside>
-    </section>
-  );
-}
-
-function Ended() {
-  return (
-    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
-      <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Partage terminé</p>
-      <h1 className="text-title">Ce partage a pris fin</h1>
-      <p className="text-lg text-muted-foreground">
-        La personne qui vous a envoyé ce lien l’a arrêté, ou sa durée est écoulée. Demandez-lui un nouveau lien si vous
-        souhaitez revoir ces souvenirs.
-      </p>
-      <p className="text-muted-foreground">Vous avez vous aussi des photos, des films ou des cassettes à numériser ?</p>
-      <Button asChild>
-        <Link to="/configurateur">Faire numériser mes souvenirs</Link>
-      </Button>
-    </section>
-  );
-}
-
-function Limited() {
-  return (
-    <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-start justify-center gap-5 px-4 py-16 sm:px-6">
-      <p className="font-semibold text-sepia text-sm uppercase tracking-wider">Erreur 429</p>
-      <h1 className="text-title">Trop de liens inconnus</h1>
-      <p className="text-lg text-muted-foreground">
-        Trop de liens de partage inconnus ont été ouverts depuis votre connexion. Veuillez patienter quelques minutes
-        avant de réessayer.
-      </p>
     </section>
   );
 }

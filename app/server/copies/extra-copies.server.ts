@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { redirect } from 'react-router';
 import { extendedExpiry } from '~/domain/files/retention';
 import type { PostalAddress } from '~/domain/orders/address';
 import { orderEvent } from '~/domain/orders/events';
@@ -13,7 +14,7 @@ import { type Database, db, type Tx } from '../db/client.server';
 import { linkedOrders, orderAddresses, orderEvents, orderFiles, orders } from '../db/schema';
 import { extendRetentionInTx } from '../files/retention.server';
 import { log } from '../log.server';
-import { createOrderAccessToken, isOrderId } from '../orders/access.server';
+import { createOrderAccessToken, isOrderId, orderAccessCookie } from '../orders/access.server';
 import { insertDraftOrder, type OrderCustomer } from '../orders/create-order.server';
 import { getActivePriceList } from '../pricing/price-lists.server';
 
@@ -245,6 +246,17 @@ export async function startRetentionExtensionOrder(
   });
 }
 
+/**
+ * After a draft is made: to the ordinary checkout, a guest buyer (the source order's guest, a
+ * relative from a share) carrying the new order's access cookie. The same for every page that
+ * sells from delivered files.
+ */
+export function redirectToCheckout(started: { orderId: string; accessToken: string | null }): Response {
+  const headers = new Headers();
+  if (started.accessToken) headers.append('Set-Cookie', orderAccessCookie(started.orderId, started.accessToken));
+  return redirect(`/checkout?${new URLSearchParams({ orderId: started.orderId })}`, { headers });
+}
+
 /** The kind of an order for the lifecycle (a digitisation unless linked). */
 export async function orderKindOf(tx: Tx, orderId: string) {
   const [row] = await tx
@@ -328,12 +340,19 @@ export interface PickableFile {
   support: string;
 }
 
-/** Every live file of the order, by support then name: the selection's checkboxes. */
-export async function listPickableFiles(orderId: string, database: Database = db()): Promise<PickableFile[]> {
+/**
+ * Every live file of the order, by support then name: the selection's checkboxes. `within`: only
+ * a family share's selection (shareSelection in files/sharing.server.ts).
+ */
+export async function listPickableFiles(
+  orderId: string,
+  within?: SQL,
+  database: Database = db(),
+): Promise<PickableFile[]> {
   return database
     .select({ id: orderFiles.id, name: orderFiles.name, support: orderFiles.support })
     .from(orderFiles)
-    .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt)))
+    .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt), within))
     .orderBy(orderFiles.support, orderFiles.name, orderFiles.id);
 }
 

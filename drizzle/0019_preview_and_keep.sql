@@ -26,4 +26,5 @@ CREATE TABLE "order_reviews" (
 ALTER TABLE "order_review_drops" ADD CONSTRAINT "order_review_drops_order_id_order_reviews_order_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."order_reviews"("order_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_review_drops" ADD CONSTRAINT "order_review_drops_file_id_order_files_id_fk" FOREIGN KEY ("file_id") REFERENCES "public"."order_files"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_reviews" ADD CONSTRAINT "order_reviews_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "order_review_drops_file_idx" ON "order_review_drops" USING btree ("file_id");--> statement-breakpoint
 CREATE INDEX "order_reviews_open_idx" ON "order_reviews" USING btree ("ends_at") WHERE "order_reviews"."closed_at" is null;

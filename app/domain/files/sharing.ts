@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 
 /*
  * « Partager avec la famille » (issue 27, point 3), the pure rules: how long a share lasts, whose

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../zod-config';
 
 /*
  * The carrier's events of a parcel, as La Poste's tracking service (API « Suivi » v2,

@@ -54,5 +54,6 @@ export const orderReviewDrops = pgTable(
     support: text('support').notNull(),
     droppedAt: timestamp('dropped_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orderId, t.fileId] })],
+  // file_id leads its own index: deleting a file (retention, cascade) finds its drop at once.
+  (t) => [primaryKey({ columns: [t.orderId, t.fileId] }), index('order_review_drops_file_idx').on(t.fileId)],
 );

@@ -287,7 +287,7 @@ describe('prices', () => {
   it('publishes a new support price, which the configurator shows at once', async () => {
     const page = await adminPage('/admin/tarifs');
     await page.getByRole('tab', { name: 'Supports' }).click();
-    const photos = page.getByLabel('Photos papier');
+    const photos = page.getByLabel('Photos papier', { exact: true });
     expect(await photos.inputValue()).toBe('0,35');
     await photos.fill('0.42');
     await page.getByRole('button', { name: 'Mettre à jour' }).click();

@@ -44,7 +44,7 @@ async function tarifsPage(): Promise<Page> {
 
 /** Waits until the photos field shows `value` (after a publication, the form shows the new version). */
 async function photosFieldShows(page: Page, value: string): Promise<void> {
-  await expect.poll(() => page.getByLabel('Photos papier').inputValue()).toBe(value);
+  await expect.poll(() => page.getByLabel('Photos papier', { exact: true }).inputValue()).toBe(value);
 }
 
 async function isFocused(locator: Locator): Promise<boolean> {
@@ -86,7 +86,7 @@ describe('the Tarifs tab', () => {
     const before = await publicPrices();
     expect(before.photos).toBe(35);
     const page = await tarifsPage();
-    const photos = page.getByLabel('Photos papier');
+    const photos = page.getByLabel('Photos papier', { exact: true });
     expect(await photos.inputValue()).toBe('0,35');
 
     await page.getByRole('button', { name: 'Mettre à jour' }).click();
@@ -121,10 +121,10 @@ describe('the Tarifs tab', () => {
   it('refuses entries that are not prices, in French, and publishes nothing', async () => {
     const before = await publicPrices();
     const page = await tarifsPage();
-    await page.getByLabel('Photos papier').fill('abc');
+    await page.getByLabel('Photos papier', { exact: true }).fill('abc');
     await page.getByLabel('Cassettes VHS', { exact: true }).fill('1,2,3');
-    await page.getByLabel('Cassettes MiniDV').fill('-5');
-    await page.getByLabel('Diapositives').fill('');
+    await page.getByLabel('Cassettes MiniDV', { exact: true }).fill('-5');
+    await page.getByLabel('Diapositives', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Mettre à jour' }).click();
     await waitForToast(page, PRICE_FORM_MESSAGES.invalid);
 
@@ -156,7 +156,7 @@ describe('the Tarifs tab', () => {
   it('asks a second time for « 39 » (×100), and publishes only once confirmed twice', async () => {
     const before = await publicPrices();
     const page = await tarifsPage();
-    await page.getByLabel('Photos papier').fill('39');
+    await page.getByLabel('Photos papier', { exact: true }).fill('39');
     const update = page.getByRole('button', { name: 'Mettre à jour' });
     await update.click();
     const summary = summaryDialog(page);
@@ -176,7 +176,7 @@ describe('the Tarifs tab', () => {
     await large.waitFor({ state: 'detached' });
     expect(await publicPrices()).toEqual(before);
     await page.waitForFunction(() => document.activeElement?.textContent?.includes('Mettre à jour'));
-    expect(await page.getByLabel('Photos papier').inputValue()).toBe('39');
+    expect(await page.getByLabel('Photos papier', { exact: true }).inputValue()).toBe('39');
 
     // The keyboard alone, this time: Enter on « Mettre à jour », Tab to each confirmation, Enter.
     await update.focus();
@@ -207,7 +207,7 @@ describe('the Tarifs tab', () => {
     await dialog.getByRole('button', { name: 'Annuler' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await publicPrices()).toEqual(before);
-    expect(await page.getByLabel('Photos papier').inputValue()).toBe('39,00');
+    expect(await page.getByLabel('Photos papier', { exact: true }).inputValue()).toBe('39,00');
 
     await page.getByRole('button', { name: 'Réinitialiser' }).click();
     await dialog.getByRole('button', { name: 'Réinitialiser les tarifs' }).click();

@@ -74,7 +74,7 @@ describe('the Journal', () => {
 
     // 2. A price, from Tarifs (its summary, then the confirmation).
     const tarifs = await adminPage('/admin/tarifs');
-    await tarifs.getByLabel('Photos papier').fill('0,38');
+    await tarifs.getByLabel('Photos papier', { exact: true }).fill('0,38');
     await tarifs.getByRole('button', { name: 'Mettre à jour' }).click();
     await tarifs
       .getByRole('dialog', { name: 'Publier les nouveaux tarifs ?' })

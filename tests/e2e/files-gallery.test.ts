@@ -333,14 +333,25 @@ describe('the customer’s gallery', () => {
     expect(plain(await page.locator('main').innerText())).toContain('Vous avez demandé à refaire IMG_0003.jpg');
   });
 
-  it('answers 404 on every file address to a stranger, another customer and a guest without the token', async () => {
+  it('gives no file to a stranger, another customer or a wrong token: 404, or signing in for the signed out', async () => {
     const photo = stored[0] as Stored;
     const addresses = fileAddresses(order.id, photo.id);
+    for (const address of addresses) {
+      const response = await get(address, otherCustomer.cookie);
+      expect({ address, status: response.status }).toEqual({ address, status: 404 });
+    }
+    // Signed out (with no token or a wrong one), an account's order sends to sign in and back
+    // (decision 023): nothing of the file is served, and its owner is not lost.
     const wrongGuest = `sv_order_${order.id}=${randomBytes(32).toString('base64url')}`;
-    for (const cookie of [undefined, otherCustomer.cookie, wrongGuest]) {
+    for (const cookie of [undefined, wrongGuest]) {
       for (const address of addresses) {
         const response = await get(address, cookie);
-        expect({ address, cookie, status: response.status }).toEqual({ address, cookie, status: 404 });
+        expect({ address, cookie, status: response.status, location: response.headers.get('location') }).toEqual({
+          address,
+          cookie,
+          status: 302,
+          location: `/login?${new URLSearchParams({ redirectTo: address })}`,
+        });
       }
     }
     // Another order's file id under this order's address, and a file id that is not one.

@@ -97,7 +97,9 @@ describe('the site frame', () => {
     expect(await hrefOf(vhs)).toBe('/services/vhs');
     expect(await vhs.locator('img').getAttribute('src')).toBe('/images/services/vhs.svg');
     expect(await hrefOf(header.getByRole('link', { name: 'Plaques de verre' }))).toBe('/services/plaques-de-verre');
-    expect(await header.getByRole('link', { name: /^(Photos|Diapositives|Négatifs|Boîte)/ }).count()).toBe(4);
+    expect(
+      await header.getByRole('link', { name: /^(Photos|Diapositives|Négatifs|Soovenirs sur mesure)/ }).count(),
+    ).toBe(4);
     // The illustrations are real files, served by the site itself.
     const svg = await fetch(`${server.url}/images/services/vhs.svg`);
     expect(svg.status).toBe(200);

@@ -50,7 +50,11 @@ function expectLocalRedirect(answer: Answer, what: string) {
   expect(target.origin, `${what}: redirected to ${answer.location}`).toBe(server.url);
 }
 
-describe('the contact form', () => {
+// Each property sends a few hundred posts and counts every table around each: about a minute on a
+// busy 2-core machine, so the properties get three (a 5xx or a stored refusal still fails at once).
+const PROPERTY_TIME = { timeout: 180_000 };
+
+describe('the contact form', PROPERTY_TIME, () => {
   const FIELDS = ['name', 'email', 'phone', 'subject', 'message', 'service', 'pro', 'site_web'];
 
   it('answers any post without a 5xx, in French, and stores only accepted messages', async () => {
@@ -81,7 +85,7 @@ describe('the contact form', () => {
   });
 });
 
-describe('/login', () => {
+describe('/login', PROPERTY_TIME, () => {
   const FIELDS = ['email', 'password', 'confirmPassword', 'redirectTo', 'website'];
   const intents = fc.constantFrom('login', 'forgot-password', 'magic-link', 'new-password', '', 'admin', '<b>x</b>');
 
@@ -106,7 +110,7 @@ describe('/login', () => {
   });
 });
 
-describe('/register', () => {
+describe('/register', PROPERTY_TIME, () => {
   const FIELDS = [
     'firstName',
     'lastName',
@@ -160,7 +164,7 @@ describe('/register', () => {
   });
 });
 
-describe('/setup-super-admin', () => {
+describe('/setup-super-admin', PROPERTY_TIME, () => {
   const FIELDS = ['email', 'password', 'firstName', 'lastName', 'website'];
   const admins = async () =>
     (await db.query<{ n: number }>(`select count(*)::int as n from "user" where role = 'admin'`))[0]?.n;
@@ -218,7 +222,7 @@ describe('/setup-super-admin', () => {
   });
 });
 
-describe('Better Auth endpoints', () => {
+describe('Better Auth endpoints', PROPERTY_TIME, () => {
   const ENDPOINTS: Record<string, string[]> = {
     '/sign-up/email': [
       'email',
@@ -257,7 +261,7 @@ describe('Better Auth endpoints', () => {
   }
 });
 
-describe('regressions found by these properties', () => {
+describe('regressions found by these properties', PROPERTY_TIME, () => {
   it('refuses a NUL character in a contact message with a French message (it used to be a 500)', async () => {
     const before = await db.counts();
     const body = new URLSearchParams({ name: 'a\u0000b', email: uniqueEmail(), subject: 'Sujet', message: 'Bonjour' });

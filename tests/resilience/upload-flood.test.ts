@@ -57,8 +57,11 @@ async function flood(
 describe('a flood of anonymous 80 MB posts', () => {
   it('is refused before reading, /healthz stays fast, memory comes back', async () => {
     const pid = server.process.pid as number;
-    // One post per route first: the code paths they load and compile are not what a flood leaves.
-    await flood(PATHS, 1);
+    // A first flood before the baseline: the code it compiles and the heap and socket buffers V8
+    // grows once for eight concurrent connections are not what a flood leaves behind (a cold
+    // baseline measured 21 and 27 MB over on clean clones). A body read or kept would show as
+    // 80 MB per post, so a margin of 48 MB (heap noise measured up to 17 MB) still catches one.
+    await flood(PATHS);
     const before = await rssKb(pid);
     const healthTimes: number[] = [];
     let flooding = true;
@@ -86,12 +89,14 @@ describe('a flood of anonymous 80 MB posts', () => {
     expect(healthTimes.length).toBeGreaterThan(3);
     expect(Math.max(...healthTimes)).toBeLessThan(100);
 
-    // Back within 20 MB of where it started, polled while the collector catches up.
+    // Back within 48 MB of where it started, polled while the collector catches up.
+    const margin = 48 * 1024;
     let after = await rssKb(pid);
-    for (let attempt = 0; attempt < 50 && after - before > 20 * 1024; attempt++) {
+    for (let attempt = 0; attempt < 50 && after - before > margin; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       after = await rssKb(pid);
     }
-    expect(after - before).toBeLessThan(20 * 1024);
+    console.log(`upload flood: RSS ${before} kB before, ${after} kB after`);
+    expect(after - before).toBeLessThan(margin);
   });
 });

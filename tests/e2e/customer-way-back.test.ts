@@ -130,7 +130,18 @@ describe('the links of an account holder’s e-mails, opened signed out', () => 
       // Another customer: the 404 of an unknown order, nothing more.
       const foreign = await fetch(`${url}${link}`, { redirect: 'manual', headers: { cookie: stranger.cookie } });
       expect(foreign.status, link).toBe(404);
+      // Signed out: to sign in, with the way back.
+      const signedOut = await fetch(`${url}${link}`, { redirect: 'manual' });
+      expect([signedOut.status, signedOut.headers.get('location')], link).toEqual([
+        302,
+        `/login?${new URLSearchParams({ redirectTo: link })}`,
+      ]);
+    }
 
+    // Then through a fresh browser and a real sign-in (seconds each on a shared machine): the page
+    // with a query to carry back (the credit note) and the documents come back once signed in.
+    const creditNote = links.find((link) => link.includes('?avoir=')) as string;
+    for (const link of [creditNote, ...links.filter((link) => DOCUMENT.test(link))]) {
       const login = `${url}/login?${new URLSearchParams({ redirectTo: link })}`;
       if (DOCUMENT.test(link)) {
         // A document: back to it once signed in, loaded by the browser (a PDF shown or downloaded).
@@ -165,7 +176,6 @@ describe('the links of an account holder’s e-mails, opened signed out', () => 
       await page.getByText(order.number).first().waitFor();
       await page.context().close();
     }
-    // Each link is a fresh browser and a sign-in: several of them on a shared machine.
   }, 240_000);
 });
 

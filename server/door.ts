@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
-import { AUTH_MESSAGES } from '~/domain/auth-errors';
 import { UPLOADS_PATH } from '~/domain/files/uploads';
 import {
   accessOfRoute,
@@ -67,11 +66,6 @@ function routeIdOf(manifest: Manifest, pathname: string): string | null {
   return matches?.at(-1)?.route.id ?? null;
 }
 
-const AUTH_ENDPOINT_NOT_FOUND: RefusalAnswer = {
-  status: 404,
-  body: { code: 'NOT_FOUND', message: AUTH_MESSAGES.endpointNotFound },
-};
-
 function answer(req: Request, res: Response, { status, body }: RefusalAnswer): void {
   // The body's limits may have answered while the session was being read.
   if (res.headersSent) return;
@@ -116,9 +110,7 @@ export function door(getBuild: () => ServerBuild | Promise<ServerBuild>) {
         whileHeldForTwoFactor: access.access.whileHeldForTwoFactor,
       });
       if (decision.allow) return next();
-      // A closed Better Auth endpoint answers as Better Auth answers one it does not have.
-      const closedAuth = decision.refusal === 'closed' && access.authEndpoint !== null;
-      answer(req, res, closedAuth ? AUTH_ENDPOINT_NOT_FOUND : refusalAnswer(decision.refusal, login));
+      answer(req, res, refusalAnswer(decision.refusal, login, { authEndpoint: access.authEndpoint !== null }));
     } catch (error) {
       if (error instanceof SessionUncheckable) return answer(req, res, refusalAnswer('error', '/'));
       next(error);

@@ -1,5 +1,6 @@
 import type { AccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
+import { AUTH_MESSAGES } from '~/domain/auth-errors';
 import { UPLOADS_PATH } from '~/domain/files/uploads';
 import {
   type AccessRule,
@@ -83,8 +84,15 @@ export interface RefusalAnswer {
   body: AccessRefusal | { message: string; code?: string };
 }
 
-/** The answer of a refusal, in the shapes the back office's error boundaries read. */
-export function refusalAnswer(refusal: Refusal | 'error', loginTarget: string): RefusalAnswer {
+/**
+ * The answer of a refusal, in the shapes the back office's error boundaries read. A closed Better
+ * Auth endpoint (`authEndpoint`) answers as Better Auth answers one it does not have.
+ */
+export function refusalAnswer(
+  refusal: Refusal | 'error',
+  loginTarget: string,
+  { authEndpoint = false }: { authEndpoint?: boolean } = {},
+): RefusalAnswer {
   switch (refusal) {
     case 'unauthenticated':
       return {
@@ -101,6 +109,7 @@ export function refusalAnswer(refusal: Refusal | 'error', loginTarget: string): 
         body: { access: 'denied', message: TWO_FACTOR_POLICY_MESSAGES.required, redirectTo: null },
       };
     case 'closed':
+      if (authEndpoint) return { status: 404, body: { code: 'NOT_FOUND', message: AUTH_MESSAGES.endpointNotFound } };
       return { status: 404, body: { message: 'Introuvable.' } };
     case 'error':
       return {

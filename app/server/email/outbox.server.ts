@@ -9,7 +9,7 @@ import { revealEmailData, sealEmailData, secretFieldsOf } from './sealed-data.se
 import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, parseEmailData } from './templates/registry';
 
 /*
- * The transactional outbox (docs/decisions/005-email-outbox.md). A business change and the e-mail
+ * The transactional outbox (docs/decisions/031-email-outbox.md). A business change and the e-mail
  * it causes are written in one transaction: either both happen or neither. The worker
  * (worker.server.ts) sends the rows later, so an SMTP outage delays e-mails but loses none.
  */

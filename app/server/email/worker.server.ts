@@ -12,7 +12,7 @@ import { InvalidEmailDataError, isSensitiveTemplate, renderEmail } from './templ
 import { classifySmtpError, type SmtpOverrides, sendOverSmtp } from './transport.server';
 
 /*
- * The outbox worker (docs/decisions/005-email-outbox.md). It runs in every app process:
+ * The outbox worker (docs/decisions/031-email-outbox.md). It runs in every app process:
  *  - a row is claimed in a one-statement transaction (FOR UPDATE SKIP LOCKED) that counts the
  *    attempt and pushes next_at out by a lease, so that other processes skip it while it is sent;
  *  - the message is rendered and sent outside any transaction (no connection held during SMTP);

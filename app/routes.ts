@@ -52,20 +52,20 @@ export default [
   route('retractation/:orderId', 'routes/account/withdrawal.tsx'),
   route('confirmation', 'routes/shop/confirmation.tsx'),
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
-  // A reception supplement: what was counted beyond the order, to pay or decline (issue 15).
+  // A reception supplement: what was counted beyond the order, to pay or decline.
   route('supplement/:id', 'routes/shop/supplement.tsx'),
-  // A refund by transfer: the customer gives the IBAN to pay it into (issue 27, point 4).
+  // A refund by transfer: the customer gives the IBAN to pay it into (decision 025).
   route('remboursement/:orderId', 'routes/shop/refund-iban.tsx'),
   // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.
   route('commande/:orderId/etiquette.pdf', 'routes/shop/shipping-label.ts'),
-  // The customer's files (issue 16): the gallery, each original, its thumbnail and preview, the ZIP.
+  // The customer's files (decision 011): the gallery, each original, its thumbnail and preview, the ZIP.
   route('commande/:orderId/fichiers', 'routes/shop/files.tsx'),
   route('commande/:orderId/copies', 'routes/shop/extra-copies.tsx'),
   route('commande/:orderId/fichiers.zip', 'routes/shop/files-zip.ts'),
   route('commande/:orderId/fichiers/:fileId', 'routes/shop/files-original.ts'),
   route('commande/:orderId/fichiers/:fileId/miniature.jpg', 'routes/shop/files-preview.ts', { id: 'files-thumbnail' }),
   route('commande/:orderId/fichiers/:fileId/apercu.jpg', 'routes/shop/files-preview.ts', { id: 'files-preview' }),
-  // « Partager avec la famille » (issue 27): the customer's shares, and what a relative opens without an account.
+  // « Partager avec la famille »: the customer's shares, and what a relative opens without an account.
   route('commande/:orderId/partages', 'routes/shop/shares.tsx'),
   route('partage/:token', 'routes/share/share.tsx'),
   route('partage/:token/copie', 'routes/share/share-copy.tsx'),
@@ -73,10 +73,10 @@ export default [
   route('partage/:token/fichiers/:fileId', 'routes/share/share-original.ts'),
   route('partage/:token/fichiers/:fileId/miniature.jpg', 'routes/share/share-preview.ts', { id: 'share-thumbnail' }),
   route('partage/:token/fichiers/:fileId/apercu.jpg', 'routes/share/share-preview.ts', { id: 'share-preview' }),
-  // Issue 27: the video the gallery plays (master or rendition, Range) and its chapters.
+  // The video the gallery plays (master or rendition, Range) and its chapters.
   route('commande/:orderId/fichiers/:fileId/video.mp4', 'routes/shop/files-video.ts', { id: 'files-video' }),
   route('commande/:orderId/fichiers/:fileId/chapitres.vtt', 'routes/shop/files-video.ts', { id: 'files-chapters' }),
-  // « Preview and keep » (issue 27): the customer's review of the scans before delivery, its thumbnails.
+  // « Preview and keep »: the customer's review of the scans before delivery, its thumbnails.
   route('commande/:orderId/selection', 'routes/shop/selection.tsx'),
   route('commande/:orderId/selection/:fileId/miniature.jpg', 'routes/shop/selection-thumbnail.ts'),
   // Shop: configurator, quotes, checkout, confirmation, invoices, payment pages
@@ -101,7 +101,7 @@ export default [
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
     route('tests', 'routes/admin/tests.tsx'),
-    // Staff and roles (issue 18): the team (administrators), each one's two-factor sign-in.
+    // Staff and roles: the team (administrators), each one's two-factor sign-in.
     route('equipe', 'routes/admin/team.tsx'),
     route('securite', 'routes/admin/security.tsx'),
     route('journal', 'routes/admin/journal.tsx'),
@@ -117,9 +117,9 @@ export default [
   route('admin/api/configuration-paiement', 'routes/admin/api/payment-config.ts'),
   route('admin/api/paiements', 'routes/admin/api/payments.ts'),
   route('admin/api/coliship', 'routes/admin/api/coliship.ts'),
-  // The key of La Poste's tracking service (issue 27), in the same dialog.
+  // The key of La Poste's tracking service, in the same dialog.
   route('admin/api/suivi-colis', 'routes/admin/api/tracking-key.ts'),
-  // « Colis reçu »: the reception form and its photos (issue 15).
+  // « Colis reçu »: the reception form and its photos.
   route('admin/api/reception/:orderId', 'routes/admin/api/reception.ts'),
   route('admin/api/reception-photo/:photoId', 'routes/admin/api/reception-photo.ts'),
   route('admin/api/expedition', 'routes/admin/api/shipping.ts'),
@@ -137,10 +137,10 @@ export default [
   route('api/webhooks/monetico', 'routes/api/webhooks/monetico.ts'),
   route('api/webhooks/sandbox', 'routes/api/webhooks/sandbox.ts'),
   route('facture/:orderId/pdf', 'routes/api/invoice-pdf.ts'),
-  // The originals' journey (issue 15): the order slip to put in the parcel, the workshop's job sheet.
+  // The originals' journey: the order slip to put in the parcel, the workshop's job sheet.
   route('commande/:orderId/bordereau.pdf', 'routes/shop/order-slip-pdf.ts'),
   route('admin/commandes/:orderId/fiche-atelier.pdf', 'routes/admin/job-sheet-pdf.ts'),
-  // Bulk work on the selected orders (issue 18): status or stage change, their job sheets in one PDF.
+  // Bulk work on the selected orders: status or stage change, their job sheets in one PDF.
   route('admin/api/commandes/lot', 'routes/admin/api/orders-bulk.ts'),
   route('admin/api/filtres-commandes', 'routes/admin/api/saved-filters.ts'),
   route('admin/commandes/fiches-atelier.pdf', 'routes/admin/job-sheets-pdf.ts'),

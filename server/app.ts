@@ -131,7 +131,7 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
  * connection: otherwise Node keeps it to read the rest of a large body, and the client waits
  * seconds for an answer it already has before the connection is reset. Only when a body was
  * announced: a GET's empty body is never read, so `req.complete` stays false for it, and testing
- * that alone closed the connection after every cached page (issue 14).
+ * that alone closed the connection after every cached page.
  */
 function closeWhenBodyUnread(req: Request, res: Response, next: NextFunction): void {
   if (!announcesBody(req)) {

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 
 /*
- * Request limits, enforced before any route runs (issue 14): before compression, the HTML cache,
+ * Request limits, enforced before any route runs: before compression, the HTML cache,
  * React Router and Better Auth, which would otherwise read a body of any size into memory (one
  * anonymous 100 MB post to /contact used to block the whole site for 8 s and a 200 MB one took the
  * process to 4,5 GB).

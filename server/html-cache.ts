@@ -5,7 +5,7 @@ import { hasSessionCookie } from '~/domain/content/cache-control';
 import { pageVersionKey } from '~/server/page-versions.server';
 
 /*
- * In-memory cache of the rendered HTML of anonymous public pages (issue 9): a page that any
+ * In-memory cache of the rendered HTML of anonymous public pages: a page that any
  * shared cache may keep (`Cache-Control: public`, sent by the public pages' loaders to visitors
  * without a session) is rendered once and then served from memory, until the price list or the
  * content changes (their versions are part of the key), the TTL runs out, or the LRU evicts it.
@@ -18,7 +18,7 @@ import { pageVersionKey } from '~/server/page-versions.server';
  * rendered with, and a hit puts the new request's nonce in its place, so the page's scripts match
  * this response's Content-Security-Policy header.
  *
- * Compression (issue 14). Compressing each hit cost more than everything else a hit does (gzip at
+ * Compression. Compressing each hit cost more than everything else a hit does (gzip at
  * the default level: about 11 ms for a 90 KB page on the bench machine, brotli quality 1 about
  * 2 ms, against 0,03 ms to copy the page and put its nonce in). And a copy compressed once cannot
  * simply be reused: the nonce sits inside the compressed bytes. So the gzip copy is built around

@@ -4,7 +4,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * The app's logger: JSON lines in production (for the log collector), readable lines in a terminal
  * during development.
  *
- * Every line is bounded and scrubbed before it is written (issue 14: one 3,8 MB `update-user`
+ * Every line is bounded and scrubbed before it is written (one 3,8 MB `update-user`
  * request wrote 7,7 MB of log with the data it tried to save, and during a database outage Better
  * Auth logged a live session token): whatever a caller passes (objects, errors, Better Auth's
  * arguments, the message itself) goes through `scrub`, which

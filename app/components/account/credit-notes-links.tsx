@@ -9,7 +9,7 @@ export interface CreditNoteLinkView {
   href: string;
 }
 
-/** « Avoirs »: an order's credit notes (money given back), each linked to its page (issue 27). */
+/** « Avoirs »: an order's credit notes (money given back), each linked to its page. */
 export function CreditNotesLinks({ notes, headingId }: { notes: CreditNoteLinkView[]; headingId: string }) {
   if (notes.length === 0) return null;
   return (

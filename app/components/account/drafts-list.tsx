@@ -15,7 +15,7 @@ export interface DraftListRow {
 export const DRAFTS_TITLE = 'Devis et brouillons';
 
 /**
- * « Devis et brouillons » (issue 27): the orders begun with « Commander » and never confirmed at
+ * « Devis et brouillons »: the orders begun with « Commander » and never confirmed at
  * checkout. No contract yet, so no withdrawal: the way on is the checkout, the saved estimates are
  * in « Mes devis ».
  */

@@ -21,7 +21,7 @@ export interface InvoiceListRow {
   pdfHref: string;
 }
 
-/** The PDF of an invoice (served by the invoices module, issue 7). */
+/** The PDF of an invoice (served by the invoices module). */
 export function invoicePdfHref(orderId: string): string {
   return `/facture/${orderId}/pdf`;
 }

@@ -3,7 +3,7 @@ import { formatDateTimeFr } from '~/domain/format';
 import type { ItemStage, OrderTrackingView } from '~/domain/orders/item-stages';
 
 /*
- * « Suivi de vos colis » and « Où en sont vos souvenirs » on the customer's order page (issue 27):
+ * « Suivi de vos colis » and « Où en sont vos souvenirs » on the customer's order page:
  * each Colissimo parcel with the carrier's events (newest first), then, once the originals are
  * received, each counted support's stage and its tapes and reels one by one. Lists, not tables, so
  * that a phone reads them without scrolling sideways.

@@ -2,7 +2,7 @@ import { copiesLabel } from '~/domain/orders/extra-copies';
 import type { CopyMedium } from '~/domain/pricing/pricing';
 
 /*
- * What the workshop copies for an order of extra copies (issue 27, decision 029), on its board card:
+ * What the workshop copies for an order of extra copies (decision 029), on its board card:
  * how many keys or DVDs, which files of which order, and the gift message to slip in the parcel.
  */
 

@@ -12,7 +12,7 @@ export interface CustomerEditResult {
 }
 
 /**
- * « Modifier les coordonnées » of an account in the Clients tab (issue 18): the profile's fields and
+ * « Modifier les coordonnées » of an account in the Clients tab: the profile's fields and
  * rules (app/domain/account/schemas.ts), checked by the server, which answers under each field.
  * The e-mail is the account's sign-in and stays as it is.
  */

@@ -20,7 +20,7 @@ import {
 import { NBSP } from '~/domain/format';
 
 /*
- * « Fichiers à livrer » in the order dialog (issue 16): the staff choose the support, pick or drop
+ * « Fichiers à livrer » in the order dialog (decision 011): the staff choose the support, pick or drop
  * any number of files, and each is sent with the tus protocol (tus-js-client, loaded only here so
  * that no public page carries it) in chunks of 16 MiB, with a progress bar per file and an overall
  * one. A network cut is resumed on its own: a few quick retries, then as soon as the browser is

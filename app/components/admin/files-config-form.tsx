@@ -15,7 +15,7 @@ type ActionData =
   | { ok: true; config: FilesConfig; message: string; submission: SubmissionResult<string[]> }
   | { ok: false; error: string; submission: SubmissionResult<string[]> };
 
-/** « Durée de conservation des fichiers » (issue 16): the settings dialog's form. */
+/** « Durée de conservation des fichiers » (decision 011): the settings dialog's form. */
 export function FilesConfigPanel() {
   const loader = useFetcher<{ config: FilesConfig }>();
   useEffect(() => {

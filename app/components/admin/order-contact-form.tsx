@@ -12,7 +12,7 @@ type ContactResult =
   | { ok: false; result: SubmissionResult<string[]> };
 
 /**
- * « Contacter le client » (issue 18): a subject and a message, e-mailed to the order's customer
+ * « Contacter le client »: a subject and a message, e-mailed to the order's customer
  * (their answer reaches the shop's contact address) and kept in the order's history. Checked by
  * the server, which answers under each field.
  */

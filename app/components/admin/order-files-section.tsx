@@ -24,7 +24,7 @@ import { ORDER_FILES_CHANGED_EVENT } from './file-upload-panel';
 import { useResultToast } from './use-result-toast';
 
 /*
- * « Fichiers livrés » in the order dialog (issue 16, point 4): the files the customer flagged
+ * « Fichiers livrés » in the order dialog (decision 011): the files the customer flagged
  * « À refaire » first, then every file by support with its size, preview and downloads; « Publier
  * la livraison » (confirmed), the delivery's dates with « Prolonger la conservation », deleting one
  * file (confirmed). Data and actions: /admin/api/commandes/:orderId/fichiers.

@@ -46,7 +46,7 @@ const CONSEQUENCES: Record<PaymentDecision, string> = {
 };
 
 /**
- * Every decision asks first (issue 26: a mis-click on a row's ✗ rejected a payment and e-mailed the
+ * Every decision asks first (a mis-click on a row's ✗ rejected a payment and e-mailed the
  * customer): the dialog names the payment (order, customer, amount) or the selection (references
  * and total), and only its own button posts them, as a Conform form with the decision and the ids
  * as hidden fields. A rejection asks for its reason, which the customer reads in their e-mail; the

@@ -18,7 +18,7 @@ import {
 import type { ReceptionActionData, loader as receptionLoader } from '~/routes/admin/api/reception';
 
 /*
- * « Colis reçu » in the order dialog (issue 15): while the originals are awaited, the form (date,
+ * « Colis reçu » in the order dialog: while the originals are awaited, the form (date,
  * counted quantity per line prefilled with what was ordered, remarks per support, photos); once
  * received, what was counted, the remarks, the photos and the supplement or reduction, with the
  * customer's refusal the staff can record for them.

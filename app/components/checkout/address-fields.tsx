@@ -11,7 +11,7 @@ import {
 import type { CheckoutContactMode, CheckoutPayFields } from '~/domain/orders/checkout-details';
 
 /*
- * The checkout's contact and address block (issues 15 and 27): see CheckoutContactBlock.
+ * The checkout's contact and address block (decision 024): see CheckoutContactBlock.
  * Its fields are the payment form's (Conform's fields of PAY_FORM_ID, tied to it by their `form`
  * attribute): one submit places the order with them, and the server's French messages come back
  * under each field. The checkboxes open their fields with CSS alone (group-has-checked): it works
@@ -122,7 +122,7 @@ const CONTACT_FIELDS: ReadonlyArray<{
 ];
 
 /**
- * « Vos coordonnées » (issue 27, point 9): the one block where the checkout asks who the customer
+ * « Vos coordonnées » (decision 024): the one block where the checkout asks who the customer
  * is and where the parcel goes: a guest's e-mail address (and, with nothing physical, their
  * optional name, phone and address), then when something travels the delivery address, the billing
  * address behind « Adresse de facturation différente », for a signed-in customer « Enregistrer

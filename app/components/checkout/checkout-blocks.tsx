@@ -174,7 +174,7 @@ export function AccountBlock({
 }
 
 /**
- * A cancelled or withdrawn order that was never paid (issue 17, point 4): nothing to pay, what
+ * A cancelled or withdrawn order that was never paid (decision 015): nothing to pay, what
  * happened, and the way to a new order.
  */
 export function ClosedOrderNotice({ message }: { message: string }) {

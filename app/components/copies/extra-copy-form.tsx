@@ -8,7 +8,7 @@ import { type ExtraCopyFormErrors, type ExtraCopyFormValues, GIFT_MESSAGE_MAX } 
 import { MAX_EXTRA_COPIES } from '~/domain/pricing/pricing';
 
 /*
- * The « Copies supplémentaires » form (issue 27, decision 029), ONE component for the two pages
+ * The « Copies supplémentaires » form (decision 029), ONE component for the two pages
  * that sell copies of delivered files: the owner's /commande/{id}/copies and a family share's
  * /partage/{token}/copie. Both read it with parseExtraCopyForm (app/domain/orders/extra-copies.ts).
  * A plain form: it works without JavaScript (the relative's address opens by CSS alone), and a

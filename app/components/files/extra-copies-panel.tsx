@@ -4,7 +4,7 @@ import { Button } from '~/components/ui/button';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 
 /*
- * The gallery's offer (issue 27, decision 029): « Prolonger d’un an » of the retention, priced from
+ * The gallery's offer (decision 029): « Prolonger d’un an » of the retention, priced from
  * Tarifs, and the way to order extra copies on USB keys or DVDs. Both lead to
  * /commande/{orderId}/copies, then to the ordinary checkout. A plain form: no JavaScript needed.
  */

@@ -5,7 +5,7 @@ import { formatDuration, originalPath, thumbnailPath, zipPath } from './file-pat
 import type { ViewerFile } from './file-viewer';
 
 /*
- * The gallery's tiles, one section per support (issue 16): the thumbnail when the previews job made
+ * The gallery's tiles, one section per support (decision 011): the thumbnail when the previews job made
  * one, else an icon (a video with its duration). Each tile is a link to the original, so the page
  * works without JavaScript; once hydrated, a click opens the viewer instead.
  */

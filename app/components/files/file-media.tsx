@@ -4,7 +4,7 @@ import { formatPhotoDate } from '~/domain/files/playback';
 import { chaptersPath, previewPath, thumbnailPath, videoPath } from './file-paths';
 
 /*
- * What the gallery's viewer shows of a file (issue 27, « Watching, not only downloading »): a video
+ * What the gallery's viewer shows of a file (decision 027): a video
  * in an HTML5 player (its still frame as poster, the browser's own controls, which work with the
  * keyboard and on phones, Range requests to seek) with its chapters as a track and as buttons that
  * jump to them; a photo with its caption and date; else the preview or an icon.

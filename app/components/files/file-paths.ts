@@ -1,5 +1,5 @@
 /*
- * The addresses of the customer's files (issue 16), in one place for the gallery, the viewer, the
+ * The addresses of the customer's files (decision 011), in one place for the gallery, the viewer, the
  * order page and the tests: every one of them checks access itself on the server.
  */
 
@@ -34,12 +34,12 @@ export function formatDuration(seconds: number): string {
   return `${rest}\u00A0s`;
 }
 
-/** What the gallery's `<video>` plays (the master or its web rendition), with Range (issue 27). */
+/** What the gallery's `<video>` plays (the master or its web rendition), with Range. */
 export function videoPath(orderId: string, fileId: string): string {
   return `/commande/${orderId}/fichiers/${fileId}/video.mp4`;
 }
 
-/** A video's chapters as a WebVTT track (issue 27). */
+/** A video's chapters as a WebVTT track. */
 export function chaptersPath(orderId: string, fileId: string): string {
   return `/commande/${orderId}/fichiers/${fileId}/chapitres.vtt`;
 }

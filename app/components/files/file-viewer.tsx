@@ -12,7 +12,7 @@ import { FileMedia, type FileMediaFacts, PhotoCaption } from './file-media';
 import { formatDuration, originalPath } from './file-paths';
 
 /*
- * The full-screen viewer of the gallery (issue 16): the preview image, the name and size,
+ * The full-screen viewer of the gallery (decision 011): the preview image, the name and size,
  * « Télécharger » and « À refaire » with a comment. Radix's dialog traps the focus and closes on
  * Échap; ← and → go to the previous and next file (not while typing a comment), and the same
  * moves have visible buttons. Without JavaScript the gallery's tiles are plain links to the files.
@@ -30,7 +30,7 @@ export interface ViewerFile {
   hasPreview: boolean;
   reworkRequestedAt: Date | string | null;
   reworkComment: string | null;
-  /** Caption, date, playback and chapters (issue 27, file-media.tsx); absent when not known. */
+  /** Caption, date, playback and chapters (file-media.tsx, decision 027); absent when not known. */
   media?: FileMediaFacts | null;
 }
 

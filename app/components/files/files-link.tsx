@@ -6,7 +6,7 @@ import { formatDateFr } from '~/domain/format';
 import { galleryPath } from './file-paths';
 
 /*
- * On the order page, once « Publier la livraison » is done (issue 16): the way to the gallery, how
+ * On the order page, once « Publier la livraison » is done (decision 011): the way to the gallery, how
  * many files and until when they are kept; after the retention, the date they were deleted.
  */
 

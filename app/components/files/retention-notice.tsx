@@ -1,7 +1,7 @@
 import { formatDateFr, NBSP } from '~/domain/format';
 
 /*
- * « Memories owned, not rented » (issue 27): how long the delivered files stay online and what
+ * « Memories owned, not rented »: how long the delivered files stay online and what
  * happens after, said where the customer decides (the checkout) and where they look (the gallery).
  * The period is the back office's setting (retention-settings.server.ts), fixed on the order when
  * its files are published.

@@ -15,7 +15,7 @@ import {
 import { formatDateFr } from '~/domain/format';
 
 /*
- * « Nouveau partage » (issue 27, point 3): all the files or a selection (native checkboxes grouped
+ * « Nouveau partage » (decision 028): all the files or a selection (native checkboxes grouped
  * by support), view-only or with downloads, the duration, the addresses to invite and a message.
  * Native controls in one plain form: it works without JavaScript and on a phone; a refused form
  * comes back with everything that was typed (`values`).

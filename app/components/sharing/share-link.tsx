@@ -2,7 +2,7 @@ import { UsersIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
 /*
- * « Partager avec la famille »: the gallery's way to the order's shares (issue 27, point 3), for the
+ * « Partager avec la famille »: the gallery's way to the order's shares (decision 028), for the
  * customer (owner or guest with the token); the staff see the shares from the same address.
  */
 export function ShareLink({ orderId }: { orderId: string }) {

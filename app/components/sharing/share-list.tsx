@@ -5,7 +5,7 @@ import { SHARE_STATE_LABELS, type ShareState } from '~/domain/files/sharing';
 import { formatDateFr, formatDateTimeFr } from '~/domain/format';
 
 /*
- * The customer's shares (issue 27, point 3): what each one holds, for how long, who was invited,
+ * The customer's shares (decision 028): what each one holds, for how long, who was invited,
  * how many times it was opened and when last, its link to copy, and « Arrêter ce partage » (a
  * plain form post: works without JavaScript).
  */

@@ -3,7 +3,7 @@ import { Button } from '~/components/ui/button';
 
 /*
  * What every page of a family share says when the link no longer opens it (410) or this client
- * tried too many unknown links (429): the share's page and its copy page (issue 27).
+ * tried too many unknown links (429): the share's page and its copy page.
  */
 
 export function ShareEnded() {

@@ -4,7 +4,7 @@ import { describeFileCount, formatFileSize } from '~/domain/files/delivered-file
 import { shareFilePaths } from '~/domain/files/sharing';
 
 /*
- * The files of a family share (issue 27, point 3), one section per support: the thumbnail, the
+ * The files of a family share (decision 028), one section per support: the thumbnail, the
  * name and size, « Voir » (the web-size preview, when there is one) and « Télécharger » (a share
  * « avec téléchargement »). Plain links: the page works without JavaScript and on a phone.
  * Nothing of the owner's gallery that is theirs alone (« À refaire », their comments) is here.

@@ -38,7 +38,7 @@ export function originPath(redirectTo: unknown): string | null {
 }
 
 /*
- * An order's documents (issue 27): the invoice's or a credit note's PDF, the order slip, the prepaid
+ * An order's documents: the invoice's or a credit note's PDF, the order slip, the prepaid
  * label, the files' ZIP, an original file, its thumbnail and preview. A signed-out owner who opens
  * one from an e-mail is sent to /login and back to it; the way back must then load it as a
  * document (a download), not as a page of the app.

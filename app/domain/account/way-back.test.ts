@@ -5,7 +5,7 @@ import { isDocumentPath } from './redirects';
 import { originalsState, withdrawalFollowUp, withdrawalOutcome, withdrawnCase } from './withdrawal-texts';
 
 /*
- * Issue 27: the order-viewer rule's refusal (sign in, or the 404 of an unknown order), the order
+ * The order-viewer rule's refusal (sign in, or the 404 of an unknown order), the order
  * documents the way back loads as documents, and the withdrawal's case: the one the lifecycle's
  * `withdraw` applies, worded per case with what becomes of the originals.
  */

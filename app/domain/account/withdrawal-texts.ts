@@ -3,7 +3,7 @@ import { wasPaid } from '../order-status';
 import { type WithdrawalCase, withdrawalCase } from '../orders/lifecycle';
 
 /*
- * What a withdrawal means for this order, in the customer's words (issue 27, point 5): the money
+ * What a withdrawal means for this order, in the customer's words: the money
  * and the originals. Which case applies is the lifecycle's rule (withdrawalCase, the one `withdraw`
  * applies); this only words it, before the request (the page's « Renoncer au contrat »), after it
  * (the page, the order page) and in the dated acknowledgement e-mail.

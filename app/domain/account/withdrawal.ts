@@ -16,7 +16,7 @@ export type WithdrawalState =
   | { kind: 'expired'; deadline: Date; lastDay: Date }
   | { kind: 'withdrawn'; withdrawnAt: Date }
   | { kind: 'canceled' }
-  /** A draft never confirmed at checkout: no contract yet, nothing to withdraw from (issue 27). */
+  /** A draft never confirmed at checkout: no contract yet, nothing to withdraw from. */
   | { kind: 'draft' }
   /** The service was fully performed (Traité, Expédié): the right of withdrawal ends (L221-28). */
   | { kind: 'performed' };

@@ -5,7 +5,7 @@ import { ORDER_STATUS_LABELS, type OrderStatus, WORKSHOP_STAGE_LABELS, type Work
 import type { Transition } from '../orders/lifecycle';
 
 /*
- * Bulk actions of the Commandes tab (issue 18): the selected orders change status or workshop
+ * Bulk actions of the Commandes tab: the selected orders change status or workshop
  * stage together, after a confirmation that says how many will move and which cannot, and why.
  * Each order still goes through the order lifecycle on its own: this module only says what was
  * asked, and words the summaries.

@@ -155,7 +155,7 @@ export function csvHeader<Row>(columns: ReadonlyArray<ExportColumn<Row>>): strin
   return `${columns.map((c) => csvField(c.header)).join(';')}\r\n`;
 }
 
-/** A period's orders or invoices, or the orders selected in the Commandes tab (bulk export, issue 18). */
+/** A period's orders or invoices, or the orders selected in the Commandes tab (bulk export). */
 export type ExportRequest =
   | { dataset: ExportDataset; format: ExportFormat; from: string; to: string; ids?: undefined }
   | { dataset: 'commandes'; format: ExportFormat; ids: readonly string[]; from?: undefined; to?: undefined };

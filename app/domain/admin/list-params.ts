@@ -16,7 +16,7 @@ import { DELIVERY_METHODS, type DeliveryMethod } from '../pricing/default-price-
  */
 
 export const PAGE_SIZE = 20;
-/** The Commandes tab may show more per page, to select them all for a bulk action (issue 18). */
+/** The Commandes tab may show more per page, to select them all for a bulk action. */
 export const ORDER_PAGE_SIZES = [20, 50, 100] as const;
 /** Search terms shorter than this match too much to be useful (and defeat the trigram index). */
 export const MIN_SEARCH_LENGTH = 2;

@@ -3,7 +3,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-in
 import '../zod-config';
 
 /*
- * « Contacter le client » from an order (issue 18): a subject and a message the staff writes, sent
+ * « Contacter le client » from an order: a subject and a message the staff writes, sent
  * by e-mail (the customer's answer goes to the shop's contact address) and kept in the history.
  */
 

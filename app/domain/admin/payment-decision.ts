@@ -70,7 +70,7 @@ export function paymentDecisionSummary(
 }
 
 /**
- * One row's ✓ or ✗ asks first too (issue 26: a mis-click rejected a 606,55 € payment): the dialog
+ * One row's ✓ or ✗ asks first too (a mis-click rejected a 606,55 € payment): the dialog
  * names the order, the customer and the amount: « Commande SV-2026-000042 · Marie Curie · 606,55 € ».
  */
 export function paymentDescription(payment: { orderNumber: string; customer: string; amountCents: number }): string {

@@ -4,7 +4,7 @@ import { frenchTypography } from '../format';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
 /*
- * Saved filters of the Commandes tab (issue 18): a staff member names the list as it is (its URL
+ * Saved filters of the Commandes tab: a staff member names the list as it is (its URL
  * search string: filters, sort, page size) and finds it again as a link. Each sees only theirs.
  */
 

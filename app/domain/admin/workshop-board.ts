@@ -104,7 +104,7 @@ export interface BoardCard {
   late: boolean;
   express: boolean;
   paid: boolean;
-  /** The customer flagged a delivered file « À refaire » (issue 16). */
+  /** The customer flagged a delivered file « À refaire » (decision 011). */
   rework: boolean;
   /** The customer kept their withdrawal period: no digitising before this day (ISO), else null. */
   notBefore: string | null;

@@ -1,7 +1,7 @@
 import type { TransitionType } from '../orders/lifecycle';
 
 /*
- * What the audit log records (issue 18, docs/decisions/017-audit-log.md): one kind per back-office
+ * What the audit log records (docs/decisions/017-audit-log.md): one kind per back-office
  * action, with its French wording for the « Journal » page. The code values are stored in
  * audit_log.kind; the labels may be reworded at any time without touching the rows.
  */
@@ -88,7 +88,7 @@ export const TRANSITION_AUDIT_KINDS: Readonly<Record<TransitionType, AuditKind>>
 /** Who is shown for entries written by the shop itself (housekeeping, retention). */
 export const SYSTEM_ACTOR_NAME = 'Système';
 
-/** The French name of a role frozen in an entry (roles of issue 18; anything else as stored). */
+/** The French name of a role frozen in an entry (the staff roles; anything else as stored). */
 export const AUDIT_ROLE_LABELS: Readonly<Record<string, string>> = {
   admin: 'Administrateur',
   atelier: 'Atelier',

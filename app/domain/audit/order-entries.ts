@@ -34,7 +34,7 @@ export function transitionAuditChange(
   if ('amountCents' in transition) carried.amountCents = transition.amountCents;
   if (transition.type === 'cancel' && transition.refundCents > 0) carried.refundCents = transition.refundCents;
   if (transition.type === 'settle_withdrawal') carried.keptCents = transition.keptCents;
-  // The staff's explicit choice to start an unpaid order's work (issue 26).
+  // The staff's explicit choice to start an unpaid order's work.
   if (transition.type === 'set_status' && transition.startBeforePayment) carried.startBeforePayment = true;
   if (transition.type === 'ship') carried.parcelNumber = transition.parcelNumber;
   if (transition.type === 'receive') carried.dueAt = transition.dueAt;

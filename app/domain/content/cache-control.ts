@@ -1,5 +1,5 @@
 /*
- * HTTP caching of the public pages (issue 5, speed): a visitor without a session gets a page that
+ * HTTP caching of the public pages (docs/content.md, « Speed »): a visitor without a session gets a page that
  * any cache may keep for a minute and serve stale for ten more while it refreshes. A signed-in
  * visitor's page shows their account link, so it is private and revalidated. `Vary: Cookie` keeps
  * shared caches from mixing the two.

@@ -1,7 +1,7 @@
 /*
  * The contact form's fields, limits and French messages (specification 000, sections 3, 4, 5 and 8),
  * without zod: the browser's form imports this module only, its checks run on the server
- * (./contact-form.ts), so that the /contact page does not ship zod (issue 17, point 13).
+ * (./contact-form.ts), so that the /contact page does not ship zod (decision 018).
  */
 
 export const CONTACT_SERVICES = ['photos', 'slides', 'negatives', 'vhs', 'film', 'documents', 'other'] as const;

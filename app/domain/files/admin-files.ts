@@ -3,7 +3,7 @@ import { formatDateFr, formatDateTimeFr } from '../format';
 import { describeFileCount, type FileKind, formatFileSize } from './delivered-files';
 
 /*
- * The order's files as the back office shows them (issue 16, point 4): grouped by support with
+ * The order's files as the back office shows them (decision 011): grouped by support with
  * their counts and sizes, the files the customer wants redone first, the preview and download
  * states in French.
  */

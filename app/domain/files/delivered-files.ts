@@ -1,7 +1,7 @@
 import { NBSP } from '../format';
 
 /*
- * The customer's delivered files (issue 16): names, kinds, sizes and the retention period, the same
+ * The customer's delivered files (decision 011): names, kinds, sizes and the retention period, the same
  * for the upload, the gallery, the back office and the e-mails.
  */
 

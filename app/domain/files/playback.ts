@@ -1,7 +1,6 @@
 /*
- * Watching a delivered video in the gallery, and a photo's caption and date (issue 27, « Watching,
- * not only downloading »): which masters a browser plays as they are, the WebVTT chapters track
- * of a video's chapters, and the two things the gallery reads from a photo's EXIF (its description
+ * Watching a delivered video in the gallery, and a photo's caption and date (decision 027):
+ * which masters a browser plays as they are, the WebVTT chapters track of a video's chapters, and the two things the gallery reads from a photo's EXIF (its description
  * and the date it was taken). Pure: the server gives ffprobe's answer and the EXIF bytes.
  */
 

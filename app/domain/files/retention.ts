@@ -5,7 +5,7 @@ import { formatDateFr } from '../format';
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, retentionEnd } from './delivered-files';
 
 /*
- * The retention of the delivered files as the back office sets it (issue 16, point 5): the shop's
+ * The retention of the delivered files as the back office sets it (decision 014): the shop's
  * period (« Durée de conservation des fichiers ») and the staff's « Prolonger la conservation » of
  * one order. Pure rules; the database side is server/files/retention*.server.ts.
  */

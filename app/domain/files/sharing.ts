@@ -2,7 +2,7 @@ import { z } from 'zod';
 import '../zod-config';
 
 /*
- * « Partager avec la famille » (issue 27, point 3), the pure rules: how long a share lasts, whose
+ * « Partager avec la famille » (decision 028), the pure rules: how long a share lasts, whose
  * memories its page names, when it has ended, and the customer's form. The server module is
  * app/server/files/sharing.server.ts; the choices are in docs/decisions/028-family-sharing.md.
  */

@@ -2,7 +2,7 @@ import { NBSP } from '../format';
 import { formatFileSize } from './delivered-files';
 
 /*
- * The back office's resumable uploads (tus, issue 16), what the browser panel and the server
+ * The back office's resumable uploads (tus, decision 012), what the browser panel and the server
  * share: the address, the size of each PATCH (the body limit of the address follows it), the
  * metadata, the header carrying the outcome of a finished upload and its French wording.
  */

@@ -2,7 +2,7 @@ import { SHOP_TIME_ZONE } from '../format';
 
 /*
  * The bytes of a ZIP archive around its files' contents (PKWARE APPNOTE 6.3.10), for « Tout
- * télécharger » (issue 16): the shop streams the archive on the fly, without a temporary file, so
+ * télécharger » (decision 011): the shop streams the archive on the fly, without a temporary file, so
  * everything but the files' bytes is built here from what order_files already knows (size, CRC-32,
  * date). Choices, and why:
  *  - STORE (method 0): scans and videos are already compressed; deflating them costs CPU for

@@ -1,5 +1,5 @@
 /*
- * The manifest every ZIP of delivered files carries (issue 27, « Memories owned, not rented »):
+ * The manifest every ZIP of delivered files carries (decision 027):
  * `MANIFESTE.csv` at the archive's root, one line per file with its path in the archive, its size
  * in bytes, its SHA-256, the item it comes from (the support: « Cassettes VHS ») and its date, so
  * that a family can check years later that every file of the archive is whole (`sha256sum`,

@@ -9,7 +9,7 @@ import {
 } from './lifecycle';
 
 /*
- * What the back office may offer for one order (issue 26): its status menu, its stage button, its
+ * What the back office may offer for one order: its status menu, its stage button, its
  * payment actions and the bulk preview all ask this one query instead of listing every choice. It
  * holds no rule of its own: each answer is the rule book's (`decide`) on a sample of the transition,
  * so a refusal carries the guard's own French reason.

@@ -4,7 +4,7 @@ import { parseGuestOrderInfo } from './checkout-contact';
 import { GUEST_INFO_MESSAGES } from './guest-info';
 
 /*
- * The API's guestInfo read with the checkout's rules (issue 27, point 10): on an order that asks an
+ * The API's guestInfo read with the checkout's rules (decision 024): on an order that asks an
  * address, the address sent is THE delivery address, checked as a postal address, or refused.
  */
 

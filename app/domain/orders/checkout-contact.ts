@@ -11,7 +11,7 @@ import {
 } from './guest-info';
 
 /*
- * A guest's contact on an order (issue 27, point 9 and 10): who they are (the e-mail address the
+ * A guest's contact on an order (decision 024): who they are (the e-mail address the
  * shop writes to) and, when something physical travels and the order is not placed yet, THE
  * delivery address. The checkout's « Payer » and the API's `update-guest-order` read them through
  * this module, so that an address accepted by one is the delivery address for the other:

@@ -13,7 +13,7 @@ import { type GuestContact, guestContactFromAddress } from './checkout-contact';
 import { guestInfoSchema } from './guest-info';
 
 /*
- * What the checkout asks on top of the payment when something physical travels (issue 15): the
+ * What the checkout asks on top of the payment when something physical travels: the
  * delivery address, the billing address when « Adresse de facturation différente » is ticked, the
  * optional ad valorem insurance of the return parcel, and for a signed-in customer whether to save
  * the address in their profile. Read from the payment form, checked here with French messages;

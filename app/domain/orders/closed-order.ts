@@ -2,7 +2,7 @@ import { formatDateFr } from '../format';
 import { wasPaid } from '../order-status';
 
 /*
- * An order cancelled or withdrawn before it was paid (issue 17, point 4): the checkout and the
+ * An order cancelled or withdrawn before it was paid (decision 015): the checkout and the
  * confirmation no longer ask for money (no transfer details, no « Payer »); they say what happened.
  * A paid order that was withdrawn or cancelled is a refund's story, told by its own pages.
  */

@@ -198,7 +198,7 @@ export const ORDER_EVENTS = {
   status_changed: kind({
     schema: z.object({}).passthrough(),
     label: (_data, event) => transitionLabel('Statut', orderStatusLabel, event),
-    // The staff started an unpaid order's work on purpose (issue 26): the history says so.
+    // The staff started an unpaid order's work on purpose: the history says so.
     detail: (data) => (data.startBeforePayment === true ? 'Commencée avant le paiement' : null),
     customer: (_data, event) =>
       event.to && isOrderStatus(event.to) ? CUSTOMER_STATUS_WORDING[event.to] : 'Le statut de votre commande a changé',
@@ -355,7 +355,7 @@ export const ORDER_EVENTS = {
     detail: emailDetail,
   }),
   customer_message: kind({
-    // « Contacter le client » (issue 18): the staff's message, sent by e-mail.
+    // « Contacter le client »: the staff's message, sent by e-mail.
     schema: z.object({ to: text.optional(), subject: text.optional(), message: text.optional() }).passthrough(),
     label: () => 'Message envoyé au client',
     detail: (data) => [nonEmpty(data.subject), nonEmpty(data.message)].filter(Boolean).join(' — ') || null,
@@ -367,7 +367,7 @@ export const ORDER_EVENTS = {
     isNote: true,
   }),
   attached_to_account: kind({
-    // A guest signed in or registered at the checkout of an unpaid order of theirs (issue 17).
+    // A guest signed in or registered at the checkout of an unpaid order of theirs (decision 015).
     schema: z
       .object({ guestEmail: text.nullable().optional(), how: z.enum(['sign-in', 'register', 'session']).optional() })
       .passthrough(),
@@ -519,7 +519,7 @@ export const ORDER_EVENTS = {
     customer: () => 'Rétractation traitée',
   }),
 
-  // ---- Kinds of the originals' journey (issue 15) ----
+  // ---- Kinds of the originals' journey ----
   address_recorded: kind({
     schema: z.object({ kinds: z.array(z.enum(['delivery', 'billing'])).optional() }).passthrough(),
     label: (data) =>

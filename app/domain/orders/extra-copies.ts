@@ -3,7 +3,7 @@ import { COPY_MEDIA, type CopyMedium, MAX_EXTRA_COPIES } from '../pricing/pricin
 import { ADDRESS_FIELDS, type AddressFieldErrors, type PostalAddress, parseAddress } from './address';
 
 /*
- * The « Copies supplémentaires » form (issue 27, decision 029): which files (all of them or a
+ * The « Copies supplémentaires » form (decision 029): which files (all of them or a
  * selection), on what (USB key or DVD), how many, and for whom (the buyer, whose address the
  * checkout asks like any order's, or a relative: their name and address, with a gift message).
  * Pure: the page and the share's page read the same form the same way; the server

@@ -3,8 +3,8 @@ import '../zod-config';
 import { hasNoForbiddenCharacter } from '../text-input';
 
 /*
- * The bank details a customer gives so that a refund can reach them by transfer (issue 27, point 4;
- * docs/decisions/025-refund-iban.md): the account holder, the IBAN, the BIC when they have it.
+ * The bank details a customer gives so that a refund can reach them by transfer 
+ * (docs/decisions/025-refund-iban.md): the account holder, the IBAN, the BIC when they have it.
  * Pure: the server checks the form here, never trusting the browser.
  *
  * An IBAN (ISO 13616) is checked three ways: its country is in the SEPA area (the shop pays in

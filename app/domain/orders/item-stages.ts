@@ -4,7 +4,7 @@ import type { ParcelTrackingView } from '../shipping/carrier-events';
 
 /*
  * Where each counted item is in the workshop, as the customer's order page shows it once the
- * originals are received (issue 27, « Where is my parcel and my tapes »). Pure: built from what the
+ * originals are received (decision 026). Pure: built from what the
  * workshop already records — the reception's counts (per order line, reels per size), the order's
  * stage on the workshop board, and the files the workshop delivered for each support — so the
  * staff type nothing more.

@@ -3,7 +3,7 @@ import { DEFAULT_PRICE_LIST, type ReelSize } from '../pricing/default-price-list
 import type { PackingAdvice } from './sending-instructions';
 
 /*
- * The originals' journey as the customer follows it (issue 15, part 6): Commande → Colis envoyé →
+ * The originals' journey as the customer follows it (docs/fulfilment.md): Commande → Colis envoyé →
  * Reçu → Numérisation → Prêt → Expédié, each with its date from the order's history. Pure: the
  * server hands over the raw events and a few order fields, the page renders what this returns.
  *
@@ -68,7 +68,7 @@ function stepEvent(id: JourneyStepId, events: ReadonlyArray<JourneyEvent>): Jour
     case 'ordered':
       return events.find((e) => e.kind === 'placed');
     case 'sent':
-      // The carrier's first scan of the originals' parcel, never the label's creation (issue 27):
+      // The carrier's first scan of the originals' parcel, never the label's creation:
       // a label printed at home is not a parcel posted. Without a scan, reception ticks it (below).
       return events.find((e) => e.kind === 'parcel_posted' && dataField(e.data, 'direction') !== 'outbound');
     case 'received':

@@ -36,7 +36,7 @@ export const ORDER_KINDS = ['digitisation', 'extra_copy', 'retention_extension']
 export type OrderKind = (typeof ORDER_KINDS)[number];
 
 export interface OrderState {
-  /** A digitisation when absent (every order before issue 27). */
+  /** A digitisation when absent (every order before extra copies existed). */
   kind?: OrderKind;
   status: OrderStatus;
   paymentStatus: PaymentStatus;
@@ -106,7 +106,7 @@ export type Transition =
   | { type: 'settle_payment'; amountCents: number; currency: string | null; method: CheckoutMethod }
   /**
    * A card attempt failed (the customer is on the page), or the staff rejected an awaited transfer
-   * or cheque (`rejected`: the customer is told by e-mail, issue 18).
+   * or cheque (`rejected`: the customer is told by e-mail).
    */
   | { type: 'fail_payment'; rejected?: boolean }
   /**
@@ -405,7 +405,7 @@ function afterRefund(state: OrderState, amountCents: number): PaymentStatus {
 }
 
 /**
- * « En traitement » means the work is under way (issue 26): never on a failed or refunded payment,
+ * « En traitement » means the work is under way: never on a failed or refunded payment,
  * and on an unpaid order only when the staff say explicitly that the work starts before the payment.
  */
 function processingRefusal(state: OrderState, startBeforePayment: boolean): Refused | null {

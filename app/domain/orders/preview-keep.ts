@@ -3,7 +3,7 @@ import { type PriceListDocument, SUPPORT_TYPES, type SupportType } from '../pric
 import { lineKey, type OrderedLine, recount } from './reception';
 
 /*
- * « Preview and keep » (issue 27, point 5; decision 030), the pure rules. For the supports the
+ * « Preview and keep » (decision 030), the pure rules. For the supports the
  * order's price list flags (`previewAndKeep.supports`), the customer reviews the scans online and
  * drops up to `maxDropPercent` % of the files under review. The dropped items are not charged: the
  * order's lines are priced again by the pricing function (`recount`, i.e. `priceLine`) with the

@@ -7,7 +7,7 @@ import { type LineChoice, priceLine } from '../pricing/pricing';
 import { hasNoForbiddenCharacter } from '../text-input';
 
 /*
- * The reception of the originals (issue 15, « Colis reçu »): the staff count what arrived, line by
+ * The reception of the originals (« Colis reçu », docs/fulfilment.md): the staff count what arrived, line by
  * line (film: reels per size, a size that was not declared can be counted too), and the order is
  * re-priced with its OWN price list version, so the customer pays the prices they accepted. Only
  * the items change: delivery, shipping, express and insurance stay as ordered. The difference is a

@@ -3,7 +3,7 @@ import { frenchTypography } from '../format';
 import { SUPPORT_TYPES, type SupportType } from '../pricing/default-price-list';
 
 /*
- * How to send the originals to the workshop (issue 15, part 2): the address, and how to pack each
+ * How to send the originals to the workshop (docs/fulfilment.md): the address, and how to pack each
  * kind of support the customer ordered. One map, read by the confirmation page, the confirmation
  * e-mail and the order slip, so that the three say the same thing.
  */

@@ -4,7 +4,7 @@ import '../zod-config';
 /*
  * The customer's answer on /supplement/:id: « Payer le supplément » (intent `pay`, also what a
  * form without an intent means) or « Refuser » (`decline`), which only asks for a confirmation
- * (nothing changes: issue 27, point 10); « Confirmer le refus » (`confirm-decline`) declines.
+ * (nothing changes); « Confirmer le refus » (`confirm-decline`) declines.
  * Anything else is the form's own French refusal (no field of the page shows the intent).
  */
 

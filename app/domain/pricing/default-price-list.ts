@@ -111,14 +111,14 @@ export interface PriceListDocument {
    */
   insurance: { per100EurosPrice: number; maxValue: number };
   /**
-   * Ours (issue 27, decision 029): extra copies of delivered files ordered from the gallery, in
+   * Ours (decision 029): extra copies of delivered files ordered from the gallery, in
    * cents: one USB key, one DVD, and the shipping of one parcel of copies (per order).
    */
   extraCopies: { usbPrice: number; discPrice: number; shippingPrice: number };
-  /** Ours (issue 27): « Prolonger d’un an » the retention of an order's delivered files, in cents. */
+  /** Ours: « Prolonger d’un an » the retention of an order's delivered files, in cents. */
   retentionExtension: { yearPrice: number };
   /**
-   * Ours (issue 27, « preview and keep », decision 030): for the supports flagged here the customer
+   * Ours (decision 030): for the supports flagged here the customer
    * reviews the scans online for `reviewDays` days after the files are published for review and
    * drops up to `maxDropPercent` % of them; the dropped items are not charged (refunded with a
    * credit note). Lists published before this entry existed are read with no support flagged.

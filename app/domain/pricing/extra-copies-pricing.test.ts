@@ -8,7 +8,7 @@ import { parsePriceListDocument } from './price-list-schema';
 import { PricingError, priceExtraCopies, priceRetentionExtension } from './pricing';
 
 /*
- * Extra copies and « Prolonger d’un an » (issue 27, decision 029): priced by the pricing function
+ * Extra copies and « Prolonger d’un an » (decision 029): priced by the pricing function
  * from the price list's new entries; older lists read with the defaults; the lifecycle knows the
  * two kinds of order.
  */

@@ -5,8 +5,8 @@ import { DELIVERY_LABELS } from './labels';
 
 /*
  * The rows a customer reads for an order's items, each with quantity × unit price = amount
- * (issue 17): « 3 × 25,00 € = 90,00 € » hid the denoising, « 100 × 0,58 € = 58,36 € » the rounding
- * of a line done once as a whole (docs/pricing.md). Display only: the amounts are the order's own.
+ * (decision 015): « 3 × 25,00 € = 90,00 € » hid the denoising, « 100 × 0,58 € = 58,36 € » the
+ * rounding of a line done once as a whole (docs/pricing.md). Display only: the amounts are the order's own.
  *
  * The restoration and denoising are rows of their own. Their unit prices come from the order's
  * price fields (every line of an order is priced with one list: the sum over the items divided by
@@ -104,7 +104,7 @@ function itemRows(item: OrderItemView, restorationUnit: number | null, denoiseUn
 }
 
 /**
- * The order's rows after its items (issue 18: the back office's table left them out): delivery,
+ * The order's rows after its items (the back office's table left them out): delivery,
  * the prepaid label, the return of the originals, express and insurance, as the invoice lists
  * them, so that the table adds up to the order's total.
  */

@@ -287,7 +287,7 @@ export function includedVatCents(amountCents: number): number {
 }
 
 /*
- * Extra copies and the paid retention (issue 27, decision 029): orders of their own, linked to the
+ * Extra copies and the paid retention (decision 029): orders of their own, linked to the
  * order whose files they copy or keep. Priced here from the price list's `extraCopies` and
  * `retentionExtension` entries like everything else: one line (the copies, or the year of
  * retention) in `basePriceCents`, the parcel of copies in `deliveryCostCents`, so that the order's

@@ -163,7 +163,7 @@ export const ROUTE_ACCESS = {
   'share-preview': PUBLIC,
   'files-video': ORDER_VIEWER,
   'files-chapters': ORDER_VIEWER,
-  // « Preview and keep » (issue 27): the review page and its thumbnails; the route checks owner or token.
+  // « Preview and keep »: the review page and its thumbnails; the route checks owner or token.
   'routes/shop/selection': ORDER_VIEWER,
   'routes/shop/selection-thumbnail': ORDER_VIEWER,
 
@@ -361,7 +361,7 @@ export function decide(
 }
 
 /**
- * What a visitor gets who may not see an order (issue 27, « the way back in »): the order-viewer
+ * What a visitor gets who may not see an order (decision 023): the order-viewer
  * rule's refusal, for every page and document of an order. A signed-out visitor is sent to sign in
  * and back (`sign-in`) when the order belongs to an account (its e-mails carry no token: its owner
  * signs in) or when no such order exists (the answer then says no more than « sign in », so ids

@@ -1,5 +1,5 @@
 /*
- * Who may do what in the back office (issue 18, docs/decisions/016-staff-roles.md): one table of
+ * Who may do what in the back office (docs/decisions/016-staff-roles.md): one table of
  * capabilities per staff role, read by the server's guard (requireStaff) in every admin loader and
  * action, and by the tabs to show only what the role may open. Pure: no I/O.
  */

@@ -4,7 +4,7 @@ import type { Role } from '../account/session-user';
 import { NBSP } from '../format';
 
 /*
- * The team's rule on two-factor sign-in (issue 18): the owner may make it compulsory for
+ * The team's rule on two-factor sign-in: the owner may make it compulsory for
  * administrators, who hold the shop's money, settings and staff. Kept in config_options
  * (staff_security); an administrator without it can then only reach « Sécurité » to set it up.
  * Off by default: a shop turns it on once its administrators have their app.

@@ -83,7 +83,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       getProfile(user.id),
       listCustomerOrders(user.id, pageNumber(url.searchParams.get('page'))),
       listCustomerInvoices(user.id, pageNumber(url.searchParams.get('factures'))),
-      // Drafts never confirmed, apart from the orders (issue 27).
+      // Drafts never confirmed, apart from the orders.
       listCustomerDrafts(user.id, pageNumber(url.searchParams.get('brouillons'))),
     ]);
     if (!profile) throw redirect(loginRedirectPath(request));
@@ -102,7 +102,7 @@ export async function loader({ request }: Route.LoaderArgs) {
             number: row.number,
             createdAt: row.createdAt,
             status: row.status,
-            // The workshop's stage while the order is in its hands (issue 15); the status says the rest.
+            // The workshop's stage while the order is in its hands; the status says the rest.
             stageLabel:
               row.status === 'processing' || row.status === 'completed' ? workshopStageLabel(row.stage) : null,
             totalPriceCents: row.totalPriceCents,

@@ -60,7 +60,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         totalPriceCents: order.totalPriceCents,
         items: order.items.map(({ type, quantity }) => ({ type, quantity })),
       },
-      // What withdrawing means for this order: the lifecycle's case, in words (issue 27).
+      // What withdrawing means for this order: the lifecycle's case, in words.
       withdrawal: toWithdrawalView(withdrawalState(order), await withdrawalWords(order.id)),
       flash: flash as ServerToast | null,
     },

@@ -6,7 +6,7 @@ import type { Route } from './+types/job-sheets-pdf';
 
 /*
  * GET /admin/commandes/fiches-atelier.pdf?ids=…&ids=…: the job sheets of the orders selected in the
- * Commandes tab, one page each, in one PDF to print at once (issue 18). Staff only.
+ * Commandes tab, one page each, in one PDF to print at once. Staff only.
  */
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -9,7 +9,7 @@ import { journalPeople, listJournal } from '~/server/audit/audit.server';
 import type { Route } from './+types/journal';
 
 /*
- * « Journal » (issue 18, point 2): every back-office action, who did it, when, and what it was
+ * « Journal » (decision 017): every back-office action, who did it, when, and what it was
  * before and after, newest first, filtered by person, action and dates from the address bar.
  * Read-only: the audit log cannot be edited or deleted (docs/decisions/017-audit-log.md).
  */

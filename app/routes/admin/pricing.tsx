@@ -23,7 +23,7 @@ import type { Route } from './+types/pricing';
 
 /*
  * The Tarifs tab. Update: the form's values over the active list, published as a new version
- * (issue 6's publishPriceList: validated, versioned, active at once). Reset: the defaults, published
+ * (publishPriceList: validated, versioned, active at once). Reset: the defaults, published
  * as a new version (history is kept; orders keep the version they were priced with).
  * The browser shows a summary and asks for confirmation first; this action does not trust it and
  * decides again from the posted fields: the same schema as the browser's (createPriceFormSchema,

@@ -19,7 +19,7 @@ import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/share-copy';
 
 /*
- * /partage/{token}/copie (issue 27, « the relative orders a USB copy from the share »): a relative
+ * /partage/{token}/copie (decisions 028 and 029): a relative
  * holding the share's link orders USB keys or DVDs of the shared files, for themselves or sent to
  * another relative with a gift message. The same form as the owner's copies page (ExtraCopyForm,
  * parseExtraCopyForm), restricted to the share's selection (share-copies.server.ts), plus the

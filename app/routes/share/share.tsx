@@ -12,8 +12,8 @@ import { countShareAccess, lookUpShare, shareSelection } from '~/server/files/sh
 import type { Route } from './+types/share';
 
 /*
- * /partage/{token}: what a relative opens from the customer's link or invitation (issue 27, point
- * 3), with no account. It says whose memories they are and how to order one's own, shows only the
+ * /partage/{token}: what a relative opens from the customer's link or invitation (decision
+ * 028), with no account. It says whose memories they are and how to order one's own, shows only the
  * share's files (the gallery's own query, restricted to the selection) and nothing of the order:
  * no number, no address, no invoice, no link into the account. Ended (revoked, expired, files
  * deleted): « Ce partage a pris fin », 410; an unknown token: 404; too many unknown tokens from

@@ -71,7 +71,7 @@ import type { Route } from './+types/checkout';
  * request to start before the end of the withdrawal period, and `Payer {total}`. That one press
  * checks everything, writes it in the transaction that places the order (a refusal writes nothing
  * and shows the form again as typed, the French message under each field), then opens a session
- * with the configured gateway (createCheckout) and sends the browser there (issue 27, point 9).
+ * with the configured gateway (createCheckout) and sends the browser there (decision 024).
  * A guest may sign in or register in the account block's tabs: the order then joins the account.
  * Only the order's owner or the guest holding its access cookie sees it; a signed-out visitor is
  * sent to /login (deniedOrderAnswer), anyone else gets the 404 of an unknown order. A paid order
@@ -145,7 +145,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     asksAddress,
     contactMode: contactModeOf(order, viewer),
     insurance: asksAddress ? await insuranceOffer(order) : null,
-    // Issue 27: how long the files stay online, said before paying.
+    // How long the files stay online, said before paying.
     retentionDays: await retentionDays(),
     payForm: payFormDefaults(
       order.customer,

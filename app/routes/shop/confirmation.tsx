@@ -59,7 +59,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });
   const found = await getOrderForViewer(request, orderId);
   if (!found) {
-    // Signed out, from an account's order link: sign in, then back here (issue 17, point 3).
+    // Signed out, from an account's order link: sign in, then back here (decision 015).
     if ((await deniedOrderAnswer(request, orderId)) === 'login') throw redirect(loginRedirectPath(request));
     throw data(null, { status: 404 });
   }
@@ -76,7 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         : null,
     now,
     // Withdrawn but paid and started, the order is still in the workshop's hands until the staff
-    // settle it (issue 27): its payment is told as paid, not « annulée : aucun paiement n'est attendu ».
+    // settle it: its payment is told as paid, not « annulée : aucun paiement n'est attendu ».
     closed: order.status === 'canceled' || isClosedUnpaid(order),
   });
   const closedMessage = closedOrderMessage(order);
@@ -88,9 +88,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       viewer,
       payment,
       closedMessage,
-      // The customer kept their withdrawal period: when the work starts (issue 17, point 11).
+      // The customer kept their withdrawal period: when the work starts (decision 015).
       workStarts:
-        // Never on a cancelled or withdrawn order: no work will start (issue 27).
+        // Never on a cancelled or withdrawn order: no work will start.
         !closedMessage && order.status !== 'canceled' && !order.withdrawnAt && notBefore && workHeldBack(notBefore, now)
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,

@@ -22,7 +22,7 @@ import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/extra-copies';
 
 /*
- * /commande/{orderId}/copies (issue 27, decision 029): from the gallery, the customer orders extra
+ * /commande/{orderId}/copies (decision 029): from the gallery, the customer orders extra
  * USB keys or DVDs of all or part of their files, for themselves or sent to a relative with a gift
  * message, and buys « Prolonger d’un an » of the files' retention. The same people as the gallery
  * (the order's owner, the guest holding its token); the staff see it but do not order. Each form

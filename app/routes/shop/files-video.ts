@@ -5,7 +5,7 @@ import { loadChapters, playbackResponse } from '~/server/files/playback.server';
 import type { Route } from './+types/files-video';
 
 /*
- * /commande/{orderId}/fichiers/{fileId}/video.mp4: what the gallery's `<video>` plays (issue 27),
+ * /commande/{orderId}/fichiers/{fileId}/video.mp4: what the gallery's `<video>` plays,
  * the master when browsers play it, else its rendition; inline, with Range (206 / 416), HEAD,
  * streamed by the shop from the folder or the bucket (app/server/files/playback.server.ts).
  * /chapitres.vtt: its chapters as a WebVTT track. Same access as the original; 404 when the video

@@ -12,7 +12,7 @@ import type { Route } from './+types/files-zip';
  */
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  // The retention reminder's one-click ZIP (issue 27): a guest's link carries the delivery token,
+  // The retention reminder's one-click ZIP: a guest's link carries the delivery token,
   // which becomes the order's cookie, as for the gallery; the clean address then sends the archive.
   const fromLink = await accessFromLink(request, params.orderId);
   if (fromLink) throw redirect(fromLink.cleanUrl, { headers: cookieHeaders(fromLink.setCookie || null) });

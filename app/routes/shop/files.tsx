@@ -28,7 +28,7 @@ import { accessFromLink } from '~/server/orders/access.server';
 import type { Route } from './+types/files';
 
 /*
- * /commande/{orderId}/fichiers: « Vos fichiers » (issue 16, point 4), the customer's gallery. For the
+ * /commande/{orderId}/fichiers: « Vos fichiers » (decision 011), the customer's gallery. For the
  * order's owner, the guest holding the order's or the delivery e-mail's token (`?token=` sets the
  * cookie, then the clean address) and the staff; anyone else: 404. Before « Publier la livraison »
  * the customer reads that the files are not ready yet; after the retention job, when they were

@@ -21,7 +21,7 @@ import type { Route } from './+types/invoice';
 /*
  * /facture/:orderId: the invoice of an order, for its owner, the guest holding the order's access
  * token, or an administrator (the back office opens it by order id); 404 for anyone else and while
- * the order has no invoice. A minimal HTML view of the frozen snapshot; the invoices module (issue 7)
+ * the order has no invoice. A minimal HTML view of the frozen snapshot; the invoices module
  * extends it and serves the PDF at /facture/:orderId/pdf. `?avoir=AV-2026-000001` (or the credit
  * note's id) shows one of the order's credit notes instead, with its PDF at /pdf?avoir=….
  * A demonstration document (money taken by the sandbox) says so above everything.
@@ -133,7 +133,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     };
   }
   const snapshot = snapshotSchema.parse(invoice.snapshot ?? {});
-  // The credit notes on this order's invoice, linked from it (issue 27).
+  // The credit notes on this order's invoice, linked from it.
   const creditNotes = await listOrderCreditNotes(order.id);
   const lines =
     snapshot.lines ??

@@ -17,7 +17,7 @@ import { ibanPagePath, ibanStatus, saveIban } from '~/server/orders/refund-iban.
 import type { Route } from './+types/refund-iban';
 
 /*
- * /remboursement/:orderId, the page of « Indiquez-nous votre IBAN » (issue 27, point 4; decision
+ * /remboursement/:orderId, the page of « Indiquez-nous votre IBAN » (decision
  * 025): money is owed back on an order paid by transfer or cheque, and the customer gives the
  * account to pay it into. Open to the order's owner and to the guest holding its token (the
  * e-mail's link: the token becomes the order's cookie and leaves the address bar); a signed-out

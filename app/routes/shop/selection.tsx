@@ -15,7 +15,7 @@ import { loadReview, submitSelection } from '~/server/orders/preview-keep.server
 import type { Route } from './+types/selection';
 
 /*
- * /commande/{orderId}/selection: « Preview and keep » (issue 27, point 5; decision 030). The
+ * /commande/{orderId}/selection: « Preview and keep » (decision 030). The
  * customer (owner, or guest with the e-mail's token) sees the thumbnails of the files under review,
  * unticks the ones to drop and presses « Valider ma sélection ». Plain checkboxes and a plain form:
  * it works without JavaScript (« Calculer le montant » shows the amount from the server); with it,

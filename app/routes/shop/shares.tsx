@@ -19,7 +19,7 @@ import { accessFromLink } from '~/server/orders/access.server';
 import type { Route } from './+types/shares';
 
 /*
- * /commande/{orderId}/partages: « Partager avec la famille » (issue 27, point 3). The order's owner,
+ * /commande/{orderId}/partages: « Partager avec la famille » (decision 028). The order's owner,
  * or the guest holding its token, shares all the delivered files or a selection, view-only or with
  * downloads, for a chosen time, by link and optionally by e-mail; follows each share's visits and
  * stops it at any time. Staff holding orders.read see the shares, and change nothing. The form is

@@ -165,7 +165,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="catalogue-titre" className="mx-auto w-full max-w-7xl px-4 pb-16 sm:px-6 lg:px-8">
         <h2 id="catalogue-titre" className="mb-8 text-title">
-          {/* Counted, not written: the home page's link names the same number (issue 17). */}
+          {/* Counted, not written: the home page's link names the same number (decision 015). */}
           Nos {cards.length} prestations
         </h2>
         <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">

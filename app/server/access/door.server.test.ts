@@ -101,7 +101,7 @@ describe('who asks, read from the session', () => {
   });
 });
 
-describe('the regressions of issue 26', () => {
+describe('the regressions the door closed (decision 019)', () => {
   let accountant: TestAccount;
   let owner: TestAccount;
   let stranger: TestAccount;

@@ -9,7 +9,7 @@ import { creditNotes, invoices, orderEvents, orderItems, orders } from '../db/sc
  * only (filtered by user id in SQL), newest first, one page at a time. A customer may have hundreds
  * of orders: pages come from LIMIT/OFFSET on the (user_id, created_at desc) index.
  *
- * Issue 27: « Mes commandes » lists placed orders only; drafts never confirmed at checkout (no
+ * « Mes commandes » lists placed orders only; drafts never confirmed at checkout (no
  * placed_at) are « Devis et brouillons », apart. « Mes factures » lists the credit notes with the
  * invoices (the refund e-mail says the credit note is « disponible dans votre espace client »).
  */
@@ -28,7 +28,7 @@ export interface AccountOrderRow {
   number: string;
   createdAt: Date;
   status: string;
-  /** Where the originals are in the workshop (issue 15). */
+  /** Where the originals are in the workshop. */
   stage: string;
   paymentStatus: string;
   totalPriceCents: number;
@@ -266,7 +266,7 @@ export interface OrderCreditNoteLink {
   href: string;
 }
 
-/** An order's credit notes, oldest first: linked from its invoice and its order page (issue 27). */
+/** An order's credit notes, oldest first: linked from its invoice and its order page. */
 export async function listOrderCreditNotes(orderId: string, database: Database = db()): Promise<OrderCreditNoteLink[]> {
   const rows = await database
     .select({ number: creditNotes.number, issuedAt: creditNotes.issuedAt, amountCents: creditNotes.amountCents })

@@ -549,14 +549,14 @@ describe('the payment validation', () => {
       expect(await one('select payment_status from orders where id = $1', [order.id])).toEqual({
         payment_status: 'failed',
       });
-      // The customer is told (issue 18), once per rejection, with a link to pay again.
+      // The customer is told, once per rejection, with a link to pay again.
       const emails = await rows<{ template: string; to: string; reason: string }>(
         `select template, "to", data->>'reason' as reason from email_outbox
          where order_id = $1 and template = 'payment-rejected'`,
         [order.id],
       );
       expect(emails).toHaveLength(1);
-      // The staff's reason reaches the customer's e-mail (issue 26).
+      // The staff's reason reaches the customer's e-mail.
       expect(emails[0]?.reason).toBe('Aucun virement reçu à ce jour.');
     }
   });

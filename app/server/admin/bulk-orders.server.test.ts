@@ -5,7 +5,7 @@ import { saveEmailConfig } from '../email/email-config.server';
 import { applyBulkChange, previewBulkChange } from './bulk-orders.server';
 
 /*
- * The bulk status change of issue 26 on a real database: a selection of orders in mixed payment
+ * The bulk status change (decision 021) on a real database: a selection of orders in mixed payment
  * states moved to « En traitement ». The preview says, before anything happens, which move and why
  * the others cannot; applying moves only the paid ones, and only their customers get an e-mail.
  */

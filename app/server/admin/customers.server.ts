@@ -17,7 +17,7 @@ import { customerSearchCondition, isoTimestamp } from './search-sql.server';
 
 /*
  * The Clients tab: customer accounts (role customer) and guests, whose orders are grouped by their
- * e-mail (issue 18); a guest's orders placed with the address of an account count for that
+ * e-mail; a guest's orders placed with the address of an account count for that
  * account. Each line has its number of orders and what it spent. Sorted by date, name or e-mail, a
  * page of people is chosen first and only its 20 lines get their figures (from the orders' indexes
  * on user_id and lower(guest_email)); sorted by orders or spent, every person's figures are needed

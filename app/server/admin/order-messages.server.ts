@@ -14,7 +14,7 @@ import { orderFollowUrl } from '../orders/create-order.server';
 export type OrderMessageResult = { ok: true; to: string } | { ok: false; reason: 'not-found' | 'no-email' };
 
 /**
- * « Contacter le client » (issue 18): the staff's message about an order goes to the customer by
+ * « Contacter le client »: the staff's message about an order goes to the customer by
  * e-mail (Reply-To the shop's contact address, as every e-mail) with a link to the order, and the
  * history keeps it, both in one transaction: a message is never recorded without being sent, nor
  * sent without a trace.

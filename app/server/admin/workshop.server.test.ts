@@ -36,7 +36,7 @@ describe('the workshop board', () => {
     expect(numbers((await column('', 'to_ship')).cards)).toEqual([toShip.number]);
     expect(numbers((await column('', 'ready')).cards)).toEqual([done.number]);
     expect((await column('', 'ready')).cards[0]?.rework).toBe(false);
-    // A delivered file the customer flagged « À refaire » (issue 16) shows on the card.
+    // A delivered file the customer flagged « À refaire » (decision 011) shows on the card.
     await pool().query(
       `insert into order_files (order_id, storage_key, name, support, kind, content_type, size_bytes, sha256, crc32,
          uploaded_by, rework_requested_at, rework_comment)

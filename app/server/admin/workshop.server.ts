@@ -116,7 +116,7 @@ async function loadColumn(
                   order by i.position) from order_items i where i.order_id = o.id), '[]'::json) as items,
         -- What was counted at reception: the card shows it rather than what was declared.
         (select r.counts from receptions r where r.order_id = o.id limit 1) as counts,
-        -- A delivered file the customer wants redone (issue 16): one index probe per card shown.
+        -- A delivered file the customer wants redone (decision 011): one index probe per card shown.
         exists (select 1 from order_files f
                 where f.order_id = o.id and f.rework_requested_at is not null and f.deleted_at is null) as rework
       from (select * from orders o ${where} order by ${orderBy} limit ${limit} offset ${offset}) o

@@ -12,7 +12,7 @@ import { type Database, db, type Tx } from '../db/client.server';
 import { auditLog, user } from '../db/schema';
 
 /*
- * The audit log's writer and reader (issue 18, docs/decisions/017-audit-log.md). `recordAudit` is
+ * The audit log's writer and reader (docs/decisions/017-audit-log.md). `recordAudit` is
  * called by the app/server functions that perform back-office actions, inside their own transaction
  * when they have one, so that an action rolled back leaves no entry and an entry never describes
  * an action that did not happen. The table is append-only in the database (migration 0010).

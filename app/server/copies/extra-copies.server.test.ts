@@ -19,7 +19,7 @@ import { ensureDefaultPriceList } from '../seed/price-list.server';
 import { startExtraCopyOrder, startRetentionExtensionOrder } from './extra-copies.server';
 
 /*
- * Extra copies and the paid retention (issue 27, decision 029), through the shop's own paths: the
+ * Extra copies and the paid retention (decision 029), through the shop's own paths: the
  * draft made from a published order's files, placed at checkout, paid by card (the gateway's
  * notification), invoiced, on the workshop board with the files to copy; the retention extension
  * applied to the source order once paid, and never on the board.

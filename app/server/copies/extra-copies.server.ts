@@ -19,7 +19,7 @@ import { insertDraftOrder, type OrderCustomer } from '../orders/create-order.ser
 import { getActivePriceList } from '../pricing/price-lists.server';
 
 /*
- * Orders made from an order's delivered files (issue 27, decision 029):
+ * Orders made from an order's delivered files (decision 029):
  *  - extra copies: USB keys or DVDs of all or part of the files, for the buyer or sent to a
  *    relative with a gift message;
  *  - « Prolonger d’un an »: a year more of the files' retention.

@@ -17,7 +17,7 @@ import { ensureDefaultPriceList } from '../seed/price-list.server';
 import { listShareFiles, startShareCopyOrder } from './share-copies.server';
 
 /*
- * A relative orders a copy from a family share (issue 27), against a real PostgreSQL: a file outside
+ * A relative orders a copy from a family share, against a real PostgreSQL: a file outside
  * the share's selection is refused and nothing is ordered; « Tous les fichiers » means the
  * selection's files; the order made is the relative's own (a guest with their e-mail), linked to
  * the source order, priced from the price list.

@@ -7,8 +7,8 @@ import { isOrderId } from '../orders/access.server';
 import { listPickableFiles, type StartedExtraOrder, startExtraCopyOrder } from './extra-copies.server';
 
 /*
- * A relative orders a copy from a family share (/partage/{token}/copie; issue 27, decisions 028
- * and 029). The share's token gave the right to its selection only, so the choice is narrowed to
+ * A relative orders a copy from a family share (/partage/{token}/copie; decisions 028 and
+ * 029). The share's token gave the right to its selection only, so the choice is narrowed to
  * it here: « Tous les fichiers » of a selection share means the selection's files (never the whole
  * order), and a file picked outside it is refused, nothing ordered. The order itself is an
  * ordinary extra-copy order (startExtraCopyOrder) linked to the source order, bought by the

@@ -17,7 +17,7 @@ import { loadOrderDetails } from '../orders/access.server';
 import { BarcodePdf } from './barcode-pdf';
 
 /*
- * The two paper documents of the originals' journey (issue 15): the order slip the customer prints
+ * The two paper documents of the originals' journey: the order slip the customer prints
  * and puts in the parcel (order number as text and barcode, what they declared, where to send it),
  * and the workshop's job sheet that travels with the originals through the stages (items and
  * options, express or standard, due date, reception remarks, how it goes back). Callers check

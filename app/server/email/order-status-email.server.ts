@@ -71,7 +71,7 @@ export async function enqueueOrderStatusEmail(
         statusLabel: input.statusLabel,
         customerName: input.customer?.trim() || undefined,
         orderUrl: input.orderUrl,
-        // « Traité » and « Expédié »: the files online, when they are (issue 16).
+        // « Traité » and « Expédié »: the files online, when they are (decision 011).
         ...(input.status === 'completed' || input.status === 'shipped'
           ? await deliveredFilesEmailFields(tx, input.orderId)
           : {}),

@@ -11,7 +11,7 @@ import { retentionDays } from './retention-settings.server';
 import { type FileStorage, fileStorage } from './storage.server';
 
 /*
- * The back office's side of an order's files (issue 16, point 4): what the « Fichiers livrés »
+ * The back office's side of an order's files (decision 011): what the « Fichiers livrés »
  * section shows, deleting one file (bytes and previews gone, the row kept with deleted_at, the
  * history told), and clearing a « À refaire » once the file is redone. The route checks the admin.
  */

@@ -3,7 +3,7 @@ import type { OrderFile } from './order-files.server';
 import { attachmentDisposition, type ByteRange, type FileStorage, fileStorage } from './storage.server';
 
 /*
- * Serving one of the customer's files (issue 16, points 4 and 6): the original as an attachment
+ * Serving one of the customer's files (decision 011): the original as an attachment
  * under its sanitised name, resumable with a single HTTP Range (206, or 416 when the range cannot
  * be satisfied), HEAD, ETag = its SHA-256; thumbnails and previews inline. The bytes are streamed
  * from the storage with backpressure (constant memory whatever the size). With S3 the original is

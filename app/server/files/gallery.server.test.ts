@@ -13,7 +13,7 @@ import { storeOrderFile } from './order-files.server';
 import { createLocalStorage, type FileStorage } from './storage.server';
 
 /*
- * The order page's « Vos fichiers » (issue 27, point 2): it counted 0 files with 41 delivered, the
+ * The order page's « Vos fichiers »: it counted 0 files with 41 delivered, the
  * subquery comparing the files' own id with itself. And the files' addresses follow the order-viewer
  * rule: a signed-out owner is sent to sign in and back, a guest's order stays a 404 without its token.
  */

@@ -10,7 +10,7 @@ import { isOrderId, type OrderViewerKind, refuseOrderViewer, viewerOf } from '..
 import type { OrderFile } from './order-files.server';
 
 /*
- * The customer's gallery (issue 16, point 4): who may see an order's files, the page's data (groups
+ * The customer's gallery (decision 011): who may see an order's files, the page's data (groups
  * by support, one page of files), « À refaire » and the download counts.
  *
  * Access is decided here for every file address (the page, each file, thumbnail, preview, ZIP)
@@ -300,7 +300,7 @@ export async function loadFilesSummary(orderId: string, database: Database = db(
     .limit(1);
   if (!row?.publishedAt) return null;
   // Counted by the query builder, not in a correlated subquery: drizzle renders `${orders.id}`
-  // unqualified there ("id"), which Postgres read as the files' own id (issue 27: always 0 files).
+  // unqualified there ("id"), which Postgres read as the files' own id (always 0 files).
   const [files] = await database
     .select({
       count: sql<number>`count(*)::int`,

@@ -9,7 +9,7 @@ import { wakeFilePreviews } from './previews.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
- * The rows of the customers' files and the one way a file enters the shop (issue 16): the tus
+ * The rows of the customers' files and the one way a file enters the shop (decision 011): the tus
  * uploads of the back office and `npm run files:import` both call `storeOrderFile`, which streams
  * the bytes into the file storage while computing their SHA-256 (shown, compared after a
  * download) and CRC-32 (the ZIP is then streamed without reading any file twice), then records the

@@ -20,7 +20,7 @@ import { type FileStorage, fileStorage } from './storage.server';
 import { ffmpegIsAvailable, servedOnLoopback } from './video-info.server';
 
 /*
- * Videos played in the gallery (issue 27, « Watching, not only downloading »; decision 027).
+ * Videos played in the gallery (decision 027).
  *
  * Each delivered video is probed once by the previews worker (ffprobe reads it through the same
  * loopback Range server as the poster frame, from the folder or the bucket): a master that

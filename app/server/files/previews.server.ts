@@ -15,7 +15,7 @@ import { type FileStorage, fileKey, fileStorage } from './storage.server';
 import { collect, posterFrame, videoDuration } from './video-info.server';
 
 /*
- * The previews of the delivered files, made in the background after an upload (issue 16, point 3):
+ * The previews of the delivered files, made in the background after an upload (decision 013):
  * for each image (JPEG, TIFF — its first page —, PNG) a thumbnail of about 400 px and a web-size
  * preview of about 1 400 px, JPEG, upright (EXIF orientation applied), sRGB, with the original's
  * width and height; for each video its duration, and a poster frame as preview and thumbnail when
@@ -103,7 +103,7 @@ export interface ImagePreviews {
   preview: Buffer;
   width: number;
   height: number;
-  /** The caption and date the image's EXIF/XMP give (issue 27), shown in the gallery. */
+  /** The caption and date the image's EXIF/XMP give, shown in the gallery. */
   facts: PhotoFacts;
 }
 
@@ -382,7 +382,7 @@ export function createPreviewWorker(options: FilePreviewsOptions = {}): PreviewW
       let claimed = 0;
       try {
         claimed = await previewPendingFiles({ ...options, onFile, skip: skip() });
-        // Videos' playback (probe, rendition) once no preview waits: one video per pass (issue 27).
+        // Videos' playback (probe, rendition) once no preview waits: one video per pass.
         if (claimed === 0 && running) {
           claimed = await preparePendingPlayback({
             ...(options.storage ? { storage: options.storage } : {}),

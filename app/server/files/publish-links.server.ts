@@ -6,7 +6,7 @@ import { baseUrl } from '../env.server';
 import { accessTokenMatches } from '../orders/access.server';
 
 /*
- * The links and figures of the customer's delivered files in e-mails (issue 16): the gallery's
+ * The links and figures of the customer's delivered files in e-mails (decision 011): the gallery's
  * address, with the delivery token for a guest, and what was published (count, total size, until
  * when). Used by the « Vos fichiers sont prêts », reminder and status e-mails.
  *
@@ -24,7 +24,7 @@ export function galleryUrl(orderId: string, token: string | null): string {
 }
 
 /**
- * The one-click ZIP of the order's files (issue 27, the retention reminder) from its gallery link:
+ * The one-click ZIP of the order's files (the retention reminder's link) from its gallery link:
  * the same address with `.zip`, the guest's token kept (files-zip.ts sets its cookie, then sends
  * the archive from the clean address).
  */

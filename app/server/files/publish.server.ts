@@ -15,14 +15,14 @@ import { knownDeliveryToken, publishedFiles } from './publish-links.server';
 import { retentionDays } from './retention-settings.server';
 
 /*
- * « Publier la livraison » (issue 16, point 3): the order's files become visible to the customer.
+ * « Publier la livraison » (decision 013): the order's files become visible to the customer.
  * One transaction: count the live files, fix the expiry from the shop's retention period, give a
  * guest order a delivery token (its hash on the order; the raw token only in the e-mail's link,
  * sealed in the outbox), and apply the lifecycle's publish_files (stage « Prêt », status
  * « Traité », history, the « Vos fichiers sont prêts » e-mail). The lifecycle's French refusals
  * (unpaid, not received, no files…) come back to the caller as they are.
  *
- * « Preview and keep » (issue 27, decision 030): an order with a support the order's price list
+ * « Preview and keep » (decision 030): an order with a support the order's price list
  * sends to the customer's review, never reviewed yet, is published for review instead
  * (preview-keep.server.ts); its delivery follows the end of the review, by the same function.
  */

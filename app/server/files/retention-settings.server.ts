@@ -11,7 +11,7 @@ import { type Executor, readConfigOption, writeConfigOption } from '../config/co
 import { db } from '../db/client.server';
 
 /*
- * « Durée de conservation des fichiers » (issue 16, point 5): how many days the delivered files
+ * « Durée de conservation des fichiers » (decision 014): how many days the delivered files
  * stay online after « Publier la livraison », kept in config_options.files_config. Read when
  * publishing (the expiry is fixed on the order then: changing the setting later does not move the
  * orders already published) and by the privacy policy, which states the period.

@@ -14,7 +14,7 @@ import { deliveredFilesEmailFields, zipUrlOf } from './publish-links.server';
 import { type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
- * The retention of the delivered files (issue 16, point 5), run by the orders' housekeeping every
+ * The retention of the delivered files (decision 014), run by the orders' housekeeping every
  * 15 minutes (housekeeping.server.ts) on every instance:
  *  - REMINDER_DAYS_BEFORE days before the expiry, one « Pensez à télécharger vos fichiers » e-mail
  *    (outbox, dedupe key per expiry date), files_reminder_sent_at, history files_expiry_reminder;
@@ -74,7 +74,7 @@ async function remindOne(tx: Tx, orderId: string, expiresAt: Date, now: Date): P
           orderNumber: facts.number,
           ...(facts.customer.firstName?.trim() ? { customerName: facts.customer.firstName.trim() } : {}),
           galleryUrl: files.galleryUrl,
-          // Issue 27: « Tout télécharger » in one click, straight from the e-mail.
+          // « Tout télécharger » in one click, straight from the e-mail.
           zipUrl: zipUrlOf(files.galleryUrl),
           expiresAt: expiresAt.toISOString(),
           fileCount: files.fileCount ?? 0,
@@ -102,7 +102,7 @@ async function remindOne(tx: Tx, orderId: string, expiresAt: Date, now: Date): P
 }
 
 /**
- * Every storage key of a file: its bytes, its previews and its video rendition (issue 27), recorded
+ * Every storage key of a file: its bytes, its previews and its video rendition, recorded
  * or not yet (a rendition's key is conventional: deleting one that was never made is a no-op).
  */
 export function storageKeysOf(file: {

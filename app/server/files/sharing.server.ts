@@ -21,7 +21,7 @@ import { log } from '../log.server';
 import { hashOrderAccessToken } from '../orders/access.server';
 
 /*
- * « Partager avec la famille » (issue 27, point 3). The customer (the order's owner, or the guest
+ * « Partager avec la famille » (decision 028). The customer (the order's owner, or the guest
  * holding its token: the route checks it with getFilesAccess) makes a share of all the delivered
  * files or of a selection; relatives open /partage/{token} without an account.
  *

@@ -32,7 +32,7 @@ import { storeOrderFile } from './order-files.server';
 import { createS3Storage, type FileStorage, fileStorage, type S3Settings, s3SettingsFromEnv } from './storage.server';
 
 /*
- * The back office's resumable uploads (issue 16, point 2): the tus protocol (@tus/server) at
+ * The back office's resumable uploads (decision 012): the tus protocol (@tus/server) at
  * /admin/api/televersements, mounted in server/app.ts before compression, the rate limit of posts
  * and React Router, which would otherwise touch the raw body tus streams.
  *

@@ -8,7 +8,7 @@ import { log } from '../log.server';
 import type { FileStorage } from './storage.server';
 
 /*
- * What the gallery shows of a delivered video (issue 16): its duration, read from the MP4/MOV
+ * What the gallery shows of a delivered video (decision 011): its duration, read from the MP4/MOV
  * movie header with a few small range reads (domain/files/video-duration.ts: the movie box of a
  * camera's file is often after gigabytes of media data), and a poster frame when `ffmpeg` is
  * installed on the machine (not a dependency of the shop: the gallery shows an icon without it).

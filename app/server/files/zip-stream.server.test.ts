@@ -80,7 +80,7 @@ describe('the ZIP of an order', () => {
       'Photos papier/IMG_0002.JPG': sha256(files[1]?.bytes as Buffer),
       'Photos papier/vide.txt': sha256(Buffer.alloc(0)),
       'Cassettes VHS/Cassette 1.mp4': sha256(files[3]?.bytes as Buffer),
-      // Issue 27: every ZIP carries its manifest (playback.server.test.ts checks its lines).
+      // Every ZIP carries its manifest (playback.server.test.ts checks its lines).
       'MANIFESTE.csv': expect.any(String),
     });
 

@@ -17,7 +17,7 @@ import { type BodyOptions, webStreamOf } from './downloads.server';
 import { attachmentDisposition, type FileStorage, fileStorage } from './storage.server';
 
 /*
- * « Tout télécharger » (issue 16): one ZIP of the order's files (or one support's), streamed on
+ * « Tout télécharger » (decision 011): one ZIP of the order's files (or one support's), streamed on
  * the fly from the storage: no temporary file, constant memory (one storage chunk at a time,
  * pulled only as fast as the client reads). The headers come from app/domain/files/zip-layout.ts
  * with the CRC-32 and sizes recorded when each file was stored, so the exact Content-Length is
@@ -32,7 +32,7 @@ export interface ZipSource {
   size: number;
   crc32: number;
   modifiedAt: Date;
-  /** For the manifest (issue 27): the SHA-256 recorded at upload, the item, the photo's date. */
+  /** For the manifest: the SHA-256 recorded at upload, the item, the photo's date. */
   sha256?: string;
   item?: string;
   takenAt?: Date | null;

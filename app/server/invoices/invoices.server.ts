@@ -350,7 +350,7 @@ function documentOf(row: DocumentRow, created: boolean): IssuedDocument {
 export interface OrderDocuments {
   invoice: Omit<IssuedDocument, 'created'> | null;
   creditNotes: Omit<IssuedDocument, 'created'>[];
-  /** The invoices of paid reception supplements (issue 15), each with its own number. */
+  /** The invoices of paid reception supplements, each with its own number. */
   supplementInvoices: Omit<IssuedDocument, 'created'>[];
 }
 

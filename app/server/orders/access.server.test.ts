@@ -56,7 +56,7 @@ describe('getOrderForViewer', () => {
     const other = await registeredAccount();
     const order = await insertOrder({ userId: owner.id });
     expect(await getOrderForViewer(requestWith('/', [other.cookie]), order.id)).toBeNull();
-    // Signed out, an account's order (issue 27): to /login and back to this address, not a 404.
+    // Signed out, an account's order: to /login and back to this address, not a 404.
     const page = `/facture/${order.id}`;
     const thrown = await getOrderForViewer(requestWith(page), order.id).catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(Response);

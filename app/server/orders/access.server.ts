@@ -16,7 +16,7 @@ import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '.
  * order's access token, or a staff member whose role sees orders (the door). Anyone else gets the same answer as for an order that
  * does not exist (null, which routes turn into a 404), so that order ids cannot be probed.
  *
- * The guest's token is created with the order (issue 6, checkout) and kept in the browser in an
+ * The guest's token is created with the order and kept in the browser in an
  * HttpOnly cookie named `sv_order_<orderId>`; the database keeps only its SHA-256 (hex) in
  * orders.access_token_hash.
  */
@@ -228,7 +228,7 @@ export function viewerOf(
 ): OrderViewerKind | null {
   if (sessionUser && order.userId !== null && order.userId === sessionUser.id) return 'owner';
   // Another account's order: a guest token left in this browser (the order was attached to the
-  // account afterwards, issue 17) does not open it to whoever signs in here next.
+  // account afterwards, decision 015) does not open it to whoever signs in here next.
   if (sessionUser && order.userId !== null) return staffView ? 'admin' : null;
   const cookie = cookieValue(request, orderAccessCookieName(order.id));
   const hashes = Array.isArray(accessTokenHashes) ? accessTokenHashes : [accessTokenHashes];
@@ -241,7 +241,7 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /**
  * The order-viewer rule's refusal (domain/staff/access-rules.ts, orderViewerRefusal), applied in this
- * one place for every page and document of an order (issue 27): reading one (GET, HEAD) while signed
+ * one place for every page and document of an order: reading one (GET, HEAD) while signed
  * out, when the order belongs to an account or does not exist, throws the redirect to
  * /login?redirectTo=<this address>, which brings the owner back here once signed in. Otherwise
  * null: the caller answers its 404 (a write, an API call, a guest's order without its token,
@@ -314,7 +314,7 @@ export async function accessFromLink(
 }
 
 /**
- * What a visitor without access to `orderId` gets (issue 17, point 3): a signed-out visitor is sent
+ * What a visitor without access to `orderId` gets (decision 015): a signed-out visitor is sent
  * to /login remembering the page (`login`), unless the order is a guest's (only its token opens it:
  * `not-found`). An unknown id also leads to /login, so that the answer says no more than « sign in »;
  * a signed-in visitor who is not the owner gets the 404 of an unknown order.

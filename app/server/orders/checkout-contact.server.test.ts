@@ -10,7 +10,7 @@ import { ensureDefaultPriceList } from '../seed/price-list.server';
 import { updateGuestOrder } from './guest-info.server';
 
 /*
- * A guest's contact and address (issue 27, points 9 and 10): what the API `update-guest-order`
+ * A guest's contact and address (decision 024): what the API `update-guest-order`
  * accepts is the delivery address the checkout's placing counts, and a refused « Payer » writes
  * nothing of what its form carried (contact, addresses, early-start request).
  */

@@ -9,7 +9,7 @@ import { getActivePriceList, getPriceListById } from '../pricing/price-lists.ser
 import { freezeOrderAddresses } from './addresses.server';
 
 /*
- * The checkout's addresses and insurance (issue 15) on the server: checked against the order's own
+ * The checkout's addresses and insurance on the server: checked against the order's own
  * price list (its insurance ceiling, checkoutDetailsRules), then written in the transaction that places the draft, before
  * the `place` transition: the insurance re-prices the order (never a price from the browser) and the
  * addresses are frozen.

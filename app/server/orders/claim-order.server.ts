@@ -6,7 +6,7 @@ import { orderEvents, orders } from '../db/schema';
 import { accessTokenMatches, cookieValue, isOrderId, orderAccessCookieName } from './access.server';
 
 /*
- * A guest who signs in or registers at the checkout (issue 17, point 1) takes their order into the
+ * A guest who signs in or registers at the checkout (decision 015) takes their order into the
  * account, so that it shows in « Mes commandes » and the checkout offers the account's details.
  * Only the browser holding the order's guest token (the HttpOnly cookie the checkout gave it) may do
  * so, only while the order has no owner and is not paid; an order of another account is never

@@ -193,7 +193,7 @@ export async function enqueuePaymentReceived(
 }
 
 /**
- * « Paiement non validé » (issue 18): the staff rejected the transfer or cheque the order waited
+ * « Paiement non validé »: the staff rejected the transfer or cheque the order waited
  * for. The customer learns it, with the amount and a link to pay again; one e-mail per rejection.
  */
 export async function enqueuePaymentRejected(

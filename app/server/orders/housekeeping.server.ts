@@ -16,7 +16,7 @@ import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
  *    too), so that nothing can pay an old session the customer forgot about;
  *  - a draft never confirmed at checkout is deleted after 30 days, with its lines and history
  *    (never one with a payment or an invoice: those are kept whatever happens).
- *  - the delivered files' retention (issue 16): the reminder 7 days before, then the deletion of
+ *  - the delivered files' retention (decision 011): the reminder 7 days before, then the deletion of
  *    the files from the storage (files/retention.server.ts).
  *  - the IBAN of a refund by transfer (decision 025): one reminder when not given, the deletion of
  *    one given and left unused (refund-iban.server.ts).
@@ -99,7 +99,7 @@ async function runOnce(): Promise<void> {
   } catch (error) {
     log.warn({ err: error }, 'delivered files retention failed; it runs again later');
   }
-  // The parcels still travelling: their carrier events, at most every N minutes each (issue 27).
+  // The parcels still travelling: their carrier events, at most every N minutes each.
   try {
     const { refreshParcelsInTransit } = await import('../shipping/tracking.server');
     const parcels = await refreshParcelsInTransit();

@@ -14,7 +14,7 @@ import { orderFollowUrl } from './create-order.server';
 import { enqueueSupplementEmail } from './supplement-emails.server';
 
 /*
- * The e-mails of the originals' journey (issue 15): reception with what was counted, a supplement
+ * The e-mails of the originals' journey: reception with what was counted, a supplement
  * to approve and pay, the supplement paid, the files ready, the parcel shipped with its tracking
  * link. Queued in the lifecycle's transaction (outbox), one per history event.
  */
@@ -81,7 +81,7 @@ export async function enqueueJourneyEmail(tx: Tx, facts: OrderFacts, input: Jour
       await enqueueEmail(tx, {
         ...base,
         template: 'order-ready',
-        // Published files (issue 16): the gallery, with the delivery token the publication passed.
+        // Published files (decision 011): the gallery, with the delivery token the publication passed.
         data: {
           ...common,
           returnsByPost: returnsByPost(facts),

@@ -734,7 +734,7 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
           requestedAt: run.now.toISOString(),
           orderDate: facts.createdAt.toISOString(),
           customerName: facts.customer.firstName || undefined,
-          // The case the rule applied, from the order as it was (issue 27): the text per case.
+          // The case the rule applied, from the order as it was: the text per case.
           withdrawalCase: withdrawalCase(facts),
           originals: originalsState({ ...facts, shippedAt: null }),
           refundCents: applied.decision.effects.reduce((sum, e) => sum + (e.kind === 'refund' ? e.amountCents : 0), 0),

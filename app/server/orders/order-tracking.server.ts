@@ -3,7 +3,7 @@ import { parcelTrackingForPage } from '../shipping/tracking.server';
 import { loadItemStages } from './item-stages.server';
 
 /*
- * « Où sont mon colis et mes cassettes » on the customer's order page (issue 27): the parcels'
+ * « Où sont mon colis et mes cassettes » on the customer's order page: the parcels'
  * carrier events (refreshed on view, at most every N minutes) and, once received, each counted
  * item's stage. Callers check access (access.server.ts).
  */

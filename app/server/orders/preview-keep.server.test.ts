@@ -17,7 +17,7 @@ import { createLocalStorage, type FileStorage } from '../files/storage.server';
 import { closeLapsedReviews, sendReviewReminders, submitSelection } from './preview-keep.server';
 
 /*
- * « Preview and keep » (issue 27, point 5) on a real database: an order of 50 slides paid by card
+ * « Preview and keep » (decision 030) on a real database: an order of 50 slides paid by card
  * is published for review; the customer drops 10 and is refunded exactly, with a credit note, in
  * the lifecycle; above the limit nothing changes; a lapsed review keeps everything; the dropped
  * files leave the storage.

@@ -29,7 +29,7 @@ import { loadReceptionOrder } from './reception.server';
 import type { RefundResult } from './refunds.server';
 
 /*
- * « Preview and keep » (issue 27, point 5; decision 030). For the supports the order's price list
+ * « Preview and keep » (decision 030). For the supports the order's price list
  * flags, « Publier la livraison » publishes the files for the customer's review (`open_review`):
  * an e-mail gives the page's link and the end date, a reminder goes REVIEW_REMINDER_DAYS_BEFORE
  * days before it. The review ends once, in ONE transaction each time:

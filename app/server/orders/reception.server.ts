@@ -30,7 +30,7 @@ import {
 import { hashAccessToken, newAccessToken } from './tokens.server';
 
 /*
- * « Colis reçu » (issue 15, reception): the staff count what arrived; in ONE transaction the
+ * « Colis reçu » (docs/fulfilment.md, « Reception »): the staff count what arrived; in ONE transaction the
  * reception (counts, remarks, photos) is stored, the lifecycle's `receive` sets the promised date,
  * a count above the order asks the customer for a supplement (`request_supplement`, with the pay
  * link's token), and a count below owes the difference back (`record_reduction`, decision 022):
@@ -169,7 +169,7 @@ export async function receiveParcel(input: {
   if (problem) return { ok: false, message: problem, status: 400 };
   const form = parsed.data;
   const result = recount(order.list, order.lines, form.counts);
-  // Money goes back only after who holds the right saw how much (issue 26): nothing is recorded yet.
+  // Money goes back only after who holds the right saw how much: nothing is recorded yet.
   const refundCents = -result.differenceCents;
   if (refundCents > 0 && input.canRefund && input.confirmedRefundCents !== refundCents) {
     return { ok: false, status: 409, message: reductionPreview(refundCents), confirmRefundCents: refundCents };

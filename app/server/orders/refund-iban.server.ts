@@ -22,7 +22,7 @@ import { log } from '../log.server';
 import { supportsRefund } from '../payments/refunds.server';
 
 /*
- * The customer's IBAN for a refund by transfer (issue 27, point 4; docs/decisions/025-refund-iban.md).
+ * The customer's IBAN for a refund by transfer (docs/decisions/025-refund-iban.md).
  *
  * Money owed back on an order that no card can take it back to (paid by transfer or cheque) is
  * reserved as a `due` refund like any other (refunds.server.ts, decision 022); in that same

@@ -64,7 +64,7 @@ export async function withdrawFromOrder({
 }
 
 /**
- * What withdrawing means for this order, in words (issue 27): before the request, what the rule
+ * What withdrawing means for this order, in words: before the request, what the rule
  * would do now; after it, what it did, from the order as it was when the request reached us (its
  * status then, in the history). Null for an unknown order.
  */

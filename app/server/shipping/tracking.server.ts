@@ -18,7 +18,7 @@ import { log } from '../log.server';
 import { loadTrackingKey, trackingApiUrl } from './tracking-settings.server';
 
 /*
- * The parcels' carrier events (issue 27, decision 026): a client of La Poste's tracking service
+ * The parcels' carrier events (decision 026): a client of La Poste's tracking service
  * (API « Suivi » v2: `GET {LAPOSTE_TRACKING_API_URL}/idships/{parcelNumber}?lang=fr_FR` with the
  * key saved in the back office as `X-Okapi-Key`), which tracks Colissimo's parcels, and the store
  * of what it said (tables parcel_tracking and parcel_events).

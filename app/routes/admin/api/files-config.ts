@@ -7,7 +7,7 @@ import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/files-config';
 
 /*
- * The « Fichiers livrés » settings dialog (issue 16): GET the retention period, POST saves it
+ * The « Fichiers livrés » settings dialog (decision 011): GET the retention period, POST saves it
  * (French validation). Staff only.
  */
 

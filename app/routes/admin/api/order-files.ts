@@ -13,7 +13,7 @@ import { isOrderId } from '~/server/orders/access.server';
 import type { Route } from './+types/order-files';
 
 /*
- * The « Fichiers livrés » section of the order dialog (issue 16). GET: the order's files and its
+ * The « Fichiers livrés » section of the order dialog (decision 011). GET: the order's files and its
  * delivery (published, until when, deleted). POST, by `intent`: publish (« Publier la livraison »),
  * extend (« Prolonger la conservation »: a date or + 30 days), delete-file, rework-done. Staff only,
  * checked here for both.

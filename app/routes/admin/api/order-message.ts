@@ -8,7 +8,7 @@ import type { Route } from './+types/order-message';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /*
- * « Contacter le client » from the order dialog (issue 18): POST subject + message, sent by e-mail
+ * « Contacter le client » from the order dialog: POST subject + message, sent by e-mail
  * and kept in the order's history. Answers the form with Conform's result (French messages under
  * the fields); 200 with `ok: false` for what the person can correct.
  */

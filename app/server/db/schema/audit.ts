@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, date, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
- * The back office's audit log (issue 18, docs/decisions/017-audit-log.md): who did what, when, and
+ * The back office's audit log (docs/decisions/017-audit-log.md): who did what, when, and
  * what it was before and after. Append-only in the database itself: a trigger (migration 0010)
  * refuses every UPDATE, and a DELETE of any row whose `keep_until` is not past. The actor's name
  * and role are copied at the time, so that a deactivated person's entries keep their name; there

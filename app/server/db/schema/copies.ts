@@ -3,7 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid }
 import { orders } from './shop';
 
 /*
- * Orders made from another order's delivered files (issue 27, decision 029): extra copies on USB
+ * Orders made from another order's delivered files (decision 029): extra copies on USB
  * keys or DVDs, and the paid extension of the files' retention. The order itself is an ordinary
  * `orders` row (priced, placed, paid, invoiced and shipped by the lifecycle like any other); this
  * row says what kind it is, which order it comes from and what the workshop has to do.

@@ -3,7 +3,7 @@ import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-cor
 import { orders } from './shop';
 
 /**
- * The customer's bank details for a refund by transfer (issue 27, point 4; decision 025): one row
+ * The customer's bank details for a refund by transfer (decision 025): one row
  * per order from the moment money is owed back that no card gateway can return (the request), the
  * details once the customer gave them. `details` is the holder, IBAN and BIC as JSON, encrypted
  * with AES-256-GCM (crypto.server.ts, bound to the order's id): the database never holds them in

@@ -3,7 +3,7 @@ import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uui
 import { orderFiles, orders } from './shop';
 
 /**
- * « Preview and keep » (issue 27, decision 030): one review per order. The files of the flagged
+ * « Preview and keep » (decision 030): one review per order. The files of the flagged
  * supports are published for the customer's review until `ends_at`; it closes once, by the
  * customer's « Valider ma sélection » (`customer`) or by the housekeeping when the period lapsed
  * (`system`, everything kept). The order's state (`review_opened` / `review_closed`) is the

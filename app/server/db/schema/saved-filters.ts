@@ -3,7 +3,7 @@ import { check, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-co
 import { user } from './auth';
 
 /**
- * A staff member's saved views of the Commandes tab (issue 18): a name and the list's URL search
+ * A staff member's saved views of the Commandes tab: a name and the list's URL search
  * string (filters, sort, page size), private to its owner.
  */
 export const savedOrderFilters = pgTable(

@@ -3,7 +3,7 @@ import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, u
 import { orderFiles, orders } from './shop';
 
 /**
- * « Partager avec la famille » (issue 27, point 3): a link to all of an order's delivered files or
+ * « Partager avec la famille » (decision 028): a link to all of an order's delivered files or
  * to a selection, for relatives without an account. The token is random (256 bits) and kept as its
  * SHA-256 (`token_hash`, the lookup, like the guests' tokens) and sealed with APP_SECRET
  * (`token_sealed`, so that the customer can copy the link again: docs/decisions/028-family-sharing.md).

@@ -107,7 +107,7 @@ export const orders = pgTable(
     dueAt: timestamp('due_at', { withTimezone: true }),
     shippedAt: timestamp('shipped_at', { withTimezone: true }),
     /**
-     * The digital delivery (issue 16): when « Publier la livraison » made the files visible to the
+     * The digital delivery (decision 011): when « Publier la livraison » made the files visible to the
      * customer (set by the lifecycle's publish_files), until when they are kept (the retention
      * period from then, extendable by the staff), when the reminder went and when they were deleted.
      */

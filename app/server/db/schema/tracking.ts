@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /*
- * The carrier's events of the shop's parcels (issue 27, decision 026), read from La Poste's tracking
+ * The carrier's events of the shop's parcels (decision 026), read from La Poste's tracking
  * service (server/shipping/tracking.server.ts) and kept here, so that a page shows them without
  * calling the carrier and the carrier is asked at most every few minutes per parcel.
  *

@@ -5,13 +5,13 @@ import { Action, EmailLayout, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
 /*
- * The reminder of the files' retention (issue 16, point 5): REMINDER_DAYS_BEFORE days before the
+ * The reminder of the files' retention (decision 014): REMINDER_DAYS_BEFORE days before the
  * deletion, the date, the gallery's link (a guest's carries the delivery token: a secret field) and
  * how to keep everything with « Tout télécharger ».
  */
 
 /**
- * The delivered files as the e-mails show them (issue 16): the gallery's link (a guest's carries
+ * The delivered files as the e-mails show them (decision 011): the gallery's link (a guest's carries
  * the delivery token, hence a secret field), how many files, how big, until when they are kept.
  */
 export const deliveredFilesFields = {
@@ -49,7 +49,7 @@ const filesExpiringSchema = z.object({
   orderNumber: z.string().trim().min(1),
   customerName: z.string().trim().optional(),
   galleryUrl: linkSchema,
-  /** The ZIP of every file, in one click (issue 27); a guest's carries the token: secret too. */
+  /** The ZIP of every file, in one click; a guest's carries the token: secret too. */
   zipUrl: linkSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }),
   fileCount: z.number().int().nonnegative(),

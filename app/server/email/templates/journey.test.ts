@@ -79,7 +79,7 @@ describe('order confirmation: sending instructions', () => {
   });
 });
 
-describe('the delivered files in e-mails (issue 16)', () => {
+describe('the delivered files in e-mails (decision 011)', () => {
   const files = {
     galleryUrl: '/commande/0b6c/fichiers?token=abc',
     fileCount: 12,

@@ -7,7 +7,7 @@ import { Action, EmailLayout, emailStyles, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
 /*
- * The e-mails of the originals' journey (issue 15): the parcel arrived at the workshop (with what
+ * The e-mails of the originals' journey: the parcel arrived at the workshop (with what
  * was counted), the files are ready, the order is shipped (with its tracking link). A guest's link
  * carries the order's access token, so it is stored sealed (secretFields).
  */
@@ -53,7 +53,7 @@ function CountsTable({ counts }: { counts: z.output<typeof originalsReceivedSche
 }
 
 /**
- * What a difference at reception means for the customer (issue 27, point 4): fewer items are
+ * What a difference at reception means for the customer (decision 025): fewer items are
  * deducted (and refunded when paid: the refund's own e-mail says how, with the IBAN request for an
  * order paid by transfer), more items are a supplement to accept or decline.
  */

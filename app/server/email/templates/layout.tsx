@@ -88,7 +88,7 @@ export function P({ children, small = false }: { children: ReactNode; small?: bo
 
 /**
  * Free text as typed, line by line: each line break becomes a <br>, so that the text part (made
- * from the HTML) keeps it too, which `white-space` alone did not (issue 27).
+ * from the HTML) keeps it too, which `white-space` alone did not.
  */
 export function Lines({ text }: { text: string }) {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -153,7 +153,7 @@ export function EmailLayout({ preview, heading, children }: { preview: string; h
   return (
     <Html lang="fr" dir="ltr">
       <Head>
-        {/* Readable on a phone: without it some clients show the 600 px column at 40 % (issue 27). */}
+        {/* Readable on a phone: without it some clients show the 600 px column at 40 %. */}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
       </Head>

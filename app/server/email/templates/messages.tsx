@@ -16,7 +16,7 @@ const orderMessageSchema = z.object({
 });
 
 /**
- * « Contacter le client » (issue 18): the staff's own words about an order, line breaks kept; the
+ * « Contacter le client »: the staff's own words about an order, line breaks kept; the
  * customer's answer goes to the shop's contact address (the layout's Reply-To).
  */
 export const orderMessage: TemplateDefinition<typeof orderMessageSchema> = {

@@ -179,7 +179,7 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
     element: (
       <EmailLayout
         preview={`Commande ${data.orderNumber} du ${formatDateFr(data.createdAt)} : ${formatEurosFromCents(data.totalCents)}`}
-        // The truth of the moment it leaves (issue 27): by card it leaves before the card is taken
+        // The truth of the moment it leaves: by card it leaves before the card is taken
         // (and may be declined), so it thanks for nothing yet; « Paiement reçu » follows the payment.
         heading={data.paymentMethod ? 'Merci pour votre commande !' : 'Votre commande est enregistrée'}
       >
@@ -261,11 +261,11 @@ const paymentRejectedSchema = z.object({
   /** The order's page, where the customer pays again (a guest's link carries the token). */
   orderUrl: linkSchema,
   customerName: z.string().trim().optional(),
-  /** Why the staff rejected it (issue 26), in their words. */
+  /** Why the staff rejected it, in their words. */
   reason: z.string().trim().min(1).optional(),
 });
 
-/** The staff rejected the awaited transfer or cheque (issue 18): say it, why, and how to go on. */
+/** The staff rejected the awaited transfer or cheque: say it, why, and how to go on. */
 export const paymentRejected: TemplateDefinition<typeof paymentRejectedSchema> = {
   schema: paymentRejectedSchema,
   secretFields: ['orderUrl'],
@@ -310,7 +310,7 @@ const orderStatusSchema = z.object({
   statusLabel: z.string().trim().optional(),
   customerName: z.string().trim().optional(),
   orderUrl: linkSchema.optional(),
-  /** The files are online (issue 16): the gallery (a guest's link carries the delivery token). */
+  /** The files are online (decision 011): the gallery (a guest's link carries the delivery token). */
   ...deliveredFilesFields,
 });
 

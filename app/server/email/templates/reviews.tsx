@@ -4,7 +4,7 @@ import { Action, EmailLayout, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
 /*
- * « Preview and keep » (issue 27, point 5; decision 030): the scans are online for the customer's
+ * « Preview and keep » (decision 030): the scans are online for the customer's
  * review until a date; they untick what they do not want (up to a share) and are not charged for
  * it. The opening e-mail and the reminder carry the review page's link (a guest's holds the order's
  * token: a secret field, sealed in the outbox).

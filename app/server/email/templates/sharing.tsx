@@ -5,7 +5,7 @@ import { Action, EmailLayout, linkSchema, P, Quote } from './layout';
 import type { TemplateDefinition } from './types';
 
 /*
- * « Partager avec la famille » (issue 27, point 3): the invitation a customer sends to a relative,
+ * « Partager avec la famille » (decision 028): the invitation a customer sends to a relative,
  * one e-mail per address. The link is the share's bearer token (a secret field, sealed in the
  * outbox); « Répondre » writes to the customer, not to the shop. Nothing of the order (number,
  * address, amount) is in it: the relative is not the customer.

@@ -5,7 +5,7 @@ import { Action, EmailLayout, linkSchema, P } from './layout';
 import type { TemplateDefinition } from './types';
 
 /*
- * The reception supplement's e-mails (issue 15): more items arrived than were ordered, so the
+ * The reception supplement's e-mails: more items arrived than were ordered, so the
  * customer is told what was counted and asked to approve and pay the difference, priced with the
  * order's own price list; then the receipt with its invoice once paid. The pay link carries the
  * supplement's token (a bearer link): stored encrypted in the outbox.

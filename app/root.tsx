@@ -75,7 +75,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /**
  * The visitor's session, read from the database. When it cannot be read (the database is down),
  * the answer is 503, a state that passes, not a 500: the error boundary then shows the site's error
- * page, or the back office's own error state (specification 001, §8).
+ * page, or the back office's own error state.
  */
 async function readSessionUser(request: Request) {
   try {
@@ -169,7 +169,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 /**
- * PAYMENT_SANDBOX=on: nobody may take this shop for a real one (DESIGN.md, payments in production).
+ * PAYMENT_SANDBOX=on: nobody may take this shop for a real one (docs/payments.md, « The sandbox »).
  * Above the page (`relative z-10`): the heroes of the home page and of PageHeader pull themselves up
  * under the fixed header (-mt-header), and would otherwise paint over it.
  */
@@ -191,7 +191,7 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  // The back office's own error state (specification 001, §8): the session could not be read.
+  // The back office's own error state: the session could not be read.
   if (isBackOffice(location.pathname)) return <AccessError detail={ACCESS_MESSAGES.permissionsError} />;
 
   const details = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;

@@ -1,15 +1,15 @@
 import { index, type RouteConfig, route } from '@react-router/dev/routes';
 
-// The French URLs of the specification, one route module each. Grouped by area.
+// The shop's French URLs, one route module each. Grouped by area.
 export default [
   // Public site: marketing, information, blog, legal, contact
   index('routes/site/home.tsx'),
   route('services', 'routes/site/services.tsx'),
-  // Every service id of the specification; /services/plaques-verre is an alias (canonical: plaques-de-verre).
+  // Every service id of the catalogue (app/domain/services.ts); /services/plaques-verre is an alias (canonical: plaques-de-verre).
   route('services/:serviceId', 'routes/site/service.tsx'),
   route('boite-soovenirs', 'routes/site/boite-soovenirs.tsx'),
   route('faq', 'routes/site/faq.tsx'),
-  // The specification's URL keeps its accent; the form without it serves the same page (canonical: accented).
+  // The URL keeps its accent; the form without it serves the same page (canonical: accented).
   // A site route given its own id keeps the folder as prefix: pages of routes/site are sent as
   // documents, decided by the id (app/domain/document-routes.ts).
   route('numérisation-essai-gratuit', 'routes/site/essai-gratuit.tsx', { id: 'routes/site/essai-gratuit' }),

@@ -89,7 +89,7 @@ await checkFileStorage().catch(async (error: Error) => {
   fail(error.message);
 });
 
-// A shop always has a price list: the specification's defaults until the back office publishes one.
+// A shop always has a price list: the defaults until the back office publishes one.
 await ensureDefaultPriceList();
 startEmailWorker();
 startFilePreviews();

@@ -44,7 +44,7 @@ describe('authErrorMessage', () => {
     ['VALIDATION_ERROR', 'sign-up', 'Veuillez remplir tous les champs obligatoires'],
     ['YOU_ARE_NOT_ALLOWED_TO_LIST_USERS', 'admin', AUTH_MESSAGES.forbidden],
     ['YOU_CANNOT_REMOVE_YOURSELF', 'admin', 'Vous ne pouvez pas supprimer votre propre compte.'],
-    // Unknown codes: the default of the flow (specification, section 8).
+    // Unknown codes: the default of the flow.
     ['SOMETHING_NEW', 'sign-in', 'Email ou mot de passe incorrect'],
     ['SOMETHING_NEW', 'sign-up', "Une erreur est survenue lors de l'inscription"],
     ['SOMETHING_NEW', 'forgot-password', "Impossible d'envoyer l'email de récupération"],

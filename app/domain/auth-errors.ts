@@ -3,7 +3,7 @@ import { NBSP } from './format';
 import { FORBIDDEN_CHARACTER_MESSAGE } from './text-input';
 
 /*
- * The one place where an authentication failure becomes French text (specification, section 8).
+ * The one place where an authentication failure becomes French text.
  * Better Auth reports failures as `{ code, message }` with English messages; the HTTP handler
  * (app/server/auth/auth.server.ts) and the route actions that call `auth.api` both go through
  * `authErrorMessage`, so a customer never sees English and the wording stays consistent.
@@ -124,7 +124,7 @@ export function fieldTooLongMessage(field: string): string {
 
 const M = AUTH_MESSAGES;
 
-/** Toast titles of the specification, per flow. */
+/** Toast titles, per flow. */
 const TITLES: Record<AuthFlow, string> = {
   'sign-in': 'Échec de la connexion',
   'sign-up': "Échec de l'inscription",
@@ -254,7 +254,7 @@ export function authErrorMessage(error: AuthErrorLike | string | null | undefine
   return FLOW_FALLBACK[flow];
 }
 
-/** The toast title of the specification for a failure in this flow. */
+/** The toast title for a failure in this flow. */
 export function authErrorTitle(flow: AuthFlow): string {
   return TITLES[flow];
 }

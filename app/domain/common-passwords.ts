@@ -1,6 +1,6 @@
 /*
- * Passwords that attackers try first (credential stuffing, password spraying). The specification
- * asks for 6 characters at least and says the auth provider "reports weak passwords with reasons";
+ * Passwords that attackers try first (credential stuffing, password spraying). The shop
+ * asks for 6 characters at least and the auth provider "reports weak passwords with reasons";
  * following NIST SP 800-63B we refuse the most common passwords rather than impose composition
  * rules. The list holds the most frequent entries of the public leak statistics (NCSC top list,
  * SecLists) plus the French favourites (azerty, motdepasse, soleil, first names, football clubs).

@@ -1,6 +1,7 @@
 /*
  * Order and payment statuses: English code values in the database and the code, French labels and
- * colours for people (DESIGN.md, statuses). Every screen and e-mail reads its wording here.
+ * colours for people (docs/product.md, « Orders: statuses, payment status, stages »). Every screen
+ * and e-mail reads its wording here.
  */
 
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'shipped', 'canceled'] as const;
@@ -56,7 +57,7 @@ export function isPaymentStatus(value: unknown): value is PaymentStatus {
   return typeof value === 'string' && (PAYMENT_STATUSES as readonly string[]).includes(value);
 }
 
-/** The French label of a status; an unknown value is shown as it is (specification, section 4). */
+/** The French label of a status; an unknown value is shown as it is. */
 export function orderStatusLabel(status: string): string {
   return isOrderStatus(status) ? ORDER_STATUS_LABELS[status] : status;
 }
@@ -76,7 +77,7 @@ export function paymentMethodLabel(method: string): string {
 }
 
 /*
- * The workshop stages inside « En traitement » (DESIGN.md, order lifecycle): the parcel is awaited,
+ * The workshop stages inside « En traitement » (docs/product.md): the parcel is awaited,
  * received, digitised, checked, then the files are ready (order « Traité »).
  */
 export const WORKSHOP_STAGES = ['awaiting_originals', 'received', 'digitising', 'quality_check', 'ready'] as const;

@@ -9,7 +9,7 @@ import {
 import { SERVICE_IDS } from './site-navigation';
 
 describe('the service catalogue', () => {
-  it('has one entry per service id of the specification, each in a known category', () => {
+  it('has one entry per service id of the catalogue, each in a known category', () => {
     expect(SERVICE_CATALOGUE.map((s) => s.id)).toEqual([...SERVICE_IDS]);
     const categories = SERVICE_CATEGORIES.map((c) => c.id);
     for (const service of SERVICE_CATALOGUE) expect(categories).toContain(service.category);

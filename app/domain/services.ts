@@ -2,8 +2,8 @@ import type { PriceListDocument, SupportType } from './pricing/default-price-lis
 import { SERVICE_IDS, type ServiceId, serviceImage } from './site-navigation';
 
 /*
- * The catalogue of services the public site presents: one entry per service id of the
- * specification (section 2), with what the cards, the service pages, the sitemap and the
+ * The catalogue of services the public site presents: one entry per service id (its
+ * URL), with what the cards, the service pages, the sitemap and the
  * structured data need. Prices are not here: they come from the active price list.
  */
 
@@ -15,7 +15,7 @@ export interface ServiceCatalogueEntry {
   /** One sentence for the cards. */
   summary: string;
   category: ServiceCategory;
-  /** Marked "Populaire" on the cards (specification: photos, vhs and restauration). */
+  /** Marked "Populaire" on the cards (photos, vhs and restauration). */
   popular: boolean;
   /** The price list entry that prices this service, if any. */
   support: SupportType | null;
@@ -173,7 +173,7 @@ export function getServiceEntry(id: ServiceId): ServiceCatalogueEntry {
   return SERVICE_CATALOGUE.find((entry) => entry.id === id) as ServiceCatalogueEntry;
 }
 
-/** The 12 cards of /services (specification: 12 services, photos, vhs and restauration popular). */
+/** The 12 cards of /services (12 services, photos, vhs and restauration popular). */
 export const CARD_SERVICE_IDS: readonly ServiceId[] = [
   'photos',
   'slides',
@@ -189,7 +189,7 @@ export const CARD_SERVICE_IDS: readonly ServiceId[] = [
   'restauration',
 ];
 
-/** The services listed with their prices in the structured data of /services (specification: 7). */
+/** The services listed with their prices in the structured data of /services (7 of them). */
 export const STRUCTURED_DATA_SERVICE_IDS: readonly ServiceId[] = [
   'photos',
   'slides',

@@ -6,7 +6,7 @@ import { footerServiceEntries, legalEntries, SERVICE_IDS, serviceEntries, siteNa
 const publicDir = path.resolve(import.meta.dirname, '../../public');
 
 describe('the site navigation', () => {
-  it('has the four drop-downs of the specification, in order', () => {
+  it('has the four drop-downs of the menu, in order', () => {
     expect(siteNavigation.map((group) => group.title)).toEqual(['Prestations', 'Infos', 'Ressources', 'Pro']);
   });
 
@@ -19,7 +19,7 @@ describe('the site navigation', () => {
     expect(fs.statSync(file).size).toBeLessThan(4096);
   });
 
-  it('lists the information, resource and professional pages of the specification', () => {
+  it('lists the information, resource and professional pages', () => {
     const paths = (id: string) => siteNavigation.find((g) => g.id === id)?.entries.map((e) => e.path);
     expect(paths('infos')).toEqual([
       '/organisation-commande',
@@ -45,7 +45,7 @@ describe('the site navigation', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('links the footer to the legal pages and to the service URLs the specification names', () => {
+  it('links the footer to the legal pages and to the service URLs of the catalogue', () => {
     expect(legalEntries.map((e) => e.path)).toEqual([
       '/mentions-legales',
       '/cgv',

@@ -71,7 +71,7 @@ export const siteNavigation: readonly MenuGroup[] = [
       { title: 'Organiser ma commande', path: '/organisation-commande' },
       { title: 'Questions fréquentes', path: '/faq' },
       { title: 'Comment ça marche', path: '/numerisation-fonctionnement' },
-      // The specification's URL keeps its accent; browsers send it percent-encoded.
+      // The URL keeps its accent; browsers send it percent-encoded.
       { title: 'Essai gratuit', path: '/numérisation-essai-gratuit' },
       { title: 'À propos', path: '/a-propos' },
       { title: 'Contact', path: '/contact' },
@@ -104,7 +104,7 @@ export const allServicesEntry: MenuEntry = { title: 'Voir toutes nos prestations
 
 export const homeEntry: MenuEntry = { title: 'Accueil', path: '/' };
 export const estimateEntry: MenuEntry = { title: 'Estimer ma commande', path: '/configurateur' };
-/** Shown only in the mobile drawer, as the specification says. */
+/** Shown only in the mobile drawer. */
 export const quotesEntry: MenuEntry = { title: 'Mes devis', path: '/mes-devis' };
 export const loginEntry: MenuEntry = { title: 'Se connecter', path: '/login' };
 export const accountEntry: MenuEntry = { title: 'Mon Compte', path: '/profile' };
@@ -119,7 +119,7 @@ export const legalEntries: readonly MenuEntry[] = [
 ];
 
 /**
- * The footer's own short service list; the specification's footer spells the glass plates URL this
+ * The footer's own short service list; the footer spells the glass plates URL this
  * way. The box is not in it: the Infos column's « La boîte Soovenirs » (/boite-soovenirs) is its one
  * link in the footer.
  */

@@ -6,7 +6,7 @@ import { toast } from '~/components/ui/toaster';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 
 /**
- * Unauthenticated or forbidden (specification 001, section 6): a toast with the specification's
+ * Unauthenticated or forbidden: a toast with its
  * message, then the sign-in page or the home page. Without JavaScript the page says the same and
  * offers the link.
  */

@@ -16,7 +16,7 @@ import type { Role } from '~/domain/account/session-user';
 import { can } from '~/domain/staff/permissions';
 
 /**
- * The six tabs of the specification, the workshop board, the team and the journal, one URL each
+ * The six original tabs, the workshop board, the team and the journal, one URL each
  * (Commandes is /admin itself), each with the capability its page asks for (docs/decisions/016).
  */
 export const ADMIN_TABS = [

@@ -34,7 +34,7 @@ export function ColishipPanel() {
 }
 
 /**
- * The carrier-label credentials card (specification 001): user name, password, contract number,
+ * The carrier-label credentials card: user name, password, contract number,
  * all required; "Valider" stores them (password encrypted) and asks Colissimo's web service
  * whether it accepts them.
  */
@@ -54,7 +54,7 @@ function ColishipForm({ credentials }: { credentials: PublicColishipCredentials 
   }, [fetcher.state, result]);
 
   // The server validates with the domain's schema (parseWithZod) and answers the toast above: the
-  // specification's « Veuillez remplir tous les champs » comes from there, with the fields marked.
+  // « Veuillez remplir tous les champs » comes from there, with the fields marked.
   const [form, fields] = useForm<ColishipInput>({
     id: 'coliship',
     lastResult: result?.submission,

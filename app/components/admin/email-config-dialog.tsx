@@ -44,7 +44,7 @@ export interface OutboxData {
   counts: Record<OutboxStatus, number>;
 }
 
-/** The e-mail configuration (specification 001, sections 3, 5, 8), a test e-mail, and the outbox. */
+/** The e-mail configuration, a test e-mail, and the outbox. */
 export function EmailConfigPanel() {
   const loader = useFetcher<{ config: PublicEmailConfig }>();
   useEffect(() => {

@@ -58,7 +58,7 @@ const POLL_MS = 1000;
 const POLL_LIMIT_MS = 20_000;
 
 /**
- * The specification's notices after a status change: "Envoi de l'email au client..." while the
+ * The notices after a status change: "Envoi de l'email au client..." while the
  * outbox delivers it, then "Email de notification envoyé à {name}" (description "Statut de
  * commande: {status}") once the SMTP server accepted it, or "L'email n'a pas pu être envoyé".
  */
@@ -227,7 +227,7 @@ function Info({ label, children }: { label: string; children: React.ReactNode })
 }
 
 /**
- * The order details dialog (specification 001, section 2), max-w-3xl as the specification's layout.
+ * The order details dialog, max-w-3xl wide.
  * `order.history` is the staff's view of the order's events, already in French with actors by name
  * (server/orders/history.server.ts).
  */

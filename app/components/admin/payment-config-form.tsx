@@ -39,7 +39,7 @@ export function PaymentConfigPanel({ idPrefix }: { idPrefix: string }) {
 }
 
 /**
- * The payment solution and its credentials (specification 001, sections 3-5): sandbox (ours,
+ * The payment solution and its credentials: sandbox (ours,
  * nothing to configure), Stripe or Monetico; changing the solution puts test mode back on; a
  * stored key is shown masked and kept when its field is left empty. Validated with the domain's
  * schema (parseWithZod) in the browser and again on the server, the French messages under the fields.
@@ -95,7 +95,7 @@ export function PaymentConfigForm({ config, idPrefix }: { config: PublicPaymentC
         legend="Solution de paiement"
         variant="cards"
         options={PROVIDER_OPTIONS}
-        // The specification: switching the solution resets test mode to true.
+        // Switching the solution resets test mode to true.
         onValueChange={() => form.update({ name: fields.testMode.name, value: 'true' })}
       />
       <RadioGroupField

@@ -33,7 +33,7 @@ const METHOD_LABELS: Record<string, string> = { card: 'Carte', transfer: 'Vireme
 
 /**
  * Payments in "En attente": search, select, validate or reject each or the selection, each decision
- * confirmed in a dialog (a rejection with its reason), with the specification's notices. Validating
+ * confirmed in a dialog (a rejection with its reason), with its notices. Validating
  * issues the invoice and e-mails the customer (server side).
  */
 export function PaymentValidation() {

@@ -52,7 +52,7 @@ function StatCard({
 }
 
 /**
- * The specification's statistics cards, computed in SQL (see stats.server.ts). On a phone they
+ * The dashboard's statistics cards, computed in SQL (see stats.server.ts). On a phone they
  * would fill the first screen of every tab: there they are folded behind « Statistiques »
  * (aria-expanded), and always shown from the md breakpoint up.
  */

@@ -9,7 +9,7 @@ import { type ServerToast, ServerToastFallback, useServerToast } from './toast-m
 interface SignedInProps {
   destination: string;
   toast: ServerToast;
-  /** The specification waits 1 s after a magic link, 500 ms after other sign-ins, before redirecting. */
+  /** Waits 1 s after a magic link, 500 ms after other sign-ins, before redirecting. */
   delayMs: number;
 }
 

@@ -10,7 +10,7 @@ import { CHECKOUT_ACCOUNT_MESSAGES } from '~/domain/orders/checkout-account';
 import { termsVersionNotice } from '~/domain/terms';
 
 /*
- * The « Connexion » and « Inscription » tabs of /checkout (specification 000, sections 2 and 5):
+ * The « Connexion » and « Inscription » tabs of /checkout:
  * forms posted to the checkout's own action, which checks them with the schemas of
  * domain/orders/checkout-account.ts, signs in or registers, attaches the order and comes back to
  * this page. A refusal comes back as Conform's lastResult: the message above the fields, what was

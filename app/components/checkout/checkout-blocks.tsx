@@ -23,7 +23,7 @@ import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { PHYSICAL_DELIVERY_DELAY, RETURN_ORIGINALS_LABEL, SEND_METHOD_LABELS } from '~/domain/pricing/labels';
 
 /*
- * The blocks of /checkout (specification 000, section 2): the order recap, the delivery, the
+ * The blocks of /checkout: the order recap, the delivery, the
  * account (guest / sign-in / registration) with the guest's information, and the payment with the
  * customer's express request to start before the end of the withdrawal period. Forms posted to
  * the page's action: everything works without JavaScript.

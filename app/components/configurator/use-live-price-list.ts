@@ -6,7 +6,7 @@ import { useRevalidator } from 'react-router';
  * prices passes the version of the price list its loader returned. When the back office publishes
  * a new list, the page reloads its data without a restart or a full reload:
  *  - when the window regains focus or the tab becomes visible, and every 60 s while it is visible
- *    (the specification's pricing cache lifetime), it asks GET /api/price-list for the active
+ *    (the lifetime of a cached price list), it asks GET /api/price-list for the active
  *    version (an ETag makes the usual answer an empty 304) and revalidates when it differs;
  *  - across the tabs of a browser, a BroadcastChannel carries the newest version a tab has seen,
  *    so the other tabs revalidate at once (the back office's tab announces its publication too).

@@ -53,7 +53,7 @@ function FieldError({ id, errors }: { id: string; errors: string[] | undefined }
 }
 
 /**
- * The contact form of the specification: idle, sending, success (form cleared) and error states.
+ * The contact form: idle, sending, success (form cleared) and error states.
  * A plain HTML form underneath: it also works before (or without) JavaScript. The server validates
  * either way and answers with the French messages, shown under the fields.
  */

@@ -15,7 +15,7 @@ export const SITE_HEADER_ATTRIBUTE = 'data-site-header';
 /** Marks the home page's figures (their <ul>). */
 export const FIGURES_ATTRIBUTE = 'data-counting';
 
-/** Specification, section 9: the counters run for 2000 ms once half of them is visible. */
+/** The counters run for 2000 ms once half of them is visible. */
 export const COUNTER_DURATION_MS = 2000;
 export const COUNTER_VISIBILITY = 0.5;
 

@@ -44,7 +44,7 @@ describe('loginOrigin and its subtitle', () => {
     expect(loginOrigin(redirectTo)).toBe(origin);
   });
 
-  it('says what the specification says for each origin', () => {
+  it('says what the sign-in pages say for each origin', () => {
     expect(LOGIN_SUBTITLES.checkout).toMatch(/finaliser votre commande/);
     expect(LOGIN_SUBTITLES.admin).toMatch(/administration/);
     expect(LOGIN_SUBTITLES.account).toMatch(/votre compte/);

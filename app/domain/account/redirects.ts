@@ -3,7 +3,7 @@ import { isStaffRole } from '../staff/permissions';
 import type { Role } from './session-user';
 
 /*
- * Where the sign-in pages send people (specification 000, section 4), as pure functions of the role
+ * Where the sign-in pages send people, as pure functions of the role
  * and of the page the visitor came from (`?redirectTo=`, always passed through safeRedirect).
  *
  *  - after signing in: back to the page that asked for it (a checkout, /profile, an admin page...),

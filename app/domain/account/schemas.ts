@@ -8,7 +8,7 @@ import '../zod-config';
  * The forms of the sign-in pages, the account and the first-administrator page: one zod schema
  * each, run in the browser by Conform (instant French messages) and again by the route action
  * (the authority). Conform turns empty fields into `undefined`, so "required" is the message of a
- * missing value. Messages are the specification's (000, section 5) where it has one.
+ * missing value. Messages are French, one per field and rule.
  */
 
 const M = AUTH_MESSAGES;
@@ -67,7 +67,7 @@ export const passwordsMatch = {
 /** The origin to come back to after signing in; checked again by safeRedirect on the server. */
 const redirectTo = z.string().max(2000).optional();
 
-/** Sign-in: both fields or the specification's "Veuillez remplir tous les champs". */
+/** Sign-in: both fields or "Veuillez remplir tous les champs". */
 export const signInSchema = z
   .object({
     email: z.string().trim().max(254).optional(),
@@ -137,7 +137,7 @@ export const setupAdminSchema = z
   })
   .refine((value) => value.password === value.confirmPassword, passwordsMatch);
 
-/** What /setup-super-admin says (specification 001: 'Erreur de connexion au serveur' on failure). */
+/** What /setup-super-admin says ('Erreur de connexion au serveur' on failure). */
 export const SETUP_MESSAGES = {
   closed: 'La configuration initiale est terminée : un administrateur existe déjà.',
   existingAccount:

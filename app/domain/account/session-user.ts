@@ -21,7 +21,7 @@ export interface SessionUser {
 }
 
 /**
- * The specification: "role customer when no profile is found"; anything but a staff role is a
+ * "Role customer when no profile is found"; anything but a staff role is a
  * customer. Better Auth stores several roles comma-separated: the most powerful one counts.
  */
 export function toRole(value: unknown): Role {

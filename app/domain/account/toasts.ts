@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES } from '../auth-errors';
 
 /*
- * The toasts of the accounts (specification 000, section 8), by key. A redirect carries a key in a
+ * The toasts of the accounts, by key. A redirect carries a key in a
  * short-lived cookie (app/server/account/flash.server.ts), never free text: nobody can make the
  * shop display words of their choosing.
  */

@@ -1,5 +1,5 @@
 /*
- * The back office's refusals (specification 001, sections 4 and 6), as the server throws them and
+ * The back office's refusals, as the server throws them and
  * the /admin error boundary reads them: unauthenticated (toast "Non authentifié", then /login),
  * forbidden (toast "Accès non autorisé", then /), error (message with logout and home buttons).
  * A staff member whose role lacks the capability (docs/decisions/016) is `denied`: the page says

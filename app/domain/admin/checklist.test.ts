@@ -22,7 +22,7 @@ describe('the production checklist', () => {
 });
 
 describe('the notices', () => {
-  it('fill in the specification’s wording', () => {
+  it('fill in the checklist’s wording', () => {
     expect(fill(PAYMENT_VALIDATION_MESSAGES.validatedMany, { n: 3 })).toBe('3 paiements validés avec succès');
     expect(fill(PAYMENT_VALIDATION_MESSAGES.rejectedOne, { reference: 'VIR-42' })).toBe('Paiement VIR-42 rejeté');
     expect(fill(STATUS_CHANGE_MESSAGES.sent, { name: 'Jeanne Martin' })).toBe(

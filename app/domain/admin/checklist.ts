@@ -1,5 +1,5 @@
 /*
- * The Tests tab (specification 001, sections 3, 4 and 9): a production checklist of 8 items, each
+ * The Tests tab: a production checklist of 8 items, each
  * complete, warning or incomplete; the percentage is complete items over all items, rounded; at 80 %
  * or more a "ready for production" banner appears. And the platform functionality test, whose
  * checks give success, warning, error or pending.

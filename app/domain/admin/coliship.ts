@@ -4,7 +4,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-in
 import { COLISHIP_MESSAGES } from './messages';
 
 /*
- * The Coliship (Colissimo) credentials card (specification 001, sections 3 and 5): user name,
+ * The Coliship (Colissimo) credentials card: user name,
  * password and contract number, all required ("Veuillez remplir tous les champs"). The password is
  * never sent back to the browser: once one is stored, an empty password field means "keep it".
  */

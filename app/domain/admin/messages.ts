@@ -1,5 +1,5 @@
 /*
- * The back office's French wording (specification 001, section 8), in one place: route modules,
+ * The back office's French wording, in one place: route modules,
  * components and tests read it here, so that a message changes everywhere at once.
  */
 

@@ -24,7 +24,7 @@ function withPrices(edit: (list: PriceListDocument) => void): PriceListDocument 
 }
 
 describe('the Tarifs form', () => {
-  it('has the specification’s sub-tabs and ours, covering every price of the list', () => {
+  it('has the original sub-tabs and ours, covering every price of the list', () => {
     const tabs = priceTabs(DEFAULT_PRICE_LIST);
     expect(tabs.map((t) => t.label)).toEqual([
       'Supports',

@@ -13,8 +13,8 @@ import {
 import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE, MAX_TURNAROUND_DAYS } from '../pricing/price-list-schema';
 
 /*
- * The Tarifs tab's form (specification 001, section 2): sub-tabs Supports, Bobines, Résolution,
- * Format, Livraison, plus ours for the entries DESIGN.md adds (quality, restoration, denoising,
+ * The Tarifs tab's form: sub-tabs Supports, Bobines, Résolution,
+ * Format, Livraison, plus ours for the entries added to the base list (quality, restoration, denoising,
  * shipping of the originals). Amounts are typed in euros (min 0, to the cent), multipliers as
  * coefficients (min 1, four decimals at most), with a decimal comma or a point: « 0,39 » and
  * « 0.39 » are the same price. Anything else is refused with a French message on its field, and

@@ -22,7 +22,7 @@ describe('statistics', () => {
     expect(formatCount(200000)).toBe('200\u202F000');
   });
 
-  it('turns the counts into the specification’s cards', () => {
+  it('turns the counts into the dashboard’s cards', () => {
     const stats = toDashboardStats(
       {
         totalRevenueCents: 100_00,

@@ -1,7 +1,7 @@
 import { NNBSP } from '../format';
 
 /*
- * The dashboard's statistics (specification 001, section 3: totalRevenue, totalOrders,
+ * The dashboard's statistics (totalRevenue, totalOrders,
  * totalCustomers, pendingOrders, revenueTrend, ordersTrend, paymentSuccess, paymentPending,
  * paymentFailed, conversionRate). The server counts in SQL; these pure functions turn the counts
  * into the percentages the cards show.

@@ -290,7 +290,7 @@ export function isOutboxStatus(value: unknown): value is OutboxStatus {
   return typeof value === 'string' && (OUTBOX_STATUSES as readonly string[]).includes(value);
 }
 
-/** A payment of the Validation Paiements dialog (specification 001, section 3). */
+/** A payment of the Validation Paiements dialog. */
 export interface PendingPaymentRow {
   id: string;
   reference: string;

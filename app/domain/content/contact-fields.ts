@@ -1,5 +1,5 @@
 /*
- * The contact form's fields, limits and French messages (specification 000, sections 3, 4, 5 and 8),
+ * The contact form's fields, limits and French messages,
  * without zod: the browser's form imports this module only, its checks run on the server
  * (./contact-form.ts), so that the /contact page does not ship zod (decision 018).
  */

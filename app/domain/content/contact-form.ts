@@ -5,7 +5,7 @@ import '../zod-config';
 import { CONTACT_MAX_LENGTH, CONTACT_MESSAGES, CONTACT_SERVICES } from './contact-fields';
 
 /*
- * The contact form's checks (specification 000, sections 3, 4, 5 and 8), run by the server only:
+ * The contact form's checks, run by the server only:
  * name, email, subject and message are required; phone and service are optional. The fields and
  * messages live in ./contact-fields.ts, which the browser's form imports without zod.
  */

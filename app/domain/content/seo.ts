@@ -3,7 +3,7 @@ import type { FaqItem, Post } from './types';
 
 /*
  * Search engines and link previews: the meta tags of every public page (title, description,
- * canonical, Open Graph) and the schema.org structured data (JSON-LD) the specification lists:
+ * canonical, Open Graph) and the schema.org structured data (JSON-LD):
  * LocalBusiness with opening hours, services with prices, BreadcrumbList, BlogPosting, FAQPage.
  */
 

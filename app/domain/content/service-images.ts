@@ -4,7 +4,7 @@ import type { ServiceImage } from './types';
 export const SERVICE_IMAGE_PLACEHOLDER = '/images/site/service-placeholder.svg';
 
 /**
- * The picture of a service card (specification, section 2): the local map first, then the
+ * The picture of a service card: the local map first, then the
  * content source's service images (the service's default image before any other), then a
  * placeholder.
  */

@@ -63,7 +63,7 @@ describe('servicePrice', () => {
     expect(servicePrice(getServiceEntry('vhs'), list).label).toBe(PRICE_ON_REQUEST);
   });
 
-  it('uses the specification’s fallback prices when no price list could be read', () => {
+  it('uses the fallback prices when no price list could be read', () => {
     expect(servicePrice(getServiceEntry('photos'), null).label).toBe(eur('À partir de 0,35 € par photo'));
     expect(servicePrice(getServiceEntry('vhs'), null).label).toBe(eur('À partir de 18,00 € par cassette'));
     expect(servicePrice(getServiceEntry('restauration'), null).label).toBe(

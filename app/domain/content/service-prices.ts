@@ -4,14 +4,14 @@ import type { ServiceCatalogueEntry } from '../services';
 
 /*
  * The price line of a service, read from the active price list (integer cents). The content
- * layer's fallback prices of the specification (section 9) are used only when no price list could
+ * layer's fallback prices are used only when no price list could
  * be read at all; restoration and the memory box have their own wording.
  */
 
 export const PRICE_ON_REQUEST = 'Prix sur demande';
 export const CUSTOM_QUOTE = 'Devis sur mesure';
 
-/** Specification 000, section 9: "Fallback prices in the content layer" (cents). */
+/** The content layer's fallback prices, in cents (docs/content.md, « Prices on the pages »). */
 export const FALLBACK_PRICES_CENTS: Readonly<Partial<Record<SupportType, number>>> = {
   photos: 35,
   slides: 45,

@@ -5,7 +5,7 @@ import { buildRobotsTxt, buildSitemapXml, STATIC_PUBLIC_PAGES } from './site-pag
 const ORIGIN = 'https://www.soovenirs.fr';
 
 describe('the sitemap', () => {
-  it('lists every public page of the specification once', () => {
+  it('lists every public page once', () => {
     const paths = STATIC_PUBLIC_PAGES.map((p) => p.path);
     expect(new Set(paths).size).toBe(paths.length);
     for (const id of SERVICE_IDS) expect(paths).toContain(`/services/${id}`);

@@ -2,7 +2,7 @@ import { SERVICE_IDS } from '../site-navigation';
 import { absoluteUrl } from './seo';
 
 /*
- * The public pages of the specification (section 2), for the sitemap and the robots rules. Posts
+ * The public pages (app/routes.ts), for the sitemap and the robots rules. Posts
  * are added from the content source; private areas are listed for robots.txt.
  */
 

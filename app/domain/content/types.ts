@@ -1,5 +1,5 @@
 /*
- * The content the public site reads (specification 000, section 3, "content-site items"): posts,
+ * The content the public site reads: posts,
  * services, service images, pages, categories, tags, FAQ, media and menus. Two sources provide
  * them, local Markdown files (the default) and a WordPress REST API; both return these shapes.
  * HTML fields are ready to render: Markdown converted by us, WordPress HTML sanitised.
@@ -67,7 +67,7 @@ export interface ContentPage {
 }
 
 export interface ServiceContent {
-  /** The service id of the specification (photos, vhs, plaques-de-verre...). */
+  /** The service id (photos, vhs, plaques-de-verre...). */
   slug: string;
   title: string;
   /** The page's heading. */
@@ -128,7 +128,7 @@ export interface ContentMenu {
   items: ContentMenuItem[];
 }
 
-/** What a content source offers: the calls of the specification (section 7, content feed). */
+/** What a content source offers: the calls of the content feed (docs/content.md). */
 export interface ContentSource {
   readonly kind: 'local' | 'wordpress';
   getPosts(query?: PostsQuery): Promise<PostSummary[]>;

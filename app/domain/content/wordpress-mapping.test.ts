@@ -12,7 +12,7 @@ import {
 } from './wordpress-mapping';
 
 describe('WordPress answers to content shapes', () => {
-  it('maps a post of the shop’s endpoint (specification fields)', () => {
+  it('maps a post of the shop’s endpoint (its documented fields)', () => {
     const post = mapWpPost({
       id: 42,
       title: 'Numériser ses diapositives&nbsp;: le guide',

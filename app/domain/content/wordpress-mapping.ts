@@ -15,7 +15,7 @@ import { decodeEntities, htmlToText, readingMinutes, slugify, truncate } from '.
 
 /*
  * From the WordPress answers to our content shapes. The endpoints are the shop's own REST routes
- * (docs/content.md) whose fields follow the specification (posts: id, title, content, excerpt,
+ * (docs/content.md) whose fields are (posts: id, title, content, excerpt,
  * slug, date, modified, author, comment_count, thumbnail, categories, tags, meta); the mapping also
  * accepts WordPress's core shapes ({ rendered } titles, _embedded authors) so that a plain
  * /wp-json/wp/v2 base works for posts and pages. Missing or malformed fields get safe defaults.

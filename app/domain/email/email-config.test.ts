@@ -78,7 +78,7 @@ describe('e-mail configuration schema', () => {
     expect(schema.parse(valid).smtpPassword).toBe('S3cret-p@ss');
   });
 
-  it('has the specification defaults, which are not yet a complete SMTP configuration', () => {
+  it('has the defaults, which are not yet a complete SMTP configuration', () => {
     expect(EMAIL_CONFIG_DEFAULTS).toEqual({
       enabled: true,
       senderEmail: 'no-reply@soovenirs.fr',

@@ -3,12 +3,12 @@ import '../zod-config';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
 /*
- * The e-mail configuration of the back office (specification 001, sections 3 and 5): stored as
+ * The e-mail configuration of the back office: stored as
  * JSON in config_options under `email_config`. One schema for the form in the browser and for the
  * server that saves it.
  */
 
-/** 587: submission with STARTTLS (the specification's "TLS"); 465: implicit TLS ("SSL"). */
+/** 587: submission with STARTTLS (the dialog's "TLS"); 465: implicit TLS ("SSL"). */
 export const SMTP_PORTS = [587, 465] as const;
 export type SmtpPort = (typeof SMTP_PORTS)[number];
 export const SMTP_PORT_LABELS: Readonly<Record<SmtpPort, string>> = { 587: '587 (TLS)', 465: '465 (SSL)' };
@@ -147,7 +147,7 @@ export type EmailConfigInput = z.output<ReturnType<typeof createEmailConfigSchem
 /** What a browser may see of the configuration: never the password, only whether one is stored. */
 export type PublicEmailConfig = Omit<EmailConfig, 'smtpPassword'> & { smtpPasswordSet: boolean };
 
-/** Connection mode implied by the port, as the specification's labels say. */
+/** Connection mode implied by the port, as the dialog's labels say. */
 export function smtpSecurity(port: number): 'starttls' | 'tls' {
   return port === 465 ? 'tls' : 'starttls';
 }

@@ -1,5 +1,5 @@
 /*
- * What the customer reads when the status of an order changes (specification 001, section 4):
+ * What the customer reads when the status of an order changes:
  * processing, completed, shipped and canceled each have their own subject and message; any other
  * value (pending, or a value we do not know) gets the generic one. `{number}` is the order's human
  * number (SV-2026-000042), which is what the customer sees everywhere else.

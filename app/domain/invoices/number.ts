@@ -7,8 +7,8 @@ import { SHOP_TIME_ZONE } from '../format';
  * transaction that issues the document (server/invoices), so a rolled-back transaction gives its
  * number back.
  *
- * Documents for money taken by the built-in sandbox (a demonstration shop, DESIGN.md « Payments in
- * production ») have their own series, `TEST-FA-2026-000001` and `TEST-AV-2026-000001`, counted
+ * Documents for money taken by the built-in sandbox (a demonstration shop, docs/payments.md
+ * « The sandbox ») have their own series, `TEST-FA-2026-000001` and `TEST-AV-2026-000001`, counted
  * apart (counter kinds `demo_invoice`, `demo_credit_note`): the real series stays gapless and no
  * demonstration document can be taken for a real one.
  */

@@ -13,7 +13,7 @@ import { linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
  * The frozen content of an invoice or a credit note (invoices.snapshot, credit_notes.snapshot):
  * everything the document shows, copied at issue so that it never changes afterwards, whatever
  * happens to the shop's identity, the customer's profile, the price list or the order (French
- * invoicing rules, DESIGN.md compliance). The /facture page and the PDF both render this and only
+ * invoicing rules, docs/product.md « Compliance »). The /facture page and the PDF both render this and only
  * this, so they show the same content.
  *
  * Amounts are integer cents including VAT (the shop's prices are TTC); each line's excluding-VAT

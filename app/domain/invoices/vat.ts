@@ -1,6 +1,6 @@
 /*
- * VAT of the shop's prices. Prices are set and paid including VAT (TTC, specification 000 section
- * 9: "prices in euros including tax"), at 20 %. An amount's VAT is split off in integer cents:
+ * VAT of the shop's prices. Prices are set and paid including VAT (TTC:
+ * "prices in euros including tax"), at 20 %. An amount's VAT is split off in integer cents:
  * excluding VAT = round(TTC / 1.2), half up, and VAT = TTC - excluding VAT, so the two always add
  * up to the amount paid. The excluding-VAT total is shared among an invoice's lines by the
  * largest-remainder method, so that the lines' excluding-VAT amounts add up exactly to it too.

@@ -3,7 +3,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE } from '../text-input';
 import '../zod-config';
 
 /*
- * The postal address of an order (DESIGN.md, fulfilment): where the USB key, the DVD or the
+ * The postal address of an order (docs/fulfilment.md): where the USB key, the DVD or the
  * originals go back, and who is invoiced. Frozen in `order_addresses` when the order is placed.
  *
  * The countries the shop ships to: France (métropole and Corse; the overseas departments are left

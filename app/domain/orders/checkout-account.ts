@@ -6,7 +6,7 @@ import { hasNoForbiddenCharacter } from '../text-input';
 import '../zod-config';
 
 /*
- * The account block of /checkout (specification 000, sections 2 and 5): « Commander en invité »,
+ * The account block of /checkout: « Commander en invité »,
  * « Connexion » and « Inscription » as tabs of the page itself (?compte=), each a form posted to
  * the checkout's action, so that signing in or registering keeps the order on screen. The action
  * checks the forms with these schemas (Conform's parseWithZod with `disableAutoCoercion`: an empty
@@ -28,7 +28,7 @@ export const ACCOUNT_TAB_LABELS: Readonly<Record<AccountTab, string>> = {
   inscription: 'Inscription',
 };
 
-/** The specification's words (000, section 5, checkout). */
+/** The checkout's words. */
 export const CHECKOUT_ACCOUNT_MESSAGES = {
   signInTitle: 'Erreur lors de la connexion',
   invalidCredentials: AUTH_MESSAGES.invalidCredentials,

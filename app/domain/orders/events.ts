@@ -12,7 +12,7 @@ import {
 } from '../order-status';
 
 /*
- * The one registry of order history events (DESIGN.md, « Order lifecycle », History events).
+ * The one registry of order history events (docs/product.md, « The lifecycle »).
  *
  * Every row of order_events has a kind from this registry. For each kind: the shape of its `data`,
  * its French label for the back office, an optional detail line, and whether the customer sees it

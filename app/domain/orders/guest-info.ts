@@ -3,7 +3,7 @@ import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-in
 import '../zod-config';
 
 /*
- * A guest's information on their order (specification 000, `update-guest-order`): the e-mail
+ * A guest's information on their order (`update-guest-order`): the e-mail
  * address (required), names, phone, street address, city and postal code. One schema for the
  * checkout's « Vos informations » form (through Conform's parseWithZod) and for the JSON API.
  */

@@ -3,7 +3,7 @@ import '../zod-config';
 import { hasNoForbiddenCharacter } from '../text-input';
 
 /*
- * The bank details a customer gives so that a refund can reach them by transfer 
+ * The bank details a customer gives so that a refund can reach them by transfer
  * (docs/decisions/025-refund-iban.md): the account holder, the IBAN, the BIC when they have it.
  * Pure: the server checks the form here, never trusting the browser.
  *

@@ -12,7 +12,7 @@ import type { OrderEventKind } from './events';
 import { closedWorkRefusal } from './open-work';
 
 /*
- * The order lifecycle (DESIGN.md, « Order lifecycle »): every change of an order's status, payment
+ * The order lifecycle (docs/product.md, « The lifecycle »): every change of an order's status, payment
  * status, placement or withdrawal is one of the transitions below. `decide` is the whole rule
  * book: from the order's state and a transition it returns either a French refusal, or the next
  * state with the history event and the side effects the change requires. It is pure; the server
@@ -74,7 +74,7 @@ export interface OrderState {
   reviewOpen?: boolean;
 }
 
-/** Something physical travels: it needs a delivery address (DESIGN.md, fulfilment). */
+/** Something physical travels: it needs a delivery address (docs/fulfilment.md). */
 export function shipsSomethingPhysical(order: {
   deliveryMethod: string;
   returnOriginals: boolean;
@@ -657,7 +657,7 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
         if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
         // Starting the work is what the customer did not ask for before their 14 days are over.
-        // Extra copies are goods made to the customer's specification (L221-28 3°): nothing waits.
+        // Extra copies are goods made to the customer's own order (L221-28 3°): nothing waits.
         if (state.kind !== 'extra_copy' && state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
           return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
         }

@@ -3,7 +3,7 @@ import '../zod-config';
 import { SHOP_TIME_ZONE } from '../format';
 
 /*
- * The card form of the specification (000, section 5): cardholder, card number, expiry (MM/AA) and
+ * The card form: cardholder, card number, expiry (MM/AA) and
  * CVV (at most 4 characters), all required. The number must pass the Luhn check and the expiry must
  * not be in the past. The zod schema is read on the server (parseWithZod in the sandbox gateway's
  * action); the browser only gets the formatting helpers, which need no zod.

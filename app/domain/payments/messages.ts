@@ -1,5 +1,5 @@
 /*
- * The payment wording of the specification's error catalogue (000, section 8) and of our own
+ * The payment wording of the shop's error catalogue and of our own
  * additions, in one place for the checkout, the gateway pages and the API.
  */
 

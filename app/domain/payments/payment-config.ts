@@ -4,12 +4,12 @@ import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-in
 import { isMoneticoKey } from './monetico-key';
 
 /*
- * The payment configuration of the back office (specification 001, sections 3 and 5): the payment
+ * The payment configuration of the back office: the payment
  * solution and its credentials, stored as JSON in config_options under `payment_config`, the
- * secrets encrypted (server/payments/config.server.ts). The specification has `stripe` and
+ * secrets encrypted (server/payments/config.server.ts). The gateways are `stripe` and
  * `monetico`; `sandbox` is ours, the built-in test gateway and the default, which needs nothing.
  *
- * Stripe needs, besides the specification's apiKey, the signing secret of its webhook endpoint
+ * Stripe needs, besides its apiKey, the signing secret of its webhook endpoint
  * (`whsec_...`): without it a notification cannot be verified. Monetico needs, besides the
  * terminal (merchantId, "TPE") and its key (secretKey), the company code (`societe`) of the form.
  */
@@ -31,7 +31,7 @@ export type PaymentSecretField = (typeof PAYMENT_SECRET_FIELDS)[number];
 
 export interface PaymentConfig {
   type: PaymentProviderName;
-  /** The specification: "test mode is effectively always on (the value falls back to true)". */
+  /** Test mode is effectively always on: a missing value falls back to true. */
   testMode: boolean;
   /** Stripe secret key (sk_test_... / sk_live_..., or a restricted rk_ key). */
   apiKey: string;
@@ -149,7 +149,7 @@ export function createPaymentConfigSchema({
   return z
     .object({
       type: z.enum(PAYMENT_PROVIDERS, { error: M.type }),
-      // A checkbox: absent when unticked. The specification's fallback is true, for a missing value only.
+      // A checkbox: absent when unticked. The fallback is true, for a missing value only.
       testMode: z.preprocess(
         (v) => (v === 'on' || v === 'true' ? true : v === 'false' ? false : v),
         z.boolean().default(true),
@@ -192,7 +192,7 @@ export type PaymentConfigInput = z.output<ReturnType<typeof createPaymentConfigS
 /** The dialog's fields as the browser's form holds them: test mode is a choice of two, as text. */
 export type PaymentConfigFormInput = Omit<PaymentConfig, 'testMode'> & { testMode: 'true' | 'false' };
 
-/** The two modes, as the dialog offers them: a missing value means test mode (the specification). */
+/** The two modes, as the dialog offers them: a missing value means test mode. */
 export const PAYMENT_MODE_OPTIONS: ReadonlyArray<{ value: PaymentConfigFormInput['testMode']; label: string }> = [
   { value: 'true', label: 'Mode test (aucun paiement réel)' },
   { value: 'false', label: 'Production (paiements réels encaissés)' },

@@ -3,7 +3,7 @@ import { missingPaymentKeys, type PaymentConfig } from './payment-config';
 
 /*
  * Whether the built-in sandbox may take payments, and whether the checkout can offer the card
- * (DESIGN.md, « Payments in production »). A fresh production shop must never let a visitor
+ * (docs/payments.md). A fresh production shop must never let a visitor
  * "pay" with a test card and get a real invoice: with NODE_ENV=production the sandbox is off
  * unless PAYMENT_SANDBOX=on (a demo shop). Outside production it stays on, because development
  * and the tests pay through it; PAYMENT_SANDBOX=off turns it off there too (to try the refusal).

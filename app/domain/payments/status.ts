@@ -8,7 +8,7 @@
 export const PAYMENT_RECORD_STATUSES = ['pending', 'paid', 'failed', 'canceled', 'refunded'] as const;
 export type PaymentRecordStatus = (typeof PAYMENT_RECORD_STATUSES)[number];
 
-/** The back office's payment records (specification 001: Validé, En attente, Échec). */
+/** The back office's payment records (Validé, En attente, Échec). */
 export const PAYMENT_RECORD_STATUS_LABELS: Readonly<Record<PaymentRecordStatus, string>> = {
   pending: 'En attente',
   paid: 'Validé',

@@ -1,11 +1,11 @@
 /*
- * The default price list: the specification's pricingData constants (000 and 001, section 9) plus
- * the entries the specification leaves open (quality, restoration, denoise, shipping of originals),
+ * The default price list: the base pricingData constants plus
+ * the entries we added (quality, restoration, denoise, shipping of originals),
  * whose defaults are explained in docs/pricing.md. It is the document stored as version 1 of
  * `price_lists` on first start and by `npm run seed`; the back office then edits copies of it
  * (new versions), so code must read prices from the active price list, never from this constant.
  *
- * Every amount is an integer number of euro cents (DESIGN.md: money in cents); the specification's
+ * Every amount is an integer number of euro cents (money is in cents: docs/architecture.md); the base list's
  * field names are kept (basePrice, price, deliveryCosts) so that the document reads like its
  * pricingData, but their values are cents, not euros.
  */
@@ -40,7 +40,7 @@ export type Quality = (typeof QUALITIES)[number];
 export const DELIVERY_METHODS = ['digital', 'usb', 'disc'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
-/** Supports that are scanned: resolution and format apply to them only (DESIGN.md, pricing). */
+/** Supports that are scanned: resolution and format apply to them only (docs/pricing.md). */
 export const IMAGE_SUPPORTS: readonly SupportType[] = [
   'photos',
   'slides',
@@ -90,7 +90,7 @@ export interface PriceListDocument {
   formatOptions: Record<Format, MultiplierOption>;
   /** Cost of each delivery method of the digitised files, in cents. */
   deliveryCosts: Record<DeliveryMethod, number>;
-  /** Ours: the specification has a quality field but no price for it. */
+  /** Ours: the quality field had no price. */
   qualityOptions: Record<Quality, MultiplierOption>;
   /** Ours: price of one restored item, in cents. */
   restorationPrice: number;

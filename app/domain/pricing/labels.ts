@@ -18,7 +18,7 @@ export const DELIVERY_DETAILS: Readonly<Record<DeliveryMethod, string>> = {
   disc: 'Envoyé sous 3 à 5 jours ouvrés',
 };
 
-/** Non-digital deliveries take 3 to 5 working days (specification, section 9). */
+/** Non-digital deliveries take 3 to 5 working days. */
 export const PHYSICAL_DELIVERY_DELAY = '3 à 5 jours ouvrés';
 
 /** « Clé USB livrée… », « DVD livré… »: the participle agrees with the medium. */

@@ -63,7 +63,7 @@ export const priceListDocumentSchema = z.object({
     z.object({ basePrice: cents, title: text, unit: text, icon: z.string().trim().max(60) }),
   ),
   filmReelPricing: byKey(REEL_SIZES, z.object({ diameter: text, price: cents, description: text })),
-  // The specification: resolution and format multipliers are at least 1.
+  // Resolution and format multipliers are at least 1.
   resolutionMultipliers: byKey(RESOLUTIONS, multiplier(1)),
   formatOptions: byKey(FORMATS, z.object({ label: text, multiplier: multiplier(1) })),
   deliveryCosts: byKey(DELIVERY_METHODS, cents),

@@ -48,7 +48,7 @@ interface Case {
 
 const nbsp = (s: string) => s.replace(/ €/, '\u00A0€');
 
-// Every constant of the specification (section 9) and each of our options, one case at least.
+// Every default price (docs/pricing.md) and each of our options, one case at least.
 const cases: Case[] = [
   // The examples.
   {
@@ -272,7 +272,7 @@ describe('the price of a selection', () => {
 });
 
 describe('the default price list', () => {
-  it('holds the specification’s constants, in cents', () => {
+  it('holds the default prices, in cents', () => {
     const bases = Object.fromEntries(SUPPORT_TYPES.map((type) => [type, list.supports[type].basePrice]));
     expect(bases).toEqual({
       photos: 35,

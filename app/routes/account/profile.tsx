@@ -44,7 +44,7 @@ import { log } from '~/server/log.server';
 import type { Route } from './+types/profile';
 
 /*
- * /profile, "Mon compte" (specification 000, sections 2, 6, 8): the signed-in customer's orders,
+ * /profile, "Mon compte": the signed-in customer's orders,
  * invoices and profile, in three tabs whose choice is in the address (?tab=), so that each works
  * before JavaScript loads and can be linked to. Orders and invoices are the customer's own only,
  * one page at a time. Administrators also get a button to /admin.
@@ -181,7 +181,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   useServerToast(loaderData.flash);
   useServerToast(actionData?.toast);
 
-  // A failed load says so once, as the specification's toast.
+  // A failed load says so once, as a toast.
   useEffect(() => {
     if (!loaderData.ok && refreshedAt === 0) {
       toast.error('Erreur de chargement', { description: 'Impossible de charger vos données. Veuillez réessayer.' });

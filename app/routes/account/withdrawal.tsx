@@ -23,7 +23,7 @@ import type { Route } from './+types/withdrawal';
 
 /*
  * /retractation/:orderId, the confirmation step of "Renoncer au contrat ici" (Code de la
- * consommation L221-18; DESIGN.md, compliance): the order in short, what withdrawing means, and the
+ * consommation L221-18; docs/product.md, « Compliance »): the order in short, what withdrawing means, and the
  * button "Confirmer la rétractation". Open to the order's owner and to the guest holding the order's
  * access token; the back office sees the request in the order's history. Linked from /profile,
  * /confirmation and the order e-mail.

@@ -20,7 +20,7 @@ import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/layout';
 
 /*
- * /admin and its tabs (specification 001): header (notifications, settings dialogs, logout),
+ * /admin and its tabs: header (notifications, settings dialogs, logout),
  * statistics cards, search box, the six tabs as child routes. Every child loader and action checks
  * the administrator itself; this loader only serves the frame.
  */
@@ -39,7 +39,7 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  // The pages (spec 000): anonymous visitors to /login remembering the page, customers to the home
+  // The pages: anonymous visitors to /login remembering the page, customers to the home
   // page. Their resource routes (/admin/api, /admin/exports) and the tabs' own loaders and actions
   // keep answering 401/403 through requireStaff; the layout's redirect wins for a page.
   const admin = await requireStaffPage(request);

@@ -3,7 +3,7 @@ import { siteOrigin } from '~/server/content/site.server';
 import { contentSource } from '~/server/content/source.server';
 import { log } from '~/server/log.server';
 
-/** GET /sitemap.xml: every public page of the specification, and every post of the blog. */
+/** GET /sitemap.xml: every public page, and every post of the blog. */
 export async function loader() {
   let posts: SitemapEntry[] = [];
   try {

@@ -3,7 +3,7 @@ import { updateGuestOrder } from '~/server/orders/guest-info.server';
 import type { Route } from './+types/update-guest-order';
 
 /*
- * POST /api/update-guest-order, the specification's function (000, section 7): JSON
+ * POST /api/update-guest-order: JSON
  * { orderId, guestInfo: { email, phone, address, city, postalCode } } -> { success: true, guestInfo },
  * 400 { error, fieldErrors } (French), or 404 { error: 'Commande introuvable' } for anyone but the
  * guest holding the order's access cookie. See server/orders/guest-info.server.ts.

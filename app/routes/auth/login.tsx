@@ -46,7 +46,7 @@ import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/login';
 
 /*
- * /login (specification 000, sections 2, 4, 5, 8): sign-in, forgot password, new password (after
+ * /login: sign-in, forgot password, new password (after
  * the e-mailed link) and the request of a magic link, as real forms handled by this action. The
  * e-mailed links land here too:
  *  - a reset link: Better Auth checks the token then redirects to /login?type=recovery&token=…; the

@@ -6,7 +6,7 @@ import type { Route } from './+types/logout';
 
 /*
  * POST /logout: ends the session with Better Auth, and in any case makes the browser forget it
- * (specification 000, section 4: logout clears the user whether or not the server call succeeds).
+ * (logout clears the user whether or not the server call succeeds).
  * The sign-in page then says "Déconnexion réussie". No state change on GET: /logout typed in the
  * address bar only leads home.
  */

@@ -25,7 +25,7 @@ import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/register';
 
 /*
- * /register (specification 000, sections 2, 5, 8): names, e-mail, password twice and the general
+ * /register: names, e-mail, password twice and the general
  * terms of sale, whose link opens them in a dialog ("J'ai lu et j'accepte" ticks the box). Better
  * Auth creates the account and signs it in (the welcome e-mail is queued by its user hook); the page
  * says "Inscription réussie" and leads to /profile, or back to the checkout it came from.

@@ -19,7 +19,7 @@ import { log } from '~/server/log.server';
 import type { Route } from './+types/setup-super-admin';
 
 /*
- * /setup-super-admin (specification 001): the first administrator of a fresh shop. Open only while
+ * /setup-super-admin: the first administrator of a fresh shop. Open only while
  * no administrator exists; afterwards it says that the setup is closed (npm run admin:create and the
  * back office take over). It never deletes accounts or sessions. It asks for the one-time setup code
  * the server printed at start, so that reaching the port first is not enough to claim the shop.

@@ -65,7 +65,7 @@ import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/checkout';
 
 /*
- * /checkout?orderId= (specification 000, sections 2, 4, 5, 8): the order recap at its real prices,
+ * /checkout?orderId=: the order recap at its real prices,
  * the delivery, for a guest the account block, ONE « Vos coordonnées » block (a guest's e-mail
  * address, and the delivery address when something travels, asked once), the customer's optional
  * request to start before the end of the withdrawal period, and `Payer {total}`. That one press

@@ -39,7 +39,7 @@ import { prepaidLabelView } from '~/server/shipping/labels.server';
 import type { Route } from './+types/confirmation';
 
 /*
- * /confirmation?orderId= (specification 000, sections 2, 4): the order's summary, lines, price
+ * /confirmation?orderId=: the order's summary, lines, price
  * breakdown, statuses and history. Only for the order's owner, a guest holding the order's access
  * token, or an administrator; anyone else gets the 404 an unknown order gets. The payment's state:
  * paid; being confirmed by the gateway (the page refreshes itself); to pay by transfer or cheque,

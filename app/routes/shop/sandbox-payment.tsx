@@ -22,7 +22,7 @@ import type { Route } from './+types/sandbox-payment';
 
 /*
  * /paiement/sandbox/{sessionId}: the payment page of the sandbox gateway (server/payments/
- * sandbox.server.ts), standing where Stripe's or Monetico's hosted page would. The specification's
+ * sandbox.server.ts), standing where Stripe's or Monetico's hosted page would. The shop's
  * card form (cardholder, number, expiry MM/AA, CVV, all required; Luhn and expiry checked) with
  * Stripe's test cards. Paying makes the sandbox notify the shop server to server (signed), then
  * sends the browser back to the shop; cancelling returns to the checkout with canceled=true.

@@ -15,7 +15,7 @@ import type { Route } from './+types/essai-gratuit';
 
 export const headers = publicPageHeaders;
 
-/** The specification's URL, with its accent; /numerisation-essai-gratuit serves the same page. */
+/** The URL, with its accent; /numerisation-essai-gratuit serves the same page. */
 const PATH = '/numérisation-essai-gratuit';
 const CRUMBS = [
   { name: 'Accueil', path: '/' },

@@ -10,7 +10,7 @@ import { baseUrl } from '../env.server';
  *    is shown once even when React renders twice). Only that page consumes it; it expires after a
  *    minute anyway. A key, never text: nobody can make the shop say words of their choosing.
  *  - `sv_recovery`: the password-reset token of the e-mailed link, moved out of the address bar
- *    (specification: the link's parameters are cleared from the address after use) until the new
+ *    (the link's parameters are cleared from the address after use) until the new
  *    password is chosen.
  */
 

@@ -9,7 +9,7 @@ import { log } from '../log.server';
 export { heldForTwoFactor } from '../access/door.server';
 
 /*
- * The back office's guard (specification 001, sections 4 and 6; docs/decisions/016-staff-roles.md),
+ * The back office's guard (docs/decisions/016-staff-roles.md),
  * through the door (access/door.server.ts, docs/decisions/019-one-authorization-door.md). Every
  * admin loader and action calls requireStaff itself with the capability its line of
  * domain/staff/access-rules.ts names (a layout's loader does not protect its children). It reads
@@ -65,7 +65,7 @@ function isSecurityPage(request: Request): boolean {
 
 /**
  * The dashboard's frame (/admin's layout): anonymous visitors to /login remembering the page,
- * customers to the home page (specification 000, §6), any staff member in; a held administrator
+ * customers to the home page, any staff member in; a held administrator
  * to « Sécurité ». The session not checkable is the error state (503), not the site's error page.
  */
 export async function requireStaffPage(request: Request): Promise<SessionUser> {

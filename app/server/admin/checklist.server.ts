@@ -224,7 +224,7 @@ async function timed(id: PlatformTestId, probe: Probe): Promise<PlatformTestResu
   return { id, label: PLATFORM_TEST_LABELS[id], ...outcome, durationMs: Math.round(performance.now() - started) };
 }
 
-/** The specification's connectivity test: a read of orders (count, limit 1). */
+/** The connectivity test: a read of orders (count, limit 1). */
 const databaseProbe: Probe = async () => {
   try {
     await db().execute(sql`select count(*) from (select 1 from orders limit 1) t`);
@@ -247,7 +247,7 @@ const ordersProbe: Probe = async () => {
     : { state: 'error', message: PLATFORM_TEST_MESSAGES.orderFunctionsError };
 };
 
-/** The payment probe: create-checkout with `test: true`, as the specification calls it, with the admin's session. */
+/** The payment probe: create-checkout with `test: true`, as the Tests tab calls it, with the admin's session. */
 function paymentsProbe(request: Request): Probe {
   return async () => {
     const headers = new Headers({ 'content-type': 'application/json' });

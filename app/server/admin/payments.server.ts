@@ -14,7 +14,7 @@ import { anyOf, isoTimestamp, orderSearchCondition, textConditions } from './sea
 import { invalidateDashboardStats } from './stats.server';
 
 /*
- * The Validation Paiements dialog (specification 001): the bank transfers and cheques awaited, searched
+ * The Validation Paiements dialog: the bank transfers and cheques awaited, searched
  * and validated or rejected one by one or as a selection. Card attempts are not here: only their
  * gateway settles them (a declined card is not money received). Each decision is one transition of
  * the order lifecycle (orders/lifecycle.server.ts), in its own transaction:

@@ -13,8 +13,8 @@ import {
 } from './search-sql.server';
 
 /*
- * The dashboard's search box (specification 001: "a search box that filters orders, customers and
- * invoices"): the first matches of each kind by number, name or e-mail, and how many there are
+ * The dashboard's search box, which filters orders, customers and
+ * invoices: the first matches of each kind by number, name or e-mail, and how many there are
  * (counted up to SEARCH_COUNT_CAP). Each part is answered by an index (search-sql.server.ts).
  */
 

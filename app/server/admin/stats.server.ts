@@ -8,7 +8,7 @@ import { log } from '../log.server';
  * The dashboard's statistics cards, counted in SQL in one pass over `orders` (FILTER clauses), one
  * over the accounting documents and one index-only count of customer accounts.
  *
- * Revenue is what the accounts say (DESIGN.md, money rules: always net of refunds): the real
+ * Revenue is what the accounts say (always net of refunds: docs/payments.md): the real
  * invoices minus the real credit notes, each on its issue date, never a demonstration document
  * (money taken by the sandbox). `REVENUE_DOCUMENTS` is that signed list, shared with the reports.
  *

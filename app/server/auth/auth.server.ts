@@ -32,7 +32,7 @@ import { journalPasswordReset, securityPlugin } from './security-plugin.server';
 import { hashVerificationIdentifier, revokeMagicLinks, revokeResetTokens } from './tokens.server';
 
 /*
- * Better Auth, configured once (DESIGN.md, auth): e-mail + password hashed with argon2id, password
+ * Better Auth, configured once (docs/product.md, « Security »): e-mail + password hashed with argon2id, password
  * reset and magic link by e-mail, the admin plugin for roles, sessions in PostgreSQL with the
  * cookie cache off (a role change or a ban takes effect on the next request), rate limits in the
  * database in every environment.
@@ -43,13 +43,13 @@ export const CLIENT_IP_HEADER = 'x-soovenirs-client-ip';
 
 export const AUTH_BASE_PATH = '/api/auth';
 
-/** Specification, sections 5 and 9: 6 characters at least. */
+/** 6 characters at least (with the common passwords refused, decision 005). */
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
 /**
- * Where the link of the password-reset e-mail lands (specification: "the password reset e-mail
- * link returns to /login"). Better Auth checks the token, then redirects to
+ * Where the link of the password-reset e-mail lands: the password reset e-mail's
+ * link returns to /login. Better Auth checks the token, then redirects to
  * `/login?type=recovery&token=…`, or to `/login?type=recovery&error=INVALID_TOKEN`.
  */
 export const RESET_PASSWORD_CALLBACK = '/login?type=recovery';
@@ -111,7 +111,7 @@ function createAuth() {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
-      // The specification signs the customer in right after registration ("Inscription réussie").
+      // The customer is signed in right after registration ("Inscription réussie").
       autoSignIn: true,
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: 60 * 60,
@@ -145,7 +145,7 @@ function createAuth() {
     },
     /*
      * Addresses are confirmed by a link e-mailed at registration (docs/decisions/010). Sign-in is
-     * not blocked meanwhile (the specification signs the customer in at once, and they may order
+     * not blocked meanwhile (the customer is signed in at once, and they may order
      * right away); /profile says « Confirmez votre adresse e-mail » with a button to send it again.
      */
     emailVerification: {
@@ -167,7 +167,7 @@ function createAuth() {
     },
     user: {
       additionalFields: {
-        // Registration metadata of the specification (first_name, last_name; '' when absent).
+        // Registration metadata (first_name, last_name; '' when absent).
         firstName: { type: 'string', required: false, defaultValue: '', input: true, validator: { input: nameField } },
         lastName: { type: 'string', required: false, defaultValue: '', input: true, validator: { input: nameField } },
         // Profile fields, edited on /profile through our own action, never set at sign-up.

@@ -91,7 +91,7 @@ describe('getUser', () => {
     expect((await getUser(request('/', cookie)))?.role).toBe('customer');
     expect(await setUserRole(email, 'admin')).toBe(true);
     expect((await getUser(request('/', cookie)))?.role).toBe('admin');
-    // A role the specification does not know reads as customer.
+    // A role the shop does not know reads as customer.
     await db().update(user).set({ role: 'user' }).where(eq(user.email, email));
     expect((await getUser(request('/', cookie)))?.role).toBe('customer');
   });

@@ -5,7 +5,7 @@ import { setupCode } from '../db/schema';
 import { countAdmins } from '../users.server';
 
 /*
- * The one-time setup code of /setup-super-admin (DESIGN.md, security rules): whoever reaches a new
+ * The one-time setup code of /setup-super-admin (docs/product.md, « Security »): whoever reaches a new
  * shop's port first must not become its administrator. While the shop has no administrator, each
  * server start draws a code, keeps its SHA-256 in `setup_code` and prints the code on its own
  * standard output (server/serve.ts), nowhere else. Every code in the table is valid, so several

@@ -3,7 +3,7 @@ import { type Database, db, type Tx } from '../db/client.server';
 import { configOptions } from '../db/schema';
 
 /*
- * The back office's settings (specification 001, section 3): one row per option in config_options,
+ * The back office's settings: one row per option in config_options,
  * the value a JSON string. Secret fields inside a value are encrypted by the module that owns the
  * option (crypto.server.ts), never here: this module only reads and writes JSON.
  */
@@ -40,7 +40,7 @@ export async function readConfigOption(name: ConfigOptionName, executor: Executo
   }
 }
 
-/** Insert or replace the option (the specification's upsert, conflict on option_name). */
+/** Insert or replace the option (an upsert, conflict on option_name). */
 export async function writeConfigOption(
   name: ConfigOptionName,
   value: unknown,

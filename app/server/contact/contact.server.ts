@@ -8,7 +8,7 @@ import { shopContactAddress } from '../email/shop-contact.server';
 
 /*
  * A message of the contact form: stored, e-mailed to the shop, acknowledged to the sender and put
- * in the back office's notifications, in one transaction (DESIGN.md: side effects in the same
+ * in the back office's notifications, in one transaction (side effects in the same
  * transaction, through the outbox). Either all of it happens or none.
  */
 

@@ -16,7 +16,7 @@ export class ContentTimeoutError extends Error {
   }
 }
 
-/** Neither the content API nor a local copy could give this data (specification's message). */
+/** Neither the content API nor a local copy could give this data. */
 export class ContentUnavailableError extends Error {
   readonly path: string;
   constructor(path: string, options?: { cause?: unknown }) {

@@ -38,7 +38,7 @@ const PAGE_SLUGS = [
 const BAD_FRENCH_SPACING = /[ \u00A0][;:!?»]/;
 
 describe('the shop’s content', () => {
-  it('has a page for every service of the specification', async () => {
+  it('has a page for every service of the catalogue', async () => {
     const services = await content.getServices();
     for (const id of SERVICE_IDS) {
       const service = services.find((s) => s.slug === id);
@@ -94,7 +94,7 @@ describe('the shop’s content', () => {
     }
   });
 
-  it('has the two posts of the specification, newest first', async () => {
+  it('has the two posts of the default content, newest first', async () => {
     const posts = await content.getPosts({ limit: 50 });
     const slugs = posts.map((p) => p.slug);
     expect(slugs).toContain('resolution-ideale-numerisation');

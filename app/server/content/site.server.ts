@@ -15,7 +15,7 @@ export function siteOrigin(): string {
 
 /**
  * The active price list's document, or null when it cannot be read: pages then show the content
- * layer's fallback prices (specification, section 9) instead of failing.
+ * layer's fallback prices instead of failing.
  */
 export async function loadPriceList(): Promise<PriceListDocument | null> {
   try {

@@ -53,7 +53,7 @@ export function invalidateLocalContentCache(prefix?: string): number {
 }
 
 /**
- * A page of the site. The specification gives pages no fallback when the API fails; a shop whose
+ * A page of the site. A page could have no fallback when the API fails; a shop whose
  * legal and information pages vanish with its CMS would be worse, so the site serves the local
  * copy of the page then, and says so in the log.
  */

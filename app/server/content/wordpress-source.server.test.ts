@@ -95,7 +95,7 @@ function source(options: { now?: () => number; timers?: Parameters<typeof create
 }
 
 describe('the WordPress source', () => {
-  it('reads the specification’s endpoints and maps their answers', async () => {
+  it('reads the shop endpoint’s routes and maps their answers', async () => {
     route = (url) => {
       switch (url.pathname.replace('/wp-json/soovenirs/v1', '')) {
         case '/posts':

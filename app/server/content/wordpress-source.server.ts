@@ -15,8 +15,8 @@ import { log } from '../log.server';
 import { ContentApiError, ContentTimeoutError, ContentUnavailableError } from './errors.server';
 
 /*
- * The optional WordPress source (WORDPRESS_API_URL), with the behaviour of the specification's
- * content feed (000, sections 7 and 8):
+ * The optional WordPress source (WORDPRESS_API_URL), with this behaviour
+ * (docs/content.md, « The WordPress source »):
  *  - GET on the base path: posts (limit, offset, category), post/{slug or id}, services,
  *    service/{slug}, pages, page/{slug or id}, categories, tags, faq, media/{id}, menu/{location},
  *    service-images;
@@ -34,7 +34,7 @@ export const CONTENT_API_TIMEOUT_MS = 5_000;
 export const CONTENT_CACHE_TTL_MS = 60_000;
 
 export interface ContentNotice {
-  /** The specification's toast title: "Erreur API WordPress", "Erreur de connexion"… */
+  /** The toast title: "Erreur API WordPress", "Erreur de connexion"… */
   title: 'Erreur API WordPress' | 'Erreur de connexion' | 'Délai dépassé' | 'Images des services';
   message: string;
   path: string;
@@ -146,7 +146,7 @@ export function createWordPressSource(options: WordPressSourceOptions): WordPres
     if (isServiceImages) notify({ title: 'Images des services', message: SERVICE_IMAGES_ERROR, path, fellBack });
   }
 
-  /** Asks the API; on failure, the local content when the specification allows it, else the error. */
+  /** Asks the API; on failure, the local content when the data has one, else the error. */
   async function call<T>(path: string, map: (body: unknown) => T, local?: () => Promise<T>): Promise<T> {
     let body: unknown;
     try {

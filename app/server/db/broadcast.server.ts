@@ -4,8 +4,8 @@ import { log } from '../log.server';
 import { pool } from './client.server';
 
 /*
- * Messages between the instances of the shop that share one PostgreSQL (DESIGN.md, « Several
- * machines »): what one process caches (HTML pages, WordPress answers, dashboard figures) must be
+ * Messages between the instances of the shop that share one PostgreSQL (docs/operations.md,
+ * « Several instances »): what one process caches (HTML pages, WordPress answers, dashboard figures) must be
  * forgotten by every process when it changes. A message is a PostgreSQL NOTIFY on one channel; each
  * process LISTENs on a dedicated connection (not the pool's: a pooled connection is handed to
  * queries and LISTEN belongs to one session).

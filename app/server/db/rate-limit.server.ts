@@ -5,7 +5,7 @@ import { pool } from './client.server';
 
 /*
  * Rate limits counted in PostgreSQL, so that they hold across every instance sharing the database
- * (DESIGN.md, « Several machines »): one row per (key, window start) in the unlogged table
+ * (docs/operations.md, « Several instances »): one row per (key, window start) in the unlogged table
  * rate_limit_hits, counted by one upsert, and a sliding-window estimate from the previous window. The window starts are computed from the database's
  * clock, the same for every instance. Expired rows are deleted now and then by whichever process
  * counts.

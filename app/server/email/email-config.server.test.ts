@@ -59,7 +59,7 @@ async function dumpDatabase(): Promise<string> {
 }
 
 describe('e-mail configuration', () => {
-  it('reads the specification defaults when nothing is stored', async () => {
+  it('reads the defaults when nothing is stored', async () => {
     expect(await getEmailConfig()).toEqual(EMAIL_CONFIG_DEFAULTS);
     expect(await getPublicEmailConfig()).toEqual({
       enabled: true,
@@ -79,7 +79,7 @@ describe('e-mail configuration', () => {
     expect(await getEmailConfig()).toEqual(EMAIL_CONFIG_DEFAULTS);
   });
 
-  it('refuses an invalid configuration with the specification messages, and stores nothing', async () => {
+  it('refuses an invalid configuration with French messages, and stores nothing', async () => {
     const result = await saveEmailConfig({
       ...valid,
       senderEmail: 'pas-une-adresse',

@@ -17,7 +17,7 @@ import { log } from '../log.server';
 import { EMAIL_CONFIG_LOCK_KEY, OUTBOX_CHANNEL } from './constants.server';
 
 /*
- * The e-mail configuration (specification 001, section 3), stored as JSON in config_options under
+ * The e-mail configuration, stored as JSON in config_options under
  * `email_config`, with smtpPassword encrypted (crypto.server.ts). The decrypted password only ever
  * lives in this process's memory: toPublicEmailConfig() is what a loader may hand to a browser.
  */
@@ -74,7 +74,7 @@ export async function loadEmailConfig(executor: Executor = db()): Promise<Loaded
   }
 }
 
-/** The specification's read: on error the defaults are used (and the error logged). */
+/** On error the defaults are used (and the error logged). */
 export async function getEmailConfig(): Promise<EmailConfig> {
   try {
     const { passwordUnreadable: _, ...config } = await loadEmailConfig();
@@ -105,7 +105,7 @@ export type SaveEmailConfigResult =
 /**
  * Validates and saves the configuration (upsert on option_name). An empty password keeps the
  * stored one. Once SMTP is complete, the held messages are released to the worker, in the same
- * transaction. Database errors are logged and reported as `success: false` (specification).
+ * transaction. Database errors are logged and reported as `success: false`.
  */
 export async function saveEmailConfig(input: unknown, actor: AuditActor = 'system'): Promise<SaveEmailConfigResult> {
   try {

@@ -57,7 +57,7 @@ describe('order status e-mail', () => {
     ['shipped', 'Commande SV-2026-000042 expédiée', 'Votre commande a été expédiée et est en route.'],
     ['canceled', 'Commande SV-2026-000042 annulée', 'Votre commande a été annulée.'],
     ['pending', 'Mise à jour de votre commande SV-2026-000042', 'Le statut de votre commande a été mis à jour.'],
-  ])('%s: sends the specification wording to the customer', async (status, subject, message) => {
+  ])('%s: sends its wording to the customer', async (status, subject, message) => {
     await configureSmtpFor(smtp, 'starttls');
     const result = await sendOrderStatusEmail(input(status));
     expect(result).toMatchObject({ success: true, status: 'queued', duplicate: false });

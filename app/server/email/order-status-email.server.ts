@@ -8,7 +8,7 @@ import { readStoredEmailConfig } from './email-config.server';
 import { type EnqueuedEmail, enqueueEmail, InvalidRecipientError } from './outbox.server';
 
 /*
- * The specification's order status e-mail helper (001, sections 4, 7, 8): order id, e-mail,
+ * The order status e-mail helper: order id, e-mail,
  * customer, status -> { success, error }, the error defaulting to 'Failed to send email'. If e-mail
  * notifications are disabled, or the order has no e-mail address, nothing is sent.
  */

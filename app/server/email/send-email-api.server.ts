@@ -8,7 +8,7 @@ import { log } from '../log.server';
 import { queueEmail } from './outbox.server';
 
 /*
- * The specification's send-email call (001, section 7: to, subject, html -> message, id), for the
+ * The send-email call (to, subject, html -> message, id), for the
  * staff its line of domain/staff/access-rules.ts names (the door decides): open to anyone it would
  * relay spam under the shop's name. The message goes through the outbox like every other and is
  * journaled; `id` is the outbox row's id. An `Idempotency-Key` header makes a retried request

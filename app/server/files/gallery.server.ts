@@ -213,7 +213,7 @@ export type ReworkResult = { ok: true; fileName: string } | { ok: false; error: 
 
 /**
  * The customer flags a file « À refaire »: the file row, the history event and the back office's
- * notification in one transaction (DESIGN.md: side effects with the change).
+ * notification in one transaction (side effects with the change: docs/architecture.md, « Conventions »).
  */
 export async function requestRework(
   input: { orderId: string; orderNumber: string; fileId: string; comment: string; actor: string },

@@ -21,7 +21,7 @@ import { collect, posterFrame, videoDuration } from './video-info.server';
  * width and height; for each video its duration, and a poster frame as preview and thumbnail when
  * ffmpeg is installed (otherwise `none`: the gallery shows an icon).
  *
- * Claims (several instances on one database, DESIGN.md « Several machines »). `order_files` has no
+ * Claims (several instances on one database, docs/operations.md « Several instances »). `order_files` has no
  * lease column and `preview_status` no « in progress » value, so a claim cannot be a short
  * transaction that marks rows: a marked row would either be taken again by another instance or,
  * after a crash, never be taken again. Each pass therefore works inside its row locks: one

@@ -15,7 +15,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '../env.server';
 
 /*
- * The one storage of the customers' files (DESIGN.md, « Fulfilment », issue 16): a folder in
+ * The one storage of the customers' files (docs/fulfilment.md; decision 011): a folder in
  * DATA_DIR by default (nothing to install), or S3-compatible object storage through the official
  * SDK when S3_BUCKET is set (several machines share one bucket). Everything else (uploads,
  * previews, the gallery, downloads, the retention job) goes through `FileStorage`, never through

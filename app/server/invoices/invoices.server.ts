@@ -17,7 +17,7 @@ import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/sche
 import { buyerOf, deliveryPartyOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
- * Invoices and credit notes (DESIGN.md, compliance). An invoice is issued in the transaction that
+ * Invoices and credit notes (docs/product.md, « Compliance »). An invoice is issued in the transaction that
  * records the payment (payments/notifications.server.ts), so an order is never paid without its
  * invoice nor invoiced without being paid. Numbers come from `invoice_counters(kind, year, last)`:
  * the row is created or incremented by one upsert, which locks it until the transaction ends, so

@@ -12,7 +12,7 @@ import { loadOrderHistory, type OrderHistoryEntry } from './history.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from './order-parts.server';
 
 /*
- * Who may see an order (DESIGN.md, security rules): its owner (orders.user_id), a guest holding the
+ * Who may see an order (docs/product.md, « Security »): its owner (orders.user_id), a guest holding the
  * order's access token, or a staff member whose role sees orders (the door). Anyone else gets the same answer as for an order that
  * does not exist (null, which routes turn into a 404), so that order ids cannot be probed.
  *

@@ -6,7 +6,7 @@ import type { Tx } from '../db/client.server';
 import { orderAddresses, orderEvents } from '../db/schema';
 
 /*
- * The addresses frozen on an order (DESIGN.md, fulfilment): written once, in the transaction that
+ * The addresses frozen on an order (docs/fulfilment.md): written once, in the transaction that
  * places the order and before its `place` transition (which refuses something physical without a
  * delivery address), then only read. A later change of the customer's profile does not move them:
  * the parcel goes where the order said, and the invoice keeps the address it was issued to.

@@ -12,7 +12,7 @@ import { enqueueOrderConfirmation } from './confirmation-email.server';
 import { readCookie, requestHoldsOrderToken } from './order-response.server';
 
 /*
- * The specification's `update-guest-order` (000, section 7: body orderId, guestInfo): a guest saves
+ * `update-guest-order` (body orderId, guestInfo): a guest saves
  * the e-mail address (required), phone, street address, city and postal code of an order they hold
  * the access cookie `sv_order_<id>` of. Nobody else may write them: a signed-in owner's details are
  * the account's, anyone else gets the answer of an unknown order. A paid order's details are frozen

@@ -10,7 +10,7 @@ import { closeLapsedReviews, sendReviewReminders } from './preview-keep.server';
 import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
 
 /*
- * Background housekeeping of orders (DESIGN.md, order lifecycle), safe on any number of instances
+ * Background housekeeping of orders (docs/product.md, « The lifecycle »), safe on any number of instances
  * (rows are claimed with FOR UPDATE SKIP LOCKED):
  *  - a card attempt not settled by its gateway within 24 hours is closed (Stripe: expired there
  *    too), so that nothing can pay an old session the customer forgot about;

@@ -43,7 +43,7 @@ import { forgetIbanWhenSettled, type IbanRequestOutcome, requestIbanForRefund } 
 import type { RefundResult } from './refunds.server';
 
 /*
- * The one place that changes an order's states (DESIGN.md, « Order lifecycle »). `applyTransition`
+ * The one place that changes an order's states (docs/product.md, « The lifecycle »). `applyTransition`
  * locks the order row, reads its state, asks the rule book (domain/orders/lifecycle.ts) and, when
  * the transition is accepted, writes in the same transaction the new state, the history event and
  * every side effect the rule book lists: notification, e-mail (outbox), invoice, credit note,

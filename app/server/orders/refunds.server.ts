@@ -10,7 +10,7 @@ import { refundAtGateway, supportsRefund } from '../payments/refunds.server';
 import { type Actor, applyTransitionInTx, lockOrderState } from './lifecycle.server';
 
 /*
- * Giving money back (DESIGN.md, money rules; decision 022). A refund is never more than what was
+ * Giving money back (docs/payments.md; decision 022). A refund is never more than what was
  * paid minus what was refunded or is owed (the rule book's `refund` guard), and each one gets its
  * credit notes (one per invoice it credits). Money and records cannot disagree:
  *  1. a `refunds` row `due` (« à rembourser ») reserves the amount, under the order's lock: written

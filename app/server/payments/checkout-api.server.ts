@@ -10,7 +10,7 @@ import { CheckoutError, createCheckout, probePayments } from './checkout.server'
 import { confirmCheckout } from './offline.server';
 
 /*
- * POST /api/create-checkout, the specification's function (000 section 7, 001 section 7):
+ * POST /api/create-checkout:
  *  - { orderId, amount, customerEmail, returnUrl } -> { url, sessionId }: a payment session for the
  *    order, at the order's own amount (the body's `amount` is ignored), for the order's owner or the
  *    guest holding its access cookie; anyone else gets 404, as for an order that does not exist;
@@ -79,7 +79,7 @@ export async function handleCreateCheckoutRequest(request: Request): Promise<Res
   // Only the customer pays: the owner, or the guest with the order's token. Others: as if it did not exist.
   if (!viewable || viewable.viewer === 'admin') return json({ error: PAYMENT_MESSAGES.orderNotFound }, 404);
   try {
-    // The spec's checkout calls this on « Payer »: the customer confirms the order with a card.
+    // The checkout calls this on « Payer »: the customer confirms the order with a card.
     await confirmCheckout({
       orderId: viewable.order.id,
       method: 'card',

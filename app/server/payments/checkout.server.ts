@@ -23,7 +23,7 @@ import { createStripeProvider, expireStripeSession } from './stripe.server';
 import { type PaymentProvider, PaymentProviderError, type ProbeResult } from './types';
 
 /*
- * The specification's `create-checkout` (000, section 7): a payment session for an order, at the
+ * `create-checkout`: a payment session for an order, at the
  * order's own amount (never one sent by a browser), with the gateway the back office chose. The
  * route (routes/api/create-checkout.ts) checks who asks first; this module trusts its caller.
  */
@@ -56,7 +56,7 @@ export function checkoutPath(orderId: string, canceled = false): string {
 
 /**
  * Where to come back after paying: a local path, or an absolute URL on this shop's origin, as the
- * spec's returnUrl; anything else (another site: an open redirect) falls back to the checkout page.
+ * caller's returnUrl; anything else (another site: an open redirect) falls back to the checkout page.
  */
 export function returnPathFor(returnUrl: unknown, orderId: string): string {
   const fallback = checkoutPath(orderId);
@@ -78,7 +78,7 @@ export function returnPathFor(returnUrl: unknown, orderId: string): string {
 export async function activeGateway(): Promise<{ config: PaymentConfig; provider: PaymentProvider }> {
   const config = await loadPaymentConfig();
   const card = await getCardAvailability(undefined, config);
-  // A production shop without a real gateway: no test card may "pay" an order (DESIGN.md).
+  // A production shop without a real gateway: no test card may "pay" an order (docs/payments.md, « The sandbox »).
   if (!card.available && card.reason === 'sandbox-disabled') {
     throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
   }
@@ -88,9 +88,9 @@ export async function activeGateway(): Promise<{ config: PaymentConfig; provider
 
 export interface CreateCheckoutInput {
   orderId: string;
-  /** The spec's returnUrl: where to come back after paying (sanitised, see returnPathFor). */
+  /** The caller's returnUrl: where to come back after paying (sanitised, see returnPathFor). */
   returnUrl?: string | null;
-  /** The spec's customerEmail: only used when the order itself has no e-mail address. */
+  /** The caller's customerEmail: only used when the order itself has no e-mail address. */
   customerEmail?: string | null;
 }
 
@@ -180,7 +180,7 @@ export interface PaymentProbe extends ProbeResult {
   testMode: boolean;
 }
 
-/** The spec's probe (`create-checkout` with test: true, for the back office): are the keys configured? */
+/** The probe (`create-checkout` with test: true, for the back office): are the keys configured? */
 export async function probePayments(): Promise<PaymentProbe> {
   const config = await loadPaymentConfig();
   const base = {

@@ -21,7 +21,7 @@ import { db } from '../db/client.server';
 import { log } from '../log.server';
 
 /*
- * The payment configuration (specification 001, section 3), stored as JSON in config_options under
+ * The payment configuration, stored as JSON in config_options under
  * `payment_config` with apiKey, webhookSecret and secretKey encrypted (crypto.server.ts, each bound
  * to its field). The decrypted secrets only live in this process's memory; what a loader may hand
  * to a browser is getPublicPaymentConfig() (masked).
@@ -40,7 +40,7 @@ function fromStored(value: unknown): StoredPaymentConfig {
   const str = (key: keyof PaymentConfig) => (typeof v[key] === 'string' ? (v[key] as string) : (d[key] as string));
   return {
     type: (PAYMENT_PROVIDERS as readonly unknown[]).includes(v.type) ? (v.type as PaymentProviderName) : d.type,
-    // The specification: the value falls back to true.
+    // A missing value falls back to true.
     testMode: typeof v.testMode === 'boolean' ? v.testMode : true,
     apiKey: str('apiKey'),
     webhookSecret: str('webhookSecret'),

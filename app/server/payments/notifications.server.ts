@@ -12,7 +12,7 @@ import { createLabelAfterPayment } from '../shipping/labels.server';
 import type { PaymentNotification } from './types';
 
 /*
- * What a verified gateway notification does, in ONE transaction (DESIGN.md: side effects of a state
+ * What a verified gateway notification does, in ONE transaction (side effects of a state
  * change are written with it):
  *  1. the (provider, event id) pair goes into payment_events; if it is already there, the
  *     notification was applied before and nothing else happens (idempotency: gateways deliver

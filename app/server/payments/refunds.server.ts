@@ -6,7 +6,7 @@ import { createStripeProvider } from './stripe.server';
 import type { PaymentProvider, RefundResult } from './types';
 
 /*
- * Refunds at the gateway (DESIGN.md, money rules): the order lifecycle asks here to give money back
+ * Refunds at the gateway (docs/payments.md): the order lifecycle asks here to give money back
  * through the gateway that took it, then records the refund and its credit note. A refund goes to
  * the gateway of the payment, not the active one: the shop may have switched from Stripe to
  * Monetico since, and the Stripe keys are still in the saved configuration (payment_config keeps

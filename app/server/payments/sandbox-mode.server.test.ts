@@ -16,7 +16,7 @@ import { sandboxMayTakePayments } from './sandbox-mode.server';
 import { handlePaymentWebhook } from './webhooks.server';
 
 /*
- * The sandbox in production (DESIGN.md, « Payments in production »): off unless PAYMENT_SANDBOX=on,
+ * The sandbox in production (docs/payments.md): off unless PAYMENT_SANDBOX=on,
  * heard only while it is the active gateway; Stripe's and Monetico's notifications of sessions
  * opened before a switch of gateway still count, verified with their saved keys.
  */

@@ -16,7 +16,7 @@ import type { CreatedSession, NotificationCheck, PaymentProvider, SessionRequest
 /*
  * The sandbox: a payment gateway built into the shop, the default solution, for development, demos
  * and tests. It behaves like a real gateway on purpose: it has its own payment page
- * (/paiement/sandbox/{sessionId}, routes/shop/sandbox-payment.tsx) with the specification's card
+ * (/paiement/sandbox/{sessionId}, routes/shop/sandbox-payment.tsx) with the shop's card
  * form and Stripe's test cards, and it tells the shop the outcome with a signed server-to-server
  * notification (POST /api/webhooks/sandbox, HMAC-SHA256 with a key derived from APP_SECRET),
  * before sending the browser back to the shop. The shop marks the order paid on that verified

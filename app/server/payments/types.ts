@@ -3,7 +3,7 @@ import type { PaymentOutcome } from '~/domain/payments/status';
 import type { OrderFacts } from '../invoices/order-facts.server';
 
 /*
- * One interface for the three gateways (DESIGN.md, payments): create a payment session for an
+ * One interface for the three gateways (docs/payments.md): create a payment session for an
  * order, verify a notification, and say what it reports (paid, failed, cancelled, still pending).
  * The order becomes paid only through a verified notification (notifications.server.ts), never
  * through the browser coming back from the gateway.

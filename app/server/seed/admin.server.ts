@@ -10,7 +10,7 @@ import { account, setupCode, user } from '../db/schema';
 /*
  * Creating the first administrator, from a shell (`npm run admin:create`) or from the future
  * /setup-super-admin page. Unlike the prototype's page, it never deletes accounts nor revokes
- * sessions: an existing account is promoted in place (DESIGN.md, security rules).
+ * sessions: an existing account is promoted in place (docs/product.md, « Security »).
  *
  * Accounts are written the way Better Auth writes an e-mail + password sign-up: a `user` row and a
  * `credential` `account` row holding the argon2id hash, so that Better Auth signs them in.

@@ -74,7 +74,7 @@ async function counters(table: string, where = ''): Promise<Map<number, number>>
 }
 
 describe('the default price list', () => {
-  it('is created once, active, with the specification’s prices in cents', async () => {
+  it('is created once, active, with the default prices in cents', async () => {
     const first = await ensureDefaultPriceList();
     const second = await ensureDefaultPriceList();
     expect(second).toEqual({ id: first.id, version: 1, action: 'unchanged' });

@@ -14,7 +14,7 @@ import type { Route } from './+types/email-config';
 
 /*
  * GET: the e-mail configuration as a browser may see it (no password). POST intent=save: saves it
- * (specification's rules and messages); intent=test: sends the test e-mail with the form's values.
+ * (its rules and French messages); intent=test: sends the test e-mail with the form's values.
  * Both validate the dialog's fields with the domain's schema (parseWithZod); the server functions
  * check again what only they can see safely (the stored password, inside their transaction).
  */

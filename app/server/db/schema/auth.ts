@@ -3,7 +3,7 @@ import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uuid 
 
 /*
  * Better Auth's tables (core, admin plugin, database rate limit). Property names are the field
- * names Better Auth expects; columns are snake_case. The specification's `users` profile table
+ * names Better Auth expects; columns are snake_case. A `users` profile
  * (role, first_name, last_name) maps to columns of `user`.
  */
 

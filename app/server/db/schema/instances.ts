@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
- * What several instances of the shop share through their one PostgreSQL (DESIGN.md, « Several
- * machines »; docs/operations.md, « Plusieurs instances »).
+ * What several instances of the shop share through their one PostgreSQL (docs/operations.md,
+ * « Several instances »).
  */
 
 /**

@@ -18,7 +18,7 @@ import {
 import { user } from './auth';
 
 /*
- * The shop's tables (DESIGN.md, data model). Money is in integer cents, timestamps are timestamptz.
+ * The shop's tables (docs/architecture.md, « Data »). Money is in integer cents, timestamps are timestamptz.
  * Status columns hold the English code values of domain/; French labels live in domain/ maps.
  */
 
@@ -32,7 +32,7 @@ export const priceLists = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     version: integer('version').notNull().unique(),
-    /** The specification's pricingData shape plus our entries (see docs/pricing.md). */
+    /** The pricingData shape plus our entries (see docs/pricing.md). */
     data: jsonb('data').notNull(),
     isActive: boolean('is_active').notNull().default(false),
     createdAt,
@@ -96,7 +96,7 @@ export const orders = pgTable(
     /** The value the customer declared for the return parcel's insurance (0: not insured). */
     insuredValueCents: integer('insured_value').notNull().default(0),
     /**
-     * The workshop stage (DESIGN.md, order lifecycle): awaiting_originals until the parcel is
+     * The workshop stage (docs/product.md, « The lifecycle »): awaiting_originals until the parcel is
      * received, then received -> digitising -> quality_check -> ready. Written by the lifecycle only.
      */
     stage: text('stage', { enum: ['awaiting_originals', 'received', 'digitising', 'quality_check', 'ready'] })
@@ -172,7 +172,7 @@ export const orders = pgTable(
 );
 
 /**
- * The postal addresses frozen on an order when it is placed (DESIGN.md, fulfilment): `delivery`
+ * The postal addresses frozen on an order when it is placed (docs/fulfilment.md): `delivery`
  * whenever something physical travels, `billing` when the customer gave a different one.
  */
 export const orderAddresses = pgTable(
@@ -267,7 +267,7 @@ export const receptionPhotos = pgTable(
 );
 
 /**
- * The customer's files (issue 16, DESIGN.md « Fulfilment »): one row per delivered file, its bytes
+ * The customer's files (docs/fulfilment.md, decision 011): one row per delivered file, its bytes
  * in the file storage (app/server/files/storage.server.ts) under `storage_key`. `name` is the
  * sanitised name the customer sees and downloads, unique among the order's live files (a file is
  * never silently overwritten); `sha256` and `crc32` are computed while it is stored (the ZIP is

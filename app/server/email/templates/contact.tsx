@@ -3,7 +3,7 @@ import { formatDateTimeFr } from '~/domain/format';
 import { EmailLayout, P, Quote } from './layout';
 import type { TemplateDefinition } from './types';
 
-/** The contact form's service choices (specification 000, section 3). */
+/** The contact form's service choices. */
 const SERVICE_LABELS: Record<string, string> = {
   photos: 'Photos',
   slides: 'Diapositives',

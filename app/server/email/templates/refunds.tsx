@@ -6,8 +6,8 @@ import type { TemplateDefinition } from './types';
 
 /*
  * The refund e-mail: sent when money goes back to the customer (a cancellation, a withdrawal, a
- * partial refund after reception), with the credit note issued for its amount (DESIGN.md, money
- * rules: every refund has its credit note). It says how the money comes back, because a card
+ * partial refund after reception), with the credit note issued for its amount (every refund
+ * has its credit note: docs/payments.md). It says how the money comes back, because a card
  * refund takes days to show on a statement and customers ask.
  */
 

@@ -397,7 +397,7 @@ describe('e-mail templates', () => {
     expect(reminder.text).toContain('Nous n’avons pas encore reçu votre IBAN');
   });
 
-  it('order status: the specification wording', async () => {
+  it('order status: its wording', async () => {
     const email = await renderEmail('order-status', samples['order-status']);
     expect(email.subject).toBe('Commande SV-2026-000042 expédiée');
     expect(email.text).toContain('Votre commande a été expédiée et est en route.');

@@ -5,7 +5,8 @@ export default [
   // Public site: marketing, information, blog, legal, contact
   index('routes/site/home.tsx'),
   route('services', 'routes/site/services.tsx'),
-  // Every service id of the catalogue (app/domain/services.ts); /services/plaques-verre is an alias (canonical: plaques-de-verre).
+  // Every service id of app/domain/services.ts; /services/plaques-verre is an alias
+  // (canonical: plaques-de-verre).
   route('services/:serviceId', 'routes/site/service.tsx'),
   route('boite-soovenirs', 'routes/site/boite-soovenirs.tsx'),
   route('faq', 'routes/site/faq.tsx'),

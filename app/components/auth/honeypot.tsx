@@ -1,4 +1,4 @@
-/** The name of the field only robots fill in (public forms have a honeypot: docs/product.md, « Security »). */
+/** The name of the field only robots fill in (docs/product.md, « Security »). */
 export const HONEYPOT_FIELD = 'website';
 
 /**

@@ -1,7 +1,8 @@
 /*
  * Watching a delivered video in the gallery, and a photo's caption and date (decision 027):
- * which masters a browser plays as they are, the WebVTT chapters track of a video's chapters, and the two things the gallery reads from a photo's EXIF (its description
- * and the date it was taken). Pure: the server gives ffprobe's answer and the EXIF bytes.
+ * which masters a browser plays as they are, the WebVTT chapters track of a video's chapters, and
+ * the two things the gallery reads from a photo's EXIF (its description and the date it was taken).
+ * Pure: the server gives ffprobe's answer and the EXIF bytes.
  */
 
 /** What ffprobe says of a file (`-show_format -show_streams -show_chapters`, JSON), the parts we read. */

@@ -21,7 +21,7 @@ import { CheckoutError } from '~/server/payments/checkout.server';
 import type { Route } from './+types/supplement';
 
 /*
- * /supplement/:id, the page of the supplement e-mail (docs/fulfilment.md, « Reception »): what was counted beyond
+ * /supplement/:id, the page of the supplement e-mail (docs/fulfilment.md): what was counted beyond
  * the order and its price, then « Payer le supplément » (the active gateway) or « Refuser » (only
  * what was paid is digitised). Open to the order's owner, the guest with the order's token, and
  * whoever holds the e-mail's link (its token is kept in a cookie and leaves the address bar).

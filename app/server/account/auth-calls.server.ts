@@ -7,7 +7,7 @@ import { log } from '../log.server';
  * The sign-in pages' forms are plain <form method="post"> handled by route actions, so that they
  * work before JavaScript loads. The actions call Better Auth through its HTTP handler rather than
  * `auth.api.*`: Better Auth applies its rate limits (and its origin checks) in the router only, so a
- * direct `auth.api.signInEmail` would escape the per-address limits (docs/product.md, « Security »). The request
+ * direct `auth.api.signInEmail` would escape the per-address limits (docs/product.md). The request
  * carries the browser's own headers (cookie, origin, user agent, the client address the Express
  * server vouches for), and the Set-Cookie headers of the answer are handed back to the browser.
  */

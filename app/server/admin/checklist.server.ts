@@ -247,7 +247,7 @@ const ordersProbe: Probe = async () => {
     : { state: 'error', message: PLATFORM_TEST_MESSAGES.orderFunctionsError };
 };
 
-/** The payment probe: create-checkout with `test: true`, as the Tests tab calls it, with the admin's session. */
+/** The payment probe: create-checkout with `test: true`, with the admin's session. */
 function paymentsProbe(request: Request): Probe {
   return async () => {
     const headers = new Headers({ 'content-type': 'application/json' });

@@ -46,7 +46,7 @@ type OrderFilterParams = Pick<
 >;
 
 function orderConditions(params: OrderFilterParams): SQL[] {
-  // Drafts are not orders yet (docs/product.md, « Orders: statuses, payment status, stages »): listed only when asked for.
+  // Drafts are not orders yet (docs/product.md): listed only when asked for.
   const conditions: SQL[] = [params.drafts ? sql`o.placed_at is null` : sql`o.placed_at is not null`];
   if (params.status) conditions.push(sql`o.status = ${params.status}`);
   if (params.payment) conditions.push(sql`o.payment_status = ${params.payment}`);

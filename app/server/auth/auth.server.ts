@@ -32,7 +32,7 @@ import { journalPasswordReset, securityPlugin } from './security-plugin.server';
 import { hashVerificationIdentifier, revokeMagicLinks, revokeResetTokens } from './tokens.server';
 
 /*
- * Better Auth, configured once (docs/product.md, « Security »): e-mail + password hashed with argon2id, password
+ * Better Auth, configured once (docs/product.md): e-mail + password hashed with argon2id, password
  * reset and magic link by e-mail, the admin plugin for roles, sessions in PostgreSQL with the
  * cookie cache off (a role change or a ban takes effect on the next request), rate limits in the
  * database in every environment.

@@ -7,7 +7,7 @@ import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-se
 import { sendOverSmtp } from './transport.server';
 
 /*
- * The e-mails' form (decision 023), through a real SMTP peer: every e-mail readable on a phone (viewport), marked
+ * The e-mails' form, through a real SMTP peer: every e-mail readable on a phone (viewport), marked
  * `Auto-Submitted: auto-generated` unless a person wrote it, and free text keeping its line breaks
  * in the text part. Point 5: the withdrawal acknowledgement says what applies to this order.
  */

@@ -21,7 +21,7 @@ import { collect } from './video-info.server';
 import { zipResponse, zipSourcesOf } from './zip-stream.server';
 
 /*
- * Video playback (decision 027) on a real PostgreSQL, real ffmpeg and both storages (a folder, S3's protocol through
+ * Video playback on a real PostgreSQL, real ffmpeg and both storages (a folder, S3's protocol through
  * s3rver): a web-playable MP4 is played as it is, with its chapters; an MPEG-2 AVI (a DVD's or a
  * capture card's) gets an H.264/AAC rendition with its index first; both are served with Range
  * (first bytes, a middle range, a suffix, 416 beyond the end); the retention deletes the rendition;

@@ -7,9 +7,9 @@ import { callAuth } from '../account/auth-calls.server';
 import { type ClaimHow, claimGuestOrder } from './claim-order.server';
 
 /*
- * « Connexion » and « Inscription » inside /checkout (decision 015): the same Better Auth calls as /login and /register (through its HTTP handler, with its rate
- * limits; registration sends `acceptTerms`, so the terms' version and date are recorded as on
- * /register), then the guest order this browser holds is attached to the account. The caller has
+ * « Connexion » and « Inscription » inside /checkout (decision 015): the same Better Auth calls as
+ * /login and /register (through its HTTP handler, with its rate limits; registration sends
+ * `acceptTerms`, so the terms' version and date are recorded as on /register), then the guest order this browser holds is attached to the account. The caller has
  * checked the form (domain/orders/checkout-account.ts) and redirects to the checkout with the
  * session's Set-Cookie headers, or shows the French refusal.
  */

@@ -78,7 +78,7 @@ export function returnPathFor(returnUrl: unknown, orderId: string): string {
 export async function activeGateway(): Promise<{ config: PaymentConfig; provider: PaymentProvider }> {
   const config = await loadPaymentConfig();
   const card = await getCardAvailability(undefined, config);
-  // A production shop without a real gateway: no test card may "pay" an order (docs/payments.md, « The sandbox »).
+  // A production shop without a real gateway: no test card may "pay" an order (docs/payments.md).
   if (!card.available && card.reason === 'sandbox-disabled') {
     throw new CheckoutError(503, SANDBOX_POLICY_MESSAGES.cardUnavailable);
   }

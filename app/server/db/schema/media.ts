@@ -11,9 +11,9 @@ export interface VideoChapter {
 
 /**
  * What the gallery shows of a delivered file beyond its bytes (decision 027): a photo's
- * caption and date, a video's way to be played in a browser and its chapters. One row per file, written by the previews worker (dates, playback) or the staff
- * (caption, date); a file without a row has not been looked at yet. Its own table so that the
- * files' table stays as it is.
+ * caption and date, a video's way to be played in a browser and its chapters. One row per file,
+ * written by the previews worker (dates, playback) or the staff (caption, date); a file without a
+ * row has not been looked at yet. Its own table so that the files' table stays as it is.
  *
  * `playback`: `master` (the delivered file plays in browsers as it is), `rendition` (a web-playable
  * copy made by ffmpeg is stored under `playback_key`), `none` (not a video browsers can be given:

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyBroadcast } from '~/server/shared-caches.server';
 import { pageVersionKey } from '../page-versions.server';
-import { applyBroadcast } from '../shared-caches.server';
 import {
   type BroadcastListener,
   type BroadcastMessage,

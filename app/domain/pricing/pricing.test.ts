@@ -50,7 +50,7 @@ const nbsp = (s: string) => s.replace(/ €/, '\u00A0€');
 
 // Every default price (docs/pricing.md) and each of our options, one case at least.
 const cases: Case[] = [
-  // The examples.
+  // The published examples (docs/pricing.md).
   {
     name: '100 photos at 2400 dpi JPEG',
     selection: selection([{ type: 'photos', quantity: 100 }]),

@@ -9,7 +9,7 @@ import { sendOverSmtp } from './transport.server';
 /*
  * The e-mails' form, through a real SMTP peer: every e-mail readable on a phone (viewport), marked
  * `Auto-Submitted: auto-generated` unless a person wrote it, and free text keeping its line breaks
- * in the text part. Point 5: the withdrawal acknowledgement says what applies to this order.
+ * in the text part. The withdrawal acknowledgement says what applies to this order.
  */
 
 process.env.BASE_URL = TEST_BASE_URL;

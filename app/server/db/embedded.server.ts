@@ -439,7 +439,7 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * Continuous archiving (docs/operations.md, « Sauvegarder et restaurer »): every finished WAL
+ * Continuous archiving (docs/operations.md, « Back up and restore »): every finished WAL
  * segment is copied into DATA_DIR/wal-archive, so that a base backup plus the archive restore the
  * latest state or any point in time. Passed as flags at every start, so an existing DATA_DIR gets
  * them at its next start (archive_mode needs a restart anyway).

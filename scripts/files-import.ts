@@ -13,12 +13,12 @@ import { CommandError, readArguments, reportFailure, withDatabase } from './data
 
 /*
  * npm run files:import -- --order SV-2026-000042 <dossier> [--support photos]
- * For the scanning stations (issue 16): every file under the folder goes to the order, checksummed
- * (SHA-256) and stored through storeOrderFile, as the back office's uploads. A subfolder named after
- * one of the order's supports (photos, vhs…, or « autres ») gives its files that support; other
- * files take --support, or the order's only support. Files already stored (same name, same
- * SHA-256, computed here first) are skipped: running it again after a stop, or twice, sends only
- * what is missing. Exit code 0 when every file is there, 1 otherwise.
+ * For the scanning stations (docs/operations.md, « The customers' files »): every file under the folder goes
+ * to the order, checksummed (SHA-256) and stored through storeOrderFile, as the back office's uploads. A
+ * subfolder named after one of the order's supports (photos, vhs…, or « autres ») gives its files that
+ * support; other files take --support, or the order's only support. Files already stored (same name, same
+ * SHA-256, computed here first) are skipped: running it again after a stop, or twice, sends only what is
+ * missing. Exit code 0 when every file is there, 1 otherwise.
  */
 
 const usage = `Usage : npm run files:import -- --order <numéro> <dossier> [--support <support>]

@@ -177,7 +177,7 @@ Lighthouse ${version}, Debian's Chromium (\`--headless=new\`), Lighthouse's defa
 embedded PostgreSQL, ${runs === 1 ? 'one run per page' : `median of ${runs} runs per page (by performance score)`}.
 The machine's own load changes the performance score from one run to the next by a few points.
 
-Targets (issues 5 and 17): performance 100, accessibility ≥ 95, best practices 100, SEO 100.
+Targets: performance 100, accessibility ≥ 95, best practices 100, SEO 100.
 
 ${table(results)}
 
@@ -219,7 +219,7 @@ inline module, with the chunks they import, as the server sends them to a browse
 Brotli, plus its inline scripts. \`tests/e2e/page-weight.test.ts\` measures it on the real server
 (bytes, not timings) and fails when a page goes over its ceiling, listing each script and its size.
 
-| page | before issue 17 | 2026-11-24, morning | now | ceiling in the test |
+| page | before decision 018 | 2026-11-24, morning | now | ceiling in the test |
 |---|---|---|---|---|
 | \`/\` | 227.6 KiB | 128.6 KiB | 2.9 KiB (inline) | 4 KiB |
 | \`/services\` | 226.7 KiB | 127.3 KiB | 2.9 KiB (inline) | 4 KiB |
@@ -236,7 +236,7 @@ Radix Slot, class-variance-authority, tailwind-merge) ~26 KiB, and these pages c
 the browser with zod and Conform (~31 KiB). Taking zod and tailwind-merge out of them would bring
 them to ~140 KiB, not under 120; only leaving React would.
 
-Earlier steps (issue 17): Radix per package instead of the \`radix-ui\` umbrella (~25 KiB on every
+Earlier steps (decision 015): Radix per package instead of the \`radix-ui\` umbrella (~25 KiB on every
 page), sonner fetched after hydration (~10 KiB), zod out of the frame (~25 KiB), Brotli at build
 time (the React chunk ~110 → ~95 KiB), the header's menus as native disclosures (~15 KiB).
 `;

@@ -18,7 +18,7 @@ import { createLocalStorage } from '../../app/server/files/storage.server';
 import { makeDataDir } from './server';
 
 /*
- * Previews of a family's scans (issue 16, point 7): 1 000 JPEG scans of 3 000 × 2 000 pixels
+ * Previews of a family's scans: 1 000 JPEG scans of 3 000 × 2 000 pixels
  * stored through storeOrderFile into the DATA_DIR folder of a bench database (the embedded
  * PostgreSQL of a temporary DATA_DIR, migrated), then the previews worker of the shop
  * (app/server/files/previews.server.ts, its default concurrency) timed from its start until every

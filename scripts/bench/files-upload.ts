@@ -16,7 +16,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn } from './admin';
 import { makeDataDir, runScript, startBenchServer } from './server';
 
 /*
- * A 1 GB upload cut halfway and resumed (issue 16, point 7): tus-js-client (Node) sends a file of
+ * A 1 GB upload cut halfway and resumed: tus-js-client (Node) sends a file of
  * random bytes to the production server in PATCHes of 16 MiB, as the back office's panel does;
  * at 50 % the PATCH in flight is aborted (its connection destroyed), and a new Upload started on
  * the same address asks the server where it stopped (HEAD) and sends the rest. Reported: the bytes

@@ -10,7 +10,7 @@ import { insertTestOrderWith } from '../../tests/support/orders';
 import { root, startBenchServer } from './server';
 
 /*
- * « Tout télécharger » at scale (issue 16, point 7): an order of 1 000 files totalling 2 GB in the
+ * « Tout télécharger » at scale: an order of 1 000 files totalling 2 GB in the
  * shop's local storage (random bytes made once under the system's temporary folder and hard-linked
  * into the server's DATA_DIR, their rows written as storeOrderFile writes them), downloaded as the
  * ZIP from the real production server, against a bare node:http server streaming the same bytes

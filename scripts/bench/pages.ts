@@ -143,7 +143,7 @@ const latencies = (f: LoadFigures) => `${f.mean.toFixed(1)} / ${f.p50} / ${f.p99
 
 /*
  * Little's law: with CONNECTIONS requests always in flight, the mean latency is CONNECTIONS / rps.
- * The figures of issue 14 broke it (p50 500 ms at 2 000 req/s over 100 connections, where 50 ms
+ * The figures of a production test broke it (p50 500 ms at 2 000 req/s over 100 connections, where 50 ms
  * was expected): every cached page closed its connection, and autocannon's latencies then
  * counted its reconnections. A run whose mean strays from it by more than half is flagged.
  */

@@ -70,7 +70,7 @@ deflate block; \`Vary: Accept-Encoding\`, one ETag per representation): compress
 about 11 ms of CPU for a 90 KB page (gzip default level; brotli quality 1: 2 ms), the spliced copy
 0,03 ms. Clients that accept no gzip get the page uncompressed; brotli is not offered for hits
 (server/html-cache.ts explains why). Every answer to a request without a body keeps its
-connection (until issue 14 every cached page answered \`Connection: close\`).
+connection (every cached page used to answer \`Connection: close\`).
 \`HTML_CACHE_MAX_ENTRIES=0\` turns it off. Each process has its own: a price published
 through another process shows here after the 60 s TTL at most.
 
@@ -83,7 +83,7 @@ measured within one run (page vs bare server, 200 000 vs 1 000 orders) are the m
 const OUTRO = `
 ## Reading the figures, and what is left
 
-- **Pages.** Until issue 14 every cached page closed its connection (\`closeWhenBodyUnread\`
+- **Pages.** Every cached page used to close its connection (\`closeWhenBodyUnread\`
   tested \`req.complete\`, false for a GET whose empty body is never read): each request paid a
   new connection, and autocannon's latencies counted the reconnections (p50 ≈ 500 ms at 2 000
   req/s over 100 connections, ten times what Little's law allows). Connections are now kept, the

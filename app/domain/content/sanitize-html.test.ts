@@ -177,7 +177,10 @@ describe('sanitizeHtml', () => {
     ['<svg><a href="javascript:alert(1)"><text>x</text></a></svg>après', 'après'],
     ['<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">', ''],
     ['<math><mi xlink:href="javascript:alert(1)">x</mi></math>après', 'après'],
-    ['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>après', 'après'],
+    [
+      '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>après',
+      'après',
+    ],
     // noscript is raw text for a browser: an end tag of its parent inside it does not end it.
     ['<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>après', 'après'],
     ['<div><noscript></div><img src=x onerror=alert(1)></noscript>après', '<div></div>après'],

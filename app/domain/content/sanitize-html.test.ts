@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAttributeValue, isSafeUrl, sanitizeHtml } from './sanitize-html';
+import { isSafeUrl, sanitizeHtml } from './sanitize-html';
+
+/** How an attribute value is written back: decoded once by the parser, escaped once. */
+function escaped(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
 
 describe('sanitizeHtml', () => {
   it.each([
@@ -69,6 +74,18 @@ describe('sanitizeHtml', () => {
     'livescript:alert(1)',
     '\\\\evil.example/x',
     '/\\evil.example/x',
+    // Entity-encoded, split and mixed-case spellings, decoded by the parser before the check.
+    'jav&#x09;ascript:alert(1)',
+    'jav&Tab;ascript:alert(1)',
+    'java&#x0A;script:alert(1)',
+    'javas&#99;ript:alert(1)',
+    '&#x4A;avaScript&#x3A;alert(1)',
+    '&#x6a&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3a&#x61&#x6c&#x65&#x72&#x74&#x28&#x31&#x29',
+    'JAVASCRIPT:alert(1)',
+    'java&#0;script:alert(1)',
+    'DaTa:text/html,x',
+    'data:image/png;base64,iVBORw0KGgo=',
+    '//evil.example/x',
   ];
 
   it.each(schemes)('refuses href=%j', (url) => {
@@ -134,6 +151,97 @@ describe('sanitizeHtml', () => {
     ['&inconnu;', '&inconnu;'],
     ['&#;', '&#;'],
   ])('decodes the attribute %j as a browser: %j', (value, decoded) => {
-    expect(decodeAttributeValue(value)).toBe(decoded);
+    expect(sanitizeHtml(`<p title="${value}">x</p>`)).toBe(`<p title="${escaped(decoded)}">x</p>`);
+  });
+
+  it.each([
+    // What the allowlist keeps once decoded: http(s) images, outside links with their rel.
+    ['<img src="&#104;ttps://cdn.example/a.jpg">', '<img src="https://cdn.example/a.jpg" loading="lazy">'],
+    ['<a href="HTTPS://Ailleurs.example">x</a>', '<a href="HTTPS://Ailleurs.example" rel="noopener noreferrer">x</a>'],
+    // target is not on the list: the link opens here, and an outside one gets rel whatever it had.
+    [
+      '<a href="https://ailleurs.example" target="_blank" rel="opener">x</a>',
+      '<a href="https://ailleurs.example" rel="noopener noreferrer">x</a>',
+    ],
+    ['<a href="/x" target="_blank">x</a>', '<a href="/x">x</a>'],
+    ['<a href="mailto:contact@soovenirs.fr" target="_blank">x</a>', '<a href="mailto:contact@soovenirs.fr">x</a>'],
+    // data: is refused for links and images alike.
+    ['<a href="data:text/html;base64,PHNjcmlwdD4=">x</a>', '<a>x</a>'],
+    ['<img src="data:image/png;base64,iVBORw0KGgo=" alt="">', '<img alt="" loading="lazy">'],
+  ])('keeps what the allowlist says %j -> %j', (input, expected) => {
+    expect(sanitizeHtml(input)).toBe(expected);
+  });
+
+  it.each([
+    // SVG and MathML are foreign content, where a browser parses differently: dropped whole.
+    ['<svg><a href="javascript:alert(1)"><text>x</text></a></svg>après', 'après'],
+    ['<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">', ''],
+    ['<math><mi xlink:href="javascript:alert(1)">x</mi></math>après', 'après'],
+    [
+      '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>après',
+      'après',
+    ],
+    // noscript is raw text for a browser: an end tag of its parent inside it does not end it.
+    ['<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>après', 'après'],
+    ['<div><noscript></div><img src=x onerror=alert(1)></noscript>après', '<div></div>après'],
+    ['<template><img src=x onerror=alert(1)><script>alert(1)</script></template>après', 'après'],
+    ['<textarea><img src=x onerror=alert(1)></textarea>après', 'après'],
+    ['<xmp><img src=x onerror=alert(1)></xmp>après', 'après'],
+    ['<select><option><img src=x onerror=alert(1)></option></select>après', 'après'],
+    ['<object data="javascript:alert(1)"><param name="x"></object><embed src="javascript:alert(1)">après', 'après'],
+    ['<base href="javascript:/"><link rel="stylesheet" href="/x.css">après', 'après'],
+    ['<meta http-equiv="refresh" content="0;url=javascript:alert(1)">après', 'après'],
+    ['<SCRIPT SRC=//evil.example/x.js></SCRIPT>après', 'après'],
+    ['<scr<script>ipt>alert(1)</scr</script>ipt>', 'ipt&gt;alert(1)ipt&gt;'],
+  ])('drops the dangerous %j -> %j', (input, expected) => {
+    expect(sanitizeHtml(input)).toBe(expected);
+  });
+
+  it.each([
+    // Unclosed tags: what is open is closed; a tag cut by the end of the text is not one.
+    ['<p>ok<b>gras', '<p>ok<b>gras</b></p>'],
+    ['<p>a<img src=x onerror=alert(1)', '<p>a</p>'],
+    ['<a href="javascript:alert(1)', ''],
+    ['<script>alert(1)', ''],
+    ['<iframe src="https://evil.example">', ''],
+    ['<em>a<strong>b</em>c', '<em>a<strong>b</strong></em>c'],
+    // Comments go, with what they hold; they end where a browser ends them.
+    ['<!-- <img src=x onerror=alert(1)> --><p>x</p>', '<p>x</p>'],
+    ['<!--!><img src=x onerror=alert(1)>-->', ''],
+    ['<!--><img src=x onerror=alert(1)>-->', '<img src="x" loading="lazy">--&gt;'],
+    ['<p>a<!-- x --!><img src=x onerror=alert(1)>b</p>', '<p>a<img src="x" loading="lazy">b</p>'],
+    ['<![CDATA[<img src=x onerror=alert(1)>]]>après', 'après'],
+    ['<?xml version="1.0"?><p>x</p>', '<p>x</p>'],
+    // Event handlers, however written.
+    ['<p onmouseover="x()" ONCLICK="y()" onfocus=z()>x</p>', '<p>x</p>'],
+    ['<p/onclick=x()>x</p>', '<p>x</p>'],
+    ['<img src="/a.jpg" onerror="x()" onload=y()>', '<img src="/a.jpg" loading="lazy">'],
+    ['<h1 id="a" onclick="x()">T</h1>', '<h2 id="a">T</h2>'],
+    // style is not on the list, so neither expression() nor url(javascript:) can get through.
+    ['<p style="width: expression(alert(1))">x</p>', '<p>x</p>'],
+    ['<p style="background:url(javascript:alert(1))">x</p>', '<p>x</p>'],
+    // Nor srcset, class, data-* or aria-*.
+    ['<img src="/a.jpg" srcset="/a-2x.jpg 2x">', '<img src="/a.jpg" loading="lazy">'],
+    ['<div id="x" class="y" data-x="1" aria-label="z">d</div>', '<div id="x">d</div>'],
+  ])('%j -> %j', (input, expected) => {
+    expect(sanitizeHtml(input)).toBe(expected);
+  });
+
+  it.each([
+    ['a<br/>b<hr />c', 'a<br>b<hr>c'],
+    ['<ol reversed start="3"><li>x</li></ol>', '<ol reversed start="3"><li>x</li></ol>'],
+    [
+      '<table><tr><th scope="col">t</th><td colspan="2" rowspan=1 onclick=x>c</td></tr></table>',
+      '<table><tr><th scope="col">t</th><td colspan="2" rowspan="1">c</td></tr></table>',
+    ],
+    ['<time datetime="2026-11-27">27/11/2026</time>', '<time datetime="2026-11-27">27/11/2026</time>'],
+    [
+      '<a href="/a" hreflang="fr" lang="fr" dir="ltr" title="t" id="i">x</a>',
+      '<a href="/a" hreflang="fr" lang="fr" dir="ltr" title="t" id="i">x</a>',
+    ],
+    // Text references are decoded and only what must be is escaped again; the page shows the same.
+    ['<p>&eacute;t&eacute; &amp; &lt;b&gt;</p>', '<p>été &amp; &lt;b&gt;</p>'],
+  ])('writes HTML back as HTML %j -> %j', (input, expected) => {
+    expect(sanitizeHtml(input)).toBe(expected);
   });
 });

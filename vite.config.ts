@@ -67,7 +67,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter(), tsconfigPaths(), precompressAssets()],
   build: {
     target: 'es2022',
-    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: sharedChunk } },
+    // The server bundle (build/server/index.js) is built from the production server's entry, which
+    // imports the pages (virtual:react-router/server-build): the startup, the Express app, the
+    // workers and the pages in one bundle, each app/server module loaded once (docs/decisions/033).
+    rollupOptions: isSsrBuild ? { input: 'server/serve.ts' } : { output: { manualChunks: sharedChunk } },
   },
   optimizeDeps: {
     // The dependency scan (react-router.config.ts, unstable_optimizeDeps) follows the routes' imports

@@ -26,7 +26,7 @@ fail() {
 }
 
 env -u DATABASE_URL PORT="$port" HOST=127.0.0.1 BASE_URL="$url" DATA_DIR="$data_dir" LOG_LEVEL=warn \
-  "$node22" --import tsx server/start.ts >"$log" 2>&1 &
+  "$node22" server/start.js >"$log" 2>&1 &
 pid=$!
 
 # PostgreSQL's first start (initdb, migrations) takes most of the time: 10 s on an idle machine,

@@ -24,6 +24,7 @@ function builtTree(): string {
   trees.push(root);
   write(root, 'app/root.tsx', 'export default function Root() {}');
   write(root, 'app/routes/home.tsx', 'export default function Home() {}');
+  write(root, 'server/app.ts', 'export function createApp() {}');
   write(root, 'public/favicon.svg', '<svg/>');
   write(root, 'vite.config.ts', 'export default {}');
   write(root, 'package-lock.json', '{"lockfileVersion":3}');
@@ -42,6 +43,8 @@ describe('build/ freshness', () => {
     ['a route changed', 'app/routes/home.tsx', 'export default function Home() { return 1 }'],
     ['a route added', 'app/routes/new.tsx', 'export default function New() {}'],
     ['a public file changed', 'public/favicon.svg', '<svg viewBox="0 0 1 1"/>'],
+    // The Express server and the startup are in the server bundle (docs/decisions/033).
+    ['the server changed', 'server/app.ts', 'export function createApp() { return 1 }'],
     ['the dependencies changed', 'package-lock.json', '{"lockfileVersion":3,"packages":{}}'],
     ['the Vite configuration changed', 'vite.config.ts', 'export default { base: "/" }'],
   ])('is stale when %s', (_what, file, content) => {
@@ -59,6 +62,7 @@ describe('build/ freshness', () => {
   it('stays fresh when only what the build does not read changes (tests, content read at run time)', () => {
     const root = builtTree();
     write(root, 'app/routes/home.test.tsx', 'it("works", () => {})');
+    write(root, 'server/app.test.ts', 'it("works", () => {})');
     write(root, 'content/pages/a-propos.md', '# À propos de nous');
     // An unchanged file written again (a checkout, an archive) has a new date, the same content.
     const home = path.join(root, 'app/routes/home.tsx');

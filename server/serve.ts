@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import type { Server } from 'node:http';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { issueSetupCode } from '~/server/auth/setup-code.server';
 import { closeDatabase } from '~/server/db/client.server';
@@ -19,13 +15,18 @@ import { ensureAppSecret, requireSharedAppSecret } from '~/server/secrets.server
 import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { startSharedCaches, stopSharedCaches } from '~/server/shared-caches.server';
 import { createApp } from './app';
-import { buildState, forgetBuildStamp } from './build-stamp';
 import { answerClientErrorsInFrench } from './client-errors';
 import { failStart, listenFailure, onFailedStart } from './start-failure';
 
+// What server/start.js calls when serve() throws: the copy of start-failure.ts that serve() filled.
+export { failStart, startFailure } from './start-failure';
+
 /*
- * `npm start`: validate the environment, open (or start) the database and migrate it, build the
- * app when its build is missing or stale, serve it, and shut down cleanly on SIGTERM/SIGINT.
+ * The production server: the entry of the server bundle (vite.config.ts builds build/server/index.js
+ * from this file), so that the startup, the Express app, the background workers and the pages share
+ * one copy of each app/server module (docs/decisions/033). `npm start` (server/start.js) checks that
+ * build/ is fresh, loads the bundle and calls serve(): validate the environment, open (or start) the
+ * database and migrate it, start the workers, serve the pages, and shut down cleanly on SIGTERM/SIGINT.
  */
 
 function fail(message: string): never {
@@ -33,73 +34,101 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let env: ReturnType<typeof parseEnv>;
-try {
-  env = parseEnv();
-} catch (error) {
-  fail((error as Error).message);
+export async function serve(): Promise<void> {
+  let env: ReturnType<typeof parseEnv>;
+  try {
+    env = parseEnv();
+  } catch (error) {
+    fail((error as Error).message);
+  }
+
+  await ensureAppSecret(env.DATA_DIR);
+
+  let database: OpenedDatabase;
+  try {
+    database = await openDatabase({ role: 'server', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  } catch (error) {
+    if (error instanceof DataDirBusyError) fail(error.message);
+    throw error;
+  }
+  // From here on a failed start stops what it started: no embedded PostgreSQL is left running.
+  onFailedStart(() => database.stop());
+  onFailedStart(closeDatabase);
+
+  // Same APP_SECRET as the other instances of this database (else stop: docs/operations.md), and their
+  // cache invalidations heard through LISTEN/NOTIFY.
+  await requireSharedAppSecret().catch(async (error: Error) => {
+    await database.stop();
+    fail(error.message);
+  });
+  await startSharedCaches();
+  // The customers' files: the bucket answers (S3_*), or DATA_DIR/files can be written.
+  await checkFileStorage().catch(async (error: Error) => {
+    await database.stop();
+    fail(error.message);
+  });
+
+  // A shop always has a price list: the defaults until the back office publishes one.
+  await ensureDefaultPriceList();
+  startEmailWorker();
+  startFilePreviews();
+  startOrderHousekeeping();
+  onFailedStart(async () => {
+    stopOrderHousekeeping();
+    await stopEmailWorker();
+    await stopFilePreviews();
+  });
+  await warnAboutPayments();
+
+  // The pages, from this same bundle (React Router's virtual module): loaded once the database is
+  // open and the workers run, as before, so that no page module runs its top level any earlier.
+  const build = (await import('virtual:react-router/server-build')) as ServerBuild;
+  const app = createApp({ mode: 'production', build });
+
+  const server: Server = app.listen(env.PORT, env.HOST, async (error?: Error) => {
+    // Express 5 calls back on a listen error too: the 'error' handler below answers it.
+    if (error) return;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : env.PORT;
+    const url = env.BASE_URL ?? `http://localhost:${port}`;
+    log.info({ port, embeddedDatabase: database.embedded }, 'Soovenirs is listening');
+    console.log(`\nSoovenirs est en ligne : ${url}`);
+    // The setup code goes to this terminal only (never to the JSON log): it lets whoever sees it claim the shop.
+    const setupCode = await issueSetupCode();
+    if (setupCode) {
+      console.log(
+        'Aucun administrateur pour le moment. Créez le premier :\n' +
+          `  - dans le navigateur : ${url}/setup-super-admin, avec le code d’installation ${setupCode}\n` +
+          '  - ou en ligne de commande : npm run admin:create -- --email vous@exemple.fr --password "…"\n',
+      );
+    }
+  });
+  answerClientErrorsInFrench(server);
+  server.on('error', (error) => void failStart(listenFailure(error, env.HOST, env.PORT), error));
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    // Refuse new connections and let the requests under way finish (10 s at most).
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+    await closed;
+    clearTimeout(forced);
+    stopOrderHousekeeping();
+    await stopSharedCaches();
+    await stopEmailWorker();
+    await stopFilePreviews();
+    await closeDatabase();
+    await database.stop();
+    log.info('stopped');
+    process.exit(0);
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
-
-const buildEntry = path.resolve('build/server/index.js');
-ensureFreshBuild();
-
-/**
- * Builds when build/ is missing or was made from other sources (server/build-stamp.ts): after an
- * update the new code is served, as the new migrations are run. The test helpers set
- * REBUILD_WHEN_STALE=off to serve the build they made, whatever is edited meanwhile.
- */
-function ensureFreshBuild() {
-  const buildDir = path.resolve('build');
-  const state =
-    process.env.REBUILD_WHEN_STALE === 'off' && fs.existsSync(buildEntry) ? 'fresh' : buildState(process.cwd());
-  if (state === 'fresh') return;
-  log.info(
-    state === 'missing'
-      ? 'no build found: building the app (npm run build)'
-      : 'build/ is older than the sources: rebuilding',
-  );
-  forgetBuildStamp(buildDir);
-  const result = spawnSync(path.resolve('node_modules/.bin/react-router'), ['build'], { stdio: 'inherit' });
-  if (result.status !== 0) fail('La construction de l’application a échoué : voir les messages ci-dessus.');
-}
-
-await ensureAppSecret(env.DATA_DIR);
-
-let database: OpenedDatabase;
-try {
-  database = await openDatabase({ role: 'server', databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-} catch (error) {
-  if (error instanceof DataDirBusyError) fail(error.message);
-  throw error;
-}
-// From here on a failed start stops what it started: no embedded PostgreSQL is left running.
-onFailedStart(() => database.stop());
-onFailedStart(closeDatabase);
-
-// Same APP_SECRET as the other instances of this database (else stop: docs/operations.md), and their
-// cache invalidations heard through LISTEN/NOTIFY.
-await requireSharedAppSecret().catch(async (error: Error) => {
-  await database.stop();
-  fail(error.message);
-});
-await startSharedCaches();
-// The customers' files: the bucket answers (S3_*), or DATA_DIR/files can be written.
-await checkFileStorage().catch(async (error: Error) => {
-  await database.stop();
-  fail(error.message);
-});
-
-// A shop always has a price list: the defaults until the back office publishes one.
-await ensureDefaultPriceList();
-startEmailWorker();
-startFilePreviews();
-startOrderHousekeeping();
-onFailedStart(async () => {
-  stopOrderHousekeeping();
-  await stopEmailWorker();
-  await stopFilePreviews();
-});
-await warnAboutPayments();
 
 /** An operator must learn at start that customers cannot pay by card, or that nobody pays for real. */
 async function warnAboutPayments() {
@@ -115,50 +144,3 @@ async function warnAboutPayments() {
   if (isDemoShopRunning())
     log.warn('PAYMENT_SANDBOX=on: demo shop, the payment sandbox takes test payments and no real money');
 }
-
-const build = (await import(pathToFileURL(buildEntry).href)) as ServerBuild;
-const app = createApp({ mode: 'production', build });
-
-const server: Server = app.listen(env.PORT, env.HOST, async (error?: Error) => {
-  // Express 5 calls back on a listen error too: the 'error' handler below answers it.
-  if (error) return;
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  const url = env.BASE_URL ?? `http://localhost:${port}`;
-  log.info({ port, embeddedDatabase: database.embedded }, 'Soovenirs is listening');
-  console.log(`\nSoovenirs est en ligne : ${url}`);
-  // The setup code goes to this terminal only (never to the JSON log): it lets whoever sees it claim the shop.
-  const setupCode = await issueSetupCode();
-  if (setupCode) {
-    console.log(
-      'Aucun administrateur pour le moment. Créez le premier :\n' +
-        `  - dans le navigateur : ${url}/setup-super-admin, avec le code d’installation ${setupCode}\n` +
-        '  - ou en ligne de commande : npm run admin:create -- --email vous@exemple.fr --password "…"\n',
-    );
-  }
-});
-answerClientErrorsInFrench(server);
-server.on('error', (error) => void failStart(listenFailure(error, env.HOST, env.PORT), error));
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'shutting down');
-  // Refuse new connections and let the requests under way finish (10 s at most).
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const forced = setTimeout(() => server.closeAllConnections(), 10_000);
-  await closed;
-  clearTimeout(forced);
-  stopOrderHousekeeping();
-  await stopSharedCaches();
-  await stopEmailWorker();
-  await stopFilePreviews();
-  await closeDatabase();
-  await database.stop();
-  log.info('stopped');
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

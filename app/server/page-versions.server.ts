@@ -2,8 +2,8 @@
  * Versions of what the public pages show, for the in-memory HTML cache of server/html-cache.ts:
  * the price list (published from the back office) and the content (WordPress invalidation). A
  * change bumps a number; cached pages are keyed by these numbers, so the next request renders
- * afresh. Kept on globalThis because the Express server (run by tsx) and the built app bundle
- * each load their own copy of this module.
+ * afresh. The HTML cache and the pages that bump share this module's numbers: the server bundle
+ * loads it once (docs/decisions/033).
  *
  * Several instances share one database: a bump is also broadcast (db/broadcast.server.ts), and
  * every other process bumps its own number on receiving it (shared-caches.server.ts), so that its
@@ -14,13 +14,10 @@ import { broadcast } from './db/broadcast.server';
 
 export type PageVersionKind = 'priceList' | 'content';
 
-const KEY = Symbol.for('soovenirs.page-versions');
-type WithVersions = typeof globalThis & { [KEY]?: Record<PageVersionKind, number> };
+const pageVersions: Record<PageVersionKind, number> = { priceList: 0, content: 0 };
 
 function versions(): Record<PageVersionKind, number> {
-  const g = globalThis as WithVersions;
-  g[KEY] ??= { priceList: 0, content: 0 };
-  return g[KEY];
+  return pageVersions;
 }
 
 /**

@@ -114,7 +114,7 @@ async function serverPid(dataDir: string): Promise<number> {
     try {
       const environ = await fsp.readFile(`/proc/${entry}/environ`, 'utf8');
       const cmdline = await fsp.readFile(`/proc/${entry}/cmdline`, 'utf8');
-      if (environ.split('\0').includes(`DATA_DIR=${dataDir}`) && cmdline.includes('server/start.ts'))
+      if (environ.split('\0').includes(`DATA_DIR=${dataDir}`) && cmdline.includes('server/start.js'))
         return Number(entry);
     } catch {
       // gone, or not ours

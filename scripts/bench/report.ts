@@ -45,7 +45,7 @@ const ORDER: PartId[] = [
 const INTRO = `# Performance
 
 Figures written by \`npm run bench\` (scripts/bench/). Each part starts the real production server
-(the built app, \`server/start.ts\`) on its own temporary DATA_DIR with the embedded PostgreSQL, and
+(the built app, \`server/start.js\`) on its own temporary DATA_DIR with the embedded PostgreSQL, and
 can run alone:
 
 \`\`\`sh

@@ -74,7 +74,7 @@ export async function startBenchServer({
   const url = `http://127.0.0.1:${port}`;
   const appSecret = randomBytes(32).toString('hex');
   let text = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const child = spawn(process.execPath, ['server/start.js'], {
     cwd: root,
     env: {
       ...process.env,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, isAlive } from '~/server/db/embedded.server';
+import { createUser, randomIp } from '../support/auth';
 import { rawRequest } from '../support/bad-input';
 import { spawnServer, startServer, type TestServer, waitForHealth } from '../support/server';
 
@@ -126,6 +127,22 @@ describe('the HTTP server', () => {
     const res = await fetch(`${server.url}/cette-page-n-existe-pas`);
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('Page introuvable');
+  });
+
+  it('holds one copy of each server module: a page sees the outbox worker the startup started', async () => {
+    // The startup (server/serve.ts) starts the worker in app/server/email/worker.server.ts; the back
+    // office's outbox (a page of the React Router build) reads that module's state. With a second
+    // copy of the module in the process, the page would read its own, never started (docs/decisions/033).
+    const before = Date.now();
+    const admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
+    const res = await fetch(`${server.url}/admin/api/emails`, {
+      headers: { cookie: admin.cookie, 'x-forwarded-for': randomIp() },
+    });
+    expect(res.status).toBe(200);
+    const { worker } = (await res.json()) as { worker: { running: boolean; startedAt: string | null } };
+    expect(worker.running).toBe(true);
+    // Started with the server, before this test made its account.
+    expect(new Date(worker.startedAt ?? '').getTime()).toBeLessThan(before);
   });
 
   it('finishes cleanly on SIGTERM and keeps the data for the next start', async () => {

@@ -53,10 +53,10 @@ export function spawnServer(
       ([key]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST', ...unset].includes(key),
     ),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const child = spawn(process.execPath, ['server/start.js'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     // The tests serve the build made for the run (global-build.ts), even if a file is edited
-    // meanwhile: `npm start` would otherwise rebuild it under the other servers (server/serve.ts).
+    // meanwhile: `npm start` would otherwise rebuild it under the other servers (server/start.js).
     env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'warn', REBUILD_WHEN_STALE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -22,7 +22,7 @@ import {
   SMTP_PORTS,
 } from '~/domain/email/email-config';
 import { emailTemplateLabel } from '~/domain/email/template-labels';
-import { formatDateTimeFr } from '~/domain/format';
+import { formatDateTimeFr, NBSP } from '~/domain/format';
 
 export const EMAIL_CONFIG_PATH = '/admin/api/configuration-email';
 export const EMAILS_PATH = '/admin/api/emails';
@@ -42,6 +42,8 @@ export interface OutboxData {
   status: OutboxStatus;
   page: ListPage<OutboxRow>;
   counts: Record<OutboxStatus, number>;
+  /** The outbox worker of the server that answered (app/server/email/worker.server.ts). */
+  worker: { running: boolean; startedAt: string | null };
 }
 
 /** The e-mail configuration, a test e-mail, and the outbox. */
@@ -173,6 +175,11 @@ function OutboxView() {
       <h3 id="boite-envoi" className="font-heading font-semibold text-lg">
         Boîte d’envoi
       </h3>
+      {data && !data.worker.running ? (
+        <p role="alert" className="text-destructive text-sm">
+          L’envoi des emails est arrêté sur ce serveur{NBSP}: les emails restent en file jusqu’à son redémarrage.
+        </p>
+      ) : null}
       <fieldset className="flex flex-wrap gap-2">
         <legend className="sr-only">Filtrer les emails</legend>
         {OUTBOX_STATUSES.map((s) => (

@@ -36,14 +36,11 @@ interface Registry {
   again: boolean;
 }
 
-// The server and the app bundle each load a copy of this module: one registry per process.
-const KEY = Symbol.for('soovenirs.admin.notification-streams');
-type WithRegistry = typeof globalThis & { [KEY]?: Registry };
+// One registry per process (the server bundle loads this module once: docs/decisions/033).
+const theRegistry: Registry = { bySession: new Map(), timer: null, running: null, again: false };
 
 function registry(): Registry {
-  const g = globalThis as WithRegistry;
-  g[KEY] ??= { bySession: new Map(), timer: null, running: null, again: false };
-  return g[KEY];
+  return theRegistry;
 }
 
 /**

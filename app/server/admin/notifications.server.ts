@@ -83,13 +83,10 @@ interface Hub {
   polling: boolean;
 }
 
-const KEY = Symbol.for('soovenirs.admin.notifications');
-type WithHub = typeof globalThis & { [KEY]?: Hub };
+const theHub: Hub = { listeners: new Set(), lastId: null, timer: null, polling: false };
 
 function hub(): Hub {
-  const g = globalThis as WithHub;
-  g[KEY] ??= { listeners: new Set(), lastId: null, timer: null, polling: false };
-  return g[KEY];
+  return theHub;
 }
 
 async function poll(): Promise<void> {

@@ -88,15 +88,10 @@ export async function computeReports(now: Date = new Date()): Promise<ReportsDat
   };
 }
 
-const KEY = Symbol.for('soovenirs.admin.reports');
-type WithCache = typeof globalThis & {
-  [KEY]?: { entry?: { data: ReportsData; at: number }; refreshing?: Promise<ReportsData> };
-};
+const reportsCache: { entry?: { data: ReportsData; at: number }; refreshing?: Promise<ReportsData> } = {};
 
 function cache() {
-  const g = globalThis as WithCache;
-  g[KEY] ??= {};
-  return g[KEY];
+  return reportsCache;
 }
 
 function refresh(): Promise<ReportsData> {

@@ -36,13 +36,10 @@ interface CacheEntry {
   at: number;
 }
 
-const KEY = Symbol.for('soovenirs.admin.stats');
-type WithCache = typeof globalThis & { [KEY]?: { entry?: CacheEntry; refreshing?: Promise<DashboardStats> } };
+const statsCache: { entry?: CacheEntry; refreshing?: Promise<DashboardStats> } = {};
 
 function cache() {
-  const g = globalThis as WithCache;
-  g[KEY] ??= {};
-  return g[KEY];
+  return statsCache;
 }
 
 /** The counts behind the cards, straight from the database (no cache). */

@@ -12,18 +12,17 @@ import { createWordPressSource, type WordPressSource } from './wordpress-source.
  * WORDPRESS_API_URL is set (with the local content as its fallback).
  */
 
-const KEY = Symbol.for('soovenirs.content');
 type Sources = { local: ContentSource; active: ContentSource };
-type WithSources = typeof globalThis & { [KEY]?: Sources };
+// Made on first use, when the environment has been read.
+let contentSources: Sources | undefined;
 
 function sources(): Sources {
-  const g = globalThis as WithSources;
-  if (!g[KEY]) {
+  if (!contentSources) {
     const local = createLocalSource();
     const baseUrl = env().WORDPRESS_API_URL;
-    g[KEY] = { local, active: baseUrl ? createWordPressSource({ baseUrl, fallback: local }) : local };
+    contentSources = { local, active: baseUrl ? createWordPressSource({ baseUrl, fallback: local }) : local };
   }
-  return g[KEY];
+  return contentSources;
 }
 
 export function contentSource(): ContentSource {

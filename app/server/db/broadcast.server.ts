@@ -184,16 +184,12 @@ export async function broadcast(message: BroadcastMessage): Promise<void> {
   }
 }
 
-// One listener and one id per process, shared by the Express server and the app bundle (each loads
-// its own copy of this module), hence globals.
-const KEY = Symbol.for('soovenirs.broadcast');
+// One listener and one id per process (the server bundle loads this module once: docs/decisions/033).
 type State = { origin: string; listener?: BroadcastListener };
-type WithState = typeof globalThis & { [KEY]?: State };
+const processState: State = { origin: randomUUID() };
 
 function state(): State {
-  const g = globalThis as WithState;
-  g[KEY] ??= { origin: randomUUID() };
-  return g[KEY];
+  return processState;
 }
 
 export function processOrigin(): string {

@@ -11,17 +11,15 @@ interface DbState {
   db: Database;
 }
 
-// One pool per process, shared by the Express server and the React Router build (which bundles its
-// own copy of this module), hence a global rather than a module variable.
-const KEY = Symbol.for('soovenirs.db');
-type WithDb = typeof globalThis & { [KEY]?: DbState };
+// One pool per process, made on first use from DATABASE_URL (docs/decisions/002); the server bundle
+// loads this module once, so the startup, the workers and the pages share it (docs/decisions/033).
+let current: DbState | undefined;
 
 // PostgreSQL `bigint` (count(*), sums) as JavaScript numbers: our figures stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 function state(): DbState {
-  const g = globalThis as WithDb;
-  if (!g[KEY]) {
+  if (!current) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error('DATABASE_URL is not set: the database was not started.');
     const pool = new pg.Pool({
@@ -36,9 +34,9 @@ function state(): DbState {
     // An idle client losing its connection (database restarted) must not crash the process: the
     // pool drops it and opens a new one for the next query.
     pool.on('error', () => {});
-    g[KEY] = { pool, db: drizzle(pool, { schema }) };
+    current = { pool, db: drizzle(pool, { schema }) };
   }
-  return g[KEY];
+  return current;
 }
 
 export function db(): Database {
@@ -67,8 +65,7 @@ export async function databaseIsUp(timeoutMs = 2000): Promise<boolean> {
 }
 
 export async function closeDatabase(): Promise<void> {
-  const g = globalThis as WithDb;
-  const current = g[KEY];
-  g[KEY] = undefined;
-  await current?.pool.end();
+  const closing = current;
+  current = undefined;
+  await closing?.pool.end();
 }

@@ -27,8 +27,8 @@ export interface RateLimitResult {
 type Queryable = Pick<pg.Pool, 'query'>;
 
 const PRUNE_EVERY_MS = 60_000;
-const KEY = Symbol.for('soovenirs.rateLimitPrune');
-type WithPrune = typeof globalThis & { [KEY]?: number };
+/** When this process last pruned (ms since the epoch). */
+let lastPruneAt = 0;
 
 export interface CountedHit {
   /** Hits in the current window, this one included. */
@@ -102,10 +102,9 @@ export async function pruneExpiredHits(client: Queryable = pool()): Promise<numb
 
 /** Prunes at most once a minute per process, without making the request wait. */
 function pruneNowAndThen(client: Queryable): void {
-  const g = globalThis as WithPrune;
   const now = Date.now();
-  if ((g[KEY] ?? 0) > now - PRUNE_EVERY_MS) return;
-  g[KEY] = now;
+  if (lastPruneAt > now - PRUNE_EVERY_MS) return;
+  lastPruneAt = now;
   pruneExpiredHits(client).catch((error) =>
     log.warn({ err: error }, 'rate limits: expired counters could not be deleted'),
   );

@@ -228,15 +228,15 @@ interface WorkerState {
   loop: Promise<void>;
   listener: pg.Client | null;
   reconnectTimer: NodeJS.Timeout | null;
+  startedAt: Date;
 }
 
-// One worker per process, even though the server and the React Router build each bundle a copy of
-// this module (see docs/decisions/002-one-pool-per-process.md).
-const KEY = Symbol.for('soovenirs.emailWorker');
-type WithWorker = typeof globalThis & { [KEY]?: WorkerState };
+// One worker per process: the startup starts it and the pages wake it, in the one copy of this
+// module the server bundle holds (docs/decisions/033).
+let processWorker: WorkerState | undefined;
 
 function current(): WorkerState | undefined {
-  return (globalThis as WithWorker)[KEY];
+  return processWorker;
 }
 
 function wake(state: WorkerState): void {
@@ -333,11 +333,21 @@ export function startEmailWorker(options: EmailWorkerOptions = {}): void {
     loop: Promise.resolve(),
     listener: null,
     reconnectTimer: null,
+    startedAt: new Date(),
   };
-  (globalThis as WithWorker)[KEY] = state;
+  processWorker = state;
   state.loop = runLoop(state);
   if (state.options.listen) void listen(state);
   log.info({ pollMs: state.options.pollMs }, 'e-mail worker started');
+}
+
+/**
+ * Whether this process sends the outbox's e-mails, and since when: the back office's outbox warns
+ * when nothing sends them (routes/admin/api/emails.ts).
+ */
+export function emailWorkerStatus(): { running: boolean; startedAt: string | null } {
+  const state = current();
+  return { running: Boolean(state?.running), startedAt: state?.startedAt.toISOString() ?? null };
 }
 
 /** Asks the worker to look at the outbox now (e.g. right after a transaction that queued e-mails). */
@@ -350,7 +360,7 @@ export function wakeEmailWorker(): void {
 export async function stopEmailWorker(): Promise<void> {
   const state = current();
   if (!state) return;
-  (globalThis as WithWorker)[KEY] = undefined;
+  processWorker = undefined;
   state.running = false;
   if (state.reconnectTimer) clearTimeout(state.reconnectTimer);
   state.reconnectTimer = null;

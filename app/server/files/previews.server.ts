@@ -417,28 +417,24 @@ export function createPreviewWorker(options: FilePreviewsOptions = {}): PreviewW
   };
 }
 
-// One worker per process, even though the server and the React Router build each bundle a copy of
-// this module (docs/decisions/002-one-pool-per-process.md), hence a global.
-const KEY = Symbol.for('soovenirs.filePreviews');
-type WithWorker = typeof globalThis & { [KEY]?: PreviewWorker };
+// One worker per process (the server bundle loads this module once: docs/decisions/033).
+let processWorker: PreviewWorker | undefined;
 
 /** Starts this process's previews worker (server/serve.ts); later calls are no-ops while it runs. */
 export function startFilePreviews(options: FilePreviewsOptions = {}): void {
-  const g = globalThis as WithWorker;
-  if (g[KEY]) return;
-  g[KEY] = createPreviewWorker(options);
+  if (processWorker) return;
+  processWorker = createPreviewWorker(options);
   log.info({ concurrency: options.concurrency ?? defaultConcurrency() }, 'file previews worker started');
 }
 
 /** Asks the worker to look now (after a file is stored); a no-op where no worker runs. */
 export function wakeFilePreviews(): void {
-  (globalThis as WithWorker)[KEY]?.wake();
+  processWorker?.wake();
 }
 
 /** Stops the worker after the batch in hand; call before closeDatabase(). */
 export async function stopFilePreviews(): Promise<void> {
-  const g = globalThis as WithWorker;
-  const worker = g[KEY];
-  g[KEY] = undefined;
-  await worker?.stop();
+  const stopping = processWorker;
+  processWorker = undefined;
+  await stopping?.stop();
 }

@@ -69,8 +69,7 @@ export async function deleteStaleDrafts(now: Date = new Date()): Promise<number>
   return deleted.rows.length;
 }
 
-const KEY = Symbol.for('soovenirs.orderHousekeeping');
-type WithTimer = typeof globalThis & { [KEY]?: NodeJS.Timeout };
+let timer: NodeJS.Timeout | undefined;
 
 async function runOnce(): Promise<void> {
   try {
@@ -111,15 +110,13 @@ async function runOnce(): Promise<void> {
 
 /** Runs the housekeeping now and then every `intervalMs` (15 minutes), in this process. */
 export function startOrderHousekeeping(intervalMs = 15 * 60_000): void {
-  const holder = globalThis as WithTimer;
-  if (holder[KEY]) return;
+  if (timer) return;
   void runOnce();
-  holder[KEY] = setInterval(() => void runOnce(), intervalMs);
-  holder[KEY].unref();
+  timer = setInterval(() => void runOnce(), intervalMs);
+  timer.unref();
 }
 
 export function stopOrderHousekeeping(): void {
-  const holder = globalThis as WithTimer;
-  if (holder[KEY]) clearInterval(holder[KEY]);
-  holder[KEY] = undefined;
+  if (timer) clearInterval(timer);
+  timer = undefined;
 }

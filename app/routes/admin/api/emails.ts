@@ -3,14 +3,15 @@ import { parsePage } from '~/domain/admin/list-params';
 import { isOutboxStatus } from '~/domain/admin/views';
 import { requireStaff } from '~/server/admin/access.server';
 import { listOutbox, outboxCounts, resendEmail } from '~/server/admin/outbox.server';
+import { emailWorkerStatus } from '~/server/email/worker.server';
 import { readFormData } from '~/server/form-data.server';
 import type { Route } from './+types/emails';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /*
- * The e-mail outbox (a setting). GET ?status=&page=: a page of messages of one status and the
- * counts (one message's state: routes/admin/api/email-state.ts). POST intent=resend id=: resends a
+ * The e-mail outbox (a setting). GET ?status=&page=: a page of messages of one status, the counts,
+ * and whether this server's worker sends them (one message's state: routes/admin/api/email-state.ts). POST intent=resend id=: resends a
  * failed or sent message.
  */
 
@@ -24,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     listOutbox(status, parsePage(url.searchParams.get('page'))),
     outboxCounts(),
   ]);
-  return data({ status, page, counts }, { headers });
+  return data({ status, page, counts, worker: emailWorkerStatus() }, { headers });
 }
 
 // Re-sending a copy of a sent e-mail to its own recipient is the workshop's everyday work (from an

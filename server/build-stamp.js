@@ -1,3 +1,4 @@
+// @ts-check
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,11 +11,18 @@ import path from 'node:path';
  *
  * The fingerprint hashes contents, not dates: a checkout or an archive may keep old dates on new
  * files. The ~500 files (3,5 MB) hash in 50 to 100 ms.
+ *
+ * Plain JavaScript (types in JSDoc): `npm start` (server/start.js) runs it with Node alone, before
+ * any build exists, and the build's configuration reads it too.
  */
 
-/** What the build consumes, relative to the project root. content/ is read at run time, not built. */
+/**
+ * What the build consumes, relative to the project root. content/ is read at run time, not built;
+ * server/ is built: the Express server and the startup are in the server bundle (server/serve.ts).
+ */
 export const BUILD_INPUTS = [
   'app',
+  'server',
   'public',
   'vite.config.ts',
   'react-router.config.ts',
@@ -27,13 +35,19 @@ export const STAMP_FILE = '.stamp';
 /** Tests beside the code are not part of the build: editing one does not make build/ stale. */
 const notBuilt = /\.test\.tsx?$/;
 
-function* filesUnder(root: string, relative: string): Generator<string> {
+/**
+ * @param {string} root
+ * @param {string} relative
+ * @returns {Generator<string>}
+ */
+function* filesUnder(root, relative) {
   const full = path.join(root, relative);
-  let entries: fs.Dirent[];
+  /** @type {fs.Dirent[]} */
+  let entries;
   try {
     entries = fs.readdirSync(full, { withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
     if (code === 'ENOTDIR') {
       yield relative;
       return;
@@ -49,8 +63,12 @@ function* filesUnder(root: string, relative: string): Generator<string> {
   }
 }
 
-/** A hash of the build's inputs under `root`: their paths and contents. */
-export function sourcesFingerprint(root: string): string {
+/**
+ * A hash of the build's inputs under `root`: their paths and contents.
+ * @param {string} root
+ * @returns {string}
+ */
+export function sourcesFingerprint(root) {
   const hash = createHash('sha256');
   for (const input of BUILD_INPUTS) {
     for (const file of filesUnder(root, input)) {
@@ -63,20 +81,33 @@ export function sourcesFingerprint(root: string): string {
   return hash.digest('hex');
 }
 
-export function writeBuildStamp(buildDir: string, fingerprint: string): void {
+/**
+ * @param {string} buildDir
+ * @param {string} fingerprint
+ */
+export function writeBuildStamp(buildDir, fingerprint) {
   fs.writeFileSync(path.join(buildDir, STAMP_FILE), `${fingerprint}\n`);
 }
 
-/** A build made before the stamp existed, or interrupted, counts as stale. */
-export function forgetBuildStamp(buildDir: string): void {
+/**
+ * A build made before the stamp existed, or interrupted, counts as stale.
+ * @param {string} buildDir
+ */
+export function forgetBuildStamp(buildDir) {
   fs.rmSync(path.join(buildDir, STAMP_FILE), { force: true });
 }
 
-export type BuildState = 'missing' | 'stale' | 'fresh';
+/** @typedef {'missing' | 'stale' | 'fresh'} BuildState */
 
-export function buildState(root: string, buildDir = path.join(root, 'build')): BuildState {
+/**
+ * @param {string} root
+ * @param {string} [buildDir]
+ * @returns {BuildState}
+ */
+export function buildState(root, buildDir = path.join(root, 'build')) {
   if (!fs.existsSync(path.join(buildDir, 'server/index.js'))) return 'missing';
-  let stamp: string;
+  /** @type {string} */
+  let stamp;
   try {
     stamp = fs.readFileSync(path.join(buildDir, STAMP_FILE), 'utf8').trim();
   } catch {

@@ -3,18 +3,10 @@ import { z } from 'zod';
 import { originalsState } from '~/domain/account/withdrawal-texts';
 import { transitionAuditChange } from '~/domain/audit/order-entries';
 import { formatEurosFromCents } from '~/domain/format';
-import {
-  type OrderStatus,
-  orderStatusLabel,
-  type PaymentStatus,
-  paymentMethodLabel,
-  type WorkshopStage,
-  wasPaid,
-} from '~/domain/order-status';
+import { type OrderStatus, orderStatusLabel, paymentMethodLabel, wasPaid } from '~/domain/order-status';
 import { workNotBefore } from '~/domain/orders/early-start';
 import {
   type Accepted,
-  type CheckoutMethod,
   decide,
   type Effect,
   type OrderState,
@@ -189,7 +181,7 @@ async function loadOrderState(
     left join order_adjustments s on s.order_id = o.id and s.kind = 'supplement' and s.status = 'awaiting_customer'
     where o.id = ${orderId}`);
   const row = extra.rows[0];
-  const paymentStatus = facts.paymentStatus as PaymentStatus;
+  const { paymentStatus } = facts;
   const paid = wasPaid(paymentStatus);
   return {
     facts,
@@ -198,9 +190,9 @@ async function loadOrderState(
     state: {
       // Extra copies and retention extensions (decision 029); a digitisation otherwise.
       kind: row?.kind === 'extra_copy' || row?.kind === 'retention_extension' ? row.kind : 'digitisation',
-      status: facts.status as OrderStatus,
+      status: facts.status,
       paymentStatus,
-      paymentMethod: facts.paymentMethod as CheckoutMethod,
+      paymentMethod: facts.paymentMethod,
       placed: Boolean(row?.placed_at),
       withdrawn: facts.withdrawnAt !== null,
       totalCents: facts.totalPriceCents,
@@ -209,7 +201,7 @@ async function loadOrderState(
       paidCents: paid ? facts.totalPriceCents + Number(row?.supplements_paid ?? 0) : 0,
       refundedCents: Number(row?.refunded ?? 0),
       owedCents: Number(row?.owed ?? 0),
-      stage: facts.stage as WorkshopStage,
+      stage: facts.stage,
       physical: shipsSomethingPhysical(facts),
       hasDeliveryAddress: Boolean(row?.has_address),
       supplement: row?.open_supplement_id

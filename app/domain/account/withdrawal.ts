@@ -1,15 +1,14 @@
-import { addDays, isWorkingDay, parisDay, parisMidnight } from '../calendar';
+import { LIFECYCLE_MESSAGES, withdrawalBar } from '../orders/lifecycle';
+import { WITHDRAWAL_PERIOD_DAYS, withdrawalPeriod } from '../orders/withdrawal-period';
 
 /*
- * The right of withdrawal for services bought at a distance (Code de la consommation, L221-18 and
- * following): 14 days from the conclusion of the contract, i.e. the order. Days are counted from the
- * day after the order, in the shop's time zone (Paris), and the period ends at midnight of its last
- * day; a last day falling on a Saturday, a Sunday or a French public holiday moves to the next
- * working day (L221-19, article 642 of the Code de procédure civile). When in doubt the rule is
- * generous to the customer.
+ * What the customer's pages show of the right of withdrawal (Code de la consommation, L221-18 and
+ * following). The rule itself is the order lifecycle's (`withdrawalBar`, the guard of `withdraw`,
+ * with its French messages); the period's calendar is withdrawal-period.ts. This module only puts
+ * the two together for a page: open until when, or why not.
  */
 
-export const WITHDRAWAL_PERIOD_DAYS = 14;
+export { WITHDRAWAL_PERIOD_DAYS, withdrawalPeriod };
 
 export type WithdrawalState =
   | { kind: 'open'; deadline: Date; lastDay: Date }
@@ -21,27 +20,16 @@ export type WithdrawalState =
   /** The service was fully performed (Traité, Expédié): the right of withdrawal ends (L221-28). */
   | { kind: 'performed' };
 
+/** The messages of the rule (the lifecycle's, one home), and the page's own two. */
 export const WITHDRAWAL_MESSAGES = {
-  expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
-  withdrawn: 'Votre rétractation a déjà été enregistrée pour cette commande.',
-  canceled: 'Cette commande est annulée : aucune rétractation n’est nécessaire.',
-  draft:
-    'Cette commande n’a pas été confirmée : aucun contrat n’est conclu, il n’y a rien à quoi renoncer. Elle reste dans « Devis et brouillons » tant que vous ne la validez pas.',
-  performed:
-    'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
+  expired: LIFECYCLE_MESSAGES.expired,
+  withdrawn: LIFECYCLE_MESSAGES.alreadyWithdrawn,
+  canceled: LIFECYCLE_MESSAGES.withdrawalCanceled,
+  draft: LIFECYCLE_MESSAGES.withdrawalDraft,
+  performed: LIFECYCLE_MESSAGES.performed,
   notFound: 'Commande introuvable',
   failed: 'Votre rétractation n’a pas pu être enregistrée. Veuillez réessayer.',
 } as const;
-
-/**
- * The last day of the withdrawal period (its Paris midnight) and the instant the period ends (the
- * midnight after it), for an order placed at `orderedAt`.
- */
-export function withdrawalPeriod(orderedAt: Date): { lastDay: Date; deadline: Date } {
-  let last = addDays(parisDay(orderedAt), WITHDRAWAL_PERIOD_DAYS);
-  while (!isWorkingDay(last)) last = addDays(last, 1);
-  return { lastDay: parisMidnight(last), deadline: parisMidnight(addDays(last, 1)) };
-}
 
 export interface WithdrawableOrder {
   createdAt: Date;
@@ -53,10 +41,13 @@ export interface WithdrawableOrder {
 
 /** Whether the customer may still withdraw from this order at `now`, and why not. */
 export function withdrawalState(order: WithdrawableOrder, now: Date = new Date()): WithdrawalState {
-  if (order.placedAt === null) return { kind: 'draft' };
-  if (order.withdrawnAt) return { kind: 'withdrawn', withdrawnAt: order.withdrawnAt };
-  if (order.status === 'canceled') return { kind: 'canceled' };
-  if (order.status === 'completed' || order.status === 'shipped') return { kind: 'performed' };
+  const bar = withdrawalBar({
+    placed: order.placedAt !== null,
+    withdrawn: order.withdrawnAt !== null,
+    status: order.status,
+  });
+  if (bar === 'withdrawn' && order.withdrawnAt) return { kind: 'withdrawn', withdrawnAt: order.withdrawnAt };
+  if (bar === 'draft' || bar === 'canceled' || bar === 'performed') return { kind: bar };
   const { lastDay, deadline } = withdrawalPeriod(order.createdAt);
   return now.getTime() < deadline.getTime()
     ? { kind: 'open', deadline, lastDay }

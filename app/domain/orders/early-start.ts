@@ -1,5 +1,5 @@
-import { withdrawalPeriod } from '../account/withdrawal';
 import { formatDateFr, NBSP } from '../format';
+import { withdrawalPeriod } from './withdrawal-period';
 
 /*
  * The customer's choice about the withdrawal period (Code de la consommation, L221-25): they may ask

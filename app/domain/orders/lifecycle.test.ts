@@ -10,10 +10,14 @@ import { allowedTransitions, TRANSITION_SAMPLES } from './allowed-transitions';
 import {
   type Decision,
   decide,
+  dimensionStepAllowed,
   LIFECYCLE_MESSAGES,
   type OrderState,
   type RefusalCode,
+  ruleOf,
+  STATE_DIMENSIONS,
   statusStepAllowed,
+  TRANSITIONS,
   type Transition,
   type TransitionType,
 } from './lifecycle';
@@ -44,14 +48,16 @@ function state(overrides: Partial<OrderState> = {}): OrderState {
 
 const refusal = (d: Decision): RefusalCode | 'ok' => (d.ok ? 'ok' : d.code);
 
-/** Every state the rule book distinguishes: status, payment, stage, placed, withdrawn, an open supplement. */
+/** Every state the rule book distinguishes: status, payment, stage, placed, withdrawn, an open supplement, an open review. */
 const EVERY_STATE: OrderState[] = ORDER_STATUSES.flatMap((status) =>
   PAYMENT_STATUSES.flatMap((paymentStatus) =>
     WORKSHOP_STAGES.flatMap((stage) =>
       [true, false].flatMap((placed) =>
         [false, true].flatMap((withdrawn) =>
-          [null, { id: 'adj-1', amountCents: 700 }].map((supplement) =>
-            state({ status, paymentStatus, stage, placed, withdrawn, supplement }),
+          [null, { id: 'adj-1', amountCents: 700 }].flatMap((supplement) =>
+            [false, true].map((reviewOpen) =>
+              state({ status, paymentStatus, stage, placed, withdrawn, supplement, reviewOpen }),
+            ),
           ),
         ),
       ),
@@ -77,6 +83,38 @@ describe.each(Object.keys(TRANSITION_SAMPLES) as TransitionType[])('%s from ever
     }
   });
 
+  it('changes only the dimensions its rule declares, each as that dimension’s table allows', () => {
+    const rule = ruleOf(type);
+    // A draft's payment is awaited: nothing else can be true of one (fail_payment refuses drafts).
+    for (const [from, transition] of pairs.filter(([from]) => from.placed || from.paymentStatus === 'pending')) {
+      const decision = decide(from, transition, NOW);
+      if (!decision.ok) continue;
+      for (const dimension of STATE_DIMENSIONS) {
+        const moved = from[dimension] !== decision.next[dimension];
+        const where = `${dimension}: ${String(from[dimension])} → ${String(decision.next[dimension])}`;
+        if (moved) expect(rule.changes, where).toContain(dimension);
+        expect(dimensionStepAllowed(dimension, from, decision.next, type), where).toBe(true);
+      }
+    }
+  });
+
+  it('is accepted from some state and refused from another, the refusal being one of the rule book’s French messages', () => {
+    const decisions = pairs.map(([from, transition]) => decide(from, transition, NOW));
+    expect(decisions.some((d) => d.ok)).toBe(true);
+    const messages = [
+      ...Object.values(LIFECYCLE_MESSAGES),
+      ...Object.values(OPEN_WORK_MESSAGES),
+      LIFECYCLE_MESSAGES.refundTooLarge(0),
+    ].filter((m): m is string => typeof m === 'string');
+    const refusals = decisions.filter((d): d is Extract<Decision, { ok: false }> => !d.ok);
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const refused of refusals) {
+      // A fixed message is the rule book's own; a built one (amounts, statuses) is checked above.
+      if (messages.includes(refused.message) || /\d|«/.test(refused.message)) continue;
+      expect.fail(`${type}: « ${refused.message} » is not a message of LIFECYCLE_MESSAGES`);
+    }
+  });
+
   it('never puts « En traitement » by hand an order whose payment failed, was refunded, or is awaited unasked', () => {
     for (const [from, transition] of pairs) {
       const decision = decide(from, transition, NOW);
@@ -92,6 +130,12 @@ describe.each(Object.keys(TRANSITION_SAMPLES) as TransitionType[])('%s from ever
       const accepted = TRANSITION_SAMPLES[type](from, NOW).some((t) => decide(from, t, NOW).ok);
       expect(allowedTransitions(from, NOW).any[type].allowed).toBe(accepted);
     }
+  });
+});
+
+describe('the rule book is a table', () => {
+  it('has one rule per transition type, and samples for each (so the walk above covers it)', () => {
+    expect(Object.keys(TRANSITIONS).sort()).toEqual(Object.keys(TRANSITION_SAMPLES).sort());
   });
 });
 

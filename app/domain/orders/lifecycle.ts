@@ -286,6 +286,9 @@ export const LIFECYCLE_MESSAGES = {
     'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
   expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
   alreadyWithdrawn: 'Votre rétractation a déjà été enregistrée pour cette commande.',
+  withdrawalCanceled: 'Cette commande est annulée : aucune rétractation n’est nécessaire.',
+  withdrawalDraft:
+    'Cette commande n’a pas été confirmée : aucun contrat n’est conclu, il n’y a rien à quoi renoncer. Elle reste dans « Devis et brouillons » tant que vous ne la validez pas.',
   notWithdrawn: 'Le client ne s’est pas rétracté de cette commande.',
   refundTooLarge: (max: number) =>
     max > 0
@@ -377,8 +380,25 @@ export function withdrawalCase(state: { paymentStatus: string; status: string })
 }
 
 /** The withdrawal is no longer offered once the service is fully performed. */
-export function isFullyPerformed(status: OrderStatus): boolean {
+export function isFullyPerformed(status: string): boolean {
   return status === 'completed' || status === 'shipped';
+}
+
+/**
+ * What bars a withdrawal, before its period is even looked at (the guard of `withdraw`, and what the
+ * customer's pages show, account/withdrawal.ts): a draft (no contract), a withdrawal already made,
+ * a cancelled order, a service fully performed (L221-28); null when only the period decides.
+ */
+export function withdrawalBar(order: {
+  placed: boolean;
+  withdrawn: boolean;
+  status: string;
+}): 'draft' | 'withdrawn' | 'canceled' | 'performed' | null {
+  if (!order.placed) return 'draft';
+  if (order.withdrawn) return 'withdrawn';
+  if (order.status === 'canceled') return 'canceled';
+  if (isFullyPerformed(order.status)) return 'performed';
+  return null;
 }
 
 const refuse = (code: RefusalCode, message: string): Refused => ({ ok: false, code, message });
@@ -417,15 +437,124 @@ function processingRefusal(state: OrderState, startBeforePayment: boolean): Refu
   return null;
 }
 
-/** `now` is the instant of the change (the withdrawal-period guard reads it); tests pass their own. */
-export function decide(state: OrderState, transition: Transition, now: Date = new Date()): Decision {
-  switch (transition.type) {
-    case 'place': {
+/** A transition of one type, as its rule receives it. */
+export type TransitionOf<T extends TransitionType> = Extract<Transition, { type: T }>;
+
+/** The state dimensions the lifecycle changes, each with its own table of moves (below). */
+export const STATE_DIMENSIONS = ['status', 'paymentStatus', 'stage', 'placed', 'withdrawn'] as const;
+export type StateDimension = (typeof STATE_DIMENSIONS)[number];
+
+/**
+ * One transition of the rule book: `guard` says why it is refused (or null), `apply` the next state,
+ * the history event and the effects of an accepted one; `changes` lists the state dimensions it may
+ * move (the table-driven tests hold every accepted decision to it and to each dimension's table).
+ */
+export interface TransitionRule<T extends TransitionType> {
+  changes: readonly StateDimension[];
+  guard: (state: OrderState, transition: TransitionOf<T>, now: Date) => Refused | null;
+  apply: (state: OrderState, transition: TransitionOf<T>, now: Date) => Accepted;
+}
+
+/**
+ * The payment status moves (any transition): chosen or failed again while unpaid, paid once, then
+ * refunded in part or in full. Refunded in full is final.
+ */
+export const PAYMENT_STATUS_MOVES: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  pending: ['paid', 'failed'],
+  failed: ['pending', 'paid'],
+  paid: ['partially_refunded', 'refunded'],
+  partially_refunded: ['refunded'],
+  refunded: [],
+};
+
+/**
+ * Every stage move of any transition (STAGE_MOVES are the workshop's manual ones): the parcel is
+ * received (or extra copies need none), the workshop moves on, and « Traité » (by hand, by the
+ * publication of the files, by the payment of a retention extension) makes it « Prêt » from any stage.
+ */
+export const STAGE_STEPS: Readonly<Record<WorkshopStage, readonly WorkshopStage[]>> = {
+  awaiting_originals: ['received', 'ready'],
+  received: ['digitising', 'ready'],
+  digitising: ['quality_check', 'ready'],
+  quality_check: ['ready', 'digitising'],
+  ready: [],
+};
+
+/** Placement and withdrawal happen once and never go back. */
+export const PLACEMENT_MOVES: Readonly<Record<'true' | 'false', readonly boolean[]>> = { false: [true], true: [] };
+export const WITHDRAWAL_MOVES: Readonly<Record<'true' | 'false', readonly boolean[]>> = { false: [true], true: [] };
+
+/**
+ * Whether one step of `transition` may take a dimension from `from` to `to`: it stays, or it moves
+ * as that dimension's table allows (status: statusStepAllowed, with its one exception).
+ */
+export function dimensionStepAllowed(
+  dimension: StateDimension,
+  from: OrderState,
+  to: OrderState,
+  transition: TransitionType,
+): boolean {
+  switch (dimension) {
+    case 'status':
+      return statusStepAllowed(from.status, to.status, transition);
+    case 'paymentStatus':
+      return (
+        from.paymentStatus === to.paymentStatus || PAYMENT_STATUS_MOVES[from.paymentStatus].includes(to.paymentStatus)
+      );
+    case 'stage':
+      return from.stage === to.stage || STAGE_STEPS[from.stage].includes(to.stage);
+    case 'placed':
+      return from.placed === to.placed || PLACEMENT_MOVES[String(from.placed) as 'true' | 'false'].includes(to.placed);
+    case 'withdrawn':
+      return (
+        from.withdrawn === to.withdrawn ||
+        WITHDRAWAL_MOVES[String(from.withdrawn) as 'true' | 'false'].includes(to.withdrawn)
+      );
+  }
+}
+
+/** A refusal of a refund-like amount: a whole number of cents from 1 to `max`. */
+function amountRefusal(amountCents: number, max: number): Refused | null {
+  if (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > max) {
+    return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
+  }
+  return null;
+}
+
+/** The refusals of a delivery (publication, or its review first): a live, received, paid order, no open supplement. */
+function deliveryRefusal(state: OrderState): Refused | null {
+  const refusal = liveOrderRefusal(state);
+  if (refusal) return refusal;
+  if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
+  if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidDelivery);
+  if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+  return null;
+}
+
+/** The reception supplement named by the transition is the one waiting for an answer. */
+function supplementRefusal(state: OrderState, adjustmentId: string): Refused | null {
+  if (!state.supplement || state.supplement.id !== adjustmentId) {
+    return refuse('no_supplement', LIFECYCLE_MESSAGES.noSupplement);
+  }
+  return null;
+}
+
+/**
+ * The rule book: one rule per transition (its guard and its effects). `decide` looks the
+ * transition up here; `allowedTransitions` and the tests walk the same table.
+ */
+export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } = {
+  place: {
+    changes: ['placed', 'paymentStatus', 'stage'],
+    guard: (state) => {
       if (state.placed) return refuse('placed', LIFECYCLE_MESSAGES.placed);
       if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
       if (state.totalCents <= 0) return refuse('nothing_to_pay', LIFECYCLE_MESSAGES.nothingToPay);
       // Something travels: the carrier needs where to (the checkout freezes the address first).
       if (state.physical && !state.hasDeliveryAddress) return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
+      return null;
+    },
+    apply: (state, transition) => {
       // Extra copies wait for no parcel: their files are at the workshop, the work follows the payment.
       const stage = state.kind === 'extra_copy' && state.stage === 'awaiting_originals' ? 'received' : state.stage;
       return accept(
@@ -437,13 +566,19 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           { kind: 'email', template: 'order-confirmation' },
         ],
       );
-    }
-    case 'choose_payment_method': {
+    },
+  },
+  choose_payment_method: {
+    changes: ['paymentStatus'],
+    guard: (state) => {
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (isPaid(state) || state.paymentStatus === 'refunded') {
         return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
       }
+      return null;
+    },
+    apply: (state, transition) => {
       const offline = transition.method !== 'card';
       return accept(
         state,
@@ -457,8 +592,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
             ]
           : [],
       );
-    }
-    case 'settle_payment': {
+    },
+  },
+  settle_payment: {
+    changes: ['paymentStatus', 'status', 'stage'],
+    guard: (state, transition) => {
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
@@ -468,6 +606,9 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (transition.amountCents !== state.totalCents || currency !== 'EUR') {
         return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.totalCents));
       }
+      return null;
+    },
+    apply: (state, transition) => {
       // A retention extension is performed by its payment: the files are kept longer, it is done.
       const extension = state.kind === 'retention_extension';
       return accept(
@@ -490,24 +631,27 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           { kind: 'email', template: 'payment-received' },
         ],
       );
-    }
-    case 'fail_payment': {
+    },
+  },
+  fail_payment: {
+    changes: ['paymentStatus'],
+    guard: (state) => {
       // A draft asks for no payment yet: nothing of it can fail (the property test found one « failed »).
       if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
       if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
         return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
       }
-      return accept(
-        state,
-        { paymentStatus: 'failed' },
-        { kind: 'payment_failed', from: state.paymentStatus, to: 'failed' },
-        [
-          { kind: 'notify', about: 'payment_failed' },
-          ...(transition.rejected ? [{ kind: 'email', template: 'payment-rejected' } as const] : []),
-        ],
-      );
-    }
-    case 'set_status': {
+      return null;
+    },
+    apply: (state, transition) =>
+      accept(state, { paymentStatus: 'failed' }, { kind: 'payment_failed', from: state.paymentStatus, to: 'failed' }, [
+        { kind: 'notify', about: 'payment_failed' },
+        ...(transition.rejected ? [{ kind: 'email', template: 'payment-rejected' } as const] : []),
+      ]),
+  },
+  set_status: {
+    changes: ['status', 'stage'],
+    guard: (state, transition) => {
       if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
       if (state.status === transition.to) return refuse('same_status', LIFECYCLE_MESSAGES.sameStatus);
       if (!STATUS_MOVES[state.status].includes(transition.to)) {
@@ -516,19 +660,21 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (transition.to === 'shipped' && state.physical && !state.hasDeliveryAddress) {
         return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
       }
-      if (transition.to === 'processing') {
-        const refusal = processingRefusal(state, transition.startBeforePayment === true);
-        if (refusal) return refusal;
-      }
-      return accept(
+      if (transition.to === 'processing') return processingRefusal(state, transition.startBeforePayment === true);
+      return null;
+    },
+    apply: (state, transition) =>
+      accept(
         state,
         // « Traité » by hand means the files are ready: the workshop stage follows.
         { status: transition.to, ...(transition.to === 'completed' ? { stage: 'ready' as const } : {}) },
         { kind: 'status_changed', from: state.status, to: transition.to },
         [{ kind: 'email', template: 'order-status' }],
-      );
-    }
-    case 'cancel': {
+      ),
+  },
+  cancel: {
+    changes: ['status'],
+    guard: (state, transition) => {
       if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
       if (!STATUS_MOVES[state.status].includes('canceled')) {
         return state.status === 'canceled'
@@ -539,10 +685,13 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (!Number.isInteger(transition.refundCents) || transition.refundCents < 0 || transition.refundCents > max) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
       }
+      return null;
+    },
+    apply: (state, transition) => {
       // Without the refund right nothing paid is kept silently: all of it is owed, for approval.
       const { owed, effects } = transition.refundRight
         ? owe(state, transition.refundCents, true)
-        : owe(state, max, false);
+        : owe(state, refundableCents(state), false);
       return accept(
         state,
         { status: 'canceled', ...owed },
@@ -553,13 +702,26 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           ...effects,
         ],
       );
-    }
-    case 'withdraw': {
-      if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
-      if (state.withdrawn) return refuse('withdrawn', LIFECYCLE_MESSAGES.alreadyWithdrawn);
-      if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
-      if (isFullyPerformed(state.status)) return refuse('performed', LIFECYCLE_MESSAGES.performed);
-      if (!transition.withinPeriod) return refuse('expired', LIFECYCLE_MESSAGES.expired);
+    },
+  },
+  withdraw: {
+    changes: ['withdrawn', 'status'],
+    guard: (state, transition) => {
+      // The customer reads these (account/withdrawal.ts shows the same before they ask).
+      switch (withdrawalBar(state)) {
+        case 'draft':
+          return refuse('draft', LIFECYCLE_MESSAGES.draft);
+        case 'withdrawn':
+          return refuse('withdrawn', LIFECYCLE_MESSAGES.alreadyWithdrawn);
+        case 'canceled':
+          return refuse('canceled', LIFECYCLE_MESSAGES.withdrawalCanceled);
+        case 'performed':
+          return refuse('performed', LIFECYCLE_MESSAGES.performed);
+        case null:
+          return transition.withinPeriod ? null : refuse('expired', LIFECYCLE_MESSAGES.expired);
+      }
+    },
+    apply: (state) => {
       const event = { kind: 'withdrawal_requested', from: state.status, to: null } as const;
       const acknowledge: Effect[] = [
         { kind: 'close_payment_sessions', reason: 'withdrawn' },
@@ -576,32 +738,40 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       }
       // Started at the customer's express request: the staff settle the proportionate amount kept.
       return accept(state, { withdrawn: true }, event, acknowledge);
-    }
-    case 'settle_withdrawal': {
+    },
+  },
+  settle_withdrawal: {
+    changes: ['status'],
+    guard: (state, transition) => {
       if (!state.withdrawn) return refuse('not_withdrawn', LIFECYCLE_MESSAGES.notWithdrawn);
       if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
       const max = refundableCents(state);
       if (!Number.isInteger(transition.keptCents) || transition.keptCents < 0 || transition.keptCents > max) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.keptTooLarge(max));
       }
-      const { owed, effects } = owe(state, max - transition.keptCents, true);
+      return null;
+    },
+    apply: (state, transition) => {
+      const { owed, effects } = owe(state, refundableCents(state) - transition.keptCents, true);
       return accept(
         state,
         { status: 'canceled', ...owed },
         { kind: 'withdrawal_settled', from: state.status, to: 'canceled' },
         [{ kind: 'close_payment_sessions', reason: 'withdrawn' }, ...effects],
       );
-    }
-    case 'refund': {
+    },
+  },
+  refund: {
+    changes: ['paymentStatus'],
+    guard: (state, transition) => {
       if (!isPaid(state)) {
         return state.paymentStatus === 'refunded'
           ? refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(0))
           : refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
       }
-      const max = refundableCents(state);
-      if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0 || transition.amountCents > max) {
-        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
-      }
+      return amountRefusal(transition.amountCents, refundableCents(state));
+    },
+    apply: (state, transition) => {
       const paymentStatus = afterRefund(state, transition.amountCents);
       return accept(
         state,
@@ -612,15 +782,17 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           { kind: 'email', template: 'refund-issued' },
         ],
       );
-    }
-    case 'record_reduction': {
+    },
+  },
+  record_reduction: {
+    changes: [],
+    guard: (state, transition) => {
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
-      const max = refundableCents(state);
-      if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0 || transition.amountCents > max) {
-        return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
-      }
+      return amountRefusal(transition.amountCents, refundableCents(state));
+    },
+    apply: (state, transition) => {
       const { owed, effects } = owe(state, transition.amountCents, transition.refundRight);
       return accept(
         state,
@@ -628,8 +800,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         { kind: 'reduction_recorded', from: null, to: transition.refundRight ? 'approved' : 'to_approve' },
         effects,
       );
-    }
-    case 'receive': {
+    },
+  },
+  receive: {
+    changes: ['stage', 'status'],
+    guard: (state) => {
       // A closed order (cancelled, withdrawn, refunded in full) takes no originals (open-work.ts).
       const closed = closedWorkRefusal(state);
       if (closed) return refuse(closed.code, closed.message);
@@ -639,29 +814,36 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (state.status !== 'pending' && state.status !== 'processing') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'processing'));
       }
-      return accept(
+      return null;
+    },
+    apply: (state) =>
+      accept(
         state,
         { stage: 'received', status: 'processing' },
         { kind: 'parcel_received', from: state.stage, to: 'received' },
         [{ kind: 'email', template: 'originals-received' }],
-      );
-    }
-    case 'advance_stage': {
+      ),
+  },
+  advance_stage: {
+    changes: ['stage', 'status'],
+    guard: (state, transition, now) => {
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
       if (!STAGE_MOVES[state.stage].includes(transition.to)) {
         return refuse('stage_not_allowed', LIFECYCLE_MESSAGES.stageNotAllowed(state.stage, transition.to));
       }
-      if (transition.to === 'digitising') {
-        if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
-        if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
-        // Starting the work is what the customer did not ask for before their 14 days are over.
-        // Extra copies are goods made to the customer's own order (L221-28 3°): nothing waits.
-        if (state.kind !== 'extra_copy' && state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
-          return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
-        }
+      if (transition.to !== 'digitising') return null;
+      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidWork);
+      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
+      // Starting the work is what the customer did not ask for before their 14 days are over.
+      // Extra copies are goods made to the customer's own order (L221-28 3°): nothing waits.
+      if (state.kind !== 'extra_copy' && state.workNotBefore && workHeldBack(state.workNotBefore, now)) {
+        return refuse('withdrawal_period', LIFECYCLE_MESSAGES.withdrawalPeriod(state.workNotBefore));
       }
+      return null;
+    },
+    apply: (state, transition) => {
       const ready = transition.to === 'ready';
       // No e-mail at « Prêt »: the customer hears « Vos fichiers sont prêts » once, when the files
       // are published (publish_files), with the link to them; before that there is nothing to open.
@@ -673,8 +855,11 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
         { kind: 'stage_changed', from: state.stage, to: transition.to },
         [],
       );
-    }
-    case 'ship': {
+    },
+  },
+  ship: {
+    changes: ['status'],
+    guard: (state, transition) => {
       if (!state.placed) return refuse('draft', LIFECYCLE_MESSAGES.draft);
       if (state.status === 'canceled') return refuse('canceled', LIFECYCLE_MESSAGES.canceled);
       if (state.status === 'shipped') return refuse('same_status', LIFECYCLE_MESSAGES.sameStatus);
@@ -684,11 +869,16 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       }
       if (transition.parcelNumber.trim() === '') return refuse('amount_invalid', LIFECYCLE_MESSAGES.parcelNumber);
       if (state.physical && !state.hasDeliveryAddress) return refuse('no_address', LIFECYCLE_MESSAGES.noAddress);
-      return accept(state, { status: 'shipped' }, { kind: 'shipped', from: state.status, to: 'shipped' }, [
+      return null;
+    },
+    apply: (state) =>
+      accept(state, { status: 'shipped' }, { kind: 'shipped', from: state.status, to: 'shipped' }, [
         { kind: 'email', template: 'order-shipped' },
-      ]);
-    }
-    case 'request_supplement': {
+      ]),
+  },
+  request_supplement: {
+    changes: [],
+    guard: (state, transition) => {
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.supplementUnpaidOrder);
@@ -696,27 +886,30 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
       if (!Number.isInteger(transition.amountCents) || transition.amountCents <= 0) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(0));
       }
-      // The id is the adjustment row the server inserts with this transition.
-      return accept(
+      return null;
+    },
+    // The id is the adjustment row the server inserts with this transition.
+    apply: (state, transition) =>
+      accept(
         state,
         { supplement: { id: '', amountCents: transition.amountCents } },
         { kind: 'supplement_requested', from: null, to: 'awaiting_customer' },
         [{ kind: 'email', template: 'supplement-requested' }],
-      );
-    }
-    case 'settle_supplement': {
-      const refusal = liveOrderRefusal(state);
+      ),
+  },
+  settle_supplement: {
+    changes: [],
+    guard: (state, transition) => {
+      const refusal = liveOrderRefusal(state) ?? supplementRefusal(state, transition.adjustmentId);
       if (refusal) return refusal;
-      if (!state.supplement || state.supplement.id !== transition.adjustmentId) {
-        return refuse('no_supplement', LIFECYCLE_MESSAGES.noSupplement);
+      const expected = state.supplement?.amountCents ?? 0;
+      if (transition.amountCents !== expected) {
+        return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, expected));
       }
-      if (transition.amountCents !== state.supplement.amountCents) {
-        return refuse(
-          'amount_mismatch',
-          LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.supplement.amountCents),
-        );
-      }
-      return accept(
+      return null;
+    },
+    apply: (state, transition) =>
+      accept(
         state,
         { supplement: null, paidCents: state.paidCents + transition.amountCents },
         { kind: 'supplement_paid', from: 'awaiting_customer', to: 'paid' },
@@ -726,69 +919,87 @@ export function decide(state: OrderState, transition: Transition, now: Date = ne
           { kind: 'supplement_invoice', adjustmentId: transition.adjustmentId, amountCents: transition.amountCents },
           { kind: 'email', template: 'supplement-paid' },
         ],
-      );
-    }
-    case 'decline_supplement': {
-      if (!state.supplement || state.supplement.id !== transition.adjustmentId) {
-        return refuse('no_supplement', LIFECYCLE_MESSAGES.noSupplement);
-      }
-      return accept(
+      ),
+  },
+  decline_supplement: {
+    changes: [],
+    guard: (state, transition) => supplementRefusal(state, transition.adjustmentId),
+    apply: (state, transition) =>
+      accept(
         state,
         { supplement: null },
         { kind: 'supplement_declined', from: 'awaiting_customer', to: transition.decision },
         [],
-      );
-    }
-    case 'publish_files': {
-      const refusal = liveOrderRefusal(state);
+      ),
+  },
+  publish_files: {
+    changes: ['stage', 'status'],
+    guard: (state, transition) => {
+      const refusal = deliveryRefusal(state);
       if (refusal) return refusal;
-      if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
-      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidDelivery);
-      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
       if (!Number.isInteger(transition.fileCount) || transition.fileCount <= 0) {
         return refuse('no_files', LIFECYCLE_MESSAGES.noFiles);
       }
       if (state.reviewOpen) return refuse('review_open', LIFECYCLE_MESSAGES.reviewOpen);
-      // An order already shipped stays « Expédiée »: its files are delivered on top.
-      return accept(
+      return null;
+    },
+    // An order already shipped stays « Expédiée »: its files are delivered on top.
+    apply: (state) =>
+      accept(
         state,
         { stage: 'ready', status: state.status === 'shipped' ? 'shipped' : 'completed' },
         { kind: 'files_published', from: state.stage, to: 'ready' },
         [{ kind: 'email', template: 'order-ready' }],
-      );
-    }
-    case 'open_review': {
-      // The same conditions as a delivery: the review is the delivery's first step.
-      const refusal = liveOrderRefusal(state);
+      ),
+  },
+  open_review: {
+    changes: [],
+    // The same conditions as a delivery: the review is the delivery's first step.
+    guard: (state, transition) => {
+      const refusal = deliveryRefusal(state);
       if (refusal) return refusal;
-      if (state.stage === 'awaiting_originals') return refuse('not_received', LIFECYCLE_MESSAGES.notReceived);
-      if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.unpaidDelivery);
-      if (state.supplement) return refuse('supplement_open', LIFECYCLE_MESSAGES.supplementOpen);
       if (state.reviewOpen) return refuse('review_open', LIFECYCLE_MESSAGES.reviewOpen);
       if (!Number.isInteger(transition.fileCount) || transition.fileCount <= 0) {
         return refuse('no_files', LIFECYCLE_MESSAGES.noFiles);
       }
-      // The status and stage stay: the work is done but not delivered; the e-mail is the caller's,
-      // in this transaction (it carries the review's link and end date).
-      return accept(
-        state,
-        { reviewOpen: true },
-        { kind: 'review_opened', from: state.stage, to: 'awaiting_selection' },
-        [],
-      );
-    }
-    case 'close_review': {
-      // Closed even on a cancelled order: nothing is then refunded nor delivered by the caller.
+      return null;
+    },
+    // The status and stage stay: the work is done but not delivered; the e-mail is the caller's,
+    // in this transaction (it carries the review's link and end date).
+    apply: (state) =>
+      accept(state, { reviewOpen: true }, { kind: 'review_opened', from: state.stage, to: 'awaiting_selection' }, []),
+  },
+  close_review: {
+    changes: [],
+    // Closed even on a cancelled order: nothing is then refunded nor delivered by the caller.
+    guard: (state, transition) => {
       if (!state.reviewOpen) return refuse('no_review', LIFECYCLE_MESSAGES.noReview);
       if (!Number.isInteger(transition.droppedCount) || transition.droppedCount < 0) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.noReview);
       }
-      return accept(
+      return null;
+    },
+    apply: (state, transition) =>
+      accept(
         state,
         { reviewOpen: false },
         { kind: 'review_closed', from: 'awaiting_selection', to: transition.lapsed ? 'lapsed' : 'validated' },
         [],
-      );
-    }
-  }
+      ),
+  },
+};
+
+/** The rule of one transition type (the table's entry, typed for its transition). */
+export function ruleOf<T extends TransitionType>(type: T): TransitionRule<T> {
+  return TRANSITIONS[type] as TransitionRule<T>;
+}
+
+/**
+ * The rule book's one question: the transition's rule, looked up in TRANSITIONS; its guard, then
+ * its effects. `now` is the instant of the change (the withdrawal-period guard reads it); tests pass their own.
+ */
+export function decide(state: OrderState, transition: Transition, now: Date = new Date()): Decision {
+  const rule = ruleOf(transition.type) as TransitionRule<TransitionType>;
+  const typed = transition as TransitionOf<TransitionType>;
+  return rule.guard(state, typed, now) ?? rule.apply(state, typed, now);
 }

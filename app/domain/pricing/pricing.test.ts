@@ -12,7 +12,15 @@ import {
   SUPPORT_TYPES,
   type SupportType,
 } from './default-price-list';
-import { includedVatCents, PRICE_BREAKDOWN_KEYS, type PriceBreakdown, PricingError, priceLine } from './pricing';
+import {
+  includedVatCents,
+  PRICE_BREAKDOWN_KEYS,
+  type PriceBreakdown,
+  PricingError,
+  priceLine,
+  priceOrder,
+  withInsuredValue,
+} from './pricing';
 import { computeQuote, defaultSupportChoice, type Selection, type SupportChoice } from './selection';
 
 const list = DEFAULT_PRICE_LIST;
@@ -401,5 +409,39 @@ describe('included VAT', () => {
     [0, 0],
   ])('%i cents include %i of VAT at 20 %%', (amount, vat) => {
     expect(includedVatCents(amount)).toBe(vat);
+  });
+});
+
+describe('the insured value chosen at checkout', () => {
+  const order = priceOrder(list, {
+    lines: [
+      {
+        type: 'photos',
+        quantity: 100,
+        quality: 'standard',
+        resolution: '4800dpi',
+        format: 'tif',
+        restoration: 0,
+        denoise: false,
+        reelSize: null,
+      },
+    ],
+    deliveryMethod: 'usb',
+    sendMethod: 'self',
+    returnOriginals: true,
+  }).price;
+
+  it('re-prices the insurance from the list and keeps the fields adding up to the total', () => {
+    const insured = withInsuredValue(list, order, 25_000);
+    // 250 € declared: three started hundreds at the list's price.
+    expect(insured.insurancePriceCents).toBe(3 * list.insurance.per100EurosPrice);
+    expect(insured.insurancePriceCents).toBeGreaterThan(0);
+    expect(insured.totalPriceCents).toBe(order.totalPriceCents + insured.insurancePriceCents);
+    expect(PRICE_BREAKDOWN_KEYS.reduce((sum, key) => sum + insured[key], 0)).toBe(insured.totalPriceCents);
+    expect(withInsuredValue(list, insured, 0)).toEqual(order);
+  });
+
+  it('refuses a value above the list’s ceiling', () => {
+    expect(() => withInsuredValue(list, order, list.insurance.maxValue + 1)).toThrow(PricingError);
   });
 });

@@ -258,6 +258,22 @@ export function insurancePriceCents(list: PriceListDocument, insuredValueCents: 
   return toNumber(tranches * centsOf(list.insurance.per100EurosPrice, 'insurance'));
 }
 
+/**
+ * An order's breakdown with another declared value for its return parcel (the checkout's
+ * insurance): the insurance priced by the list, and the total the sum of every price field again,
+ * so that the fields keep adding up to it.
+ */
+export function withInsuredValue(
+  list: PriceListDocument,
+  price: Pick<PriceBreakdown, (typeof PRICE_BREAKDOWN_KEYS)[number]>,
+  insuredValueCents: number,
+): PriceBreakdown {
+  const next = { ...price, insurancePriceCents: insurancePriceCents(list, insuredValueCents) };
+  const totalPriceCents = PRICE_BREAKDOWN_KEYS.reduce((sum, key) => sum + next[key], 0);
+  if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
+  return { ...next, totalPriceCents };
+}
+
 /** Prices every line and the order's extras; the breakdown's fields add up exactly to its total. */
 export function priceOrder(list: PriceListDocument, order: OrderChoice): PricedOrder {
   const lines = order.lines.map((line) => priceLine(list, line));

@@ -7,8 +7,7 @@ import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { isOrderId } from '../orders/access.server';
-import { applyTransitionInTx } from '../orders/lifecycle.server';
-import { createLabelAfterPayment } from '../shipping/labels.server';
+import { withLifecycle } from '../orders/lifecycle.server';
 import { CUSTOMER_EMAIL, CUSTOMER_NAME } from './orders.server';
 import { anyOf, isoTimestamp, orderSearchCondition, textConditions } from './search-sql.server';
 import { invalidateDashboardStats } from './stats.server';
@@ -87,7 +86,8 @@ async function decideOne(
 ): Promise<PaymentDecisionResult> {
   const orderId = key.startsWith('o:') ? key.slice(2) : '';
   if (!isOrderId(orderId)) return { id: key, ok: false, reference: null, reason: 'not-found' };
-  return db().transaction(async (tx): Promise<PaymentDecisionResult> => {
+  // The lifecycle's post-commit work (the prepaid sending label once paid) runs once committed.
+  return withLifecycle(async ({ tx, apply }): Promise<PaymentDecisionResult> => {
     // Only an awaited transfer or cheque: a card attempt never becomes paid by hand.
     const found = await tx.execute<{ number: string; payment_method: string; total_price: number }>(sql`
       select number, payment_method, total_price from orders where id = ${orderId} for update`);
@@ -106,7 +106,7 @@ async function decideOne(
           } as const)
         : ({ type: 'fail_payment', rejected: true } as const);
     // A rejection's reason goes to the history, the journal and the customer's e-mail.
-    const result = await applyTransitionInTx(tx, orderId, transition, admin.id, {
+    const result = await apply(orderId, transition, admin.id, {
       data: { reference: order.number, method: order.payment_method },
       ...(decision === 'reject' && reason ? { reason } : {}),
     });
@@ -138,8 +138,6 @@ export async function decidePayments(
     try {
       const result = await decideOne(id, decision, admin, reason);
       results.push(result);
-      // Paid: the prepaid sending label, when bought, is made after the commit.
-      if (result.ok && decision === 'validate') await createLabelAfterPayment(id.slice(2));
     } catch (error) {
       log.error({ err: error, paymentId: id, decision }, 'payment decision failed');
       results.push({ id, ok: false, reference: null, reason: 'error' });

@@ -2,16 +2,11 @@ import { eq } from 'drizzle-orm';
 import { retentionEnd } from '~/domain/files/delivered-files';
 import { type Database, db, type Tx } from '../db/client.server';
 import { orders } from '../db/schema';
-import { createOrderAccessToken, isOrderId } from '../orders/access.server';
-import {
-  type Actor,
-  type AppliedTransition,
-  afterCommit,
-  applyTransitionInTx,
-  NOT_FOUND_MESSAGE,
-} from '../orders/lifecycle.server';
+import { isOrderId } from '../orders/access.server';
+import { type Actor, afterCommit, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
 import { openReviewIfDue } from '../orders/preview-keep.server';
-import { knownDeliveryToken, publishedFiles } from './publish-links.server';
+import { deliverFilesInTx, type Published } from './deliver-files.server';
+import { publishedFiles } from './publish-links.server';
 import { retentionDays } from './retention-settings.server';
 
 /*
@@ -35,17 +30,6 @@ export type PublishResult =
       expiresAt: Date;
       guestToken: string | null;
       /** Published for the customer's review instead (« preview and keep »): until when. */
-      review?: { endsAt: Date; fileCount: number };
-    }
-  | { ok: false; code: string; message: string };
-
-type Published =
-  | {
-      ok: true;
-      result: AppliedTransition;
-      fileCount: number;
-      expiresAt: Date;
-      guestToken: string | null;
       review?: { endsAt: Date; fileCount: number };
     }
   | { ok: false; code: string; message: string };
@@ -81,9 +65,10 @@ export async function publishOrderFiles(
 
 /**
  * The publication inside the caller's transaction (the caller runs `afterCommit` on `result` once
- * committed). `allowReview`: an order due for the customer's review is published for review instead.
+ * committed). `allowReview`: an order due for the customer's review is published for review instead;
+ * otherwise the files are delivered (deliver-files.server.ts, which the review's end also calls).
  */
-export async function publishFilesInTx(
+async function publishFilesInTx(
   tx: Tx,
   orderId: string,
   actor: Actor,
@@ -112,29 +97,7 @@ export async function publishFilesInTx(
     }
   }
 
-  // A guest opens the gallery with a delivery token. Published again (after a rework), the token
-  // of the first e-mail is kept when it can be recovered, so that its link keeps working.
-  // The lifecycle stores a new token's hash with the publication.
-  let guestToken: string | null = null;
-  let deliveryTokenHash: string | null = null;
-  if (!files.userId) {
-    guestToken = await knownDeliveryToken(tx, orderId, files.deliveryTokenHash);
-    if (!guestToken) {
-      const fresh = createOrderAccessToken();
-      guestToken = fresh.token;
-      deliveryTokenHash = fresh.hash;
-    }
-  }
-
-  const result = await applyTransitionInTx(
-    tx,
-    orderId,
-    { type: 'publish_files', fileCount: files.fileCount, expiresAt: expiresAt.toISOString() },
-    actor,
-    { accessToken: guestToken, deliveryTokenHash, now },
-  );
-  if (!result.ok) return { ok: false, code: result.code, message: result.message };
-  return { ok: true, result, fileCount: files.fileCount, expiresAt, guestToken };
+  return deliverFilesInTx(tx, orderId, actor, now, { files, expiresAt });
 }
 
 class RefusedPublication extends Error {

@@ -18,7 +18,6 @@ import {
   type UploadOutcome,
   uploadRefusalMessage,
 } from '~/domain/files/uploads';
-import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
 import { closedWorkRefusal } from '~/domain/orders/open-work';
 import { ruleFor, UPLOADS_ACCESS } from '~/domain/staff/access-rules';
 import { decideRequest, refusalAnswer, SessionUncheckable } from '../access/door.server';
@@ -314,9 +313,9 @@ async function checkUploadTarget(
   // book's words (domain/orders/open-work.ts), as the order dialog that hides the upload.
   const closed = closedWorkRefusal({
     placed: order.placedAt !== null,
-    status: order.status as OrderStatus,
+    status: order.status,
     withdrawn: order.withdrawnAt !== null,
-    paymentStatus: order.paymentStatus as PaymentStatus,
+    paymentStatus: order.paymentStatus,
   });
   if (closed) throw refusal(409, closed.message);
   if (support !== OTHER_SUPPORT) {

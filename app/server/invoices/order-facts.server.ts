@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
 import { partyName } from '~/domain/invoices/snapshot';
+import type { OrderStatus, PaymentStatus, WorkshopStage } from '~/domain/order-status';
 import { countryName, sameAddress } from '~/domain/orders/address';
+import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import type { Executor } from '../config/config-options.server';
 import { orders, priceLists, user } from '../db/schema';
@@ -17,12 +19,12 @@ import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '.
 export interface OrderFacts extends SnapshotOrder {
   createdAt: Date;
   userId: string | null;
-  status: string;
-  paymentStatus: string;
-  paymentMethod: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  paymentMethod: CheckoutPaymentMethod;
   paidAt: Date | null;
   withdrawnAt: Date | null;
-  stage: string;
+  stage: WorkshopStage;
   returnOriginals: boolean;
   sendMethod: string;
   express: boolean;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { CheckoutDetails, CheckoutDetailsRules } from '~/domain/orders/checkout-details';
 import { shipsSomethingPhysical } from '~/domain/orders/lifecycle';
-import { insurancePriceCents } from '~/domain/pricing/pricing';
+import { withInsuredValue } from '~/domain/pricing/pricing';
 import type { Executor } from '../config/config-options.server';
 import { db, type Tx } from '../db/client.server';
 import { orders, user } from '../db/schema';
@@ -11,8 +11,8 @@ import { freezeOrderAddresses } from './addresses.server';
 /*
  * The checkout's addresses and insurance on the server: checked against the order's own
  * price list (its insurance ceiling, checkoutDetailsRules), then written in the transaction that places the draft, before
- * the `place` transition: the insurance re-prices the order (never a price from the browser) and the
- * addresses are frozen.
+ * the `place` transition: the insurance re-prices the order through the pricing function
+ * (withInsuredValue: never a price from the browser, never arithmetic here) and the addresses are frozen.
  */
 
 interface PricedOrder {
@@ -54,7 +54,7 @@ export async function checkoutDetailsRules(order: PricedOrder): Promise<Checkout
 
 /**
  * Inside the placing transaction (the order's row locked): prices the insurance with the order's
- * price list, moves the total by the difference, and freezes the addresses.
+ * price list (the total follows, as the sum of the order's price fields), and freezes the addresses.
  */
 export async function applyCheckoutDetails(
   tx: Tx,
@@ -66,14 +66,15 @@ export async function applyCheckoutDetails(
   if (!order) return;
   const list = await priceListOf(order, tx);
   const insuredValueCents = travelsBack(order) ? details.insuredValueCents : 0;
-  const insurance = insurancePriceCents(list.data, insuredValueCents);
-  if (insurance !== order.insurancePriceCents || insuredValueCents !== order.insuredValueCents) {
+  // Re-priced by the pricing function: the insurance from the list, the total from every field.
+  const price = withInsuredValue(list.data, order, insuredValueCents);
+  if (price.insurancePriceCents !== order.insurancePriceCents || insuredValueCents !== order.insuredValueCents) {
     await tx
       .update(orders)
       .set({
         insuredValueCents,
-        insurancePriceCents: insurance,
-        totalPriceCents: order.totalPriceCents - order.insurancePriceCents + insurance,
+        insurancePriceCents: price.insurancePriceCents,
+        totalPriceCents: price.totalPriceCents,
         updatedAt: sql`now()`,
       })
       .where(eq(orders.id, orderId));

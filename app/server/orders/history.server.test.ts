@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderEvent } from '~/domain/orders/events';
+import { type OrderEventKind, orderEvent } from '~/domain/orders/events';
 import { insertOrder, registeredAccount, requestWith, TEST_BASE } from '../account/testing/fixtures';
 import { db } from '../db/client.server';
 import { orderEvents, user } from '../db/schema';
@@ -51,8 +51,15 @@ async function orderWithHistory() {
         ...orderEvent('status_changed', {}, { from: 'pending', to: 'processing' }),
       },
       { orderId: order.id, at: at(6), actor: staff.id, ...orderEvent('note', { text: 'Bobines fragiles.' }) },
-      // A kind this code does not know, as a newer version of the shop could have written.
-      { orderId: order.id, at: at(7), actor: 'system', kind: 'loyalty_points_added', data: { points: 3 } },
+      // A kind this code does not know, as a newer version of the shop could have written (the
+      // column's type says what this version writes, not what a reader may meet).
+      {
+        orderId: order.id,
+        at: at(7),
+        actor: 'system',
+        kind: 'loyalty_points_added' as OrderEventKind,
+        data: { points: 3 },
+      },
     ]);
   return { customer, staff, order };
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { OrderEventKind } from '~/domain/orders/events';
 import { countedLines, journeySteps, type OrderJourneyView } from '~/domain/orders/journey-steps';
 import { packingAdviceFor } from '~/domain/orders/sending-instructions';
 import { prepaidLabelPath } from '~/domain/shipping/labels';
@@ -16,7 +17,14 @@ import { orderEvents, orderItems, orders, receptions, shipments } from '../db/sc
 
 export type { OrderJourneyView };
 
-const JOURNEY_KINDS = ['placed', 'label_created', 'parcel_posted', 'parcel_received', 'stage_changed', 'shipped'];
+const JOURNEY_KINDS: OrderEventKind[] = [
+  'placed',
+  'label_created',
+  'parcel_posted',
+  'parcel_received',
+  'stage_changed',
+  'shipped',
+];
 
 export function orderSlipPath(orderId: string): string {
   return `/commande/${orderId}/bordereau.pdf`;

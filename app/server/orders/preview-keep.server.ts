@@ -18,7 +18,7 @@ import { type Database, db, type Tx } from '../db/client.server';
 import { orderEvents, orderFiles, orderReviewDrops, orderReviews, orders, receptions } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueEmail, InvalidRecipientError } from '../email/outbox.server';
-import { publishFilesInTx } from '../files/publish.server';
+import { deliverFilesInTx } from '../files/deliver-files.server';
 import { deleteFilesInTx } from '../files/retention.server';
 import { type FileStorage, fileStorage } from '../files/storage.server';
 import { loadOrderFacts } from '../invoices/order-facts.server';
@@ -389,7 +389,7 @@ async function closeReviewInTx(
   let guestToken: string | null = null;
   try {
     const published = await tx.transaction(async (inner) => {
-      const result = await publishFilesInTx(inner, orderId, actor, now, { allowReview: false });
+      const result = await deliverFilesInTx(inner, orderId, actor, now);
       if (!result.ok) throw new Refusal(result.message);
       return result;
     });

@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
-import type { OrderStatus, PaymentStatus } from '~/domain/order-status';
 import { dueDate } from '~/domain/orders/due-date';
 import { closedWorkRefusal } from '~/domain/orders/open-work';
 import {
@@ -97,9 +96,9 @@ export async function loadReceptionOrder(orderId: string, executor: Tx | ReturnT
     closed:
       closedWorkRefusal({
         placed: order.placedAt !== null,
-        status: order.status as OrderStatus,
+        status: order.status,
         withdrawn: order.withdrawnAt !== null,
-        paymentStatus: order.paymentStatus as PaymentStatus,
+        paymentStatus: order.paymentStatus,
       })?.message ?? null,
   } satisfies ReceptionOrder;
 }

@@ -7,7 +7,9 @@ import { db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, payments, refunds } from '../db/schema';
 import { log } from '../log.server';
 import { refundAtGateway, supportsRefund } from '../payments/refunds.server';
-import { type Actor, applyTransitionInTx, lockOrderState } from './lifecycle.server';
+import { type Actor, applyTransitionInTx, lockOrderState, type RefundResult } from './transition.server';
+
+export type { RefundResult };
 
 /*
  * Giving money back (docs/payments.md; decision 022). A refund is never more than what was
@@ -43,17 +45,6 @@ export const REFUND_MESSAGES = {
   reasonRequired: 'Indiquez le motif du remboursement.',
   notDue: 'Ce remboursement n’est plus à faire.',
 } as const;
-
-export type RefundResult =
-  | {
-      ok: true;
-      refundId: string;
-      amountCents: number;
-      creditNoteNumber: string | null;
-      status: 'succeeded' | 'pending';
-    }
-  /** `due`: the money is still owed, « à rembourser » with this reason (a retry is possible). */
-  | { ok: false; message: string; due?: boolean };
 
 /** The staff's refund form: reserves the amount, then makes it; a refusal leaves the order as it was. */
 export async function refundOrder(input: {

@@ -56,8 +56,9 @@ export async function withdrawFromOrder({
   if (!result) return { ok: false, reason: 'not-found', message: WITHDRAWAL_MESSAGES.notFound };
   if (!result.ok) {
     if (result.code === 'draft') return { ok: false, reason: 'not-found', message: WITHDRAWAL_MESSAGES.notFound };
+    // The rule book's refusal of `withdraw`, in the words the customer reads (its messages).
     const reason = result.code as 'expired' | 'withdrawn' | 'canceled' | 'performed';
-    return { ok: false, reason, message: WITHDRAWAL_MESSAGES[reason] ?? result.message };
+    return { ok: false, reason, message: result.message };
   }
   await afterCommit(result, actor, { reason: 'Rétractation du client' });
   return { ok: true, withdrawnAt: now, orderNumber: result.orderNumber };

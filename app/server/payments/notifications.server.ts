@@ -2,13 +2,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
 import { PAYMENT_PROVIDER_LABELS } from '~/domain/payments/payment-config';
 import { nextPaymentRecordStatus, type PaymentRecordStatus } from '~/domain/payments/status';
-import { type Database, db, type Tx } from '../db/client.server';
+import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, paymentEvents, payments } from '../db/schema';
 import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
-import { applyTransitionInTx } from '../orders/lifecycle.server';
+import { type LifecycleTx, withLifecycle } from '../orders/lifecycle.server';
 import { refundUnappliedPayment } from '../orders/refunds.server';
-import { createLabelAfterPayment } from '../shipping/labels.server';
 import type { PaymentNotification } from './types';
 
 /*
@@ -50,9 +49,8 @@ export async function applyPaymentNotification(
   notification: PaymentNotification,
   database: Database = db(),
 ): Promise<NotificationResult> {
-  const result = await database.transaction((tx) => apply(tx, notification));
-  // Paid: the prepaid sending label, when bought, is made after the commit.
-  if (result.status === 'applied' && result.orderPaid) await createLabelAfterPayment(result.orderId);
+  // The lifecycle's post-commit work (the prepaid sending label once paid) runs once committed.
+  const result = await withLifecycle((lifecycle) => apply(lifecycle, notification), database);
   if (result.status === 'applied' && result.unapplied) {
     await refundUnappliedPayment({ paymentId: result.paymentId, actor: notification.provider });
   }
@@ -62,7 +60,10 @@ export async function applyPaymentNotification(
   return result;
 }
 
-async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult> {
+async function apply(
+  { tx, apply: applyTransitionInTx }: LifecycleTx,
+  n: PaymentNotification,
+): Promise<NotificationResult> {
   const [fresh] = await tx
     .insert(paymentEvents)
     .values({ provider: n.provider, eventId: n.eventId })
@@ -139,7 +140,7 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
   };
 
   if (after === 'failed') {
-    const failed = await applyTransitionInTx(tx, orderId, { type: 'fail_payment' }, actor, {
+    const failed = await applyTransitionInTx(orderId, { type: 'fail_payment' }, actor, {
       ...context,
       detail: n.detail ?? null,
     });
@@ -166,7 +167,6 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
   const settled = supplement
     ? currencyOk
       ? await applyTransitionInTx(
-          tx,
           orderId,
           { type: 'settle_supplement', adjustmentId: supplement, amountCents: amount, method: 'card' },
           actor,
@@ -174,7 +174,6 @@ async function apply(tx: Tx, n: PaymentNotification): Promise<NotificationResult
         )
       : { ok: false as const, code: 'amount_mismatch', message: `Devise refusée : ${n.currency}.` }
     : await applyTransitionInTx(
-        tx,
         orderId,
         { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
         actor,

@@ -15,6 +15,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { OrderStatus, PaymentStatus, WorkshopStage } from '../../../domain/order-status';
+import type { OrderEventKind } from '../../../domain/orders/events';
+import type { CheckoutPaymentMethod } from '../../../domain/payments/offline';
 import { user } from './auth';
 
 /*
@@ -62,17 +65,11 @@ export const orders = pgTable(
     guestCity: text('guest_city'),
     /** SHA-256 of the token that lets a guest open their order; the token itself is never stored. */
     accessTokenHash: text('access_token_hash'),
-    status: text('status', { enum: ['pending', 'processing', 'completed', 'shipped', 'canceled'] })
-      .notNull()
-      .default('pending'),
-    paymentStatus: text('payment_status', {
-      enum: ['pending', 'paid', 'failed', 'partially_refunded', 'refunded'],
-    })
-      .notNull()
-      .default('pending'),
-    paymentMethod: text('payment_method', { enum: ['card', 'transfer', 'cheque'] })
-      .notNull()
-      .default('card'),
+    // The statuses are the domain's unions (domain/order-status.ts), typed at the column; the CHECK
+    // constraints below refuse anything else in the database.
+    status: text('status').$type<OrderStatus>().notNull().default('pending'),
+    paymentStatus: text('payment_status').$type<PaymentStatus>().notNull().default('pending'),
+    paymentMethod: text('payment_method').$type<CheckoutPaymentMethod>().notNull().default('card'),
     deliveryMethod: text('delivery_method', { enum: ['digital', 'usb', 'disc'] })
       .notNull()
       .default('digital'),
@@ -99,9 +96,7 @@ export const orders = pgTable(
      * The workshop stage (docs/product.md, « The lifecycle »): awaiting_originals until the parcel is
      * received, then received -> digitising -> quality_check -> ready. Written by the lifecycle only.
      */
-    stage: text('stage', { enum: ['awaiting_originals', 'received', 'digitising', 'quality_check', 'ready'] })
-      .notNull()
-      .default('awaiting_originals'),
+    stage: text('stage').$type<WorkshopStage>().notNull().default('awaiting_originals'),
     receivedAt: timestamp('received_at', { withTimezone: true }),
     /** When the workshop promised to be done: the reception date plus the promised turnaround. */
     dueAt: timestamp('due_at', { withTimezone: true }),
@@ -399,7 +394,8 @@ export const orderEvents = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     /** User id of the actor, or a system name such as `system`, `stripe`, `customer`. */
     actor: text('actor').notNull(),
-    kind: text('kind').notNull(),
+    /** A kind of the registry (domain/orders/events.ts), each with its French label and its data. */
+    kind: text('kind').$type<OrderEventKind>().notNull(),
     from: text('from'),
     to: text('to'),
     data: jsonb('data'),

@@ -13,7 +13,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       {
         extends: true,
@@ -34,6 +33,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'tests/integration/**/*.test.ts',
           ],
+          globalSetup: ['tests/support/global-setup.ts'],
           setupFiles: ['tests/support/database-per-file.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -44,7 +44,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 2 },
-          globalSetup: ['tests/support/global-build.ts'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/support/global-build.ts'],
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -60,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'resilience',
           sequence: { groupOrder: 3 },
-          globalSetup: ['tests/support/global-build.ts'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/support/global-build.ts'],
           include: ['tests/resilience/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

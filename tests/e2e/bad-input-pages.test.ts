@@ -10,10 +10,10 @@ import {
   property,
   readAnswer,
   send,
+  sharedFuzzServer,
   showServerLogOnFailure,
-  startFuzzServer,
 } from '../support/bad-input';
-import type { TestServer } from '../support/server';
+import type { SharedServer } from '../support/shared-shop';
 
 /*
  * Bad input in addresses (issue 9, part 3): garbage in the path segments and query strings of the
@@ -22,12 +22,12 @@ import type { TestServer } from '../support/server';
  * redirectTo and callbackURL parameters are the classic open redirects); nothing is stored.
  */
 
-let server: TestServer;
+let server: SharedServer;
 let db: Database;
 let customer: TestUser;
 
 beforeAll(async () => {
-  server = await startFuzzServer();
+  server = await sharedFuzzServer();
   db = await Database.open(server.databaseUrl);
   customer = await createUser({ url: server.url });
 });

@@ -49,15 +49,9 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
   // What the price list says: 50 slides, then 40.
   const refundCents = lineCents - priceLine(DEFAULT_PRICE_LIST, { ...LINE, quantity: SLIDES - DROPPED }).lineTotalCents;
 
-  async function emailTo(subject: string, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = env.smtp.messages.find((m) => m.envelopeTo.includes(guestEmail) && m.subject.startsWith(subject));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no « ${subject} » e-mail among ${env.smtp.messages.length}`);
-      // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  /** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+  function emailTo(subject: string, timeoutMs = 30_000) {
+    return env.smtp.waitForMail(guestEmail, (m) => m.subject.startsWith(subject), timeoutMs);
   }
 
   const newContext = (): Promise<BrowserContext> =>

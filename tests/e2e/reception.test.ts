@@ -24,15 +24,9 @@ let admin: TestUser;
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-async function supplementEmail(to: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = env.smtp.messages.find((m) => m.envelopeTo.includes(to) && m.subject.startsWith('Supplément'));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no supplement e-mail among ${env.smtp.messages.length}`);
-    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+function supplementEmail(to: string, timeoutMs = 20_000) {
+  return env.smtp.waitForMail(to, (m) => m.subject.startsWith('Supplément'), timeoutMs);
 }
 
 /** A guest's order, paid by card on the sandbox's payment page. */

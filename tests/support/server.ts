@@ -74,8 +74,15 @@ export function spawnServer(
  * database cloned from the migrated template. `npm test` builds the app once beforehand.
  */
 export async function startServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestServer> {
-  const adminUrl = inject('pgAdminUrl');
-  const database = await createTestDatabase(adminUrl, inject('pgTemplate'));
+  return startServerOn({ adminUrl: inject('pgAdminUrl'), template: inject('pgTemplate') }, env);
+}
+
+/** startServer with the test PostgreSQL named (where `inject` is not available: a globalSetup). */
+export async function startServerOn(
+  { adminUrl, template }: { adminUrl: string; template: string },
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase(adminUrl, template);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

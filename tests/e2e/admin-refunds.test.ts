@@ -11,7 +11,7 @@ import {
 } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Refunds in the back office, in Chromium, against the real production server: orders paid by card
@@ -24,7 +24,7 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const CREDIT_NOTE = /\b(?:TEST-)?AV-\d{4}-\d{6}\b/;
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let admin: TestUser;
 
@@ -80,7 +80,7 @@ function expectHumanHistory(history: string) {
 
 beforeAll(async () => {
   // Payments through the sandbox: a production server takes them only as a demo shop.
-  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   admin = await createUser({
     url: env.server.url,
     databaseUrl: env.server.databaseUrl,

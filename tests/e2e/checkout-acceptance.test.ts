@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../suppo
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
 import type { TestServer } from '../support/server';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Issue 7's acceptance in Chromium, on the built app with a real SMTP peer: a guest orders in the
@@ -26,10 +26,10 @@ let browser: Browser;
 let smtp: TestSmtpServer;
 let db: pg.Client;
 
-let shop: ServerWithSmtp;
+let shop: SharedServerWithSmtp;
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [shop, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   ({ server, smtp, db } = shop);
 });
 

@@ -5,7 +5,7 @@ import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 import type { TestServer } from '../support/server';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
@@ -18,7 +18,7 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let server: TestServer;
 let browser: Browser;
 let admin: TestUser;
@@ -54,7 +54,7 @@ const paymentStatuses = async () =>
   ).map((row) => row.payment_status);
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   server = env.server;
   admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
   transfers = [];

@@ -12,7 +12,7 @@ import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../sup
 import { expectNoSeriousA11yViolations, launchBrowser } from '../support/browser';
 import { payByCard } from '../support/card-payment';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Issue 27, point 5, « done when »: a preview-and-keep order of 50 slides (the default Tarifs flag
@@ -40,7 +40,7 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const name = (i: number) => `Diapo ${String(i).padStart(3, '0')}.jpg`;
 
 describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactly', () => {
-  let env: ServerWithSmtp;
+  let env: SharedServerWithSmtp;
   let browser: Browser;
   let admin: TestUser;
   let order: TestOrder;
@@ -58,7 +58,7 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
     browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', ...DESKTOP });
 
   beforeAll(async () => {
-    [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+    [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
     // The card payment is settled in this process (its e-mails' links use the server's address).
     process.env.BASE_URL = env.server.url;
     admin = await createUser({ url: env.server.url, databaseUrl: env.server.databaseUrl, role: 'admin' });

@@ -5,7 +5,7 @@ import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../sup
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * « Colis reçu » in Chromium against the production server (issue 15, reception): the staff
@@ -18,7 +18,7 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let admin: TestUser;
 
@@ -60,7 +60,7 @@ async function receive(order: TestOrder, photos: number): Promise<Page> {
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   admin = await createUser({
     url: env.server.url,
     databaseUrl: env.server.databaseUrl,

@@ -11,7 +11,7 @@ import {
   waitForToast,
 } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * A refund on an order paid by bank transfer (issue 27, point 4; decision 025), in Chromium against
@@ -28,7 +28,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 const GOOD_IBAN = 'FR76 3000 6000 0112 3456 7890 189';
 const BAD_IBAN = 'FR76 3000 6000 0112 3456 7890 188';
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let workshop: TestUser;
 let accountant: TestUser;
@@ -79,7 +79,7 @@ async function receiveShort(order: TestOrder): Promise<Page> {
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   [workshop, accountant] = await Promise.all([
     createUser({
       url: env.server.url,

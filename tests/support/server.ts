@@ -81,6 +81,7 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
 export async function startServerOn(
   { adminUrl, template }: { adminUrl: string; template: string },
   env: Record<string, string> = {},
+  healthTimeoutMs = 60_000,
 ): Promise<TestServer> {
   const database = await createTestDatabase(adminUrl, template);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));
@@ -96,7 +97,15 @@ export async function startServerOn(
     ...env,
     APP_SECRET: appSecret,
   });
-  await waitForHealth(url, child, output);
+  try {
+    await waitForHealth(url, child, output, healthTimeoutMs);
+  } catch (error) {
+    // Not left running behind the failure (a shared server's is retried by the next file).
+    child.kill('SIGKILL');
+    await dropTestDatabase(adminUrl, database.name).catch(() => {});
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   const stop = async () => {
     if (child.exitCode !== null) return child.exitCode;

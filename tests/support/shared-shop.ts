@@ -17,6 +17,23 @@ export interface SharedServer extends SharedServerInfo {
   dispose(): Promise<void>;
 }
 
+function poolUrl(): string {
+  const pool = inject('shopPoolUrl');
+  if (!pool) throw new Error('shared servers are for the e2e project (its globalSetup tests/support/shop-pool.ts)');
+  return pool;
+}
+
+/** This worker's place in the pool (1 to maxWorkers): files with the same slot never run at the same time. */
+function slot(): string {
+  return process.env.VITEST_POOL_ID ?? '1';
+}
+
+/** Sends the worker's shared servers' e-mails (the relay of its slot) to this file's SMTP peer. */
+export async function routeSharedSmtp(port: number): Promise<void> {
+  const res = await fetch(`${poolUrl()}/smtp-route?slot=${slot()}&port=${port}`);
+  if (!res.ok) throw new Error(`the SMTP relay was not set: ${await res.text()}`);
+}
+
 /** Environments asked for by several files, so that they share a server. */
 export const SANDBOX_ENV = { PAYMENT_SANDBOX: 'on' } as const;
 
@@ -24,11 +41,13 @@ export const SANDBOX_ENV = { PAYMENT_SANDBOX: 'on' } as const;
  * This worker's server for `env` (the variables that differ from the defaults startServer uses),
  * started by the pool on first demand.
  */
-export async function sharedServer(env: Record<string, string> = {}): Promise<SharedServer> {
-  const pool = inject('shopPoolUrl');
-  if (!pool) throw new Error('sharedServer() is for the e2e project (its globalSetup tests/support/shop-pool.ts)');
-  const slot = process.env.VITEST_POOL_ID ?? '1';
-  const res = await fetch(`${pool}/server?slot=${slot}&env=${encodeURIComponent(JSON.stringify(env))}`);
+export async function sharedServer(
+  env: Record<string, string> = {},
+  { smtp = false }: { smtp?: boolean } = {},
+): Promise<SharedServer> {
+  const res = await fetch(
+    `${poolUrl()}/server?slot=${slot()}&env=${encodeURIComponent(JSON.stringify(env))}${smtp ? '&smtp=1' : ''}`,
+  );
   if (!res.ok) throw new Error(`the shared server did not start: ${await res.text()}`);
   const info = (await res.json()) as SharedServerInfo;
   return { ...info, dispose: async () => {} };
@@ -36,7 +55,7 @@ export async function sharedServer(env: Record<string, string> = {}): Promise<Sh
 
 /** What a shared server printed so far (for a failure's report). */
 export async function sharedServerOutput(server: SharedServerInfo): Promise<string> {
-  const res = await fetch(`${inject('shopPoolUrl')}/output?url=${encodeURIComponent(server.url)}`);
+  const res = await fetch(`${poolUrl()}/output?url=${encodeURIComponent(server.url)}`);
   return res.text();
 }
 

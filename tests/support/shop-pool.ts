@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser-options';
@@ -41,11 +41,34 @@ export default async function setup(project: TestProject) {
   const servers = new Map<string, Promise<TestServer>>();
   let browser: Promise<BrowserServer> | undefined;
 
+  // The SMTP peer of a test file lives in its worker, which lasts one file; the shared server
+  // keeps one SMTP port: a TCP relay per worker slot forwards each connection to the peer of the
+  // file running now (TLS stays end to end, between the server and that peer).
+  const smtpRoutes = new Map<string, number>();
+  const relays = new Map<string, Promise<net.Server>>();
+  const relayFor = (slot: string) => {
+    let relay = relays.get(slot);
+    if (!relay) {
+      const server = net.createServer((client) => {
+        const port = smtpRoutes.get(slot);
+        if (!port) return client.destroy();
+        const peer = net.connect(port, '127.0.0.1');
+        client.pipe(peer).pipe(client);
+        client.on('error', () => peer.destroy());
+        peer.on('error', () => client.destroy());
+      });
+      relay = new Promise<net.Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+      relays.set(slot, relay);
+    }
+    return relay;
+  };
+
   const serverFor = (slot: string, env: Record<string, string>) => {
     const key = `${slot} ${JSON.stringify(Object.entries(env).sort())}`;
     let server = servers.get(key);
     if (!server) {
-      server = startServerOn({ adminUrl: pgAdminUrl, template: pgTemplate }, env);
+      // Up to 110 s: the hook that asked waits 120 s, and a loaded 2-core machine once took over 60 s.
+      server = startServerOn({ adminUrl: pgAdminUrl, template: pgTemplate }, env, 110_000);
       // A failed start is reported to the file that asked, and tried again by the next one.
       server.catch(() => servers.delete(key));
       servers.set(key, server);
@@ -61,8 +84,14 @@ export default async function setup(project: TestProject) {
         return { wsEndpoint: (await browser).wsEndpoint() };
       }
       if (url.pathname === '/server') {
+        const slot = url.searchParams.get('slot') ?? '1';
         const env = JSON.parse(url.searchParams.get('env') ?? '{}') as Record<string, string>;
-        const server = await serverFor(url.searchParams.get('slot') ?? '1', env);
+        if (url.searchParams.get('smtp') === '1') {
+          // The saved configuration says port 587; the relay listens elsewhere, the peer is self-signed.
+          env.SMTP_CONNECT_PORT = String(((await relayFor(slot)).address() as AddressInfo).port);
+          env.SMTP_TLS_REJECT_UNAUTHORIZED = 'false';
+        }
+        const server = await serverFor(slot, env);
         if (server.process.exitCode !== null || server.process.signalCode !== null) {
           throw new Error(`the shared server exited:\n${server.output()}`);
         }
@@ -73,6 +102,10 @@ export default async function setup(project: TestProject) {
           dataDir: server.dataDir,
           appSecret: server.appSecret,
         } satisfies SharedServerInfo;
+      }
+      if (url.pathname === '/smtp-route') {
+        smtpRoutes.set(url.searchParams.get('slot') ?? '1', Number(url.searchParams.get('port')));
+        return { ok: true };
       }
       if (url.pathname === '/output') {
         for (const server of servers.values()) {
@@ -93,6 +126,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     endpoint.close();
+    for (const relay of relays.values()) (await relay).close();
     await Promise.all([...servers.values()].map((server) => server.then((s) => s.dispose()).catch(() => {})));
     if (browser) await (await browser).close().catch(() => {});
   };

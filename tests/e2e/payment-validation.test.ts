@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import type { TestServer } from '../support/server';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
+import type { SharedServer } from '../support/shared-shop';
 
 /*
  * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
@@ -19,7 +19,7 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
 let env: SharedServerWithSmtp;
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let admin: TestUser;
 let transfers: TestOrder[];

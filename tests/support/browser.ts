@@ -11,7 +11,9 @@ import { CHROMIUM, CHROMIUM_ARGS } from './browser-options';
  */
 export async function launchBrowser(): Promise<Browser> {
   const pool = inject('shopPoolUrl');
-  if (!pool) return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  // E2E_OWN_BROWSER=1: a Chromium per file, as before the pool (to compare the two on a quiet machine).
+  if (!pool || process.env.E2E_OWN_BROWSER === '1')
+    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const res = await fetch(`${pool}/browser`);
   if (!res.ok) throw new Error(`the shared browser did not start: ${await res.text()}`);
   const { wsEndpoint } = (await res.json()) as { wsEndpoint: string };

@@ -81,7 +81,9 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
 export async function startServerOn(
   { adminUrl, template }: { adminUrl: string; template: string },
   env: Record<string, string> = {},
-  healthTimeoutMs = 60_000,
+  // Under the e2e hook's 120 s: with other suites on the 2 cores, a start took over 60 s (four files
+  // of one CI run failed so, 2026-11-27).
+  healthTimeoutMs = 110_000,
 ): Promise<TestServer> {
   const database = await createTestDatabase(adminUrl, template);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));

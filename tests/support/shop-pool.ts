@@ -67,8 +67,7 @@ export default async function setup(project: TestProject) {
     const key = `${slot} ${JSON.stringify(Object.entries(env).sort())}`;
     let server = servers.get(key);
     if (!server) {
-      // Up to 110 s: the hook that asked waits 120 s, and a loaded 2-core machine once took over 60 s.
-      server = startServerOn({ adminUrl: pgAdminUrl, template: pgTemplate }, env, 110_000);
+      server = startServerOn({ adminUrl: pgAdminUrl, template: pgTemplate }, env);
       // A failed start is reported to the file that asked, and tried again by the next one.
       server.catch(() => servers.delete(key));
       servers.set(key, server);

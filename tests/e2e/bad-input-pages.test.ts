@@ -10,10 +10,10 @@ import {
   property,
   readAnswer,
   send,
-  sharedFuzzServer,
   showServerLogOnFailure,
+  startFuzzServer,
 } from '../support/bad-input';
-import type { SharedServer } from '../support/shared-shop';
+import type { TestServer } from '../support/server';
 
 /*
  * Bad input in addresses (issue 9, part 3): garbage in the path segments and query strings of the
@@ -22,12 +22,12 @@ import type { SharedServer } from '../support/shared-shop';
  * redirectTo and callbackURL parameters are the classic open redirects); nothing is stored.
  */
 
-let server: SharedServer;
+let server: TestServer;
 let db: Database;
 let customer: TestUser;
 
 beforeAll(async () => {
-  server = await sharedFuzzServer();
+  server = await startFuzzServer();
   db = await Database.open(server.databaseUrl);
   customer = await createUser({ url: server.url });
 });

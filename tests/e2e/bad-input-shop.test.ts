@@ -13,11 +13,11 @@ import {
   type RowCounts,
   readAnswer,
   send,
-  sharedFuzzServer,
   showServerLogOnFailure,
+  startFuzzServer,
 } from '../support/bad-input';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import type { SharedServer } from '../support/shared-shop';
+import type { TestServer } from '../support/server';
 
 /*
  * Bad input on the shop's forms (issue 9, part 3): the configurator, quotes, checkout, the sandbox
@@ -26,7 +26,7 @@ import type { SharedServer } from '../support/shared-shop';
  * changes nothing; no script comes back unescaped; redirects stay on the site.
  */
 
-let server: SharedServer;
+let server: TestServer;
 let db: Database;
 let customer: TestUser;
 let guestOrder: TestOrder;
@@ -56,7 +56,7 @@ async function orderRow(id: string) {
 }
 
 beforeAll(async () => {
-  server = await sharedFuzzServer();
+  server = await startFuzzServer();
   db = await Database.open(server.databaseUrl);
   customer = await createUser({ url: server.url, firstName: 'Hélène' });
   guestOrder = await insertTestOrder(server.databaseUrl);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { beforeEach, expect, onTestFailed } from 'vitest';
 import { randomIp } from './auth';
 import { startServer, type TestServer } from './server';
-import { type SharedServer, sharedServer, sharedServerOutput } from './shared-shop';
+import { type SharedServer, sharedServerOutput } from './shared-shop';
 
 /*
  * Bad input, sent over real HTTP to the real server (issue 9, part 3): fast-check generators of
@@ -602,11 +602,6 @@ const FUZZ_ENV = {
 /** A server of its own for a bad-input file (one that reads the server's output, or changes shop-wide settings). */
 export function startFuzzServer(env: Record<string, string> = {}): Promise<TestServer> {
   return startServer({ env: { ...FUZZ_ENV, ...env } });
-}
-
-/** The worker's shared server with the bad-input environment (tests/support/shared-shop.ts). */
-export function sharedFuzzServer(): Promise<SharedServer> {
-  return sharedServer(FUZZ_ENV);
 }
 
 /** Runs per property: FUZZ_RUNS multiplies them (e.g. 0.2 for a quick look, 5 for a long night). */

@@ -11,7 +11,7 @@ import {
   TEST_PASSWORD,
   uniqueEmail,
 } from '../support/auth';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * Better Auth behind the real production server, over HTTP: sign-up, sign-in, session, sign-out,
@@ -23,10 +23,10 @@ const TOO_SHORT = 'Le mot de passe doit contenir au moins 6 caractères';
 const TOO_COMMON = 'Ce mot de passe fait partie des plus courants : choisissez-en un autre.';
 const RATE_LIMITED = 'Trop de tentatives. Veuillez patienter avant de réessayer.';
 
-let server: TestServer;
+let server: SharedServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
 });
 
 afterAll(async () => {

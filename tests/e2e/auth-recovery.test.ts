@@ -61,14 +61,8 @@ function toast(page: Page, text: string) {
   return page.locator('[data-sonner-toast]').filter({ hasText: text }).first();
 }
 
-async function messageFor(to: string, subject: string, timeoutMs = 15_000): Promise<ReceivedMessage> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = smtp.messages.find((m) => m.envelopeTo.includes(to) && m.subject === subject);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no "${subject}" e-mail for ${to}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function messageFor(to: string, subject: string, timeoutMs = 15_000): Promise<ReceivedMessage> {
+  return smtp.waitForMail(to, (m) => m.subject === subject, timeoutMs);
 }
 
 function resetLink(message: ReceivedMessage): string {

@@ -11,7 +11,7 @@ import {
   TEST_PASSWORD,
   uniqueEmail,
 } from '../support/auth';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * Issue 14's account fixes, against the production server over HTTP: a magic link keeps a confirmed
@@ -21,10 +21,10 @@ import { startServer, type TestServer } from '../support/server';
  * recorded with their version.
  */
 
-let server: TestServer;
+let server: SharedServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
 });
 
 afterAll(async () => {

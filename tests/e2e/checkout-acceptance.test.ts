@@ -7,8 +7,8 @@ import { addSessionCookie, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
-import type { TestServer } from '../support/server';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
+import type { SharedServer } from '../support/shared-shop';
 
 /*
  * Issue 7's acceptance in Chromium, on the built app with a real SMTP peer: a guest orders in the
@@ -21,15 +21,15 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const CONSENT = /Je demande expressément que la numérisation de ma commande commence/;
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let smtp: TestSmtpServer;
 let db: pg.Client;
 
-let shop: ServerWithSmtp;
+let shop: SharedServerWithSmtp;
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [shop, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   ({ server, smtp, db } = shop);
 });
 

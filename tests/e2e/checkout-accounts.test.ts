@@ -7,7 +7,7 @@ import { workNotBefore } from '~/domain/orders/early-start';
 import { addSessionCookie, createUser, TEST_PASSWORD, type TestUser, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
-import { startServer, type TestServer } from '../support/server';
+import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 import { insertWorkshopOrder } from '../support/workshop-orders';
 
 /*
@@ -18,7 +18,7 @@ import { insertWorkshopOrder } from '../support/workshop-orders';
  * of the withdrawal period.
  */
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let customer: TestUser;
 let other: TestUser;
@@ -29,7 +29,7 @@ const PAY = 'Payer 94,90\u00A0€';
 const plain = (text: string | null) => (text ?? '').replace(/[\u00A0\u202F]/g, ' ');
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(SANDBOX_ENV), launchBrowser()]);
   [customer, other, admin] = await Promise.all([
     createUser({ url: server.url, firstName: 'Marie', lastName: 'Curie' }),
     createUser({ url: server.url, firstName: 'Paul', lastName: 'Langevin' }),

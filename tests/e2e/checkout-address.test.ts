@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * The delivery address at checkout in Chromium (issue 15, part 1): a guest orders a USB key with
@@ -12,7 +12,7 @@ import { startServer, type TestServer } from '../support/server';
  * signed-in customer finds the form filled from their profile.
  */
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let client: pg.Client;
 
@@ -20,7 +20,7 @@ const CONSENT = /Je demande expressément que la numérisation de ma commande co
 const PHYSICAL = '/configurateur?support=photos&photos.quantity=100&delivery=usb&returnOriginals=on';
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(SANDBOX_ENV), launchBrowser()]);
   client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
 });

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * Issue 27, points 9 to 11, in Chromium on the built app: a guest types their e-mail address and
@@ -15,7 +15,7 @@ import { startServer, type TestServer } from '../support/server';
  * demonstration banner is not hidden under the heroes.
  */
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let client: pg.Client;
 
@@ -23,7 +23,7 @@ const CONSENT = /Je demande expressément que la numérisation de ma commande co
 const PHYSICAL = '/configurateur?support=photos&photos.quantity=100&delivery=usb&returnOriginals=on';
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(SANDBOX_ENV), launchBrowser()]);
   client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
-import { startServer, type TestServer } from '../support/server';
+import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * /checkout?orderId= in Chromium on the built app (issue 7, parts 1 and 4): the guest's
@@ -13,7 +13,7 @@ import { startServer, type TestServer } from '../support/server';
  * payment's banner and its retry, and who may open an order's checkout (others: 404).
  */
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let customer: TestUser;
 let other: TestUser;
@@ -24,7 +24,7 @@ const CONSENT = /Je demande expressément que la numérisation de ma commande co
 
 beforeAll(async () => {
   // The shop pays through the sandbox: a production server allows it only as a demo shop.
-  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(SANDBOX_ENV), launchBrowser()]);
   [customer, other] = await Promise.all([
     createUser({ url: server.url }),
     createUser({ url: server.url, firstName: 'Paul', lastName: 'Langevin' }),

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revealEmailData } from '~/server/email/sealed-data.server';
 import { createUser } from '../support/auth';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * The configurator and the quotes over HTTP, as a browser without JavaScript (or a forger) talks to
@@ -11,7 +11,7 @@ import { startServer, type TestServer } from '../support/server';
  */
 
 describe('the configurator over HTTP', () => {
-  let server: TestServer;
+  let server: SharedServer;
   let client: pg.Client;
 
   async function query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -46,9 +46,9 @@ describe('the configurator over HTTP', () => {
   }
 
   beforeAll(async () => {
+    server = await sharedServer();
     // The test reads the outbox's encrypted links: it shares the server's APP_SECRET.
-    process.env.APP_SECRET = randomBytes(32).toString('hex');
-    server = await startServer({ env: { APP_SECRET: process.env.APP_SECRET } });
+    process.env.APP_SECRET = server.appSecret;
     client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState } from '../support/orders';
-import { startServer, type TestServer } from '../support/server';
+import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * Issue 17, the customer side as a French customer finds it in Chromium, on a phone and a desktop:
@@ -16,13 +16,13 @@ const PHONE = { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch:
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const NBSP = /[\u00A0\u202F]/g;
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let customer: TestUser;
 
 beforeAll(async () => {
   // A production server takes sandbox payments only as a demo shop.
-  [server, browser] = await Promise.all([startServer({ env: { PAYMENT_SANDBOX: 'on' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(SANDBOX_ENV), launchBrowser()]);
   customer = await createUser({ url: server.url });
 });
 

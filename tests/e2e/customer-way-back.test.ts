@@ -6,7 +6,7 @@ import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Issue 27, « the customer's way back in », on the built app with a real SMTP peer. An account
@@ -19,13 +19,13 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let customer: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   [customer, stranger] = await Promise.all([
     createUser({ url: env.server.url, firstName: 'Jeanne' }),
     createUser({ url: env.server.url, firstName: 'Paul' }),

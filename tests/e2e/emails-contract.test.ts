@@ -8,8 +8,8 @@ import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smt
 import { addSessionCookie, createUser, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { isPdf, pdfText } from '../support/pdf';
-import type { TestServer } from '../support/server';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
+import type { SharedServer } from '../support/shared-shop';
 
 /*
  * Issue 17, points 2 and 9, on the built app with a real SMTP peer: a guest pays and opens the
@@ -22,14 +22,14 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const CONSENT = /Je demande expressément que la numérisation de ma commande commence/;
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let smtp: TestSmtpServer;
 let db: pg.Client;
-let shop: ServerWithSmtp;
+let shop: SharedServerWithSmtp;
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [shop, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   ({ server, smtp, db } = shop);
 });
 

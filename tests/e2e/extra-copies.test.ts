@@ -9,7 +9,7 @@ import { createLocalStorage } from '~/server/files/storage.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Extra copies and the paid retention in Chromium against the production server (issue 27, points
@@ -20,7 +20,7 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let owner: TestUser;
 let admin: TestUser;
@@ -28,7 +28,7 @@ let order: TestOrder;
 const plain = (text: string | null) => (text ?? '').replace(/[\u00A0\u202F]/g, ' ');
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   process.env.BASE_URL = env.server.url;
   const storage = createLocalStorage(path.join(env.server.dataDir, 'files'));
   [owner, admin] = await Promise.all([

@@ -15,7 +15,7 @@ import { applyTransition } from '~/server/orders/lifecycle.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForHydrationOnLoad } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 import { zipDigests } from '../support/unzip';
 
 /*
@@ -32,7 +32,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const AUNT = 'tante.jeanne@example.fr';
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let storage: FileStorage;
 let owner: TestUser;
@@ -75,7 +75,7 @@ async function customerPage(options: Parameters<typeof openPage>[2] = DESKTOP): 
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   process.env.BASE_URL = env.server.url;
   downloads = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-sharing-'));
   storage = createLocalStorage(path.join(env.server.dataDir, 'files'));
@@ -172,13 +172,7 @@ describe('sharing memories with the family', () => {
   });
 
   it('sends one e-mail to the aunt, answering to the customer', async () => {
-    const deadline = Date.now() + 20_000;
-    let message = env.smtp.messages.find((m) => m.envelopeTo.includes(AUNT));
-    while (!message) {
-      if (Date.now() > deadline) throw new Error(`no invitation among ${env.smtp.messages.length} e-mails`);
-      await new Promise((r) => setTimeout(r, 50));
-      message = env.smtp.messages.find((m) => m.envelopeTo.includes(AUNT));
-    }
+    const message = await env.smtp.waitForMail(AUNT);
     expect(plain(message.subject)).toBe('Marie D. partage ses souvenirs avec vous');
     expect(message.headers.get('reply-to')).toContain(owner.email);
     expect(plain(message.text)).toContain('Les photos du mariage et de Noël, pour toi !');

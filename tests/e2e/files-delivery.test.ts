@@ -75,15 +75,9 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
   const uploaded: Record<string, Buffer> = {};
   let galleryLink = '';
 
-  async function emailTo(subject: string, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = env.smtp.messages.find((m) => m.envelopeTo.includes(guestEmail) && m.subject.startsWith(subject));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no « ${subject} » e-mail among ${env.smtp.messages.length}`);
-      // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  /** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+  function emailTo(subject: string, timeoutMs = 30_000) {
+    return env.smtp.waitForMail(guestEmail, (m) => m.subject.startsWith(subject), timeoutMs);
   }
 
   async function newContext(): Promise<BrowserContext> {

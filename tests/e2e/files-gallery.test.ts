@@ -13,7 +13,7 @@ import { applyTransition } from '~/server/orders/lifecycle.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 import { zipDigests } from '../support/unzip';
 
 /*
@@ -29,7 +29,7 @@ import { zipDigests } from '../support/unzip';
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let storage: FileStorage;
 let owner: TestUser;
@@ -99,7 +99,7 @@ async function ownerPage(options = DESKTOP): Promise<Page> {
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   // The lifecycle runs in this process too (publish_files): its links use the server's address.
   process.env.BASE_URL = env.server.url;
   downloads = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-gallery-'));

@@ -31,15 +31,9 @@ let storage: FileStorage;
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-async function emailTo(to: string, subject: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = env.smtp.messages.find((m) => m.envelopeTo.includes(to) && m.subject.startsWith(subject));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no « ${subject} » e-mail among ${env.smtp.messages.length}`);
-    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+function emailTo(to: string, subject: string, timeoutMs = 20_000) {
+  return env.smtp.waitForMail(to, (m) => m.subject.startsWith(subject), timeoutMs);
 }
 
 /** A guest's paid order checked by the workshop, with three files, one flagged « À refaire ». */

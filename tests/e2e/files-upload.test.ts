@@ -10,7 +10,7 @@ import { UPLOADS_PATH } from '~/domain/files/uploads';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, waitForHydrationOnLoad } from '../support/browser';
 import { insertTestOrder } from '../support/orders';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * « Fichiers à livrer » in Chromium against the production server (issue 16, uploads): the staff
@@ -22,7 +22,7 @@ import { startServer, type TestServer } from '../support/server';
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const CHUNK = 16 * 1024 * 1024;
 
-let server: TestServer;
+let server: SharedServer;
 let browser: Browser;
 let admin: TestUser;
 let work: string;
@@ -31,7 +31,7 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([sharedServer(), launchBrowser()]);
   admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-upload-'));
 });

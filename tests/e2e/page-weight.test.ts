@@ -1,7 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * The JavaScript a public page makes a phone download before it works (issue 17, point 13): every
@@ -100,7 +100,7 @@ interface PageWeight {
   html: string;
 }
 
-async function javascriptOf(server: TestServer, pagePath: string): Promise<PageWeight> {
+async function javascriptOf(server: SharedServer, pagePath: string): Promise<PageWeight> {
   const page = await download(`${server.url}${pagePath}`);
   const queue = scriptsLoadedBy(page.text);
   const scripts = new Map<string, { transferred: number; encoding: string }>();
@@ -128,10 +128,10 @@ function describeWeight({ scripts, inline }: PageWeight): string {
 }
 
 describe('JavaScript of the public pages', () => {
-  let server: TestServer;
+  let server: SharedServer;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await sharedServer();
   });
   afterAll(async () => {
     await server?.dispose();

@@ -55,17 +55,9 @@ async function staffPost(path: string, fields: Record<string, string | string[]>
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function labelEmail(to: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = env.smtp.messages.find(
-      (m) => m.envelopeTo.includes(to) && m.subject.startsWith('Votre étiquette d’envoi prépayée est prête'),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no label e-mail among ${env.smtp.messages.length}`);
-    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+function labelEmail(to: string, timeoutMs = 20_000) {
+  return env.smtp.waitForMail(to, (m) => m.subject.startsWith('Votre étiquette d’envoi prépayée est prête'), timeoutMs);
 }
 
 async function orderPage(order: TestOrder, options = DESKTOP): Promise<Page> {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import type { TestServer } from '../support/server';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
+import type { SharedServer } from '../support/shared-shop';
 
 /*
  * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
@@ -18,8 +18,8 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-let env: ServerWithSmtp;
-let server: TestServer;
+let env: SharedServerWithSmtp;
+let server: SharedServer;
 let browser: Browser;
 let admin: TestUser;
 let transfers: TestOrder[];
@@ -54,7 +54,7 @@ const paymentStatuses = async () =>
   ).map((row) => row.payment_status);
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   server = env.server;
   admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
   transfers = [];

@@ -12,7 +12,7 @@ import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../sup
 import { expectNoSeriousA11yViolations, launchBrowser } from '../support/browser';
 import { payByCard } from '../support/card-payment';
 import { insertTestOrder, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * Issue 27, point 5, « done when »: a preview-and-keep order of 50 slides (the default Tarifs flag
@@ -40,7 +40,7 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const name = (i: number) => `Diapo ${String(i).padStart(3, '0')}.jpg`;
 
 describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactly', () => {
-  let env: ServerWithSmtp;
+  let env: SharedServerWithSmtp;
   let browser: Browser;
   let admin: TestUser;
   let order: TestOrder;
@@ -49,22 +49,16 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
   // What the price list says: 50 slides, then 40.
   const refundCents = lineCents - priceLine(DEFAULT_PRICE_LIST, { ...LINE, quantity: SLIDES - DROPPED }).lineTotalCents;
 
-  async function emailTo(subject: string, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = env.smtp.messages.find((m) => m.envelopeTo.includes(guestEmail) && m.subject.startsWith(subject));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no « ${subject} » e-mail among ${env.smtp.messages.length}`);
-      // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  /** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+  function emailTo(subject: string, timeoutMs = 30_000) {
+    return env.smtp.waitForMail(guestEmail, (m) => m.subject.startsWith(subject), timeoutMs);
   }
 
   const newContext = (): Promise<BrowserContext> =>
     browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', ...DESKTOP });
 
   beforeAll(async () => {
-    [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+    [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
     // The card payment is settled in this process (its e-mails' links use the server's address).
     process.env.BASE_URL = env.server.url;
     admin = await createUser({ url: env.server.url, databaseUrl: env.server.databaseUrl, role: 'admin' });

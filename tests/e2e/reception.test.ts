@@ -5,7 +5,7 @@ import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../sup
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * « Colis reçu » in Chromium against the production server (issue 15, reception): the staff
@@ -18,21 +18,15 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let admin: TestUser;
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-async function supplementEmail(to: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = env.smtp.messages.find((m) => m.envelopeTo.includes(to) && m.subject.startsWith('Supplément'));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no supplement e-mail among ${env.smtp.messages.length}`);
-    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+function supplementEmail(to: string, timeoutMs = 20_000) {
+  return env.smtp.waitForMail(to, (m) => m.subject.startsWith('Supplément'), timeoutMs);
 }
 
 /** A guest's order, paid by card on the sandbox's payment page. */
@@ -66,7 +60,7 @@ async function receive(order: TestOrder, photos: number): Promise<Page> {
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp({ PAYMENT_SANDBOX: 'on' }), launchBrowser()]);
   admin = await createUser({
     url: env.server.url,
     databaseUrl: env.server.databaseUrl,

@@ -11,7 +11,7 @@ import {
   waitForToast,
 } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
-import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
+import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
  * A refund on an order paid by bank transfer (issue 27, point 4; decision 025), in Chromium against
@@ -28,22 +28,16 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 const GOOD_IBAN = 'FR76 3000 6000 0112 3456 7890 189';
 const BAD_IBAN = 'FR76 3000 6000 0112 3456 7890 188';
 
-let env: ServerWithSmtp;
+let env: SharedServerWithSmtp;
 let browser: Browser;
 let workshop: TestUser;
 let accountant: TestUser;
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-async function receivedMessage(predicate: (message: TestSmtpServer['messages'][number]) => boolean) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = env.smtp.messages.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no such message among ${env.smtp.messages.length} received`);
-    // The outbox worker sends on its own schedule: poll the SMTP peer's inbox.
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The outbox worker sends on its own schedule: the SMTP peer signals the arrival. */
+function receivedMessage(to: string, predicate: (message: TestSmtpServer['messages'][number]) => boolean) {
+  return env.smtp.waitForMail(to, predicate);
 }
 
 /** A guest's order paid by bank transfer: the accountant validates the transfer in the back office. */
@@ -85,7 +79,7 @@ async function receiveShort(order: TestOrder): Promise<Page> {
 }
 
 beforeAll(async () => {
-  [env, browser] = await Promise.all([startServerWithSmtp(), launchBrowser()]);
+  [env, browser] = await Promise.all([sharedServerWithSmtp(), launchBrowser()]);
   [workshop, accountant] = await Promise.all([
     createUser({
       url: env.server.url,
@@ -116,7 +110,7 @@ describe('a refund on an order paid by transfer', () => {
     await receiveShort(order);
 
     // The customer's e-mail, on the SMTP peer.
-    const message = await receivedMessage((m) => m.envelopeTo.includes(email) && /IBAN/.test(m.subject));
+    const message = await receivedMessage(email, (m) => /IBAN/.test(m.subject));
     expect(plain(message.subject)).toBe(
       `Votre remboursement de 3,50 € (commande ${order.number}) : indiquez-nous votre IBAN`,
     );
@@ -183,7 +177,7 @@ describe('a refund on an order paid by transfer', () => {
     expect(await bankRow(order.id)).toBeNull();
     const state = await orderState(env.server.databaseUrl, order.id);
     expect(state.paymentStatus).toBe('partially_refunded');
-    const refund = await receivedMessage((m) => m.envelopeTo.includes(email) && m.subject.startsWith('Remboursement'));
+    const refund = await receivedMessage(email, (m) => m.subject.startsWith('Remboursement'));
     expect(plain(refund.text)).toContain('par virement bancaire');
     const { rows: journal } = await env.db.query<{ kind: string; before: unknown; after: unknown }>(
       `select kind, before, after from audit_log where subject = $1 and kind like 'order.iban%' order by id`,

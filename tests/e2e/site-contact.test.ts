@@ -151,33 +151,29 @@ describe('the contact page', () => {
     expect(notes).toEqual([{ kind: 'contact', title: 'Nouveau message de Jeanne Martin' }]);
 
     // Both e-mails reach the real SMTP peer.
-    const deadline = Date.now() + 20_000;
-    while (smtp.messages.filter((m) => m.raw.includes(email)).length < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const toShop = smtp.messages.find((m) => m.envelopeTo.includes(SHOP_MAILBOX) && m.raw.includes(email));
+    const [toShop, acknowledgement] = await Promise.all([
+      smtp.waitForMail(SHOP_MAILBOX, (m) => m.raw.includes(email)),
+      smtp.waitForMail(email),
+    ]);
     expect(plain(toShop?.subject ?? '')).toBe('Nouveau message de contact : Quarante cassettes VHS');
     expect(toShop?.headers.get('reply-to')).toContain(email);
     expect(toShop?.secure).toBe(true);
     expect(toShop?.text).toContain('je voudrais numériser quarante cassettes');
     expect(toShop?.text).toContain('Cassettes VHS');
-    const acknowledgement = smtp.messages.find((m) => m.envelopeTo.includes(email));
     expect(acknowledgement?.subject).toBe('Nous avons bien reçu votre message');
     // Neutral: the visitor's text goes only to the shop's inbox, never back to the typed address.
     expect(acknowledgement?.text).toContain('Nous avons bien reçu votre message.');
     expect(acknowledgement?.text).not.toContain('quarante cassettes');
     expect(acknowledgement?.raw).not.toContain('Quarante cassettes');
     // The worker marks a row sent just after the SMTP answer: wait for that write too.
-    let statuses: string[] = [];
-    while (Date.now() < deadline) {
-      const { rows: outbox } = await db.query(`select status from email_outbox where dedupe_key like $1`, [
-        `contact:${stored.id}:%`,
-      ]);
-      statuses = outbox.map((r) => r.status);
-      if (statuses.length === 2 && statuses.every((s) => s === 'sent')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(statuses).toEqual(['sent', 'sent']);
+    await expect
+      .poll(async () => {
+        const { rows: outbox } = await db.query(`select status from email_outbox where dedupe_key like $1`, [
+          `contact:${stored.id}:%`,
+        ]);
+        return outbox.map((r) => r.status);
+      })
+      .toEqual(['sent', 'sent']);
   });
 
   it('preselects a professional request with ?pro=true', async () => {

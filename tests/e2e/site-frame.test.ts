@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage, waitForHydrationOnLoad } from '../support/browser';
-import { startServer, type TestServer } from '../support/server';
+import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 const DESKTOP = { viewport: { width: 1280, height: 720 } };
 const PHONE = { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true };
@@ -38,11 +38,11 @@ async function headerBackground(page: Page): Promise<string> {
 }
 
 describe('the site frame', () => {
-  let server: TestServer;
+  let server: SharedServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([sharedServer(), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { beforeEach, expect, onTestFailed } from 'vitest';
 import { randomIp } from './auth';
 import { startServer, type TestServer } from './server';
+import { type SharedServer, sharedServerOutput } from './shared-shop';
 
 /*
  * Bad input, sent over real HTTP to the real server (issue 9, part 3): fast-check generators of
@@ -343,7 +344,7 @@ export interface SendOptions {
  * One request as a client would make it, from a random client address: Better Auth's per-address
  * limits (kept in the database) then count each request apart, as thousands of visitors would.
  */
-export async function send(server: TestServer, path: string, options: SendOptions = {}): Promise<Response> {
+export async function send(server: { url: string }, path: string, options: SendOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { 'x-forwarded-for': randomIp(), ...options.headers };
   if (options.body !== undefined && options.contentType) headers['content-type'] = options.contentType;
   const origin = options.origin === undefined ? server.url : options.origin;
@@ -589,18 +590,18 @@ export class Database {
   }
 }
 
-/** The server of a bad-input file: request limits raised so that thousands of requests get real answers. */
+/** The environment of a bad-input file's server: request limits raised so that thousands of requests get real answers. */
+const FUZZ_ENV = {
+  POST_RATE_LIMIT: '1000000',
+  CHECKOUT_RATE_LIMIT: '1000000',
+  CONTACT_RATE_LIMIT: '1000000',
+  // Bad input reaches the sandbox's payment page and notifications: a demo shop lets them take payments.
+  PAYMENT_SANDBOX: 'on',
+};
+
+/** A server of its own for a bad-input file (one that reads the server's output, or changes shop-wide settings). */
 export function startFuzzServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startServer({
-    env: {
-      POST_RATE_LIMIT: '1000000',
-      CHECKOUT_RATE_LIMIT: '1000000',
-      CONTACT_RATE_LIMIT: '1000000',
-      // Bad input reaches the sandbox's payment page and notifications: a demo shop lets them take payments.
-      PAYMENT_SANDBOX: 'on',
-      ...env,
-    },
-  });
+  return startServer({ env: { ...FUZZ_ENV, ...env } });
 }
 
 /** Runs per property: FUZZ_RUNS multiplies them (e.g. 0.2 for a quick look, 5 for a long night). */
@@ -630,11 +631,15 @@ function clip(text: string, max: number): string {
 }
 
 /** A failure's cause is often in the server's own log (a stack trace, an exit): shows its end. */
-export function showServerLogOnFailure(server: () => TestServer | undefined): void {
+export function showServerLogOnFailure(server: () => TestServer | SharedServer | undefined): void {
   beforeEach(() => {
-    onTestFailed(() => {
+    onTestFailed(async () => {
       const running = server();
       if (!running) return;
+      if (!('process' in running)) {
+        console.error(`shared server's output (end):\n${(await sharedServerOutput(running)).slice(-4000)}`);
+        return;
+      }
       const { exitCode, signalCode } = running.process;
       console.error(`server exit: ${exitCode} ${signalCode}; output (end):\n${running.output().slice(-4000)}`);
     });

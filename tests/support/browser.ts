@@ -1,26 +1,23 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { expect, onTestFinished } from 'vitest';
+import { expect, inject, onTestFinished } from 'vitest';
 import { addSessionCookie } from './auth';
+import { CHROMIUM, CHROMIUM_ARGS } from './browser-options';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Debian's Chromium, headless, with nothing that would try to reach the internet. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+/**
+ * Debian's Chromium, headless. In the e2e project, the run's one Chromium (tests/support/shop-pool.ts)
+ * that this file connects to: `close()` then only disconnects, closing this file's contexts.
+ * Elsewhere (the resilience project, a script), a Chromium of its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const pool = inject('shopPoolUrl');
+  // E2E_OWN_BROWSER=1: a Chromium per file, as before the pool (to compare the two on a quiet machine).
+  if (!pool || process.env.E2E_OWN_BROWSER === '1')
+    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const res = await fetch(`${pool}/browser`);
+  if (!res.ok) throw new Error(`the shared browser did not start: ${await res.text()}`);
+  const { wsEndpoint } = (await res.json()) as { wsEndpoint: string };
+  return chromium.connect(wsEndpoint);
 }
 
 /**

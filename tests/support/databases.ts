@@ -53,11 +53,21 @@ export async function dropTestDatabase(adminUrl: string, name: string): Promise<
   );
 }
 
-export async function createTemplate(adminUrl: string, migrate: (url: string) => Promise<void>): Promise<string> {
-  const name = `${TEMPLATE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`;
+export async function createTemplate(
+  adminUrl: string,
+  migrate: (url: string) => Promise<void>,
+  name = `${TEMPLATE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`,
+): Promise<string> {
   await admin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(name)}`));
   await migrate(withDatabase(adminUrl, name));
   return name;
+}
+
+export async function templateExists(adminUrl: string, name: string): Promise<boolean> {
+  const { rowCount } = await admin(adminUrl, (client) =>
+    client.query('select 1 from pg_database where datname = $1', [name]),
+  );
+  return rowCount === 1;
 }
 
 export async function dropTemplate(adminUrl: string, name: string): Promise<void> {

@@ -4,6 +4,7 @@ import { closeDatabase } from '~/server/db/client.server';
 import { configureSmtpFor } from '~/server/email/testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { startServer, type TestServer } from './server';
+import { routeSharedSmtp, type SharedServer, sharedServer } from './shared-shop';
 
 export interface ServerWithSmtp {
   server: TestServer;
@@ -44,6 +45,36 @@ export async function startServerWithSmtp(env: Record<string, string> = {}): Pro
       await db.end();
       await closeDatabase();
       await server.dispose();
+      await smtp.stop();
+    },
+  };
+}
+
+export interface SharedServerWithSmtp extends Omit<ServerWithSmtp, 'server'> {
+  server: SharedServer;
+}
+
+/**
+ * startServerWithSmtp on the worker's shared server (tests/support/shared-shop.ts): this file's
+ * own SMTP peer, reached through the worker's relay; the e-mail configuration saved again (the same
+ * for every file). Mail that a previous file's test left in the outbox may reach this peer: a test
+ * looks for its own recipients' messages (`smtp.waitForMail(to, …)`), never counts them all.
+ */
+export async function sharedServerWithSmtp(env: Record<string, string> = {}): Promise<SharedServerWithSmtp> {
+  const smtp = await startTestSmtpServer({ mode: 'starttls' });
+  const [server] = await Promise.all([sharedServer(env, { smtp: true }), routeSharedSmtp(smtp.port)]);
+  process.env.DATABASE_URL = server.databaseUrl;
+  process.env.APP_SECRET = server.appSecret;
+  await configureSmtpFor(smtp, 'starttls');
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  return {
+    server,
+    smtp,
+    db,
+    async dispose() {
+      await db.end();
+      await closeDatabase();
       await smtp.stop();
     },
   };

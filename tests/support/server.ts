@@ -74,8 +74,18 @@ export function spawnServer(
  * database cloned from the migrated template. `npm test` builds the app once beforehand.
  */
 export async function startServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestServer> {
-  const adminUrl = inject('pgAdminUrl');
-  const database = await createTestDatabase(adminUrl, inject('pgTemplate'));
+  return startServerOn({ adminUrl: inject('pgAdminUrl'), template: inject('pgTemplate') }, env);
+}
+
+/** startServer with the test PostgreSQL named (where `inject` is not available: a globalSetup). */
+export async function startServerOn(
+  { adminUrl, template }: { adminUrl: string; template: string },
+  env: Record<string, string> = {},
+  // Under the e2e hook's 120 s: with other suites on the 2 cores, a start took over 60 s (four files
+  // of one CI run failed so, 2026-11-27).
+  healthTimeoutMs = 110_000,
+): Promise<TestServer> {
+  const database = await createTestDatabase(adminUrl, template);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -89,7 +99,15 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
     ...env,
     APP_SECRET: appSecret,
   });
-  await waitForHealth(url, child, output);
+  try {
+    await waitForHealth(url, child, output, healthTimeoutMs);
+  } catch (error) {
+    // Not left running behind the failure (a shared server's is retried by the next file).
+    child.kill('SIGKILL');
+    await dropTestDatabase(adminUrl, database.name).catch(() => {});
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   const stop = async () => {
     if (child.exitCode !== null) return child.exitCode;

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
@@ -32,6 +33,15 @@ export interface TestSmtpServer {
   stop(): Promise<void>;
   start(): Promise<void>;
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  /**
+   * The first message to `to` (an envelope recipient) that `matches`, already received or when it
+   * arrives (the peer signals each arrival: no polling); rejects after `timeoutMs`.
+   */
+  waitForMail(
+    to: string,
+    matches?: (message: ReceivedMessage) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedMessage>;
 }
 
 export interface TestSmtpServerOptions {
@@ -153,6 +163,27 @@ export async function startTestSmtpServer(options: TestSmtpServerOptions): Promi
   const username = options.username ?? 'shop@soovenirs.test';
   const password = options.password ?? 'S3cret-p@ss-smtp';
   const messages: ReceivedMessage[] = [];
+  // 'message' after each arrival, for the waits below.
+  const arrivals = new EventEmitter();
+  arrivals.setMaxListeners(0);
+  /** Resolves with `find()`'s first answer, now or after an arrival; rejects after timeoutMs. */
+  const waitUntil = <T>(find: () => T | undefined, timeoutMs: number, failure: () => string) =>
+    new Promise<T>((resolve, reject) => {
+      const now = find();
+      if (now !== undefined) return resolve(now);
+      const check = () => {
+        const found = find();
+        if (found === undefined) return;
+        clearTimeout(timer);
+        arrivals.off('message', check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        arrivals.off('message', check);
+        reject(new Error(failure()));
+      }, timeoutMs);
+      arrivals.on('message', check);
+    });
   let server: SMTPServer | undefined;
   let port = 0;
 
@@ -182,6 +213,7 @@ export async function startTestSmtpServer(options: TestSmtpServerOptions): Promi
         stream.on('end', () => {
           messages.push(parseMessage(Buffer.concat(chunks).toString('utf8'), session));
           callback(null, `Message queued as Q${messages.length}`);
+          arrivals.emit('message');
         });
       },
     });
@@ -216,15 +248,25 @@ export async function startTestSmtpServer(options: TestSmtpServerOptions): Promi
         instance.close(() => resolve());
       }),
     start: listen,
-    async waitForMessages(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (messages.length < count) {
-        if (Date.now() > deadline) {
-          throw new Error(`expected ${count} message(s), received ${messages.length} within ${timeoutMs} ms`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return messages;
+    waitForMessages(count, timeoutMs = 10_000) {
+      return waitUntil(
+        () => (messages.length >= count ? messages : undefined),
+        timeoutMs,
+        () => `expected ${count} message(s), received ${messages.length} within ${timeoutMs} ms`,
+      );
+    },
+    waitForMail(to, matches = () => true, timeoutMs = 20_000) {
+      return waitUntil(
+        () => messages.find((m) => m.envelopeTo.includes(to) && matches(m)),
+        timeoutMs,
+        () =>
+          `no such e-mail to ${to} within ${timeoutMs} ms (subjects received for it: ${
+            messages
+              .filter((m) => m.envelopeTo.includes(to))
+              .map((m) => `« ${m.subject} »`)
+              .join(', ') || 'none'
+          }; ${messages.length} in all)`,
+      );
     },
   };
 }

@@ -224,5 +224,20 @@ describe('refunding part of a paid order', () => {
     const state = await orderState(env.server.databaseUrl, order.id);
     expect(state.paymentStatus).toBe('refunded');
     expect(state.outbox.filter((m) => m.template === 'refund-issued')).toHaveLength(2);
+
+    // A request the router aborted on purpose (a fetcher superseded while its revalidation ran)
+    // is no error for the person at the desk: the page does not report its rejection, which
+    // reached the console under load (app/entry.client.tsx).
+    const prevented = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          // Registered after the page's own listener: it sees whether that one prevented the report.
+          window.addEventListener('unhandledrejection', (event) => resolve(event.defaultPrevented), { once: true });
+          const superseded = new AbortController();
+          superseded.abort();
+          void Promise.reject(superseded.signal.reason);
+        }),
+    );
+    expect(prevented).toBe(true);
   });
 });

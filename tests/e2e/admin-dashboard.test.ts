@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, signIn, type TestUser } from '../support/auth';
 import {
+  downloadedBytes,
   expectNoSeriousA11yViolations,
   launchBrowser,
   openPage,
@@ -341,7 +341,7 @@ describe('payments and accounting', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^commandes_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load((await readFile((await download.path()) as string)) as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await downloadedBytes(download)) as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Commandes');
     const numbers: string[] = [];
     sheet?.eachRow((row, index) => {

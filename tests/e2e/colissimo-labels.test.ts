@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
-import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { downloadedBytes, expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { type FakeColissimo, saveColishipCredentials, startFakeColissimo } from '../support/fake-colissimo';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
@@ -107,7 +106,7 @@ describe('the prepaid sending label', () => {
       await expectNoSeriousA11yViolations(page);
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       expect(download.suggestedFilename()).toBe(`etiquette-envoi-${order.number}.pdf`);
-      const pdf = await readFile(await download.path());
+      const pdf = await downloadedBytes(download);
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(pdf.toString('latin1')).toContain(`Colis ${parcelNumber}`);
       await page.context().close();

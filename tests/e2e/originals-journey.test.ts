@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, randomIp, type TestUser, uniqueEmail } from '../support/auth';
-import { launchBrowser, openPage } from '../support/browser';
+import { downloadedBytes, launchBrowser, openPage } from '../support/browser';
 import { type FakeColissimo, saveColishipCredentials, startFakeColissimo } from '../support/fake-colissimo';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
@@ -104,7 +103,7 @@ async function orderWithLabel(email: string): Promise<{ id: string; number: stri
   const sent = fake.requests.at(-1)?.body as { letter: Record<string, Record<string, unknown>> };
   expect(sent.letter.sender).toMatchObject({ address: { lastName: 'Curie', zipCode: '75005', city: 'Paris' } });
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
-  const pdf = await readFile(await file.path());
+  const pdf = await downloadedBytes(file);
   expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   expect(pdf.toString('latin1')).toContain(`Colis ${parcel}`);
   // How to send the parcel, and the order slip to put in it.

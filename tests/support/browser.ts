@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Download, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
 import { addSessionCookie } from './auth';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser-options';
@@ -18,6 +18,16 @@ export async function launchBrowser(): Promise<Browser> {
   if (!res.ok) throw new Error(`the shared browser did not start: ${await res.text()}`);
   const { wsEndpoint } = (await res.json()) as { wsEndpoint: string };
   return chromium.connect(wsEndpoint);
+}
+
+/**
+ * A download's bytes. The run's Chromium is reached remotely (connect), where `download.path()`
+ * does not exist: the file is streamed from the browser instead.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**

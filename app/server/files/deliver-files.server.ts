@@ -1,14 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { retentionEnd } from '~/domain/files/delivered-files';
-import type { Tx } from '../db/client.server';
 import { orders } from '../db/schema';
 import { createOrderAccessToken } from '../orders/access.server';
-import {
-  type Actor,
-  type AppliedTransition,
-  applyTransitionInTx,
-  NOT_FOUND_MESSAGE,
-} from '../orders/transition.server';
+import type { LifecycleTx } from '../orders/lifecycle.server';
+import { type Actor, type AppliedTransition, NOT_FOUND_MESSAGE } from '../orders/transition.server';
 import { knownDeliveryToken, publishedFiles } from './publish-links.server';
 import { retentionDays } from './retention-settings.server';
 
@@ -16,8 +11,8 @@ import { retentionDays } from './retention-settings.server';
  * The delivery of an order's files inside the caller's transaction: the lifecycle's publish_files
  * with a guest's delivery token. « Publier la livraison » (publish.server.ts) comes here when no
  * review is due, and so does the end of a review (orders/preview-keep.server.ts): its own module so
- * that the two import it without importing each other. The caller runs `afterCommit` on `result`
- * once committed.
+ * that the two import it without importing each other. It applies the transition through the
+ * caller's use case (`withLifecycle`), which runs its post-commit work once committed.
  */
 
 export type Published =
@@ -32,7 +27,7 @@ export type Published =
   | { ok: false; code: string; message: string };
 
 export async function deliverFilesInTx(
-  tx: Tx,
+  { tx, apply }: LifecycleTx,
   orderId: string,
   actor: Actor,
   now: Date,
@@ -68,8 +63,7 @@ export async function deliverFilesInTx(
     }
   }
 
-  const result = await applyTransitionInTx(
-    tx,
+  const result = await apply(
     orderId,
     { type: 'publish_files', fileCount: files.fileCount, expiresAt: expiresAt.toISOString() },
     actor,

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { retentionEnd } from '~/domain/files/delivered-files';
-import { type Database, db, type Tx } from '../db/client.server';
+import { type Database, db } from '../db/client.server';
 import { orders } from '../db/schema';
 import { isOrderId } from '../orders/access.server';
-import { type Actor, afterCommit, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
+import { type Actor, type LifecycleTx, NOT_FOUND_MESSAGE, withLifecycle } from '../orders/lifecycle.server';
 import { openReviewIfDue } from '../orders/preview-keep.server';
 import { deliverFilesInTx, type Published } from './deliver-files.server';
 import { publishedFiles } from './publish-links.server';
@@ -40,19 +40,17 @@ export async function publishOrderFiles(
   { now = new Date(), database = db() }: { now?: Date; database?: Database } = {},
 ): Promise<PublishResult> {
   if (!isOrderId(orderId)) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE };
-  const outcome = await database
-    .transaction(async (tx) => {
-      const published = await publishFilesInTx(tx, orderId, actor, now, { allowReview: true });
-      // Refused: nothing of this attempt stays (the new token's hash included).
-      if (!published.ok) throw new RefusedPublication(published);
-      return published;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof RefusedPublication) return error.refusal;
-      throw error;
-    });
+  // The lifecycle's use case: the publication's post-commit work runs once committed.
+  const outcome = await withLifecycle(async (lifecycle) => {
+    const published = await publishFilesInTx(lifecycle, orderId, actor, now, { allowReview: true });
+    // Refused: nothing of this attempt stays (the new token's hash included).
+    if (!published.ok) throw new RefusedPublication(published);
+    return published;
+  }, database).catch((error: unknown) => {
+    if (error instanceof RefusedPublication) return error.refusal;
+    throw error;
+  });
   if (!outcome.ok) return outcome;
-  await afterCommit(outcome.result, actor, { accessToken: outcome.guestToken, now });
   return {
     ok: true,
     orderNumber: outcome.result.orderNumber,
@@ -64,17 +62,17 @@ export async function publishOrderFiles(
 }
 
 /**
- * The publication inside the caller's transaction (the caller runs `afterCommit` on `result` once
- * committed). `allowReview`: an order due for the customer's review is published for review instead;
+ * The publication inside the caller's use case (`withLifecycle`). `allowReview`: an order due for the customer's review is published for review instead;
  * otherwise the files are delivered (deliver-files.server.ts, which the review's end also calls).
  */
 async function publishFilesInTx(
-  tx: Tx,
+  lifecycle: LifecycleTx,
   orderId: string,
   actor: Actor,
   now: Date,
   { allowReview }: { allowReview: boolean },
 ): Promise<Published> {
+  const { tx } = lifecycle;
   // The row lock first (as the lifecycle takes it), so that two « Publier » clicks are applied in turn.
   const [locked] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update').limit(1);
   if (!locked) return { ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE };
@@ -83,7 +81,7 @@ async function publishFilesInTx(
   const expiresAt = retentionEnd(now, await retentionDays(tx));
 
   if (allowReview) {
-    const review = await openReviewIfDue(tx, orderId, actor, now);
+    const review = await openReviewIfDue(lifecycle, orderId, actor, now);
     if (review && !review.ok) return review;
     if (review?.ok) {
       return {
@@ -97,7 +95,7 @@ async function publishFilesInTx(
     }
   }
 
-  return deliverFilesInTx(tx, orderId, actor, now, { files, expiresAt });
+  return deliverFilesInTx(lifecycle, orderId, actor, now, { files, expiresAt });
 }
 
 class RefusedPublication extends Error {

@@ -32,7 +32,6 @@ import {
 export {
   type Actor,
   type AppliedTransition,
-  applyTransitionInTx,
   type LockedOrder,
   lockOrderState,
   NOT_FOUND_MESSAGE,
@@ -54,6 +53,34 @@ export const IBAN_AWAITED_MESSAGE = (iban: NonNullable<IbanRequestOutcome>) =>
 export interface LifecycleTx {
   tx: Tx;
   apply(orderId: string, transition: Transition, actor: Actor, context?: TransitionContext): Promise<TransitionResult>;
+  /**
+   * A savepoint inside the use case: what `work` applies gets its post-commit work only if the
+   * savepoint is kept (a throw rolls it back and the use case goes on without it).
+   */
+  savepoint<T>(work: (lifecycle: LifecycleTx) => Promise<T>): Promise<T>;
+}
+
+interface Applied {
+  result: AppliedTransition;
+  actor: Actor;
+  context: TransitionContext;
+}
+
+function lifecycleIn(tx: Tx, applied: Applied[]): LifecycleTx {
+  return {
+    tx,
+    async apply(orderId, transition, actor, context = {}) {
+      const result = await applyTransitionInTx(tx, orderId, transition, actor, context);
+      if (result.ok) applied.push({ result, actor, context });
+      return result;
+    },
+    async savepoint(work) {
+      const kept: Applied[] = [];
+      const value = await tx.transaction((inner) => work(lifecycleIn(inner, kept)));
+      applied.push(...kept);
+      return value;
+    },
+  };
 }
 
 /**
@@ -64,17 +91,8 @@ export async function withLifecycle<T>(
   work: (lifecycle: LifecycleTx) => Promise<T>,
   database: Database = db(),
 ): Promise<T> {
-  const applied: Array<{ result: AppliedTransition; actor: Actor; context: TransitionContext }> = [];
-  const value = await database.transaction((tx) =>
-    work({
-      tx,
-      async apply(orderId, transition, actor, context = {}) {
-        const result = await applyTransitionInTx(tx, orderId, transition, actor, context);
-        if (result.ok) applied.push({ result, actor, context });
-        return result;
-      },
-    }),
-  );
+  const applied: Applied[] = [];
+  const value = await database.transaction((tx) => work(lifecycleIn(tx, applied)));
   for (const { result, actor, context } of applied) result.refundResults = await afterCommit(result, actor, context);
   return value;
 }
@@ -95,10 +113,11 @@ export function applyTransition(
 
 /**
  * The gateway work of an applied transition: expire the closed Stripe sessions, make the prepaid
- * label once paid, give money back. Run by withLifecycle; a caller of `applyTransitionInTx` in its
- * own transaction must run it once committed.
+ * label once paid, give money back. Run by withLifecycle only, once the use case committed: no
+ * caller can forget it or run it inside the transaction. (refunds.server.ts applies its `refund`
+ * transitions in its own transactions: it IS that post-commit work, and has none of its own.)
  */
-export async function afterCommit(
+async function afterCommit(
   result: AppliedTransition,
   actor: Actor,
   context: TransitionContext = {},

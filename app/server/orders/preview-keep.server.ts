@@ -24,7 +24,7 @@ import { type FileStorage, fileStorage } from '../files/storage.server';
 import { loadOrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { isOrderId } from './access.server';
-import { type Actor, type AppliedTransition, afterCommit, applyTransitionInTx } from './lifecycle.server';
+import { type Actor, type AppliedTransition, type LifecycleTx, withLifecycle } from './lifecycle.server';
 import { loadReceptionOrder } from './reception.server';
 import type { RefundResult } from './refunds.server';
 
@@ -102,7 +102,12 @@ export type OpenedReview =
  * order has a reviewed support, files of it, and was never reviewed; null when it is delivered
  * directly.
  */
-export async function openReviewIfDue(tx: Tx, orderId: string, actor: Actor, now: Date): Promise<OpenedReview | null> {
+export async function openReviewIfDue(
+  { tx, apply }: LifecycleTx,
+  orderId: string,
+  actor: Actor,
+  now: Date,
+): Promise<OpenedReview | null> {
   const [existing] = await tx
     .select({ closedAt: orderReviews.closedAt })
     .from(orderReviews)
@@ -115,8 +120,7 @@ export async function openReviewIfDue(tx: Tx, orderId: string, actor: Actor, now
   const files = await reviewFiles(tx, orderId, supports);
   if (files.length === 0 && !existing) return null;
   const endsAt = reviewEnd(now, terms.list.previewAndKeep.reviewDays);
-  const opened = await applyTransitionInTx(
-    tx,
+  const opened = await apply(
     orderId,
     { type: 'open_review', fileCount: files.length, endsAt: endsAt.toISOString() },
     actor,
@@ -288,21 +292,22 @@ interface Closing {
   refundCents: number;
   reduction: AppliedTransition | null;
   publication: AppliedTransition | null;
-  guestToken: string | null;
 }
 
 /**
- * Closes the review of `orderId` inside `tx`. `kept`: the ticked files' ids (the customer's
+ * Closes the review of `orderId` inside the caller's use case (`withLifecycle`, which runs the
+ * refund and the delivery's post-commit work once committed). `kept`: the ticked files' ids (the customer's
  * selection); null: the period lapsed, everything is kept.
  */
 async function closeReviewInTx(
-  tx: Tx,
+  lifecycle: LifecycleTx,
   orderId: string,
   kept: ReadonlySet<string> | null,
   actor: Actor,
   now: Date,
   storage: FileStorage,
 ): Promise<Closing> {
+  const { tx, apply } = lifecycle;
   // The order's lock first (as every change of it), then the review's row.
   const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update');
   if (!order) throw new Refusal('Commande introuvable', 404);
@@ -329,21 +334,17 @@ async function closeReviewInTx(
     dropped = decision.dropped;
   }
 
-  const closed = await applyTransitionInTx(
-    tx,
-    orderId,
-    { type: 'close_review', droppedCount: dropped.size, lapsed },
-    actor,
-    { now, data: { droppedCount: dropped.size, lapsed, refundCents: pricing.refundCents } },
-  );
+  const closed = await apply(orderId, { type: 'close_review', droppedCount: dropped.size, lapsed }, actor, {
+    now,
+    data: { droppedCount: dropped.size, lapsed, refundCents: pricing.refundCents },
+  });
   if (!closed.ok) throw new Refusal(closed.message);
 
   let reduction: AppliedTransition | null = null;
   if (pricing.refundCents > 0) {
     // The customer's right under the terms of the review: approved at once, like a withdrawal's
     // refund; made by the gateway once committed, else « à rembourser » (decision 022).
-    const owed = await applyTransitionInTx(
-      tx,
+    const owed = await apply(
       orderId,
       { type: 'record_reduction', amountCents: pricing.refundCents, refundRight: true },
       actor,
@@ -386,20 +387,18 @@ async function closeReviewInTx(
   // What was kept is delivered now; a publication the lifecycle refuses (the order was cancelled
   // meanwhile, say) leaves the review closed and the files with the staff (a savepoint).
   let publication: AppliedTransition | null = null;
-  let guestToken: string | null = null;
   try {
-    const published = await tx.transaction(async (inner) => {
+    const published = await lifecycle.savepoint(async (inner) => {
       const result = await deliverFilesInTx(inner, orderId, actor, now);
       if (!result.ok) throw new Refusal(result.message);
       return result;
     });
     publication = published.result;
-    guestToken = published.guestToken;
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     log.info({ orderId, reason: error.publicMessage }, 'review closed: the kept files are not delivered yet');
   }
-  return { droppedCount: dropped.size, refundCents: pricing.refundCents, reduction, publication, guestToken };
+  return { droppedCount: dropped.size, refundCents: pricing.refundCents, reduction, publication };
 }
 
 /** « Valider ma sélection »: the customer's selection, its refund and the delivery of what is kept. */
@@ -415,29 +414,33 @@ export async function submitSelection(input: {
   if (!isOrderId(input.orderId)) return { ok: false, message: 'Commande introuvable', status: 404 };
   let closing: Closing;
   try {
-    closing = await db().transaction(async (tx) => {
+    closing = await withLifecycle(async (lifecycle) => {
+      const { tx } = lifecycle;
       const [review] = await tx
         .select({ endsAt: orderReviews.endsAt })
         .from(orderReviews)
         .where(eq(orderReviews.orderId, input.orderId));
       // Past its end the selection is the housekeeping's: everything is kept.
       const lapsed = review !== undefined && review.endsAt.getTime() <= now.getTime();
-      return closeReviewInTx(tx, input.orderId, lapsed ? null : input.kept, actor, now, input.storage ?? fileStorage());
+      return closeReviewInTx(
+        lifecycle,
+        input.orderId,
+        lapsed ? null : input.kept,
+        actor,
+        now,
+        input.storage ?? fileStorage(),
+      );
     });
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, message: error.publicMessage, status: error.status };
     throw error;
   }
-  return finish(closing, actor, now);
+  return finish(closing);
 }
 
-async function finish(closing: Closing, actor: Actor, now: Date): Promise<Extract<SelectionResult, { ok: true }>> {
-  let refund: RefundResult | null = null;
-  if (closing.reduction) {
-    const [made] = await afterCommit(closing.reduction, actor, { reason: REVIEW_REFUND_REASON, now });
-    refund = made ?? null;
-  }
-  if (closing.publication) await afterCommit(closing.publication, actor, { accessToken: closing.guestToken, now });
+/** What the customer reads once committed: the refund's outcome (made by withLifecycle) and the delivery. */
+function finish(closing: Closing): Extract<SelectionResult, { ok: true }> {
+  const refund: RefundResult | null = closing.reduction?.refundResults[0] ?? null;
   return {
     ok: true,
     droppedCount: closing.droppedCount,
@@ -468,8 +471,7 @@ export async function closeLapsedReviews(
     if (todo.length === 0) return closed;
     for (const { orderId } of todo) {
       try {
-        const closing = await database.transaction((tx) => closeReviewInTx(tx, orderId, null, 'system', now, storage));
-        await finish(closing, 'system', now);
+        await withLifecycle((lifecycle) => closeReviewInTx(lifecycle, orderId, null, 'system', now, storage), database);
         closed++;
       } catch (error) {
         // Closed meanwhile by the customer, or failing: the next run sees it again if still open.

@@ -21,10 +21,10 @@ import { orderAdjustments, orderItems, orders, priceLists, receptionPhotos, rece
 import { log } from '../log.server';
 import {
   type Actor,
-  afterCommit,
-  applyTransitionInTx,
+  type LifecycleTx,
   REDUCTION_REASON,
   type TransitionResult,
+  withLifecycle,
 } from './lifecycle.server';
 import { hashAccessToken, newAccessToken } from './tokens.server';
 
@@ -182,14 +182,13 @@ export async function receiveParcel(input: {
   let receptionId = '';
   let reduction: TransitionResult | null = null;
   try {
-    receptionId = await db().transaction(async (tx) => {
-      const received = await applyTransitionInTx(
-        tx,
-        input.orderId,
-        { type: 'receive', dueAt: due.toISOString() },
-        input.staff.id,
-        { data: { ...summary }, now: receivedAt },
-      );
+    // The lifecycle's use case: a reduction refunded with the count goes to its gateway once committed.
+    receptionId = await withLifecycle(async (lifecycle) => {
+      const { tx, apply } = lifecycle;
+      const received = await apply(input.orderId, { type: 'receive', dueAt: due.toISOString() }, input.staff.id, {
+        data: { ...summary },
+        now: receivedAt,
+      });
       if (!received.ok) throw new Refusal(received.message);
       const [reception] = await tx
         .insert(receptions)
@@ -220,11 +219,10 @@ export async function receiveParcel(input: {
         });
       }
       if (result.differenceCents > 0)
-        await requestSupplement(tx, input.orderId, input.staff.id, reception.id, result, summary);
+        await requestSupplement(lifecycle, input.orderId, input.staff.id, reception.id, result, summary);
       if (result.differenceCents < 0) {
         // Refused only when nothing was paid (nothing to give back): the reception still stands.
-        reduction = await applyTransitionInTx(
-          tx,
+        reduction = await apply(
           input.orderId,
           { type: 'record_reduction', amountCents: -result.differenceCents, refundRight: input.canRefund },
           input.staff.id,
@@ -248,7 +246,7 @@ export async function receiveParcel(input: {
       receptionId,
       recount: result,
       outcome: 'reduction',
-      refund: await reductionRefund(owed, input.staff.id),
+      refund: reductionRefund(owed),
     };
   }
   return {
@@ -260,22 +258,19 @@ export async function receiveParcel(input: {
   };
 }
 
-/** Makes the reduction's refund when it was approved with the count; else it waits for approval. */
-async function reductionRefund(
-  owed: TransitionResult,
-  actor: Actor,
-): Promise<Extract<ReceiveResult, { ok: true }>['refund']> {
+/** The reduction's refund, made once committed when it was approved with the count; else it waits for approval. */
+function reductionRefund(owed: TransitionResult): Extract<ReceiveResult, { ok: true }>['refund'] {
   if (!owed.ok) return { ok: false, message: owed.message };
   const [refund] = owed.refunds;
   if (!refund) return null;
   if (!refund.approved) return { ok: false, toApprove: true, amountCents: refund.amountCents };
-  const [made] = await afterCommit(owed, actor, { reason: REDUCTION_REASON });
+  const [made] = owed.refundResults;
   if (!made) return null;
   return made.ok ? { ok: true, creditNoteNumber: made.creditNoteNumber } : { ok: false, message: made.message };
 }
 
 async function requestSupplement(
-  tx: Tx,
+  { apply }: LifecycleTx,
   orderId: string,
   actor: Actor,
   receptionId: string,
@@ -283,16 +278,10 @@ async function requestSupplement(
   summary: ReceptionSummary,
 ): Promise<void> {
   const payToken = newAccessToken();
-  const requested = await applyTransitionInTx(
-    tx,
-    orderId,
-    { type: 'request_supplement', amountCents: result.differenceCents },
-    actor,
-    {
-      data: { counts: summary.counts },
-      adjustment: { receptionId, pricing: result, accessTokenHash: hashAccessToken(payToken), payToken },
-    },
-  );
+  const requested = await apply(orderId, { type: 'request_supplement', amountCents: result.differenceCents }, actor, {
+    data: { counts: summary.counts },
+    adjustment: { receptionId, pricing: result, accessTokenHash: hashAccessToken(payToken), payToken },
+  });
   if (!requested.ok) throw new Refusal(requested.message);
 }
 

@@ -10,7 +10,7 @@ import {
 import { refundableCents } from '~/domain/orders/lifecycle';
 import { type Database, db } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
-import { afterCommit, applyTransitionInTx, lockOrderState, readOrderState } from './lifecycle.server';
+import { lockOrderState, readOrderState, withLifecycle } from './lifecycle.server';
 
 /*
  * The customer's withdrawal from an order ("Renoncer au contrat ici", Code de la consommation
@@ -43,16 +43,17 @@ export async function withdrawFromOrder({
   now = new Date(),
   database = db(),
 }: WithdrawalRequest): Promise<WithdrawalResult> {
-  const result = await database.transaction(async (tx) => {
+  // The lifecycle's use case: the refund owed by a withdrawal goes to its gateway once committed.
+  const result = await withLifecycle(async ({ tx, apply }) => {
     const locked = await lockOrderState(tx, orderId);
     if (!locked) return null;
     // The same period as the pages show (domain/account/withdrawal.ts, from the order's date).
     const period = withdrawalState({ createdAt: locked.facts.createdAt, withdrawnAt: null, status: 'pending' }, now);
-    return applyTransitionInTx(tx, orderId, { type: 'withdraw', withinPeriod: period.kind === 'open' }, actor, {
+    return apply(orderId, { type: 'withdraw', withinPeriod: period.kind === 'open' }, actor, {
       now,
       data: { requestedAt: now.toISOString(), statusAtRequest: locked.state.status },
     });
-  });
+  }, database);
   if (!result) return { ok: false, reason: 'not-found', message: WITHDRAWAL_MESSAGES.notFound };
   if (!result.ok) {
     if (result.code === 'draft') return { ok: false, reason: 'not-found', message: WITHDRAWAL_MESSAGES.notFound };
@@ -60,7 +61,6 @@ export async function withdrawFromOrder({
     const reason = result.code as 'expired' | 'withdrawn' | 'canceled' | 'performed';
     return { ok: false, reason, message: result.message };
   }
-  await afterCommit(result, actor, { reason: 'Rétractation du client' });
   return { ok: true, withdrawnAt: now, orderNumber: result.orderNumber };
 }
 

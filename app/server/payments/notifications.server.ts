@@ -50,7 +50,7 @@ export async function applyPaymentNotification(
   database: Database = db(),
 ): Promise<NotificationResult> {
   // The lifecycle's post-commit work (the prepaid sending label once paid) runs once committed.
-  const result = await withLifecycle((lifecycle) => apply(lifecycle, notification), database);
+  const result = await withLifecycle((lifecycle) => applyNotificationInTx(lifecycle, notification), database);
   if (result.status === 'applied' && result.unapplied) {
     await refundUnappliedPayment({ paymentId: result.paymentId, actor: notification.provider });
   }
@@ -60,10 +60,7 @@ export async function applyPaymentNotification(
   return result;
 }
 
-async function apply(
-  { tx, apply: applyTransitionInTx }: LifecycleTx,
-  n: PaymentNotification,
-): Promise<NotificationResult> {
+async function applyNotificationInTx({ tx, apply }: LifecycleTx, n: PaymentNotification): Promise<NotificationResult> {
   const [fresh] = await tx
     .insert(paymentEvents)
     .values({ provider: n.provider, eventId: n.eventId })
@@ -140,7 +137,7 @@ async function apply(
   };
 
   if (after === 'failed') {
-    const failed = await applyTransitionInTx(orderId, { type: 'fail_payment' }, actor, {
+    const failed = await apply(orderId, { type: 'fail_payment' }, actor, {
       ...context,
       detail: n.detail ?? null,
     });
@@ -166,14 +163,14 @@ async function apply(
   const currencyOk = (n.currency?.toUpperCase() ?? 'EUR') === 'EUR';
   const settled = supplement
     ? currencyOk
-      ? await applyTransitionInTx(
+      ? await apply(
           orderId,
           { type: 'settle_supplement', adjustmentId: supplement, amountCents: amount, method: 'card' },
           actor,
           context,
         )
       : { ok: false as const, code: 'amount_mismatch', message: `Devise refusée : ${n.currency}.` }
-    : await applyTransitionInTx(
+    : await apply(
         orderId,
         { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
         actor,

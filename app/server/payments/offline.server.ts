@@ -3,17 +3,10 @@ import type { CheckoutDetails } from '~/domain/orders/checkout-details';
 import { type CheckoutMethod, LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
-import { db } from '../db/client.server';
 import { saveAddressToProfile } from '../orders/checkout-details.server';
 import { recordEarlyStartConsentInTx } from '../orders/early-start.server';
 import { recordCheckoutContact } from '../orders/guest-info.server';
-import {
-  afterCommit,
-  applyTransitionInTx,
-  lockOrderState,
-  NOT_FOUND_MESSAGE,
-  type TransitionResult,
-} from '../orders/lifecycle.server';
+import { lockOrderState, NOT_FOUND_MESSAGE, type TransitionResult, withLifecycle } from '../orders/lifecycle.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
 
@@ -74,9 +67,10 @@ export async function confirmCheckout(input: {
   }
   // Everything the form said is written in ONE transaction with the placing (or the change of
   // method): a refusal of the lifecycle rolls it all back, so a refused « Payer » changes nothing.
-  let result: TransitionResult | null;
   try {
-    result = await db().transaction(async (tx) => {
+    // The lifecycle's use case: the placing's post-commit work (a Stripe session to expire) runs
+    // once everything is committed.
+    await withLifecycle(async ({ tx, apply }) => {
       const locked = await lockOrderState(tx, input.orderId);
       if (!locked)
         throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
@@ -96,9 +90,8 @@ export async function confirmCheckout(input: {
       // order is refused by the transition, which rolls back what was written above).
       const unchanged =
         state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
-      if (unchanged && state.status !== 'canceled') return null;
-      const applied = await applyTransitionInTx(
-        tx,
+      if (unchanged && state.status !== 'canceled') return;
+      const applied = await apply(
         input.orderId,
         state.placed
           ? { type: 'choose_payment_method', method: input.method }
@@ -107,13 +100,10 @@ export async function confirmCheckout(input: {
         { accessToken: input.accessToken },
       );
       if (!applied.ok) throw new CheckoutRefusal(applied);
-      return applied;
     });
   } catch (error) {
     if (!(error instanceof CheckoutRefusal)) throw error;
     const refusal = REFUSAL_STATUS[error.result.code] ?? { status: 409 as const, message: error.result.message };
     throw new CheckoutError(refusal.status, refusal.message);
   }
-  if (!result) return;
-  await afterCommit(result, input.actor);
 }

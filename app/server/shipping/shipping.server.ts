@@ -9,7 +9,7 @@ import { recordStaffAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
 import { emailOutbox, orderEvents, orders, shipments } from '../db/schema';
 import { enqueueJourneyEmail } from '../orders/journey-emails.server';
-import { afterCommit, applyTransitionInTx, lockOrderState, NOT_FOUND_MESSAGE } from '../orders/lifecycle.server';
+import { lockOrderState, NOT_FOUND_MESSAGE, withLifecycle } from '../orders/lifecycle.server';
 import type { ColissimoOptions } from './colissimo.server';
 import { generateLabel } from './colissimo.server';
 import {
@@ -115,11 +115,10 @@ export async function shipOrder(
 
   // La Poste tracks Colissimo's parcels; another carrier's number gets no La Poste link.
   const link = parcel.carrier === 'colissimo' ? trackingUrl(parcel.parcelNumber) : null;
-  let applied: Awaited<ReturnType<typeof applyTransitionInTx>>;
   try {
-    applied = await db().transaction(async (tx) => {
-      const result = await applyTransitionInTx(
-        tx,
+    // The lifecycle's use case: the shipment row with the transition, and its post-commit work after.
+    await withLifecycle(async ({ tx, apply }) => {
+      const result = await apply(
         orderId,
         { type: 'ship', parcelNumber: parcel.parcelNumber, carrier: parcel.carrier },
         actor,
@@ -152,7 +151,6 @@ export async function shipOrder(
     if (error instanceof Refused) return { ok: false, message: error.message };
     throw error;
   }
-  if (applied.ok) await afterCommit(applied, actor);
   return {
     ok: true,
     orderNumber: facts.orderNumber,

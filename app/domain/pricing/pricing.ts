@@ -4,7 +4,6 @@ import {
   IMAGE_SUPPORTS,
   type PriceListDocument,
   type Quality,
-  RESTORABLE_SUPPORTS,
   type ReelSize,
   type Resolution,
   type SendMethod,
@@ -158,8 +157,9 @@ export function isTapeOrReel(type: SupportType): boolean {
   return TAPE_OR_REEL_SUPPORTS.includes(type);
 }
 
+/** Supports whose items can be restored one by one (a restored photo, slide, page...): the scanned ones. */
 export function isRestorable(type: SupportType): boolean {
-  return RESTORABLE_SUPPORTS.includes(type);
+  return isImageSupport(type);
 }
 
 /** Price of one unit before multipliers: the support's base price, or the reel's for film. */

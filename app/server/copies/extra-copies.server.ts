@@ -257,16 +257,6 @@ export function redirectToCheckout(started: { orderId: string; accessToken: stri
   return redirect(`/checkout?${new URLSearchParams({ orderId: started.orderId })}`, { headers });
 }
 
-/** The kind of an order for the lifecycle (a digitisation unless linked). */
-export async function orderKindOf(tx: Tx, orderId: string) {
-  const [row] = await tx
-    .select({ kind: linkedOrders.kind })
-    .from(linkedOrders)
-    .where(eq(linkedOrders.orderId, orderId))
-    .limit(1);
-  return row?.kind ?? 'digitisation';
-}
-
 /**
  * The lifecycle's `extend_retention` effect, in the payment's transaction: the source order's files
  * are kept RETENTION_EXTENSION_DAYS more. Applied once (applied_at). Should the files be gone or the

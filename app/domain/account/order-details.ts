@@ -1,6 +1,12 @@
 import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
-import { EXTRA_ITEM_DETAILS, EXTRA_ITEM_TITLES, isExtraItemType } from '../pricing/pricing';
+import {
+  EXTRA_ITEM_DETAILS,
+  EXTRA_ITEM_TITLES,
+  isExtraItemType,
+  PRICE_BREAKDOWN_KEYS,
+  type PriceBreakdown,
+} from '../pricing/pricing';
 
 /*
  * What a customer reads about an order: the supports in words, the options of a line and the price
@@ -60,21 +66,9 @@ export const DELIVERY_LABELS: Readonly<Record<string, string>> = PRICING_DELIVER
 
 export { PAYMENT_METHOD_LABELS } from '../order-status';
 
-export interface OrderPrices {
-  basePriceCents: number;
-  qualityPriceCents: number;
-  resolutionPriceCents: number;
-  formatPriceCents: number;
-  restorationPriceCents: number;
-  denoisePriceCents: number;
-  deliveryCostCents: number;
-  sendShippingCostCents: number;
-  returnShippingCostCents: number;
-  /** The express turnaround and the return's insurance (absent: none, as on older orders). */
-  expressPriceCents?: number;
-  insurancePriceCents?: number;
-  totalPriceCents: number;
-}
+/** The order's price fields; the express turnaround and the return's insurance absent: none, as on older orders. */
+export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'> &
+  Partial<Pick<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'>>;
 
 /**
  * The non-zero lines of the price breakdown, in order, in the configurator's words; the base price
@@ -94,20 +88,8 @@ export function priceBreakdown(
         deliveryCostCents: 'Envoi des copies',
       }
     : BREAKDOWN_LABELS;
-  const keys = [
-    'basePriceCents',
-    'qualityPriceCents',
-    'resolutionPriceCents',
-    'formatPriceCents',
-    'restorationPriceCents',
-    'denoisePriceCents',
-    'deliveryCostCents',
-    'sendShippingCostCents',
-    'returnShippingCostCents',
-    'expressPriceCents',
-    'insurancePriceCents',
-  ] as const;
-  return keys
-    .filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0)
-    .map((key) => ({ label: labels[key], cents: prices[key] ?? 0 }));
+  return PRICE_BREAKDOWN_KEYS.filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0).map((key) => ({
+    label: labels[key],
+    cents: prices[key] ?? 0,
+  }));
 }

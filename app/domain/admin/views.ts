@@ -2,6 +2,7 @@ import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status'
 import type { FrozenAddress } from '../orders/address';
 import type { AllowedTransitions } from '../orders/allowed-transitions';
 import type { OrderHistoryEntry } from '../orders/events';
+import type { PriceBreakdown } from '../pricing/pricing';
 
 /*
  * What the back office's server modules hand to its pages: plain, serialisable shapes (dates as ISO
@@ -63,20 +64,7 @@ export interface OrderDetails {
   addresses: { delivery: FrozenAddress | null; billing: FrozenAddress | null };
   /** What the lifecycle allows from the order's state (its status menu, stage button, payment actions). */
   allowed: AllowedTransitions;
-  prices: {
-    basePriceCents: number;
-    qualityPriceCents: number;
-    resolutionPriceCents: number;
-    formatPriceCents: number;
-    restorationPriceCents: number;
-    denoisePriceCents: number;
-    deliveryCostCents: number;
-    sendShippingCostCents: number;
-    returnShippingCostCents: number;
-    expressPriceCents: number;
-    insurancePriceCents: number;
-    totalPriceCents: number;
-  };
+  prices: PriceBreakdown;
   invoice: { id: string; number: string; issuedAt: string; isPaid: boolean } | null;
   creditNotes: Array<{ id: string; number: string; issuedAt: string; amountCents: number }>;
   payments: Array<{

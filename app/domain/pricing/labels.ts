@@ -1,5 +1,5 @@
 import type { DeliveryMethod, PriceListDocument, SendMethod } from './default-price-list';
-import type { LineChoice, PriceBreakdown, PricedLine, PricedOrder } from './pricing';
+import type { LineChoice, OrderExtraKey, PriceBreakdown, PricedLine, PricedOrder } from './pricing';
 
 /*
  * The French wording of prices: line labels, the breakdown's rows, the extras (delivery, shipping
@@ -87,7 +87,7 @@ export interface LabelledAmount {
 
 /** Delivery and shipping of the originals, when they cost something or were chosen. */
 export function extraLines(
-  price: PriceBreakdown,
+  price: Pick<PriceBreakdown, OrderExtraKey>,
   choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
 ): LabelledAmount[] {
   const extras: LabelledAmount[] = [];

@@ -86,20 +86,6 @@ export interface PricedOrder {
   price: PriceBreakdown;
 }
 
-export const PRICE_BREAKDOWN_KEYS = [
-  'basePriceCents',
-  'qualityPriceCents',
-  'resolutionPriceCents',
-  'formatPriceCents',
-  'restorationPriceCents',
-  'denoisePriceCents',
-  'deliveryCostCents',
-  'sendShippingCostCents',
-  'returnShippingCostCents',
-  'expressPriceCents',
-  'insurancePriceCents',
-] as const satisfies readonly (keyof PriceBreakdown)[];
-
 const LINE_PART_KEYS = [
   'basePriceCents',
   'qualityPriceCents',
@@ -108,6 +94,50 @@ const LINE_PART_KEYS = [
   'restorationPriceCents',
   'denoisePriceCents',
 ] as const satisfies readonly (keyof LineParts)[];
+
+/** What an order pays once, beside its lines (the breakdown's fields that are not line parts). */
+export const ORDER_EXTRA_KEYS = [
+  'deliveryCostCents',
+  'sendShippingCostCents',
+  'returnShippingCostCents',
+  'expressPriceCents',
+  'insurancePriceCents',
+] as const satisfies readonly (keyof PriceBreakdown)[];
+
+export type OrderExtraKey = (typeof ORDER_EXTRA_KEYS)[number];
+
+/** The fields that add up to the total, in the order a breakdown shows them. */
+export const PRICE_BREAKDOWN_KEYS = [...LINE_PART_KEYS, ...ORDER_EXTRA_KEYS] as const;
+
+/** The 12 price fields an order stores: the breakdown's and its total. */
+export const PRICE_FIELDS = [...PRICE_BREAKDOWN_KEYS, 'totalPriceCents'] as const;
+export type PriceField = (typeof PRICE_FIELDS)[number];
+
+/*
+ * Every field of PriceBreakdown is in PRICE_FIELDS and nothing else: a price field added to the
+ * interface and forgotten in the lists fails the type check here, not silently at the cent.
+ */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _priceFieldsCoverTheBreakdown: Exactly<PriceField, keyof PriceBreakdown> = true;
+
+/**
+ * The price fields of a row that holds them under their own names (an `orders` row, a loaded
+ * order), and nothing else of it; every field by default.
+ */
+export function pickPriceFields<K extends PriceField = PriceField>(
+  row: Pick<PriceBreakdown, K>,
+  fields: readonly K[] = PRICE_FIELDS as unknown as readonly K[],
+): Pick<PriceBreakdown, K> {
+  return priceFieldsFrom((field) => row[field], fields);
+}
+
+/** The price fields read one by one (a raw SQL row's columns); every field by default. */
+export function priceFieldsFrom<K extends PriceField = PriceField>(
+  read: (field: K) => number,
+  fields: readonly K[] = PRICE_FIELDS as unknown as readonly K[],
+): Pick<PriceBreakdown, K> {
+  return Object.fromEntries(fields.map((field) => [field, read(field)])) as Pick<PriceBreakdown, K>;
+}
 
 /** Multipliers are exact to 1/10 000 (the price list schema refuses more decimals). */
 export const MULTIPLIER_SCALE = 10_000;

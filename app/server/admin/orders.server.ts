@@ -9,10 +9,12 @@ import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { closedWorkRefusal } from '~/domain/orders/open-work';
+import { priceFieldsFrom } from '~/domain/pricing/pricing';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import { recordAudit } from '../audit/audit.server';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
+import { orders } from '../db/schema';
 import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, readOrderState, type StatusEmailOutcome } from '../orders/lifecycle.server';
@@ -180,20 +182,8 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     },
     addresses,
     allowed: allowedTransitions(lifecycle.state),
-    prices: {
-      basePriceCents: n('base_price'),
-      qualityPriceCents: n('quality_price'),
-      resolutionPriceCents: n('resolution_price'),
-      formatPriceCents: n('format_price'),
-      restorationPriceCents: n('restoration_price'),
-      denoisePriceCents: n('denoise_price'),
-      deliveryCostCents: n('delivery_cost'),
-      sendShippingCostCents: n('send_shipping_cost'),
-      returnShippingCostCents: n('return_shipping_cost'),
-      expressPriceCents: n('express_price'),
-      insurancePriceCents: n('insurance_price'),
-      totalPriceCents: n('total_price'),
-    },
+    // Every price field, read from its column (the raw row is snake_case, as the schema names it).
+    prices: priceFieldsFrom((field) => n(orders[field].name)),
     invoice: inv
       ? {
           id: String(inv.id),

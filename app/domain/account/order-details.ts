@@ -1,3 +1,4 @@
+import type { OrderLine } from '../orders/order-line';
 import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
 import {
@@ -13,19 +14,6 @@ import {
  * breakdown. The history's wording lives with every other event's in domain/orders/events.ts.
  */
 
-export interface OrderItemView {
-  type: string;
-  quantity: number;
-  quality: string;
-  resolution: string | null;
-  format: string | null;
-  restoration: number;
-  denoise: boolean;
-  reelSize: string | null;
-  unitPriceCents: number;
-  lineTotalCents: number;
-}
-
 const supports = DEFAULT_PRICE_LIST.supports as Record<string, (typeof DEFAULT_PRICE_LIST.supports)[SupportType]>;
 
 /** "Photos papier" for `photos`; an unknown type is shown as it is. */
@@ -35,7 +23,7 @@ export function supportLabel(type: string): string {
 }
 
 /** "120 × Photos papier, 2 × Cassettes VHS" */
-export function itemsSummary(items: ReadonlyArray<Pick<OrderItemView, 'type' | 'quantity'>>): string {
+export function itemsSummary(items: ReadonlyArray<Pick<OrderLine, 'type' | 'quantity'>>): string {
   if (items.length === 0) return '—';
   return items.map((item) => `${item.quantity}\u00A0× ${supportLabel(item.type)}`).join(', ');
 }
@@ -44,7 +32,7 @@ const QUALITY_LABELS: Record<string, string> = { standard: 'Qualité standard', 
 const FORMAT_LABELS: Record<string, string> = { jpeg: 'JPEG', jpg: 'JPEG', tif: 'TIFF', tiff: 'TIFF' };
 
 /** The options of a line, in words: "Qualité premium, 3600 dpi, TIFF, 5 restaurations, débruitage". */
-export function itemOptions(item: OrderItemView): string {
+export function itemOptions(item: OrderLine): string {
   if (isExtraItemType(item.type)) return EXTRA_ITEM_DETAILS[item.type];
   const options: string[] = [];
   if (item.reelSize) {
@@ -76,7 +64,7 @@ export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insuranceP
  */
 export function priceBreakdown(
   prices: OrderPrices,
-  items: ReadonlyArray<Pick<OrderItemView, 'type'>> = [],
+  items: ReadonlyArray<Pick<OrderLine, 'type'>> = [],
 ): Array<{ label: string; cents: number }> {
   const extra = items.length > 0 && items.every((item) => isExtraItemType(item.type));
   const labels: Record<keyof OrderPrices, string> = extra

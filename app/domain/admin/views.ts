@@ -2,6 +2,7 @@ import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status'
 import type { FrozenAddress } from '../orders/address';
 import type { AllowedTransitions } from '../orders/allowed-transitions';
 import type { OrderHistoryEntry } from '../orders/events';
+import type { OrderLine } from '../orders/order-line';
 import type { PriceBreakdown } from '../pricing/pricing';
 
 /*
@@ -76,18 +77,7 @@ export interface OrderDetails {
     amountCents: number;
     createdAt: string;
   }>;
-  items: Array<{
-    type: string;
-    quantity: number;
-    quality: string;
-    resolution: string | null;
-    format: string | null;
-    restoration: number;
-    denoise: boolean;
-    reelSize: string | null;
-    unitPriceCents: number;
-    lineTotalCents: number;
-  }>;
+  items: OrderLine[];
   /** The history in French, actors by name (server/orders/history.server.ts). */
   history: OrderHistoryEntry[];
   /** What the order dialog's money actions need (refund, cancellation with refund, withdrawal). */

@@ -1,3 +1,4 @@
+import type { OrderLine } from '../orders/order-line';
 import {
   type DeliveryMethod,
   type Format,
@@ -376,12 +377,7 @@ export const MAX_EXTRA_COPIES = 20;
 export const RETENTION_EXTENSION_DAYS = 365;
 
 /** The single line of an extra order, as order_items stores it. */
-export interface ExtraLine {
-  type: ExtraItemType;
-  quantity: number;
-  unitPriceCents: number;
-  lineTotalCents: number;
-}
+export type ExtraLine = Pick<OrderLine, 'quantity' | 'unitPriceCents' | 'lineTotalCents'> & { type: ExtraItemType };
 
 export interface PricedExtraOrder {
   line: ExtraLine;

@@ -18,6 +18,7 @@ import { orders } from '../db/schema';
 import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, readOrderState, type StatusEmailOutcome } from '../orders/lifecycle.server';
+import { loadOrderLines } from '../orders/order-parts.server';
 import { type IbanStatus, ibanStatus } from '../orders/refund-iban.server';
 import type { RefundMethod } from '../orders/refunds.server';
 import { supportsRefund } from '../payments/refunds.server';
@@ -124,9 +125,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
   const [items, history, invoice, creditNotes, payments, refundRows, addresses, lifecycle] = await Promise.all([
-    db().execute(sql`
-      select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
-      from order_items where order_id = ${orderId} order by position, id`),
+    loadOrderLines(db(), orderId),
     loadOrderHistory(db(), orderId, { audience: 'staff' }),
     db().execute(
       sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId} and adjustment_id is null`,
@@ -207,18 +206,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       amountCents: Number(r.amount),
       createdAt: isoTimestamp(r.created_at),
     })),
-    items: items.rows.map((r) => ({
-      type: String(r.type),
-      quantity: Number(r.quantity),
-      quality: String(r.quality),
-      resolution: (r.resolution as string | null) ?? null,
-      format: (r.format as string | null) ?? null,
-      restoration: Number(r.restoration),
-      denoise: Boolean(r.denoise),
-      reelSize: (r.reel_size as string | null) ?? null,
-      unitPriceCents: Number(r.unit_price),
-      lineTotalCents: Number(r.line_total),
-    })),
+    items,
     money: { ...moneyOf(o, payments.rows, refundRows.rows), iban: ibanView(await ibanStatus(orderId)) },
     history,
   };

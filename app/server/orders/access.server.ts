@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { redirect } from 'react-router';
+import type { OrderLine } from '~/domain/orders/order-line';
 import { type PriceBreakdown, pickPriceFields } from '~/domain/pricing/pricing';
 import { orderViewerRefusal } from '~/domain/staff/access-rules';
 import { type OrderAsker, orderAskerOf } from '../access/door.server';
@@ -101,18 +102,7 @@ export interface OrderDetails extends PriceBreakdown {
   customer: OrderCustomer;
   /** Frozen when the order was placed (something physical travels). */
   addresses: OrderAddresses;
-  items: Array<{
-    type: string;
-    quantity: number;
-    quality: string;
-    resolution: string | null;
-    format: string | null;
-    restoration: number;
-    denoise: boolean;
-    reelSize: string | null;
-    unitPriceCents: number;
-    lineTotalCents: number;
-  }>;
+  items: OrderLine[];
   /** The history as the customer reads it (the admin's dialog has its own, with every event). */
   events: OrderHistoryEntry[];
   invoice: {

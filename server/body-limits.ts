@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
+import { UPLOAD_BODY_LIMIT_BYTES, UPLOADS_PATH } from '~/domain/files/uploads';
 
 /*
  * Request limits, enforced before any route runs: before compression, the HTML cache,
@@ -39,7 +40,7 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
   { prefix: '/admin/api/reception/', bytes: 81 * 1024 * 1024 },
   // The tus uploads: one PATCH carries at most UPLOAD_CHUNK_BYTES (16 MiB), announced by its
   // Content-Length and streamed to the store, never held here (domain/files/uploads.ts).
-  { prefix: '/admin/api/televersements', bytes: 17 * 1024 * 1024 },
+  { prefix: UPLOADS_PATH, bytes: UPLOAD_BODY_LIMIT_BYTES },
 ];
 
 /** Arrays and objects nested deeper than this are no JSON our routes expect (sign-up used to answer 500). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-type ToasterModule = typeof import('./ui/toaster');
+type ToasterModule = Pick<typeof import('./ui/toaster'), 'Toaster' | 'toast'>;
 type ToasterProps = Parameters<ToasterModule['Toaster']>[0];
 
 /**
@@ -13,8 +13,8 @@ export function DeferredToaster(props: ToasterProps) {
   const [loaded, setLoaded] = useState<ToasterModule | null>(null);
   useEffect(() => {
     let mounted = true;
-    void import('./ui/toaster').then((module) => {
-      if (mounted) setLoaded(module);
+    void import('./ui/toaster').then(({ Toaster, toast }) => {
+      if (mounted) setLoaded({ Toaster, toast });
     });
     return () => {
       mounted = false;

@@ -1,16 +1,10 @@
 import { ReceiptTextIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import type { OrderCreditNoteLink } from '~/domain/account/account-rows';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 
-export interface CreditNoteLinkView {
-  number: string;
-  issuedAt: Date;
-  amountCents: number;
-  href: string;
-}
-
 /** « Avoirs »: an order's credit notes (money given back), each linked to its page. */
-export function CreditNotesLinks({ notes, headingId }: { notes: CreditNoteLinkView[]; headingId: string }) {
+export function CreditNotesLinks({ notes, headingId }: { notes: OrderCreditNoteLink[]; headingId: string }) {
   if (notes.length === 0) return null;
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-2">

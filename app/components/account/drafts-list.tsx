@@ -1,16 +1,9 @@
 import { FilePenLineIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
+import type { AccountDraftRow } from '~/domain/account/account-rows';
 import { itemsSummary } from '~/domain/account/order-details';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-
-export interface DraftListRow {
-  id: string;
-  number: string;
-  createdAt: Date;
-  totalPriceCents: number;
-  items: Array<{ type: string; quantity: number }>;
-}
 
 export const DRAFTS_TITLE = 'Devis et brouillons';
 
@@ -19,7 +12,7 @@ export const DRAFTS_TITLE = 'Devis et brouillons';
  * checkout. No contract yet, so no withdrawal: the way on is the checkout, the saved estimates are
  * in « Mes devis ».
  */
-export function DraftsList({ rows }: { rows: DraftListRow[] }) {
+export function DraftsList({ rows }: { rows: AccountDraftRow[] }) {
   return (
     <section aria-labelledby="drafts-title" className="flex flex-col gap-3">
       <h2 id="drafts-title" className="font-semibold text-xl">

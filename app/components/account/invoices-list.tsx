@@ -3,34 +3,19 @@ import { Link } from 'react-router';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
+import type { AccountInvoiceRow } from '~/domain/account/account-rows';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
-
-export interface InvoiceListRow {
-  /** An invoice, or a credit note (« Avoir », money given back on an invoice). */
-  kind: 'invoice' | 'credit-note';
-  id: string;
-  number: string;
-  issuedAt: Date;
-  orderId: string;
-  orderNumber: string;
-  amountCents: number;
-  isPaid: boolean;
-  /** The invoice a credit note credits. */
-  invoiceNumber: string | null;
-  href: string;
-  pdfHref: string;
-}
 
 /** The PDF of an invoice (served by the invoices module). */
 export function invoicePdfHref(orderId: string): string {
   return `/facture/${orderId}/pdf`;
 }
 
-function documentName(row: InvoiceListRow): string {
+function documentName(row: AccountInvoiceRow): string {
   return row.kind === 'credit-note' ? `l’avoir ${row.number}` : `la facture ${row.number}`;
 }
 
-function Actions({ row }: { row: InvoiceListRow }) {
+function Actions({ row }: { row: AccountInvoiceRow }) {
   return (
     <div className="flex flex-wrap gap-2">
       <Button asChild variant="outline" size="sm">
@@ -48,13 +33,13 @@ function Actions({ row }: { row: InvoiceListRow }) {
   );
 }
 
-function Paid({ row }: { row: InvoiceListRow }) {
+function Paid({ row }: { row: AccountInvoiceRow }) {
   if (row.kind === 'credit-note') return <Badge variant="info">Avoir</Badge>;
   return <Badge variant={row.isPaid ? 'success' : 'warning'}>{row.isPaid ? 'Payée' : 'En attente'}</Badge>;
 }
 
 /** « Facture FA-… » or « Avoir AV-… », with the invoice a credit note credits. */
-function Title({ row }: { row: InvoiceListRow }) {
+function Title({ row }: { row: AccountInvoiceRow }) {
   if (row.kind === 'invoice') return <>{row.number}</>;
   return (
     <span className="flex flex-col">
@@ -66,7 +51,7 @@ function Title({ row }: { row: InvoiceListRow }) {
   );
 }
 
-export function InvoicesList({ rows }: { rows: InvoiceListRow[] }) {
+export function InvoicesList({ rows }: { rows: AccountInvoiceRow[] }) {
   if (rows.length === 0) {
     return (
       <div className="flex flex-col items-center gap-3 rounded-lg border border-border border-dashed px-6 py-12 text-center">

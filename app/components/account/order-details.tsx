@@ -1,12 +1,12 @@
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import {
   DELIVERY_LABELS,
-  type OrderItemView,
   type OrderPrices,
   PAYMENT_METHOD_LABELS,
   priceBreakdown,
 } from '~/domain/account/order-details';
 import { formatEurosFromCents } from '~/domain/format';
+import type { OrderLine } from '~/domain/orders/order-line';
 import { orderItemRows } from '~/domain/pricing/item-rows';
 
 /**
@@ -14,7 +14,7 @@ import { orderItemRows } from '~/domain/pricing/item-rows';
  * exactly (domain/pricing/item-rows.ts): restoration and denoising on rows of their own, a line
  * rounded as a whole shown as one lot.
  */
-export function OrderItemsTable({ items, prices }: { items: OrderItemView[]; prices: OrderPrices }) {
+export function OrderItemsTable({ items, prices }: { items: OrderLine[]; prices: OrderPrices }) {
   return (
     <Table>
       <caption className="sr-only">Articles de la commande</caption>
@@ -45,7 +45,7 @@ export function OrderItemsTable({ items, prices }: { items: OrderItemView[]; pri
 }
 
 /** The price breakdown of the order, ending with the total including VAT. */
-export function OrderTotals({ prices, items }: { prices: OrderPrices; items?: OrderItemView[] }) {
+export function OrderTotals({ prices, items }: { prices: OrderPrices; items?: OrderLine[] }) {
   return (
     <Table>
       <caption className="sr-only">Détail du prix</caption>

@@ -4,25 +4,22 @@ import { galleryPath } from '~/components/files/file-paths';
 import { Button } from '~/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table';
 import { toast } from '~/components/ui/toaster';
+import type { AccountOrderRow } from '~/domain/account/account-rows';
 import { itemsSummary } from '~/domain/account/order-details';
 import { formatDateFr, formatEurosFromCents } from '~/domain/format';
 import { OrderStatusBadge } from './status-badges';
 import type { WithdrawalView } from './withdrawal-view';
 
-export interface OrderListRow {
-  id: string;
-  number: string;
-  createdAt: Date;
-  status: string;
-  /** « Numérisation », « Prêt »…: where the originals are, while the workshop has them. */
-  stageLabel?: string | null;
-  totalPriceCents: number;
-  items: Array<{ type: string; quantity: number }>;
-  invoiceNumber: string | null;
-  /** The delivered files are online: a link to their gallery. */
-  filesOnline?: boolean;
-  withdrawal: WithdrawalView;
-}
+/** An account's order row (domain/account/account-rows.ts) with what the page made of it. */
+export type OrderListRow = Pick<
+  AccountOrderRow,
+  'id' | 'number' | 'createdAt' | 'status' | 'totalPriceCents' | 'items' | 'invoiceNumber'
+> &
+  Partial<Pick<AccountOrderRow, 'filesOnline'>> & {
+    /** « Numérisation », « Prêt »…: where the originals are, while the workshop has them. */
+    stageLabel?: string | null;
+    withdrawal: WithdrawalView;
+  };
 
 function StageLine({ label }: { label?: string | null }) {
   return label ? <span className="mt-1 block text-muted-foreground text-xs">Étape&nbsp;: {label}</span> : null;

@@ -1,22 +1,11 @@
-import { copiesLabel } from '~/domain/orders/extra-copies';
-import type { CopyMedium } from '~/domain/pricing/pricing';
+import { type CopyWorkCard, copiesLabel } from '~/domain/orders/extra-copies';
 
 /*
  * What the workshop copies for an order of extra copies (decision 029), on its board card:
  * how many keys or DVDs, which files of which order, and the gift message to slip in the parcel.
  */
 
-export interface CopyWorkView {
-  sourceNumber: string;
-  medium: CopyMedium;
-  copies: number;
-  fileCount: number;
-  fileNames: string[];
-  gift: boolean;
-  giftMessage: string | null;
-}
-
-export function CopyWorkSummary({ work }: { work: CopyWorkView }) {
+export function CopyWorkSummary({ work }: { work: CopyWorkCard }) {
   const more = work.fileCount - work.fileNames.length;
   return (
     <div className="flex flex-col gap-1 rounded border border-border p-2">

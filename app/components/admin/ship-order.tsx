@@ -16,6 +16,7 @@ import {
 import { toast } from '~/components/ui/toaster';
 import { formatEurosFromCents, NNBSP } from '~/domain/format';
 import type { ShipFormInput } from '~/domain/shipping/ship-form';
+import type { ShipmentSummary, ShippingFacts } from '~/domain/shipping/shipments';
 import { trackingUrl } from '~/domain/shipping/tracking';
 import type { ShipAnswer } from '~/routes/admin/api/shipping';
 
@@ -27,21 +28,9 @@ import type { ShipAnswer } from '~/routes/admin/api/shipping';
 
 export const SHIPPING_PATH = '/admin/api/expedition';
 
-interface ShipmentView {
-  direction: 'inbound' | 'outbound';
-  carrier: 'colissimo' | 'other';
-  parcelNumber: string;
-  hasLabel: boolean;
-  insuredValueCents: number;
-}
-
-interface ShippingView {
-  orderNumber: string;
-  returnLabel: boolean;
-  insuredValueCents: number;
-  shipments: ShipmentView[];
-  refusal: string | null;
-}
+// The dialog's loader answers ShippingFacts as JSON: the parcels' dates, which it does not show, are strings there.
+type ShipmentView = Omit<ShipmentSummary, 'createdAt'>;
+type ShippingView = Omit<ShippingFacts, 'shipments'> & { shipments: ShipmentView[] };
 
 function labelHref(orderId: string, direction: ShipmentView['direction']): string {
   return `${SHIPPING_PATH}?${new URLSearchParams({ orderId, etiquette: direction === 'inbound' ? 'envoi' : 'retour' })}`;

@@ -8,10 +8,11 @@ import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '~/components/ui/card';
 import { Spinner } from '~/components/ui/spinner';
-import type { OrderItemView, OrderPrices } from '~/domain/account/order-details';
+import type { OrderPrices } from '~/domain/account/order-details';
 import { ACCOUNT_TAB_LABELS, ACCOUNT_TABS, type AccountTab } from '~/domain/orders/checkout-account';
 import type { CheckoutPayFields } from '~/domain/orders/checkout-details';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
+import type { OrderLine } from '~/domain/orders/order-line';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import {
   CHECKOUT_PAYMENT_METHOD_TEXT,
@@ -76,7 +77,7 @@ export function CheckoutAlert({ title, message, id }: { title: string; message: 
 }
 
 /** The order's lines at their real prices and the price breakdown. */
-export function OrderRecap({ items, prices }: { items: OrderItemView[]; prices: OrderPrices }) {
+export function OrderRecap({ items, prices }: { items: OrderLine[]; prices: OrderPrices }) {
   return (
     <section aria-labelledby="recap-title" className="flex flex-col gap-3">
       <SectionTitle id="recap-title">Récapitulatif de la commande</SectionTitle>

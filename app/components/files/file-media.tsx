@@ -1,6 +1,7 @@
 import { FileIcon, FilmIcon } from 'lucide-react';
 import { useRef } from 'react';
-import { formatPhotoDate } from '~/domain/files/playback';
+import type { GalleryFile } from '~/domain/files/delivered-files';
+import { type FileMediaFacts, formatPhotoDate } from '~/domain/files/playback';
 import { chaptersPath, previewPath, thumbnailPath, videoPath } from './file-paths';
 
 /*
@@ -10,22 +11,12 @@ import { chaptersPath, previewPath, thumbnailPath, videoPath } from './file-path
  * jump to them; a photo with its caption and date; else the preview or an icon.
  */
 
-export interface FileMediaFacts {
-  caption: string | null;
-  takenAt: Date | string | null;
-  /** The `<video>` can play it (the master, or a rendition made by ffmpeg). */
-  playable: boolean;
-  chapters: { start: number; end: number; title: string }[];
-}
+// What the loaders answer, read back from JSON: a photo's date may have become a string.
+export type FileMediaView = Omit<FileMediaFacts, 'takenAt'> & { takenAt: Date | string | null };
 
-export interface MediaFile {
-  id: string;
-  name: string;
-  kind: 'image' | 'video' | 'other';
-  hasThumbnail: boolean;
-  hasPreview: boolean;
-  media?: FileMediaFacts | null;
-}
+export type MediaFile = Pick<GalleryFile, 'id' | 'name' | 'kind' | 'hasThumbnail' | 'hasPreview'> & {
+  media?: FileMediaView | null;
+};
 
 export function FileMedia({ orderId, file }: { orderId: string; file: MediaFile }) {
   if (file.kind === 'video' && file.media?.playable) return <VideoPlayer orderId={orderId} file={file} />;

@@ -7,8 +7,8 @@ import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/components/ui/dialog';
 import { Label } from '~/components/ui/label';
 import { Textarea } from '~/components/ui/textarea';
-import { formatFileSize } from '~/domain/files/delivered-files';
-import { FileMedia, type FileMediaFacts, PhotoCaption } from './file-media';
+import { formatFileSize, type GalleryFile } from '~/domain/files/delivered-files';
+import { FileMedia, type FileMediaView, PhotoCaption } from './file-media';
 import { formatDuration, originalPath } from './file-paths';
 
 /*
@@ -18,21 +18,12 @@ import { formatDuration, originalPath } from './file-paths';
  * moves have visible buttons. Without JavaScript the gallery's tiles are plain links to the files.
  */
 
-export interface ViewerFile {
-  id: string;
-  name: string;
-  kind: 'image' | 'video' | 'other';
-  sizeBytes: number;
-  width: number | null;
-  height: number | null;
-  durationSeconds: number | null;
-  hasThumbnail: boolean;
-  hasPreview: boolean;
+/** A gallery file as the page's loader answers it (dates may be strings once through JSON). */
+export type ViewerFile = Omit<GalleryFile, 'support' | 'reworkRequestedAt'> & {
   reworkRequestedAt: Date | string | null;
-  reworkComment: string | null;
   /** Caption, date, playback and chapters (file-media.tsx, decision 027); absent when not known. */
-  media?: FileMediaFacts | null;
-}
+  media?: FileMediaView | null;
+};
 
 export type ReworkActionData =
   | { intent: 'rework'; ok: true; fileId: string }

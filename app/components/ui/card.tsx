@@ -18,24 +18,10 @@ export function CardHeader({ className, ...props }: React.ComponentProps<'div'>)
   return <div data-slot="card-header" className={cn('flex flex-col gap-1.5 px-6 pt-6', className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: React.ComponentProps<'h3'>) {
-  return (
-    <h3
-      data-slot="card-title"
-      className={cn('font-heading font-semibold text-lg leading-tight', className)}
-      {...props}
-    />
-  );
-}
-
 export function CardDescription({ className, ...props }: React.ComponentProps<'p'>) {
   return <p data-slot="card-description" className={cn('text-muted-foreground text-sm', className)} {...props} />;
 }
 
 export function CardContent({ className, ...props }: React.ComponentProps<'div'>) {
   return <div data-slot="card-content" className={cn('px-6 [&:last-child]:pb-6', className)} {...props} />;
-}
-
-export function CardFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="card-footer" className={cn('flex items-center gap-2 px-6 pb-6', className)} {...props} />;
 }

@@ -59,9 +59,3 @@ export function TableHead({ className, scope = 'col', ...props }: React.Componen
 export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   return <td data-slot="table-cell" className={cn('px-3 py-2.5 align-middle', className)} {...props} />;
 }
-
-export function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
-  return (
-    <caption data-slot="table-caption" className={cn('mt-3 text-muted-foreground text-sm', className)} {...props} />
-  );
-}

@@ -1,24 +1,18 @@
+import type { OrderLine } from '../orders/order-line';
 import { DEFAULT_PRICE_LIST, type ReelSize, type SupportType } from '../pricing/default-price-list';
 import { BREAKDOWN_LABELS, DELIVERY_LABELS as PRICING_DELIVERY_LABELS } from '../pricing/labels';
-import { EXTRA_ITEM_DETAILS, EXTRA_ITEM_TITLES, isExtraItemType } from '../pricing/pricing';
+import {
+  EXTRA_ITEM_DETAILS,
+  EXTRA_ITEM_TITLES,
+  isExtraItemType,
+  PRICE_BREAKDOWN_KEYS,
+  type PriceBreakdown,
+} from '../pricing/pricing';
 
 /*
  * What a customer reads about an order: the supports in words, the options of a line and the price
  * breakdown. The history's wording lives with every other event's in domain/orders/events.ts.
  */
-
-export interface OrderItemView {
-  type: string;
-  quantity: number;
-  quality: string;
-  resolution: string | null;
-  format: string | null;
-  restoration: number;
-  denoise: boolean;
-  reelSize: string | null;
-  unitPriceCents: number;
-  lineTotalCents: number;
-}
 
 const supports = DEFAULT_PRICE_LIST.supports as Record<string, (typeof DEFAULT_PRICE_LIST.supports)[SupportType]>;
 
@@ -29,7 +23,7 @@ export function supportLabel(type: string): string {
 }
 
 /** "120 × Photos papier, 2 × Cassettes VHS" */
-export function itemsSummary(items: ReadonlyArray<Pick<OrderItemView, 'type' | 'quantity'>>): string {
+export function itemsSummary(items: ReadonlyArray<Pick<OrderLine, 'type' | 'quantity'>>): string {
   if (items.length === 0) return '—';
   return items.map((item) => `${item.quantity}\u00A0× ${supportLabel(item.type)}`).join(', ');
 }
@@ -38,7 +32,7 @@ const QUALITY_LABELS: Record<string, string> = { standard: 'Qualité standard', 
 const FORMAT_LABELS: Record<string, string> = { jpeg: 'JPEG', jpg: 'JPEG', tif: 'TIFF', tiff: 'TIFF' };
 
 /** The options of a line, in words: "Qualité premium, 3600 dpi, TIFF, 5 restaurations, débruitage". */
-export function itemOptions(item: OrderItemView): string {
+export function itemOptions(item: OrderLine): string {
   if (isExtraItemType(item.type)) return EXTRA_ITEM_DETAILS[item.type];
   const options: string[] = [];
   if (item.reelSize) {
@@ -60,21 +54,9 @@ export const DELIVERY_LABELS: Readonly<Record<string, string>> = PRICING_DELIVER
 
 export { PAYMENT_METHOD_LABELS } from '../order-status';
 
-export interface OrderPrices {
-  basePriceCents: number;
-  qualityPriceCents: number;
-  resolutionPriceCents: number;
-  formatPriceCents: number;
-  restorationPriceCents: number;
-  denoisePriceCents: number;
-  deliveryCostCents: number;
-  sendShippingCostCents: number;
-  returnShippingCostCents: number;
-  /** The express turnaround and the return's insurance (absent: none, as on older orders). */
-  expressPriceCents?: number;
-  insurancePriceCents?: number;
-  totalPriceCents: number;
-}
+/** The order's price fields; the express turnaround and the return's insurance absent: none, as on older orders. */
+export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'> &
+  Partial<Pick<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'>>;
 
 /**
  * The non-zero lines of the price breakdown, in order, in the configurator's words; the base price
@@ -82,7 +64,7 @@ export interface OrderPrices {
  */
 export function priceBreakdown(
   prices: OrderPrices,
-  items: ReadonlyArray<Pick<OrderItemView, 'type'>> = [],
+  items: ReadonlyArray<Pick<OrderLine, 'type'>> = [],
 ): Array<{ label: string; cents: number }> {
   const extra = items.length > 0 && items.every((item) => isExtraItemType(item.type));
   const labels: Record<keyof OrderPrices, string> = extra
@@ -94,20 +76,8 @@ export function priceBreakdown(
         deliveryCostCents: 'Envoi des copies',
       }
     : BREAKDOWN_LABELS;
-  const keys = [
-    'basePriceCents',
-    'qualityPriceCents',
-    'resolutionPriceCents',
-    'formatPriceCents',
-    'restorationPriceCents',
-    'denoisePriceCents',
-    'deliveryCostCents',
-    'sendShippingCostCents',
-    'returnShippingCostCents',
-    'expressPriceCents',
-    'insurancePriceCents',
-  ] as const;
-  return keys
-    .filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0)
-    .map((key) => ({ label: labels[key], cents: prices[key] ?? 0 }));
+  return PRICE_BREAKDOWN_KEYS.filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0).map((key) => ({
+    label: labels[key],
+    cents: prices[key] ?? 0,
+  }));
 }

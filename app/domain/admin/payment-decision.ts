@@ -49,8 +49,6 @@ export const paymentDecisionSchema = z
   // A validation has no reason: whatever was typed in the rejection's field is not kept.
   .transform((value) => (value.decision === 'reject' ? value : { decision: value.decision, id: value.id }));
 
-export type PaymentDecisionRequest = z.output<typeof paymentDecisionSchema>;
-
 export type PaymentDecision = z.output<typeof paymentDecisionSchema>['decision'];
 
 /**

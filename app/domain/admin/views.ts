@@ -2,6 +2,8 @@ import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status'
 import type { FrozenAddress } from '../orders/address';
 import type { AllowedTransitions } from '../orders/allowed-transitions';
 import type { OrderHistoryEntry } from '../orders/events';
+import type { OrderLine } from '../orders/order-line';
+import type { PriceBreakdown } from '../pricing/pricing';
 
 /*
  * What the back office's server modules hand to its pages: plain, serialisable shapes (dates as ISO
@@ -63,20 +65,7 @@ export interface OrderDetails {
   addresses: { delivery: FrozenAddress | null; billing: FrozenAddress | null };
   /** What the lifecycle allows from the order's state (its status menu, stage button, payment actions). */
   allowed: AllowedTransitions;
-  prices: {
-    basePriceCents: number;
-    qualityPriceCents: number;
-    resolutionPriceCents: number;
-    formatPriceCents: number;
-    restorationPriceCents: number;
-    denoisePriceCents: number;
-    deliveryCostCents: number;
-    sendShippingCostCents: number;
-    returnShippingCostCents: number;
-    expressPriceCents: number;
-    insurancePriceCents: number;
-    totalPriceCents: number;
-  };
+  prices: PriceBreakdown;
   invoice: { id: string; number: string; issuedAt: string; isPaid: boolean } | null;
   creditNotes: Array<{ id: string; number: string; issuedAt: string; amountCents: number }>;
   payments: Array<{
@@ -88,18 +77,7 @@ export interface OrderDetails {
     amountCents: number;
     createdAt: string;
   }>;
-  items: Array<{
-    type: string;
-    quantity: number;
-    quality: string;
-    resolution: string | null;
-    format: string | null;
-    restoration: number;
-    denoise: boolean;
-    reelSize: string | null;
-    unitPriceCents: number;
-    lineTotalCents: number;
-  }>;
+  items: OrderLine[];
   /** The history in French, actors by name (server/orders/history.server.ts). */
   history: OrderHistoryEntry[];
   /** What the order dialog's money actions need (refund, cancellation with refund, withdrawal). */

@@ -1,4 +1,5 @@
 import { WORKSHOP_STAGE_LABELS, WORKSHOP_STAGES, type WorkshopStage } from '../order-status';
+import type { CopyWorkCard } from '../orders/extra-copies';
 import { DELIVERY_METHODS, type DeliveryMethod, SUPPORT_TYPES, type SupportType } from '../pricing/default-price-list';
 import { parsePage } from './list-params';
 
@@ -109,15 +110,7 @@ export interface BoardCard {
   /** The customer kept their withdrawal period: no digitising before this day (ISO), else null. */
   notBefore: string | null;
   /** An order of extra copies (decision 029): what to copy, from which order; null otherwise. */
-  copy?: {
-    sourceNumber: string;
-    medium: 'usb' | 'disc';
-    copies: number;
-    fileCount: number;
-    fileNames: string[];
-    gift: boolean;
-    giftMessage: string | null;
-  } | null;
+  copy?: CopyWorkCard | null;
 }
 
 export interface BoardColumnView {

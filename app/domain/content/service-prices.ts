@@ -227,42 +227,39 @@ export function deliveryPrices(priceList: PriceListDocument | null): { id: strin
 /** Replaces `{{prix:photos}}`-style placeholders of a content body with live prices. */
 export function fillPricePlaceholders(text: string, priceList: PriceListDocument | null): string {
   return text.replace(/\{\{\s*prix:([\w-]+)\s*\}\}/g, (_match, key: string) => {
-    if (!priceList) return PRICE_ON_REQUEST;
-    switch (key) {
-      case 'restauration':
-        return validCents(priceList.restorationPrice)
-          ? formatEurosFromCents(priceList.restorationPrice)
-          : PRICE_ON_REQUEST;
-      case 'debruitage':
-        return validCents(priceList.denoisePrice) ? formatEurosFromCents(priceList.denoisePrice) : PRICE_ON_REQUEST;
-      case 'bobine-petite':
-      case 'bobine-moyenne':
-      case 'bobine-grande': {
-        const size = { 'bobine-petite': 'small', 'bobine-moyenne': 'medium', 'bobine-grande': 'large' }[key] as
-          | 'small'
-          | 'medium'
-          | 'large';
-        const cents = priceList.filmReelPricing?.[size]?.price;
-        return validCents(cents) ? formatEurosFromCents(cents) : PRICE_ON_REQUEST;
-      }
-      case 'usb':
-      case 'disc':
-      case 'digital': {
-        const cents = priceList.deliveryCosts?.[key];
-        return validCents(cents) ? formatEurosFromCents(cents) : PRICE_ON_REQUEST;
-      }
-      case 'envoi':
-        return validCents(priceList.sendingLabelPrice)
-          ? formatEurosFromCents(priceList.sendingLabelPrice)
-          : PRICE_ON_REQUEST;
-      case 'retour':
-        return validCents(priceList.returnShippingPrice)
-          ? formatEurosFromCents(priceList.returnShippingPrice)
-          : PRICE_ON_REQUEST;
-      default: {
-        const cents = priceList.supports?.[key as SupportType]?.basePrice;
-        return validCents(cents) && cents > 0 ? formatEurosFromCents(cents) : PRICE_ON_REQUEST;
-      }
-    }
+    const cents = priceList ? placeholderCents(priceList, key) : undefined;
+    return validCents(cents) ? formatEurosFromCents(cents) : PRICE_ON_REQUEST;
   });
+}
+
+const REEL_PLACEHOLDERS: Readonly<Record<string, 'small' | 'medium' | 'large'>> = {
+  'bobine-petite': 'small',
+  'bobine-moyenne': 'medium',
+  'bobine-grande': 'large',
+};
+
+/** The price a placeholder names, as the list holds it (checked by the caller); a support's only when above 0. */
+function placeholderCents(priceList: PriceListDocument, key: string): unknown {
+  switch (key) {
+    case 'restauration':
+      return priceList.restorationPrice;
+    case 'debruitage':
+      return priceList.denoisePrice;
+    case 'bobine-petite':
+    case 'bobine-moyenne':
+    case 'bobine-grande':
+      return priceList.filmReelPricing?.[REEL_PLACEHOLDERS[key]!]?.price;
+    case 'usb':
+    case 'disc':
+    case 'digital':
+      return priceList.deliveryCosts?.[key];
+    case 'envoi':
+      return priceList.sendingLabelPrice;
+    case 'retour':
+      return priceList.returnShippingPrice;
+    default: {
+      const cents = priceList.supports?.[key as SupportType]?.basePrice;
+      return validCents(cents) && cents > 0 ? cents : undefined;
+    }
+  }
 }

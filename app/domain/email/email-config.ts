@@ -142,7 +142,6 @@ export function createEmailConfigSchema({
 }
 
 export const emailConfigSchema = createEmailConfigSchema();
-export type EmailConfigInput = z.output<ReturnType<typeof createEmailConfigSchema>>;
 
 /** What a browser may see of the configuration: never the password, only whether one is stored. */
 export type PublicEmailConfig = Omit<EmailConfig, 'smtpPassword'> & { smtpPasswordSet: boolean };

@@ -116,3 +116,19 @@ export function formatFileSize(bytes: number): string {
 export function describeFileCount(count: number, bytes: number): string {
   return `${count}${NBSP}fichier${count > 1 ? 's' : ''} · ${formatFileSize(bytes)}`;
 }
+
+/** A delivered file as the gallery lists it. */
+export interface GalleryFile {
+  id: string;
+  name: string;
+  support: string;
+  kind: FileKind;
+  sizeBytes: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  hasThumbnail: boolean;
+  hasPreview: boolean;
+  reworkRequestedAt: Date | null;
+  reworkComment: string | null;
+}

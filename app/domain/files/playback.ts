@@ -204,3 +204,12 @@ export function formatPhotoDate(takenAt: Date | string): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
 }
+
+/** A delivered file's caption, date and playback (decision 027), as the gallery and the viewer read them. */
+export interface FileMediaFacts {
+  caption: string | null;
+  takenAt: Date | null;
+  /** The `<video>` can play it (master or rendition). */
+  playable: boolean;
+  chapters: Chapter[];
+}

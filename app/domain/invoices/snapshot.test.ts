@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { company } from '../company';
+import type { OrderLine } from '../orders/order-line';
 import { DEFAULT_PRICE_LIST } from '../pricing/default-price-list';
 import { addressLines, documentHeading, sellerLegalLine } from './format';
 import {
   buildDocumentLines,
   buildDocumentSnapshot,
   parseDocumentSnapshot,
-  type SnapshotItem,
   type SnapshotOrder,
   sellerFromCompany,
 } from './snapshot';
 
-const item = (overrides: Partial<SnapshotItem>): SnapshotItem => ({
+const item = (overrides: Partial<OrderLine>): OrderLine => ({
   type: 'photos',
   quantity: 100,
   quality: 'standard',

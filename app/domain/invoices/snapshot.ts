@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OrderLine, PricedRow } from '../orders/order-line';
 import '../zod-config';
 import { company } from '../company';
 import { formatEurosFromCents } from '../format';
@@ -50,15 +51,7 @@ export interface DocumentParty {
   country: string;
 }
 
-export interface DocumentLine {
-  label: string;
-  /** The options of the line in words ("Qualité premium, 3600 dpi, TIFF"). */
-  detail: string;
-  quantity: number;
-  /** Unit price including VAT. */
-  unitPriceCents: number;
-  /** quantity x unit price, including VAT. */
-  totalCents: number;
+export interface DocumentLine extends PricedRow {
   /** This line's share of the document's total excluding VAT. */
   totalExcludingVatCents: number;
 }
@@ -137,21 +130,6 @@ const DELIVERY_LABELS: Readonly<Record<string, string>> = {
   disc: DELIVERY_LABELS_OF_PRICES.disc,
 };
 
-/** One order item (order_items row) as the documents need it. */
-export interface SnapshotItem {
-  type: string;
-  quantity: number;
-  quality: string;
-  resolution: string | null;
-  format: string | null;
-  /** Number of items restored. */
-  restoration: number;
-  denoise: boolean;
-  reelSize: string | null;
-  unitPriceCents: number;
-  lineTotalCents: number;
-}
-
 export interface SnapshotOrder {
   id: string;
   number: string;
@@ -166,10 +144,10 @@ export interface SnapshotOrder {
   /** The value declared for the insurance, in cents. */
   insuredValueCents?: number;
   totalPriceCents: number;
-  items: readonly SnapshotItem[];
+  items: readonly OrderLine[];
 }
 
-function itemDetail(list: PriceListDocument, item: SnapshotItem): string {
+function itemDetail(list: PriceListDocument, item: OrderLine): string {
   const options: string[] = [];
   const reels = list.filmReelPricing as Record<string, { description: string }>;
   if (item.reelSize) options.push(reels[item.reelSize]?.description ?? item.reelSize);
@@ -181,14 +159,12 @@ function itemDetail(list: PriceListDocument, item: SnapshotItem): string {
   return options.join(', ');
 }
 
-type Line = Omit<DocumentLine, 'totalExcludingVatCents'>;
-
-function simpleLine(label: string, detail: string, quantity: number, unitPriceCents: number): Line {
+function simpleLine(label: string, detail: string, quantity: number, unitPriceCents: number): PricedRow {
   return { label, detail, quantity, unitPriceCents, totalCents: quantity * unitPriceCents };
 }
 
 /** "Lot de 100 photos": an item whose amount is stated as a whole. */
-function lotDetail(list: PriceListDocument, item: SnapshotItem, detail: string): string {
+function lotDetail(list: PriceListDocument, item: OrderLine, detail: string): string {
   const supports = list.supports as Record<string, { unit: string }>;
   const unit = supports[item.type]?.unit ?? 'article';
   const words = `Lot de ${item.quantity}\u00A0${unit}${item.quantity > 1 && !/[sx]$/.test(unit) ? 's' : ''}`;
@@ -196,7 +172,7 @@ function lotDetail(list: PriceListDocument, item: SnapshotItem, detail: string):
 }
 
 /** The lines of one order item: the digitisation, then restoration and denoising when priced. */
-function itemLines(list: PriceListDocument, item: SnapshotItem): Line[] {
+function itemLines(list: PriceListDocument, item: OrderLine): PricedRow[] {
   // Extra copies and the retention extension (decision 029): one line, priced per key, DVD or year.
   if (isExtraItemType(item.type)) {
     const title = EXTRA_ITEM_TITLES[item.type];
@@ -218,7 +194,7 @@ function itemLines(list: PriceListDocument, item: SnapshotItem): Line[] {
     // The price list does not explain this line: state it as one amount rather than wrong figures.
     return [simpleLine(title, lotDetail(list, item, detail), 1, item.lineTotalCents)];
   }
-  const lines: Line[] = [];
+  const lines: PricedRow[] = [];
   if (item.quantity * item.unitPriceCents === digitisationCents) {
     lines.push(simpleLine(title, detail, item.quantity, item.unitPriceCents));
   } else {
@@ -234,7 +210,7 @@ function itemLines(list: PriceListDocument, item: SnapshotItem): Line[] {
  * the originals. They add up to the order's total; should the order's fields not (a hand-edited
  * order), an adjustment line says so rather than an invoice whose lines do not add up.
  */
-export function buildDocumentLines(order: SnapshotOrder, list: PriceListDocument = DEFAULT_PRICE_LIST): Line[] {
+export function buildDocumentLines(order: SnapshotOrder, list: PriceListDocument = DEFAULT_PRICE_LIST): PricedRow[] {
   const lines = order.items.flatMap((item) => itemLines(list, item));
   if (order.deliveryCostCents > 0) {
     const label = DELIVERY_LABELS[order.deliveryMethod] ?? order.deliveryMethod;

@@ -109,11 +109,6 @@ export const TRANSITION_SAMPLES: Readonly<Record<TransitionType, (state: OrderSt
   ],
 };
 
-/** Every sample of every transition for this order (the table-driven tests walk them all). */
-export function transitionSamples(state: OrderState, now: Date = new Date()): Transition[] {
-  return (Object.keys(TRANSITION_SAMPLES) as TransitionType[]).flatMap((type) => TRANSITION_SAMPLES[type](state, now));
-}
-
 function firstAllowed(state: OrderState, samples: readonly Transition[], now: Date): TransitionOption {
   const options = samples.map((sample) => option(state, sample, now));
   return options.find((o) => o.allowed) ?? options[0] ?? { allowed: false, code: 'not_allowed', reason: '' };

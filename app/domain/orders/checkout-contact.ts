@@ -127,7 +127,4 @@ export function parseGuestOrderInfo(
   };
 }
 
-/** The fields of the pay form's contact (`contact.email`, …) as posted. */
-export type ContactFormValues = Record<GuestInfoField, string>;
-
 export type { GuestInfo };

@@ -175,37 +175,41 @@ export function checkoutPaySchema(
       ctx.addIssue({ code: 'custom', path: ['paymentMethod'], message: PAYMENT_METHOD_MESSAGES.invalid });
     }
     const contact = contactMode === 'none' ? null : parseContact(posted.contact, contactMode, knownEmail);
-    if (contact && !contact.ok) {
-      for (const [field, message] of Object.entries(contact.errors)) {
-        ctx.addIssue({ code: 'custom', path: ['contact', field], message });
-      }
-    }
+    if (contact && !contact.ok) addFieldIssues(ctx, 'contact', contact.errors);
     const checked = rules ? parseCheckoutDetails(checkoutDetailsFormOf(posted), rules) : null;
-    if (checked && !checked.ok) {
-      const { delivery, billing, insuredValue } = checked.errors;
-      for (const [prefix, errors] of [
-        ['delivery', delivery],
-        ['billing', billing],
-      ] as const) {
-        for (const [field, message] of Object.entries(errors ?? {})) {
-          ctx.addIssue({ code: 'custom', path: [prefix, field], message });
-        }
-      }
-      if (insuredValue) ctx.addIssue({ code: 'custom', path: ['insuredValue'], message: insuredValue });
-    }
+    if (checked && !checked.ok) addDetailsIssues(ctx, checked.errors);
     if (!isCheckoutPaymentMethod(method) || (checked && !checked.ok) || (contact && !contact.ok)) return z.NEVER;
     const details = checked?.ok ? checked.details : null;
     return {
       method,
       earlyStart: posted.earlyStartConsent === 'on',
       details,
-      contact: contact?.ok
-        ? details
-          ? guestContactFromAddress(contact.value.email, details.delivery)
-          : contact.value
-        : null,
+      contact: contact?.ok ? guestContactOf(contact.value, details) : null,
     };
   });
+}
+
+/** The guest's contact: from the delivery address when the address block was filled in, else as posted. */
+function guestContactOf(posted: GuestContact, details: CheckoutDetails | null): GuestContact {
+  return details ? guestContactFromAddress(posted.email, details.delivery) : posted;
+}
+
+/** The address block's mistakes, each on its field (`delivery.postalCode`, `billing.city`, `insuredValue`). */
+function addDetailsIssues(ctx: z.RefinementCtx, { delivery, billing, insuredValue }: CheckoutDetailsErrors): void {
+  addFieldIssues(ctx, 'delivery', delivery);
+  addFieldIssues(ctx, 'billing', billing);
+  if (insuredValue) ctx.addIssue({ code: 'custom', path: ['insuredValue'], message: insuredValue });
+}
+
+/** Each message of a group of fields on its own field (`contact.email`, `delivery.postalCode`). */
+function addFieldIssues(
+  ctx: z.RefinementCtx,
+  prefix: 'contact' | 'delivery' | 'billing',
+  errors: Readonly<Record<string, string | undefined>> | undefined,
+): void {
+  for (const [field, message] of Object.entries(errors ?? {})) {
+    ctx.addIssue({ code: 'custom', path: [prefix, field], message });
+  }
 }
 
 /** The guest's contact fields of the pay form (`contact.email`…), checked with the guest rules. */

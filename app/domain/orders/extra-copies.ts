@@ -121,3 +121,19 @@ export function parseExtraCopyForm(form: {
     value: { medium, quantity, fileIds: values.scope === 'all' ? 'all' : fileIds, recipient, giftMessage },
   };
 }
+
+/** What the workshop copies for each order of extra copies (the board's cards). */
+export interface CopyWork {
+  sourceOrderId: string;
+  sourceNumber: string;
+  medium: CopyMedium;
+  copies: number;
+  fileCount: number;
+  /** The first file names to copy (all when few), by support and name. */
+  fileNames: string[];
+  gift: boolean;
+  giftMessage: string | null;
+}
+
+/** The same on the workshop board's card (app/components/admin/copy-work.tsx): the source order by its number. */
+export type CopyWorkCard = Omit<CopyWork, 'sourceOrderId'>;

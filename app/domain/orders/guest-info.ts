@@ -61,9 +61,6 @@ export type GuestInfo = z.output<typeof guestInfoSchema>;
 export type GuestInfoField = keyof GuestInfo;
 export type GuestInfoErrors = Partial<Record<GuestInfoField, string>>;
 
-/** What the form shows: every field as typed (empty when unknown). */
-export type GuestInfoValues = Record<GuestInfoField, string>;
-
 /** Validates a guest's information sent as JSON (the API); the first French message of each field. */
 export function parseGuestInfo(
   input: unknown,

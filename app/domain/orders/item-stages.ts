@@ -96,8 +96,7 @@ export function itemStages(input: ItemStagesInput): SupportProgress[] {
     const reelSize = field(row, 'reelSize');
     if (typeof type !== 'string' || !Number.isInteger(counted) || (counted as number) <= 0) return [];
     const count = counted as number;
-    const reel = typeof reelSize === 'string' ? DEFAULT_PRICE_LIST.filmReelPricing[reelSize as ReelSize] : undefined;
-    const label = reel ? `${supportLabel(type)} · ${reel.description}` : supportLabel(type);
+    const label = supportRowLabel(type, reelSize);
     const noun = PER_ITEM_SUPPORTS[type];
     const files = filesBySupport.get(type) ?? [];
     if (!noun) {
@@ -120,6 +119,12 @@ export function itemStages(input: ItemStagesInput): SupportProgress[] {
     const stage: ItemStage = items.every((item) => item.stage === 'done') ? 'done' : base;
     return [{ label, counted: count, ...progress(stage), items }];
   });
+}
+
+/** A counted row's words: the support, and for film the size of its reels. */
+function supportRowLabel(type: string, reelSize: unknown): string {
+  const reel = typeof reelSize === 'string' ? DEFAULT_PRICE_LIST.filmReelPricing[reelSize as ReelSize] : undefined;
+  return reel ? `${supportLabel(type)} · ${reel.description}` : supportLabel(type);
 }
 
 /** « Où sont mon colis et mes cassettes » on the order page: the parcels, then the items. */

@@ -61,7 +61,5 @@ export const withdrawalSettlementSchema = z.object({ kept: amount, method });
 /** « Approuver le remboursement » of money owed back (« à rembourser »): which one, and how it goes. */
 export const refundApprovalSchema = z.object({ refundId: z.uuid({ error: 'Remboursement introuvable.' }), method });
 
-export type RefundForm = z.output<typeof refundFormSchema>;
 export type RefundFormInput = z.input<typeof refundFormSchema>;
 export type WithdrawalSettlementInput = z.input<typeof withdrawalSettlementSchema>;
-export type RefundApprovalInput = z.input<typeof refundApprovalSchema>;

@@ -98,11 +98,6 @@ export function formatMoneticoDate(date: Date): string {
   return `${part('day')}/${part('month')}/${part('year')}:${part('hour')}:${part('minute')}:${part('second')}`;
 }
 
-/** A reference: at most 12 letters or digits, unique per terminal (one per payment attempt). */
-export function isMoneticoReference(value: string): boolean {
-  return /^[A-Za-z0-9]{1,12}$/.test(value);
-}
-
 export type MoneticoOutcome = 'paid' | 'failed' | 'ignored';
 
 /**

@@ -141,11 +141,7 @@ const text = z
  * the browser, so the form shows an empty field): `stored` says which secrets are already stored.
  * Only the chosen solution's fields are required; the others are kept as they are.
  */
-export function createPaymentConfigSchema({
-  stored = {},
-}: {
-  stored?: Partial<Record<PaymentSecretField, boolean>>;
-} = {}) {
+export function createPaymentConfigSchema({ stored = {} }: { stored?: StoredSecrets } = {}) {
   return z
     .object({
       type: z.enum(PAYMENT_PROVIDERS, { error: M.type }),
@@ -161,30 +157,46 @@ export function createPaymentConfigSchema({
       secretKey: text,
     })
     .superRefine((value, ctx) => {
-      const issue = (path: keyof PaymentConfig, message: string) =>
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      if (value.type === 'stripe') {
-        if (value.apiKey === '') {
-          if (!stored.apiKey) issue('apiKey', M.apiKeyRequired);
-        } else if (!/^(sk|rk)_(test|live)_[0-9A-Za-z]{8,}$/.test(value.apiKey)) issue('apiKey', M.apiKeyFormat);
-        else if (value.testMode && !/_test_/.test(value.apiKey)) issue('apiKey', M.apiKeyTestMode);
-        else if (!value.testMode && !/_live_/.test(value.apiKey)) issue('apiKey', M.apiKeyLiveMode);
-        if (value.webhookSecret === '') {
-          if (!stored.webhookSecret) issue('webhookSecret', M.webhookSecretRequired);
-        } else if (!/^whsec_[0-9A-Za-z+/=]{8,}$/.test(value.webhookSecret)) {
-          issue('webhookSecret', M.webhookSecretFormat);
-        }
-      }
-      if (value.type === 'monetico') {
-        if (value.merchantId === '') issue('merchantId', M.merchantIdRequired);
-        else if (!/^\d{7}$/.test(value.merchantId)) issue('merchantId', M.merchantIdFormat);
-        if (value.companyCode === '') issue('companyCode', M.companyCodeRequired);
-        else if (!/^[0-9A-Za-z._-]{1,40}$/.test(value.companyCode)) issue('companyCode', M.companyCodeFormat);
-        if (value.secretKey === '') {
-          if (!stored.secretKey) issue('secretKey', M.secretKeyRequired);
-        } else if (!isMoneticoKey(value.secretKey)) issue('secretKey', M.secretKeyFormat);
-      }
+      const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (value.type === 'stripe') stripeIssues(value, stored, issue);
+      if (value.type === 'monetico') moneticoIssues(value, stored, issue);
     });
+}
+
+type Issue = (path: keyof PaymentConfig, message: string) => void;
+type StoredSecrets = Partial<Record<PaymentSecretField, boolean>>;
+
+/** Stripe's keys: a secret or restricted key of the chosen mode, and the webhook's signing secret. */
+function stripeIssues(
+  value: Pick<PaymentConfig, 'testMode' | 'apiKey' | 'webhookSecret'>,
+  stored: StoredSecrets,
+  issue: Issue,
+): void {
+  if (value.apiKey === '') {
+    if (!stored.apiKey) issue('apiKey', M.apiKeyRequired);
+  } else if (!/^(sk|rk)_(test|live)_[0-9A-Za-z]{8,}$/.test(value.apiKey)) issue('apiKey', M.apiKeyFormat);
+  else if (value.testMode && !/_test_/.test(value.apiKey)) issue('apiKey', M.apiKeyTestMode);
+  else if (!value.testMode && !/_live_/.test(value.apiKey)) issue('apiKey', M.apiKeyLiveMode);
+  if (value.webhookSecret === '') {
+    if (!stored.webhookSecret) issue('webhookSecret', M.webhookSecretRequired);
+  } else if (!/^whsec_[0-9A-Za-z+/=]{8,}$/.test(value.webhookSecret)) {
+    issue('webhookSecret', M.webhookSecretFormat);
+  }
+}
+
+/** Monetico's terminal: its 7-digit number, the company code and the 40-hex-digit security key. */
+function moneticoIssues(
+  value: Pick<PaymentConfig, 'merchantId' | 'companyCode' | 'secretKey'>,
+  stored: StoredSecrets,
+  issue: Issue,
+): void {
+  if (value.merchantId === '') issue('merchantId', M.merchantIdRequired);
+  else if (!/^\d{7}$/.test(value.merchantId)) issue('merchantId', M.merchantIdFormat);
+  if (value.companyCode === '') issue('companyCode', M.companyCodeRequired);
+  else if (!/^[0-9A-Za-z._-]{1,40}$/.test(value.companyCode)) issue('companyCode', M.companyCodeFormat);
+  if (value.secretKey === '') {
+    if (!stored.secretKey) issue('secretKey', M.secretKeyRequired);
+  } else if (!isMoneticoKey(value.secretKey)) issue('secretKey', M.secretKeyFormat);
 }
 
 export type PaymentConfigInput = z.output<ReturnType<typeof createPaymentConfigSchema>>;

@@ -8,15 +8,6 @@
 export const PAYMENT_RECORD_STATUSES = ['pending', 'paid', 'failed', 'canceled', 'refunded'] as const;
 export type PaymentRecordStatus = (typeof PAYMENT_RECORD_STATUSES)[number];
 
-/** The back office's payment records (Validé, En attente, Échec). */
-export const PAYMENT_RECORD_STATUS_LABELS: Readonly<Record<PaymentRecordStatus, string>> = {
-  pending: 'En attente',
-  paid: 'Validé',
-  failed: 'Échec',
-  canceled: 'Annulé',
-  refunded: 'Remboursé',
-};
-
 /** What a verified notification says about a payment attempt. */
 export type PaymentOutcome = 'paid' | 'failed' | 'canceled' | 'pending';
 

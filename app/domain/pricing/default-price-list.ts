@@ -54,9 +54,6 @@ export const IMAGE_SUPPORTS: readonly SupportType[] = [
 /** Tapes and film reels: the supports that denoising applies to, priced per tape or reel. */
 export const TAPE_OR_REEL_SUPPORTS: readonly SupportType[] = ['vhs', 'vhs-c', 'minidv', 'film'];
 
-/** Supports whose items can be restored one by one (a restored photo, slide, page...): the scanned ones. */
-export const RESTORABLE_SUPPORTS: readonly SupportType[] = IMAGE_SUPPORTS;
-
 /** How the originals reach the workshop: sent by the customer, or with our prepaid label. */
 export const SEND_METHODS = ['self', 'label'] as const;
 export type SendMethod = (typeof SEND_METHODS)[number];

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderItemView } from '../account/order-details';
+import type { OrderLine } from '../orders/order-line';
 import { orderChargeRows, orderItemRows } from './item-rows';
 
 const NBSP = '\u00A0';
 
-function item(change: Partial<OrderItemView>): OrderItemView {
+function item(change: Partial<OrderLine>): OrderLine {
   return {
     type: 'photos',
     quantity: 100,

@@ -1,4 +1,5 @@
-import { itemOptions, type OrderItemView, type OrderPrices, supportLabel } from '../account/order-details';
+import { itemOptions, type OrderPrices, supportLabel } from '../account/order-details';
+import type { OrderLine, PricedRow } from '../orders/order-line';
 import type { DeliveryMethod } from './default-price-list';
 import { DEFAULT_PRICE_LIST, TAPE_OR_REEL_SUPPORTS } from './default-price-list';
 import { DELIVERY_LABELS } from './labels';
@@ -14,23 +15,14 @@ import { DELIVERY_LABELS } from './labels';
  * shown as one lot (« Lot de 100 photos »), as the invoice does.
  */
 
-export interface ItemPriceRow {
-  label: string;
-  /** The options in words, or what the row applies to. */
-  detail: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalCents: number;
-}
-
 const supportUnits = DEFAULT_PRICE_LIST.supports as Record<string, { unit: string }>;
 
-function isDenoised(item: OrderItemView): boolean {
+function isDenoised(item: OrderLine): boolean {
   return item.denoise && (TAPE_OR_REEL_SUPPORTS as readonly string[]).includes(item.type);
 }
 
 /** « Lot de 100 photos », « Lot de 3 bobines ». */
-function lotWords(item: OrderItemView): string {
+function lotWords(item: OrderLine): string {
   const unit = supportUnits[item.type]?.unit ?? 'article';
   return `Lot de ${item.quantity}\u00A0${unit}${item.quantity > 1 && !/[sx]$/.test(unit) ? 's' : ''}`;
 }
@@ -42,9 +34,9 @@ function perUnit(totalCents: number, units: number): number | null {
 }
 
 export function orderItemRows(
-  items: readonly OrderItemView[],
+  items: readonly OrderLine[],
   prices: Pick<OrderPrices, 'restorationPriceCents' | 'denoisePriceCents'>,
-): ItemPriceRow[] {
+): PricedRow[] {
   const restoredUnits = items.reduce((sum, item) => sum + Math.max(0, item.restoration), 0);
   const denoisedUnits = items.reduce((sum, item) => sum + (isDenoised(item) ? item.quantity : 0), 0);
   const restorationUnit = perUnit(prices.restorationPriceCents, restoredUnits);
@@ -52,14 +44,14 @@ export function orderItemRows(
   return items.flatMap((item) => itemRows(item, restorationUnit, denoiseUnit));
 }
 
-function itemRows(item: OrderItemView, restorationUnit: number | null, denoiseUnit: number | null): ItemPriceRow[] {
+function itemRows(item: OrderLine, restorationUnit: number | null, denoiseUnit: number | null): PricedRow[] {
   const title = supportLabel(item.type);
   const restored = Math.max(0, item.restoration);
   const denoised = isDenoised(item) ? item.quantity : 0;
   const restorationCents = restored * (restorationUnit ?? 0);
   const denoiseCents = denoised * (denoiseUnit ?? 0);
   const digitisationCents = item.lineTotalCents - restorationCents - denoiseCents;
-  const lot = (totalCents: number, detail: string): ItemPriceRow => ({
+  const lot = (totalCents: number, detail: string): PricedRow => ({
     label: title,
     detail: `${lotWords(item)} · ${detail}`,
     quantity: 1,
@@ -71,7 +63,7 @@ function itemRows(item: OrderItemView, restorationUnit: number | null, denoiseUn
     return [lot(item.lineTotalCents, itemOptions(item))];
   }
   const options = itemOptions({ ...item, restoration: 0, denoise: false });
-  const rows: ItemPriceRow[] = [
+  const rows: PricedRow[] = [
     item.quantity * item.unitPriceCents === digitisationCents
       ? {
           label: title,
@@ -118,8 +110,8 @@ export function orderChargeRows(
     | 'insurancePriceCents'
   >,
   deliveryMethod: string,
-): ItemPriceRow[] {
-  const charge = (label: string, detail: string, cents: number | undefined): ItemPriceRow[] =>
+): PricedRow[] {
+  const charge = (label: string, detail: string, cents: number | undefined): PricedRow[] =>
     cents && cents > 0 ? [{ label, detail, quantity: 1, unitPriceCents: cents, totalCents: cents }] : [];
   return [
     ...charge(

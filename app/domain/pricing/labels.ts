@@ -1,5 +1,5 @@
 import type { DeliveryMethod, PriceListDocument, SendMethod } from './default-price-list';
-import type { LineChoice, PriceBreakdown, PricedLine, PricedOrder } from './pricing';
+import type { LineChoice, OrderExtraKey, PriceBreakdown, PricedLine } from './pricing';
 
 /*
  * The French wording of prices: line labels, the breakdown's rows, the extras (delivery, shipping
@@ -87,7 +87,7 @@ export interface LabelledAmount {
 
 /** Delivery and shipping of the originals, when they cost something or were chosen. */
 export function extraLines(
-  price: PriceBreakdown,
+  price: Pick<PriceBreakdown, OrderExtraKey>,
   choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
 ): LabelledAmount[] {
   const extras: LabelledAmount[] = [];
@@ -107,66 +107,6 @@ export function extraLines(
     extras.push({ label: BREAKDOWN_LABELS.insurancePriceCents, totalCents: price.insurancePriceCents });
   }
   return extras;
-}
-
-export interface DocumentLine {
-  label: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalCents: number;
-}
-
-/**
- * The lines of an invoice-like document, each with quantity x unit price = total, adding up to the
- * order's total. A line is rounded once as a whole (docs/pricing.md), so its amount is not always
- * a whole number of cents per unit: such a line is shown as one lot ("100 x Photos papier").
- */
-export function documentLines(
-  list: PriceListDocument,
-  order: PricedOrder,
-  choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
-): DocumentLine[] {
-  const lines: DocumentLine[] = [];
-  for (const line of order.lines) {
-    const title = `${lineTitle(list, line)} (${lineOptions(list, { ...line, restoration: 0, denoise: false }).join(', ')})`;
-    if (line.quantity * line.unitPriceCents === line.digitisationCents) {
-      lines.push({
-        label: title,
-        quantity: line.quantity,
-        unitPriceCents: line.unitPriceCents,
-        totalCents: line.digitisationCents,
-      });
-    } else {
-      lines.push({
-        label: `${line.quantity} × ${title}`,
-        quantity: 1,
-        unitPriceCents: line.digitisationCents,
-        totalCents: line.digitisationCents,
-      });
-    }
-    if (line.restorationPriceCents > 0) {
-      lines.push({
-        label: `Restauration — ${lineTitle(list, line)}`,
-        quantity: line.restoration,
-        unitPriceCents: line.restorationPriceCents / line.restoration,
-        totalCents: line.restorationPriceCents,
-      });
-    }
-    if (line.denoisePriceCents > 0) {
-      lines.push({
-        label: `Débruitage — ${lineTitle(list, line)}`,
-        quantity: line.quantity,
-        unitPriceCents: line.denoisePriceCents / line.quantity,
-        totalCents: line.denoisePriceCents,
-      });
-    }
-  }
-  for (const extra of extraLines(order.price, choice)) {
-    if (extra.totalCents > 0) {
-      lines.push({ label: extra.label, quantity: 1, unitPriceCents: extra.totalCents, totalCents: extra.totalCents });
-    }
-  }
-  return lines;
 }
 
 /** Summary lines of an e-mail: one per order line, with its amount. */

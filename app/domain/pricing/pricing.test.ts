@@ -14,9 +14,13 @@ import {
 } from './default-price-list';
 import {
   includedVatCents,
+  ORDER_EXTRA_KEYS,
   PRICE_BREAKDOWN_KEYS,
+  PRICE_FIELDS,
   type PriceBreakdown,
   PricingError,
+  pickPriceFields,
+  priceFieldsFrom,
   priceLine,
   priceOrder,
   withInsuredValue,
@@ -443,5 +447,52 @@ describe('the insured value chosen at checkout', () => {
 
   it('refuses a value above the list’s ceiling', () => {
     expect(() => withInsuredValue(list, order, list.insurance.maxValue + 1)).toThrow(PricingError);
+  });
+});
+
+describe('the price fields, from one list', () => {
+  const { price } = priceOrder(list, {
+    lines: [
+      {
+        type: 'photos',
+        quantity: 120,
+        quality: 'premium',
+        resolution: '4800dpi',
+        format: 'tif',
+        restoration: 3,
+        denoise: false,
+        reelSize: null,
+      },
+    ],
+    deliveryMethod: 'usb',
+    sendMethod: 'label',
+    returnOriginals: true,
+    express: true,
+    insuredValueCents: 25_000,
+  });
+
+  it('are the 12 fields of the breakdown, no other', () => {
+    expect([...PRICE_FIELDS].sort()).toEqual(Object.keys(price).sort());
+    expect(PRICE_FIELDS).toHaveLength(12);
+  });
+
+  it('are copied from an order row to the cent, without its other columns', () => {
+    const row = { ...price, id: 'o1', insuredValueCents: 25_000 };
+    expect(pickPriceFields(row)).toEqual(price);
+    expect(pickPriceFields(row, [...ORDER_EXTRA_KEYS, 'totalPriceCents'])).toEqual({
+      deliveryCostCents: price.deliveryCostCents,
+      sendShippingCostCents: price.sendShippingCostCents,
+      returnShippingCostCents: price.returnShippingCostCents,
+      expressPriceCents: price.expressPriceCents,
+      insurancePriceCents: price.insurancePriceCents,
+      totalPriceCents: price.totalPriceCents,
+    });
+  });
+
+  it('are read one by one from columns named otherwise', () => {
+    const columns = new Map(PRICE_FIELDS.map((field, i) => [`column_${i}`, price[field]]));
+    expect(priceFieldsFrom((field) => columns.get(`column_${PRICE_FIELDS.indexOf(field)}`) ?? Number.NaN)).toEqual(
+      price,
+    );
   });
 });

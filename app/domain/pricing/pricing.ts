@@ -1,10 +1,10 @@
+import type { OrderLine } from '../orders/order-line';
 import {
   type DeliveryMethod,
   type Format,
   IMAGE_SUPPORTS,
   type PriceListDocument,
   type Quality,
-  RESTORABLE_SUPPORTS,
   type ReelSize,
   type Resolution,
   type SendMethod,
@@ -87,20 +87,6 @@ export interface PricedOrder {
   price: PriceBreakdown;
 }
 
-export const PRICE_BREAKDOWN_KEYS = [
-  'basePriceCents',
-  'qualityPriceCents',
-  'resolutionPriceCents',
-  'formatPriceCents',
-  'restorationPriceCents',
-  'denoisePriceCents',
-  'deliveryCostCents',
-  'sendShippingCostCents',
-  'returnShippingCostCents',
-  'expressPriceCents',
-  'insurancePriceCents',
-] as const satisfies readonly (keyof PriceBreakdown)[];
-
 const LINE_PART_KEYS = [
   'basePriceCents',
   'qualityPriceCents',
@@ -109,6 +95,50 @@ const LINE_PART_KEYS = [
   'restorationPriceCents',
   'denoisePriceCents',
 ] as const satisfies readonly (keyof LineParts)[];
+
+/** What an order pays once, beside its lines (the breakdown's fields that are not line parts). */
+export const ORDER_EXTRA_KEYS = [
+  'deliveryCostCents',
+  'sendShippingCostCents',
+  'returnShippingCostCents',
+  'expressPriceCents',
+  'insurancePriceCents',
+] as const satisfies readonly (keyof PriceBreakdown)[];
+
+export type OrderExtraKey = (typeof ORDER_EXTRA_KEYS)[number];
+
+/** The fields that add up to the total, in the order a breakdown shows them. */
+export const PRICE_BREAKDOWN_KEYS = [...LINE_PART_KEYS, ...ORDER_EXTRA_KEYS] as const;
+
+/** The 12 price fields an order stores: the breakdown's and its total. */
+export const PRICE_FIELDS = [...PRICE_BREAKDOWN_KEYS, 'totalPriceCents'] as const;
+export type PriceField = (typeof PRICE_FIELDS)[number];
+
+/*
+ * Every field of PriceBreakdown is in PRICE_FIELDS and nothing else: a price field added to the
+ * interface and forgotten in the lists fails the type check here, not silently at the cent.
+ */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _priceFieldsCoverTheBreakdown: Exactly<PriceField, keyof PriceBreakdown> = true;
+
+/**
+ * The price fields of a row that holds them under their own names (an `orders` row, a loaded
+ * order), and nothing else of it; every field by default.
+ */
+export function pickPriceFields<K extends PriceField = PriceField>(
+  row: Pick<PriceBreakdown, K>,
+  fields: readonly K[] = PRICE_FIELDS as unknown as readonly K[],
+): Pick<PriceBreakdown, K> {
+  return priceFieldsFrom((field) => row[field], fields);
+}
+
+/** The price fields read one by one (a raw SQL row's columns); every field by default. */
+export function priceFieldsFrom<K extends PriceField = PriceField>(
+  read: (field: K) => number,
+  fields: readonly K[] = PRICE_FIELDS as unknown as readonly K[],
+): Pick<PriceBreakdown, K> {
+  return Object.fromEntries(fields.map((field) => [field, read(field)])) as Pick<PriceBreakdown, K>;
+}
 
 /** Multipliers are exact to 1/10 000 (the price list schema refuses more decimals). */
 export const MULTIPLIER_SCALE = 10_000;
@@ -158,8 +188,9 @@ export function isTapeOrReel(type: SupportType): boolean {
   return TAPE_OR_REEL_SUPPORTS.includes(type);
 }
 
+/** Supports whose items can be restored one by one (a restored photo, slide, page...): the scanned ones. */
 export function isRestorable(type: SupportType): boolean {
-  return RESTORABLE_SUPPORTS.includes(type);
+  return isImageSupport(type);
 }
 
 /** Price of one unit before multipliers: the support's base price, or the reel's for film. */
@@ -346,12 +377,7 @@ export const MAX_EXTRA_COPIES = 20;
 export const RETENTION_EXTENSION_DAYS = 365;
 
 /** The single line of an extra order, as order_items stores it. */
-export interface ExtraLine {
-  type: ExtraItemType;
-  quantity: number;
-  unitPriceCents: number;
-  lineTotalCents: number;
-}
+export type ExtraLine = Pick<OrderLine, 'quantity' | 'unitPriceCents' | 'lineTotalCents'> & { type: ExtraItemType };
 
 export interface PricedExtraOrder {
   line: ExtraLine;

@@ -1,8 +1,10 @@
 import { parse } from '@conform-to/react';
 import { describe, expect, it } from 'vitest';
+import { buildDocumentLines } from '../invoices/snapshot';
 import { DEFAULT_PRICE_LIST } from './default-price-list';
-import { documentLines, emailItems, expressOptionTitle, extraLines, standardTurnaroundSentence } from './labels';
+import { emailItems, expressOptionTitle, extraLines, standardTurnaroundSentence } from './labels';
 import { parsePriceListDocument } from './price-list-schema';
+import { ORDER_EXTRA_KEYS, pickPriceFields } from './pricing';
 import {
   computeQuote,
   EMPTY_SELECTION,
@@ -200,13 +202,24 @@ describe('labels and documents', () => {
     ]);
   });
 
+  // The invoice's lines (domain/invoices/snapshot.ts) of the order this selection makes.
   it('makes document lines with quantity x unit = total, adding up to the order', () => {
-    const lines = documentLines(list, quote, value!);
+    const lines = buildDocumentLines(
+      {
+        id: 'quote',
+        number: 'quote',
+        createdAt: 0,
+        deliveryMethod: value!.deliveryMethod,
+        ...pickPriceFields(quote.price, [...ORDER_EXTRA_KEYS, 'totalPriceCents']),
+        items: quote.lines,
+      },
+      list,
+    );
     for (const line of lines) expect(line.quantity * line.unitPriceCents).toBe(line.totalCents);
     expect(lines.reduce((sum, line) => sum + line.totalCents, 0)).toBe(quote.price.totalPriceCents);
     // 58,3625 cents a photo: the line is one lot.
-    expect(lines[0]).toEqual({
-      label: '100 × Photos papier (4800\u00A0dpi, TIFF, qualité standard)',
+    expect(lines[0]).toMatchObject({
+      detail: 'Lot de 100\u00A0photos · Qualité standard, 4800\u00A0dpi, TIFF',
       quantity: 1,
       unitPriceCents: 5836,
       totalCents: 5836,

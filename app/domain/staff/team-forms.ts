@@ -37,13 +37,6 @@ export const revokeInvitationSchema = z.object({
   invitationId: z.uuid('Invitation introuvable'),
 });
 
-export const teamActionSchema = z.discriminatedUnion('intent', [
-  inviteStaffSchema,
-  changeRoleSchema,
-  memberStateSchema,
-  revokeInvitationSchema,
-]);
-
 const name = (label: string) =>
   z
     .string({ error: `Veuillez saisir votre ${label}` })

@@ -38,6 +38,7 @@ import { LIFECYCLE_MESSAGES, shipsSomethingPhysical } from '~/domain/orders/life
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
+import { pickPriceFields } from '~/domain/pricing/pricing';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { retentionDays } from '~/server/files/retention-settings.server';
@@ -169,20 +170,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       sendMethod: order.sendMethod,
       returnOriginals: order.returnOriginals,
       items: order.items,
-      prices: {
-        basePriceCents: order.basePriceCents,
-        qualityPriceCents: order.qualityPriceCents,
-        resolutionPriceCents: order.resolutionPriceCents,
-        formatPriceCents: order.formatPriceCents,
-        restorationPriceCents: order.restorationPriceCents,
-        denoisePriceCents: order.denoisePriceCents,
-        deliveryCostCents: order.deliveryCostCents,
-        sendShippingCostCents: order.sendShippingCostCents,
-        returnShippingCostCents: order.returnShippingCostCents,
-        expressPriceCents: order.expressPriceCents,
-        insurancePriceCents: order.insurancePriceCents,
-        totalPriceCents: order.totalPriceCents,
-      },
+      prices: pickPriceFields(order),
       // Without the early-start request: the end of the withdrawal period of an order of today's.
       workStartsAfterPeriod: workNotBefore({ createdAt: order.createdAt, earlyStartConsentAt: null }) as Date,
     },

@@ -24,6 +24,7 @@ import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order
 import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
+import { pickPriceFields } from '~/domain/pricing/pricing';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
 import { listOrderCreditNotes } from '~/server/account/orders.server';
@@ -113,20 +114,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         deliveryMethod: order.deliveryMethod,
         returnOriginals: order.returnOriginals,
         items: order.items,
-        prices: {
-          basePriceCents: order.basePriceCents,
-          qualityPriceCents: order.qualityPriceCents,
-          resolutionPriceCents: order.resolutionPriceCents,
-          formatPriceCents: order.formatPriceCents,
-          restorationPriceCents: order.restorationPriceCents,
-          denoisePriceCents: order.denoisePriceCents,
-          deliveryCostCents: order.deliveryCostCents,
-          sendShippingCostCents: order.sendShippingCostCents,
-          returnShippingCostCents: order.returnShippingCostCents,
-          expressPriceCents: order.expressPriceCents,
-          insurancePriceCents: order.insurancePriceCents,
-          totalPriceCents: order.totalPriceCents,
-        },
+        prices: pickPriceFields(order),
         customer: order.customer,
         addresses: order.addresses,
         events: order.events,

@@ -103,15 +103,3 @@ export function cookieHeaders(...groups: Array<string | string[] | null | undefi
   }
   return headers;
 }
-
-/** The session cookie ("name=value") a sign-in answer sets, to read the new session at once. */
-export function sessionCookiePair(setCookies: string[]): string | null {
-  for (const header of setCookies) {
-    const pair = header.split(';')[0] ?? '';
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).endsWith('session_token') && pair.slice(separator + 1) !== '') {
-      return pair;
-    }
-  }
-  return null;
-}

@@ -1,6 +1,12 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type {
+  AccountDraftRow,
+  AccountInvoiceRow,
+  AccountOrderRow,
+  OrderCreditNoteLink,
+} from '~/domain/account/account-rows';
 import { creditNoteHref, creditNotePdfHref, invoiceHref } from '~/domain/invoices/links';
-import { type OrderHistoryEntry, orderHistory } from '~/domain/orders/events';
+import { orderHistory } from '~/domain/orders/events';
 import { type Database, db } from '../db/client.server';
 import { creditNotes, invoices, orderEvents, orderItems, orders } from '../db/schema';
 
@@ -21,49 +27,6 @@ export interface Page<T> {
   page: number;
   pageCount: number;
   total: number;
-}
-
-export interface AccountOrderRow {
-  id: string;
-  number: string;
-  createdAt: Date;
-  status: string;
-  /** Where the originals are in the workshop. */
-  stage: string;
-  paymentStatus: string;
-  totalPriceCents: number;
-  withdrawnAt: Date | null;
-  items: Array<{ type: string; quantity: number }>;
-  /** The history as the customer reads it (domain/orders/events.ts): no staff-only events. */
-  events: OrderHistoryEntry[];
-  invoiceNumber: string | null;
-  /** The delivered files are online (published, not deleted yet): the gallery can be opened. */
-  filesOnline: boolean;
-}
-
-export interface AccountInvoiceRow {
-  /** An invoice (the order's or a reception supplement's) or a credit note (« Avoir »). */
-  kind: 'invoice' | 'credit-note';
-  id: string;
-  number: string;
-  issuedAt: Date;
-  orderId: string;
-  orderNumber: string;
-  amountCents: number;
-  isPaid: boolean;
-  /** A credit note's invoice (the one it credits); null for an invoice. */
-  invoiceNumber: string | null;
-  /** Its page and its PDF. */
-  href: string;
-  pdfHref: string;
-}
-
-export interface AccountDraftRow {
-  id: string;
-  number: string;
-  createdAt: Date;
-  totalPriceCents: number;
-  items: Array<{ type: string; quantity: number }>;
 }
 
 /** A page number from the query string: 1 unless a positive integer. */
@@ -256,14 +219,6 @@ export async function listCustomerInvoices(
     };
   });
   return { rows, page, pageCount, total };
-}
-
-export interface OrderCreditNoteLink {
-  number: string;
-  issuedAt: Date;
-  amountCents: number;
-  /** Its page (/facture/<order>?avoir=<number>). */
-  href: string;
 }
 
 /** An order's credit notes, oldest first: linked from its invoice and its order page. */

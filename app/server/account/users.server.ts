@@ -40,11 +40,6 @@ export async function resetTokenOwner(token: string): Promise<ResetTokenOwner | 
   return { userId: owner.id, email: owner.email, role: toRole(owner.role), expiresAt: verification.expiresAt };
 }
 
-export async function roleOf(userId: string): Promise<Role> {
-  const [row] = await db().select({ role: user.role }).from(user).where(eq(user.id, userId)).limit(1);
-  return toRole(row?.role);
-}
-
 export interface Profile {
   email: string;
   firstName: string;

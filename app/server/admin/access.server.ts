@@ -119,7 +119,11 @@ export function requireIntent(
   }
 }
 
-/** For a loader whose broader reading needs more than its line's capability (the whole outbox). */
+/**
+ * For a loader whose broader reading needs more than its line's capability (the whole outbox).
+ * No route needs it today; it stays as the documented third check of the door (docs/architecture.md).
+ * @public
+ */
 export function requireCapability(request: Request, user: SessionUser, capability: Capability): void {
   requireIntent(request, user, { read: capability }, 'read');
 }

@@ -9,13 +9,16 @@ import { isLate } from '~/domain/orders/due-date';
 import { providerName } from '~/domain/orders/events';
 import { nextStage, type Transition } from '~/domain/orders/lifecycle';
 import { closedWorkRefusal } from '~/domain/orders/open-work';
+import { priceFieldsFrom } from '~/domain/pricing/pricing';
 import { hasNoForbiddenCharacter } from '~/domain/text-input';
 import { recordAudit } from '../audit/audit.server';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
+import { orders } from '../db/schema';
 import { loadOrderAddresses } from '../orders/addresses.server';
 import { loadOrderHistory } from '../orders/history.server';
 import { applyTransition, readOrderState, type StatusEmailOutcome } from '../orders/lifecycle.server';
+import { loadOrderLines } from '../orders/order-parts.server';
 import { type IbanStatus, ibanStatus } from '../orders/refund-iban.server';
 import type { RefundMethod } from '../orders/refunds.server';
 import { supportsRefund } from '../payments/refunds.server';
@@ -122,9 +125,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
   const o = orderResult.rows[0] as Record<string, unknown> | undefined;
   if (!o) return null;
   const [items, history, invoice, creditNotes, payments, refundRows, addresses, lifecycle] = await Promise.all([
-    db().execute(sql`
-      select type, quantity, quality, resolution, format, restoration, denoise, reel_size, unit_price, line_total
-      from order_items where order_id = ${orderId} order by position, id`),
+    loadOrderLines(db(), orderId),
     loadOrderHistory(db(), orderId, { audience: 'staff' }),
     db().execute(
       sql`select id, number, issued_at, is_paid from invoices where order_id = ${orderId} and adjustment_id is null`,
@@ -180,20 +181,8 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
     },
     addresses,
     allowed: allowedTransitions(lifecycle.state),
-    prices: {
-      basePriceCents: n('base_price'),
-      qualityPriceCents: n('quality_price'),
-      resolutionPriceCents: n('resolution_price'),
-      formatPriceCents: n('format_price'),
-      restorationPriceCents: n('restoration_price'),
-      denoisePriceCents: n('denoise_price'),
-      deliveryCostCents: n('delivery_cost'),
-      sendShippingCostCents: n('send_shipping_cost'),
-      returnShippingCostCents: n('return_shipping_cost'),
-      expressPriceCents: n('express_price'),
-      insurancePriceCents: n('insurance_price'),
-      totalPriceCents: n('total_price'),
-    },
+    // Every price field, read from its column (the raw row is snake_case, as the schema names it).
+    prices: priceFieldsFrom((field) => n(orders[field].name)),
     invoice: inv
       ? {
           id: String(inv.id),
@@ -217,18 +206,7 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       amountCents: Number(r.amount),
       createdAt: isoTimestamp(r.created_at),
     })),
-    items: items.rows.map((r) => ({
-      type: String(r.type),
-      quantity: Number(r.quantity),
-      quality: String(r.quality),
-      resolution: (r.resolution as string | null) ?? null,
-      format: (r.format as string | null) ?? null,
-      restoration: Number(r.restoration),
-      denoise: Boolean(r.denoise),
-      reelSize: (r.reel_size as string | null) ?? null,
-      unitPriceCents: Number(r.unit_price),
-      lineTotalCents: Number(r.line_total),
-    })),
+    items,
     money: { ...moneyOf(o, payments.rows, refundRows.rows), iban: ibanView(await ibanStatus(orderId)) },
     history,
   };

@@ -122,7 +122,3 @@ export function warmReports(): void {
   if (entry && Date.now() - entry.at <= REPORTS_TTL_MS) return;
   getReports().catch((error) => log.error({ err: error }, 'the reports could not be computed'));
 }
-
-export function clearReportsCache(): void {
-  cache().entry = undefined;
-}

@@ -132,9 +132,3 @@ export function invalidateLocalDashboardStats(): void {
   const entry = cache().entry;
   if (entry) entry.at = 0;
 }
-
-/** Tests: forget the cached figures. */
-export function clearDashboardStatsCache(): void {
-  const state = cache();
-  state.entry = undefined;
-}

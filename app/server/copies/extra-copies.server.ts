@@ -3,6 +3,7 @@ import { redirect } from 'react-router';
 import { extendedExpiry } from '~/domain/files/retention';
 import type { PostalAddress } from '~/domain/orders/address';
 import { orderEvent } from '~/domain/orders/events';
+import type { CopyWork } from '~/domain/orders/extra-copies';
 import { EXTRA_COPY_MESSAGES } from '~/domain/orders/extra-copies';
 import {
   type CopyMedium,
@@ -257,16 +258,6 @@ export function redirectToCheckout(started: { orderId: string; accessToken: stri
   return redirect(`/checkout?${new URLSearchParams({ orderId: started.orderId })}`, { headers });
 }
 
-/** The kind of an order for the lifecycle (a digitisation unless linked). */
-export async function orderKindOf(tx: Tx, orderId: string) {
-  const [row] = await tx
-    .select({ kind: linkedOrders.kind })
-    .from(linkedOrders)
-    .where(eq(linkedOrders.orderId, orderId))
-    .limit(1);
-  return row?.kind ?? 'digitisation';
-}
-
 /**
  * The lifecycle's `extend_retention` effect, in the payment's transaction: the source order's files
  * are kept RETENTION_EXTENSION_DAYS more. Applied once (applied_at). Should the files be gone or the
@@ -354,19 +345,6 @@ export async function listPickableFiles(
     .from(orderFiles)
     .where(and(eq(orderFiles.orderId, orderId), isNull(orderFiles.deletedAt), within))
     .orderBy(orderFiles.support, orderFiles.name, orderFiles.id);
-}
-
-/** What the workshop copies for each order of extra copies (the board's cards). */
-export interface CopyWork {
-  sourceOrderId: string;
-  sourceNumber: string;
-  medium: CopyMedium;
-  copies: number;
-  fileCount: number;
-  /** The first file names to copy (all when few), by support and name. */
-  fileNames: string[];
-  gift: boolean;
-  giftMessage: string | null;
 }
 
 const BOARD_FILE_NAMES = 50;

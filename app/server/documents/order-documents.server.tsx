@@ -1,6 +1,6 @@
 import { Document, Page, renderToBuffer, StyleSheet, Text, type TextProps, View } from '@react-pdf/renderer';
 import { and, asc, eq } from 'drizzle-orm';
-import { DELIVERY_LABELS, itemOptions, type OrderItemView, supportLabel } from '~/domain/account/order-details';
+import { DELIVERY_LABELS, itemOptions, supportLabel } from '~/domain/account/order-details';
 import { formatDateFr, frenchTypography } from '~/domain/format';
 import {
   countedAt,
@@ -9,6 +9,7 @@ import {
   type ReceptionCount,
   undeclaredCounts,
 } from '~/domain/orders/counted-quantities';
+import type { OrderLine } from '~/domain/orders/order-line';
 import { packingAdviceFor, WORKSHOP_ADDRESS_LINES } from '~/domain/orders/sending-instructions';
 import { db } from '../db/client.server';
 import { orderAddresses, orderItems, orders, receptions } from '../db/schema';
@@ -63,7 +64,7 @@ interface DocumentOrder {
   customerEmail: string;
   customerPhone: string;
   /** The ordered lines, each with its counted quantity once the parcel is received (else null). */
-  items: Array<OrderItemView & { counted: number | null }>;
+  items: Array<OrderLine & { counted: number | null }>;
   /** Counted at reception but not ordered (a reel size that arrived undeclared). */
   undeclared: ReceptionCount[];
   deliveryMethod: string;

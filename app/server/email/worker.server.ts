@@ -350,12 +350,6 @@ export function emailWorkerStatus(): { running: boolean; startedAt: string | nul
   return { running: Boolean(state?.running), startedAt: state?.startedAt.toISOString() ?? null };
 }
 
-/** Asks the worker to look at the outbox now (e.g. right after a transaction that queued e-mails). */
-export function wakeEmailWorker(): void {
-  const state = current();
-  if (state) wake(state);
-}
-
 /** Stops the worker after the message in flight, if any; call before closeDatabase(). */
 export async function stopEmailWorker(): Promise<void> {
   const state = current();
@@ -368,8 +362,4 @@ export async function stopEmailWorker(): Promise<void> {
   const listener = state.listener;
   state.listener = null;
   await Promise.all([state.loop, listener?.end().catch(() => {})]);
-}
-
-export function emailWorkerIsRunning(): boolean {
-  return current()?.running === true;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { supportLabel } from '~/domain/account/order-details';
+import type { GalleryFile } from '~/domain/files/delivered-files';
 import { orderEvent } from '~/domain/orders/events';
 import { orderAskerOf } from '../access/door.server';
 import type { SessionUser } from '../auth/session.server';
@@ -99,21 +100,6 @@ export interface GalleryGroup {
   label: string;
   count: number;
   bytes: number;
-}
-
-export interface GalleryFile {
-  id: string;
-  name: string;
-  support: string;
-  kind: 'image' | 'video' | 'other';
-  sizeBytes: number;
-  width: number | null;
-  height: number | null;
-  durationSeconds: number | null;
-  hasThumbnail: boolean;
-  hasPreview: boolean;
-  reworkRequestedAt: Date | null;
-  reworkComment: string | null;
 }
 
 export interface GalleryPage {

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   type Chapter,
   chaptersOf,
+  type FileMediaFacts,
   hasVideoStream,
   isWebPlayable,
   type PhotoFacts,
@@ -292,20 +293,12 @@ export async function recordPhotoFacts(tx: Tx, fileId: string, facts: PhotoFacts
 // ---------------------------------------------------------------------------------------------
 // The gallery
 
-export interface FileMedia {
-  caption: string | null;
-  takenAt: Date | null;
-  /** The `<video>` can play it (master or rendition). */
-  playable: boolean;
-  chapters: Chapter[];
-}
-
 /** The media facts of these files, by id (files without a row are absent). */
 export async function loadFileMedia(
   fileIds: readonly string[],
   database: Database = db(),
-): Promise<Map<string, FileMedia>> {
-  const result = new Map<string, FileMedia>();
+): Promise<Map<string, FileMediaFacts>> {
+  const result = new Map<string, FileMediaFacts>();
   if (fileIds.length === 0) return result;
   const { rows } = await database.execute<{
     file_id: string;
@@ -331,7 +324,7 @@ export async function loadFileMedia(
 export async function withFileMedia<T extends { files: { id: string }[] }>(
   page: T,
   database: Database = db(),
-): Promise<T & { files: (T['files'][number] & { media: FileMedia | null })[] }> {
+): Promise<T & { files: (T['files'][number] & { media: FileMediaFacts | null })[] }> {
   const media = await loadFileMedia(
     page.files.map((file) => file.id),
     database,

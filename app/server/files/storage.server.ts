@@ -291,11 +291,6 @@ export async function checkFileStorage(): Promise<void> {
   }
 }
 
-/** For tests that switch the environment between two storages in one process. */
-export function forgetFileStorage(): void {
-  shared = undefined;
-}
-
 /** The storage key of an order's file and of its previews: ours, never the customer's file name. */
 export function fileKey(orderId: string, fileId: string, variant?: 'thumbnail' | 'preview'): string {
   return variant ? `orders/${orderId}/${fileId}.${variant}.jpg` : `orders/${orderId}/${fileId}`;

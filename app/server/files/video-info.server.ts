@@ -61,11 +61,6 @@ export function ffmpegIsAvailable(): Promise<boolean> {
   return ffmpegCheck;
 }
 
-/** For tests that change the PATH. */
-export function forgetFfmpegCheck(): void {
-  ffmpegCheck = undefined;
-}
-
 /** `bytes=a-b` or `bytes=a-` within a file of `size` bytes (one range, as ffmpeg asks). */
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
   const match = header && /^bytes=(\d+)-(\d*)$/.exec(header.trim());

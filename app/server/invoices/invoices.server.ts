@@ -5,11 +5,11 @@ import {
   type DocumentSnapshot,
   parseDocumentSnapshot,
   partialCreditLines,
-  type SnapshotItem,
   type SnapshotOrder,
 } from '~/domain/invoices/snapshot';
 import { includedVatCents, splitVat } from '~/domain/invoices/vat';
 import { allocate } from '~/domain/orders/allocation';
+import type { OrderLine } from '~/domain/orders/order-line';
 import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
@@ -402,7 +402,7 @@ export interface IssueSupplementInvoiceInput {
 }
 
 /** The extra items of a supplement, as invoice items: what was counted beyond the order, at its prices. */
-export function supplementItems(pricing: unknown): SnapshotItem[] {
+export function supplementItems(pricing: unknown): OrderLine[] {
   const lines = (pricing as Partial<Recount> | null)?.lines ?? [];
   return lines
     .filter((line) => line.countedCents > line.orderedCents)

@@ -5,6 +5,7 @@ import type { OrderStatus, PaymentStatus, WorkshopStage } from '~/domain/order-s
 import { countryName, sameAddress } from '~/domain/orders/address';
 import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import { ORDER_EXTRA_KEYS, pickPriceFields } from '~/domain/pricing/pricing';
 import type { Executor } from '../config/config-options.server';
 import { orders, priceLists, user } from '../db/schema';
 import { loadOrderAddresses, type OrderAddress, type OrderAddresses } from '../orders/addresses.server';
@@ -78,13 +79,9 @@ export async function loadOrderFacts(
     express: order.express,
     dueAt: order.dueAt,
     deliveryMethod: order.deliveryMethod,
-    deliveryCostCents: order.deliveryCostCents,
-    sendShippingCostCents: order.sendShippingCostCents,
-    returnShippingCostCents: order.returnShippingCostCents,
-    expressPriceCents: order.expressPriceCents,
-    insurancePriceCents: order.insurancePriceCents,
+    // What a document shows beside its lines: the extras and the total (the lines carry their parts).
+    ...pickPriceFields(order, [...ORDER_EXTRA_KEYS, 'totalPriceCents']),
     insuredValueCents: order.insuredValueCents,
-    totalPriceCents: order.totalPriceCents,
     items,
     customer: customerOf(order, owner),
     addresses,

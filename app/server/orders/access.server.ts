@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { redirect } from 'react-router';
+import type { OrderLine } from '~/domain/orders/order-line';
+import { type PriceBreakdown, pickPriceFields } from '~/domain/pricing/pricing';
 import { orderViewerRefusal } from '~/domain/staff/access-rules';
 import { type OrderAsker, orderAskerOf } from '../access/door.server';
 import { getUser, loginRedirectPath, type SessionUser } from '../auth/session.server';
@@ -78,7 +80,8 @@ export function accessTokenMatches(token: string | null | undefined, storedHash:
 
 export type OrderViewerKind = 'owner' | 'guest' | 'admin';
 
-export interface OrderDetails {
+/** An order as its pages read it, with its 12 price fields (domain/pricing/pricing.ts). */
+export interface OrderDetails extends PriceBreakdown {
   id: string;
   number: string;
   createdAt: Date;
@@ -89,40 +92,17 @@ export interface OrderDetails {
   deliveryMethod: string;
   returnOriginals: boolean;
   sendMethod: string;
-  basePriceCents: number;
-  qualityPriceCents: number;
-  resolutionPriceCents: number;
-  formatPriceCents: number;
-  restorationPriceCents: number;
-  denoisePriceCents: number;
-  deliveryCostCents: number;
-  sendShippingCostCents: number;
-  returnShippingCostCents: number;
-  totalPriceCents: number;
   earlyStartConsentAt: Date | null;
   withdrawnAt: Date | null;
   paidAt: Date | null;
   /** Null for a draft (« Commander » only, not confirmed at checkout). */
   placedAt: Date | null;
   priceListId: string | null;
-  expressPriceCents: number;
   insuredValueCents: number;
-  insurancePriceCents: number;
   customer: OrderCustomer;
   /** Frozen when the order was placed (something physical travels). */
   addresses: OrderAddresses;
-  items: Array<{
-    type: string;
-    quantity: number;
-    quality: string;
-    resolution: string | null;
-    format: string | null;
-    restoration: number;
-    denoise: boolean;
-    reelSize: string | null;
-    unitPriceCents: number;
-    lineTotalCents: number;
-  }>;
+  items: OrderLine[];
   /** The history as the customer reads it (the admin's dialog has its own, with every event). */
   events: OrderHistoryEntry[];
   invoice: {
@@ -178,24 +158,13 @@ export async function loadOrderDetails(orderId: string, database: Database = db(
     deliveryMethod: o.deliveryMethod,
     returnOriginals: o.returnOriginals,
     sendMethod: o.sendMethod,
-    basePriceCents: o.basePriceCents,
-    qualityPriceCents: o.qualityPriceCents,
-    resolutionPriceCents: o.resolutionPriceCents,
-    formatPriceCents: o.formatPriceCents,
-    restorationPriceCents: o.restorationPriceCents,
-    denoisePriceCents: o.denoisePriceCents,
-    deliveryCostCents: o.deliveryCostCents,
-    sendShippingCostCents: o.sendShippingCostCents,
-    returnShippingCostCents: o.returnShippingCostCents,
-    totalPriceCents: o.totalPriceCents,
+    ...pickPriceFields(o),
     earlyStartConsentAt: o.earlyStartConsentAt,
     withdrawnAt: o.withdrawnAt,
     paidAt: o.paidAt,
     placedAt: o.placedAt,
     priceListId: o.priceListId,
-    expressPriceCents: o.expressPriceCents,
     insuredValueCents: o.insuredValueCents,
-    insurancePriceCents: o.insurancePriceCents,
     customer: customerOf(o, row.owner),
     addresses,
     items,

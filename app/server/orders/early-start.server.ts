@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { EARLY_START_TEXT } from '~/domain/orders/early-start';
 import { orderEvent } from '~/domain/orders/events';
-import { type Database, db, type Tx } from '../db/client.server';
+import type { Tx } from '../db/client.server';
 import { orderEvents, orders } from '../db/schema';
 
 /*
@@ -9,12 +9,8 @@ import { orderEvents, orders } from '../db/schema';
  * period (L221-25): kept once with its time (orders.early_start_consent_at), and each time it is
  * ticked in the history with the words the customer read. Without it the work waits for the end of
  * the period (domain/orders/early-start.ts); it is never taken back by paying without ticking.
+ * Inside the caller's transaction: the checkout records it with the placing of the order.
  */
-export async function recordEarlyStartConsent(orderId: string, actor: string, database: Database = db()) {
-  await database.transaction((tx) => recordEarlyStartConsentInTx(tx, orderId, actor));
-}
-
-/** The same inside the caller's transaction (the checkout records it with the placing of the order). */
 export async function recordEarlyStartConsentInTx(tx: Tx, orderId: string, actor: string) {
   const updated = await tx
     .update(orders)

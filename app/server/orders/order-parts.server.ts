@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { SnapshotItem } from '~/domain/invoices/snapshot';
+import type { OrderLine } from '~/domain/orders/order-line';
 import type { Executor } from '../config/config-options.server';
 import { orderItems, type orders, user } from '../db/schema';
 
@@ -62,7 +62,7 @@ export function customerOf(
 }
 
 /** The order's lines as the customer composed them. */
-export async function loadOrderLines(executor: Executor, orderId: string): Promise<SnapshotItem[]> {
+export async function loadOrderLines(executor: Executor, orderId: string): Promise<OrderLine[]> {
   const rows = await executor
     .select()
     .from(orderItems)

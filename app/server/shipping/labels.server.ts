@@ -4,6 +4,7 @@ import { wasPaid } from '~/domain/order-status';
 import { orderEvent } from '~/domain/orders/events';
 import type { PrepaidLabelView } from '~/domain/shipping/labels';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
+import type { Direction, ShipmentSummary } from '~/domain/shipping/shipments';
 import { type Database, db, type Tx } from '../db/client.server';
 import { orderAddresses, orderEvents, orders, shipments, user } from '../db/schema';
 import { log } from '../log.server';
@@ -16,17 +17,6 @@ import { enqueueLabelReady } from './label-ready-email.server';
  * shipping.server.ts). A label's PDF is kept, so that it is generated once and downloaded as often
  * as needed; its creation or its failure is written in the order's history.
  */
-
-export type Direction = 'inbound' | 'outbound';
-
-export interface ShipmentSummary {
-  direction: Direction;
-  carrier: 'colissimo' | 'other';
-  parcelNumber: string;
-  hasLabel: boolean;
-  insuredValueCents: number;
-  createdAt: Date;
-}
 
 /** The flat weight declared for a parcel of originals (kg): the carrier bills the weighed parcel. */
 export const DECLARED_WEIGHT_KG = 2;

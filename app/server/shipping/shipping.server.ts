@@ -4,6 +4,7 @@ import { decide } from '~/domain/orders/lifecycle';
 import { LABEL_MESSAGES } from '~/domain/shipping/messages';
 import { shipmentCarrier } from '~/domain/shipping/parcel-number';
 import type { ShipInput, TypedParcel } from '~/domain/shipping/ship-form';
+import type { ShippingFacts } from '~/domain/shipping/shipments';
 import { trackingUrl } from '~/domain/shipping/tracking';
 import { recordStaffAudit } from '../audit/audit.server';
 import { db } from '../db/client.server';
@@ -17,7 +18,6 @@ import {
   DECLARED_WEIGHT_KG,
   listShipments,
   recordLabelFailure,
-  type ShipmentSummary,
   WORKSHOP_ADDRESS,
 } from './labels.server';
 
@@ -32,18 +32,6 @@ import {
 export type ShipResult =
   | { ok: true; orderNumber: string; parcelNumber: string; carrier: 'colissimo' | 'other'; trackingUrl: string | null }
   | { ok: false; message: string };
-
-/** What the « Expédier » dialog shows before shipping. */
-export interface ShippingFacts {
-  orderNumber: string;
-  status: string;
-  /** A Colissimo return label can be made: originals to return, or a USB key or DVD. */
-  returnLabel: boolean;
-  insuredValueCents: number;
-  shipments: ShipmentSummary[];
-  /** Why shipping is refused now (the rule book's words), or null. */
-  refusal: string | null;
-}
 
 /** The return parcel carries something: the originals, or the USB key or DVD. */
 function hasReturnParcel(order: { deliveryMethod: string; returnOriginals: boolean }): boolean {

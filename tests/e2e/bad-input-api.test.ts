@@ -12,6 +12,7 @@ import {
   JSON_CONTENT_TYPES,
   jsonPost,
   MALFORMED_JSON,
+  PROPERTY_TIME,
   property,
   type RowCounts,
   readAnswer,
@@ -89,7 +90,7 @@ const orderIdField = fc.oneof(
   hostileJson,
 );
 
-describe('/api/create-checkout', () => {
+describe('/api/create-checkout', PROPERTY_TIME, () => {
   it('answers any call without a 5xx; refusals are in French and store nothing', async () => {
     const body = fc.oneof(
       jsonPost(['orderId', 'amount', 'customerEmail', 'returnUrl', 'test']),
@@ -119,7 +120,7 @@ describe('/api/create-checkout', () => {
   });
 });
 
-describe('/api/update-guest-order', () => {
+describe('/api/update-guest-order', PROPERTY_TIME, () => {
   it('answers any call without a 5xx; refusals are in French and change nothing', async () => {
     const guestInfo = fc.oneof(
       hostileJson,
@@ -161,7 +162,7 @@ describe('/api/update-guest-order', () => {
   });
 });
 
-describe('the other API endpoints', () => {
+describe('the other API endpoints', PROPERTY_TIME, () => {
   const anyCall = fc.tuple(
     jsonPost(['to', 'subject', 'html', 'prefix', 'orderId']),
     caller,
@@ -208,7 +209,7 @@ function expectLocalRedirect(answer: Answer, what: string) {
   expect(new URL(answer.location, server.url).origin, `${what}: redirected to ${answer.location}`).toBe(server.url);
 }
 
-describe('the gateways’ webhooks', () => {
+describe('the gateways’ webhooks', PROPERTY_TIME, () => {
   const headers = fc.record(
     {
       'stripe-signature': fc.oneof(

@@ -8,6 +8,7 @@ import {
   formPost,
   hostileString,
   jsonPost,
+  PROPERTY_TIME,
   property,
   type RowCounts,
   readAnswer,
@@ -49,10 +50,6 @@ function expectLocalRedirect(answer: Answer, what: string) {
   const target = new URL(answer.location, server.url);
   expect(target.origin, `${what}: redirected to ${answer.location}`).toBe(server.url);
 }
-
-// Each property sends a few hundred posts and counts every table around each: about a minute on a
-// busy 2-core machine, so the properties get three (a 5xx or a stored refusal still fails at once).
-const PROPERTY_TIME = { timeout: 180_000 };
 
 describe('the contact form', PROPERTY_TIME, () => {
   const FIELDS = ['name', 'email', 'phone', 'subject', 'message', 'service', 'pro', 'site_web'];

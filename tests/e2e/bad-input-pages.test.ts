@@ -7,6 +7,7 @@ import {
   expectFrenchRefusal,
   garbageQueryValue,
   garbageSegment,
+  PROPERTY_TIME,
   property,
   readAnswer,
   send,
@@ -90,7 +91,7 @@ const redirectPayload = fc.constantFrom(
   'https%3A%2F%2F127.0.0.1.evil.example',
 );
 
-describe('pages and GET endpoints', () => {
+describe('pages and GET endpoints', PROPERTY_TIME, () => {
   it('answer garbage addresses and cookies without a 5xx, in French, on this site, storing nothing', async () => {
     const address = fc.tuple(
       fc.constantFrom(...ADDRESSES),

@@ -9,6 +9,7 @@ import {
   garbageQueryValue,
   garbageSegment,
   hostileString,
+  PROPERTY_TIME,
   property,
   type RowCounts,
   readAnswer,
@@ -90,7 +91,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-describe('/configurateur', () => {
+describe('/configurateur', PROPERTY_TIME, () => {
   const FIELDS = [
     'photos.quantity',
     'photos.resolution',
@@ -128,7 +129,7 @@ describe('/configurateur', () => {
   });
 });
 
-describe('quotes', () => {
+describe('quotes', PROPERTY_TIME, () => {
   const FIELDS = ['email', 'website', 'priceListVersion'];
   const intent = { intent: fc.oneof(fc.constantFrom('order', 'email'), hostileString) };
 
@@ -179,7 +180,7 @@ describe('quotes', () => {
   });
 });
 
-describe('/checkout', () => {
+describe('/checkout', PROPERTY_TIME, () => {
   // The guest's contact goes with « Payer » (issue 27): its fields are the pay form's `contact.*`.
   const FIELDS = [
     'contact.email',
@@ -239,7 +240,7 @@ describe('/checkout', () => {
   });
 });
 
-describe('/paiement/sandbox/<session>', () => {
+describe('/paiement/sandbox/<session>', PROPERTY_TIME, () => {
   const FIELDS = ['cardHolder', 'cardNumber', 'expiryDate', 'cvv'];
   const fixed = {
     cardNumber: fc.oneof(fc.constantFrom('4000000000000002', '4242 4242 4242 4241', '0000000000000000'), hostileString),
@@ -292,7 +293,7 @@ describe('/paiement/sandbox/<session>', () => {
   });
 });
 
-describe('/retractation/<order>', () => {
+describe('/retractation/<order>', PROPERTY_TIME, () => {
   it('an unknown, malformed or someone else’s order: 404 in French (an account’s order read signed out: sent to sign in), no withdrawal recorded', async () => {
     const orderId = fc.oneof(fc.constant(guestOrder.id), fc.constant(customerOrder.id), fc.uuid(), garbageSegment);
     const posts = formPost(['intent', 'confirm'], {}, { small: true });
@@ -318,7 +319,7 @@ describe('/retractation/<order>', () => {
   });
 });
 
-describe('/profile', () => {
+describe('/profile', PROPERTY_TIME, () => {
   const FIELDS = ['firstName', 'lastName', 'phone', 'street', 'postalCode', 'city'];
   const profile = async () =>
     (

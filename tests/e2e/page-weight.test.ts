@@ -1,7 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SharedServer, sharedServer } from '../support/shared-shop';
+import { describe, expect } from 'vitest';
+import { type SharedServer, test } from '../support/shared-shop';
 
 /*
  * The JavaScript a public page makes a phone download before it works (issue 17, point 13): every
@@ -100,7 +100,7 @@ interface PageWeight {
   html: string;
 }
 
-async function javascriptOf(server: SharedServer, pagePath: string): Promise<PageWeight> {
+async function javascriptOf(server: Pick<SharedServer, 'url'>, pagePath: string): Promise<PageWeight> {
   const page = await download(`${server.url}${pagePath}`);
   const queue = scriptsLoadedBy(page.text);
   const scripts = new Map<string, { transferred: number; encoding: string }>();
@@ -127,48 +127,45 @@ function describeWeight({ scripts, inline }: PageWeight): string {
   ].join('\n');
 }
 
+// The worker's shared server, as the `shop` fixture (tests/support/shared-shop.ts).
 describe('JavaScript of the public pages', () => {
-  let server: SharedServer;
-
-  beforeAll(async () => {
-    server = await sharedServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
-
-  it.each(SITE_PAGES)('sends %s as a document: no framework, one small inline script', async (pagePath) => {
-    const weight = await javascriptOf(server, pagePath);
+  test.for(SITE_PAGES)('sends %s as a document: no framework, one small inline script', async (pagePath, { shop }) => {
+    const weight = await javascriptOf(shop, pagePath);
     expect(weight.scripts.size, describeWeight(weight)).toBe(0);
     expect(weight.html).not.toContain('__reactRouterContext');
     expect(weight.inline).toHaveLength(1);
     expect(weight.bytes / KIB, describeWeight(weight)).toBeLessThanOrEqual(SITE_PAGE_BUDGET_KIB);
   });
 
-  it('sends the scripts of the pages that hydrate compressed, Brotli copies made at build time cached for a year', async () => {
-    const { scripts } = await javascriptOf(server, '/configurateur');
+  test('sends the scripts of the pages that hydrate compressed, Brotli copies made at build time cached for a year', async ({
+    shop,
+  }) => {
+    const { scripts } = await javascriptOf(shop, '/configurateur');
     expect(scripts.size).toBeGreaterThan(3);
     for (const [href, script] of scripts) {
       // The router's tiny entry (~200 bytes) is below compression's threshold.
       if (script.transferred > 1024) expect(script.encoding, href).toBe('br');
     }
     const framework = [...scripts.keys()].find((href) => href.includes('/framework-')) as string;
-    const { headers, text } = await download(`${server.url}${framework}`);
+    const { headers, text } = await download(`${shop.url}${framework}`);
     expect(headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(headers.vary).toMatch(/Accept-Encoding/i);
     expect(text).toContain('react');
   });
 
-  it.each(Object.entries(HYDRATED_BUDGET_KIB))('%s stays within %d KiB of JavaScript', async (pagePath, budget) => {
-    const weight = await javascriptOf(server, pagePath);
-    expect(weight.bytes / KIB, describeWeight(weight)).toBeLessThanOrEqual(budget);
-  });
+  test.for(Object.entries(HYDRATED_BUDGET_KIB))(
+    '%s stays within %d KiB of JavaScript',
+    async ([pagePath, budget], { shop }) => {
+      const weight = await javascriptOf(shop, pagePath);
+      expect(weight.bytes / KIB, describeWeight(weight)).toBeLessThanOrEqual(budget);
+    },
+  );
 
-  it('does not make the configurator load the back office’s components', async () => {
-    const { scripts } = await javascriptOf(server, '/configurateur');
+  test('does not make the configurator load the back office’s components', async ({ shop }) => {
+    const { scripts } = await javascriptOf(shop, '/configurateur');
     const code = await Promise.all(
-      [...scripts.keys()].map(async (href) => (await download(`${server.url}${href}`)).text),
+      [...scripts.keys()].map(async (href) => (await download(`${shop.url}${href}`)).text),
     );
     // Radix's Select, Tabs and Popover, and sonner, only serve the account and the back office.
     for (const marker of ['SelectTrigger', 'TabsTrigger', 'PopoverContent', 'data-sonner-toaster']) {

@@ -604,6 +604,14 @@ export function startFuzzServer(env: Record<string, string> = {}): Promise<TestS
   return startServer({ env: { ...FUZZ_ENV, ...env } });
 }
 
+/**
+ * Each property sends a few hundred requests and counts every table around each: about a minute on
+ * a busy 2-core machine, so a describe of properties gets three (a 5xx or a stored refusal still
+ * fails at once). A property cut by the test's timeout would go on sending in the background and
+ * make the next test's counts wrong.
+ */
+export const PROPERTY_TIME = { timeout: 180_000 };
+
 /** Runs per property: FUZZ_RUNS multiplies them (e.g. 0.2 for a quick look, 5 for a long night). */
 export function runs(n: number): number {
   const factor = Number(process.env.FUZZ_RUNS ?? 1);

@@ -103,7 +103,8 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
   beforeAll(async () => {
     const started = await backend.start();
     stopBackend = started.stop;
-    [env, browser] = await Promise.all([startServerWithSmtp(started.env), launchBrowser()]);
+    // A Chromium of its own: its uploads cross Playwright's connection (tests/support/browser.ts).
+    [env, browser] = await Promise.all([startServerWithSmtp(started.env), launchBrowser({ own: true })]);
     // The retention job runs in this process too (its e-mails' links use the server's address).
     process.env.BASE_URL = env.server.url;
     storage = started.storage(env.server.dataDir);

@@ -31,7 +31,8 @@ const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([sharedServer(), launchBrowser()]);
+  // A Chromium of its own: its uploads cross Playwright's connection (tests/support/browser.ts).
+  [server, browser] = await Promise.all([sharedServer(), launchBrowser({ own: true })]);
   admin = await createUser({ url: server.url, databaseUrl: server.databaseUrl, role: 'admin' });
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-e2e-upload-'));
 });

@@ -10,10 +10,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from './browser-options';
  * that this file connects to: `close()` then only disconnects, closing this file's contexts.
  * Elsewhere (the resilience project, a script), a Chromium of its own.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser({ own = false }: { own?: boolean } = {}): Promise<Browser> {
   const pool = inject('shopPoolUrl');
   // E2E_OWN_BROWSER=1: a Chromium per file, as before the pool (to compare the two on a quiet machine).
-  if (!pool || process.env.E2E_OWN_BROWSER === '1')
+  // `own`: a file that moves megabytes through Playwright (uploads it intercepts and cuts): over the
+  // shared Chromium's WebSocket each chunk crosses twice, and a 16 MB upload took over 45 s instead of 15.
+  if (!pool || own || process.env.E2E_OWN_BROWSER === '1')
     return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const res = await fetch(`${pool}/browser`);
   if (!res.ok) throw new Error(`the shared browser did not start: ${await res.text()}`);

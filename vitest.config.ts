@@ -62,6 +62,7 @@ export default defineConfig({
             'tests/support/shop-pool.ts',
           ],
           include: ['tests/e2e/**/*.test.ts'],
+          setupFiles: ['tests/support/bounded-fetch.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // expect.poll waits for what a user waits for (a server round trip, an e-mail): its default

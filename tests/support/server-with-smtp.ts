@@ -6,6 +6,11 @@ import { startTestSmtpServer, type TestSmtpServer } from '~/server/email/testing
 import { startServer, type TestServer } from './server';
 import { routeSharedSmtp, type SharedServer, sharedServer } from './shared-shop';
 
+/** A query that never answers fails after 30 s instead of holding the test to its time-out. */
+function assertionClient(connectionString: string): pg.Client {
+  return new pg.Client({ connectionString, query_timeout: 30_000 });
+}
+
 export interface ServerWithSmtp {
   server: TestServer;
   /** The real SMTP peer the server delivers to (STARTTLS, self-signed). */
@@ -35,7 +40,7 @@ export async function startServerWithSmtp(env: Record<string, string> = {}): Pro
   process.env.DATABASE_URL = server.databaseUrl;
   process.env.APP_SECRET = appSecret;
   await configureSmtpFor(smtp, 'starttls');
-  const db = new pg.Client({ connectionString: server.databaseUrl });
+  const db = assertionClient(server.databaseUrl);
   await db.connect();
   return {
     server,
@@ -66,7 +71,7 @@ export async function sharedServerWithSmtp(env: Record<string, string> = {}): Pr
   process.env.DATABASE_URL = server.databaseUrl;
   process.env.APP_SECRET = server.appSecret;
   await configureSmtpFor(smtp, 'starttls');
-  const db = new pg.Client({ connectionString: server.databaseUrl });
+  const db = assertionClient(server.databaseUrl);
   await db.connect();
   return {
     server,

@@ -16,7 +16,7 @@ import {
 import routes from '../../app/routes';
 import { createUser, randomIp, type TestUser } from '../support/auth';
 import { insertTestOrder } from '../support/orders';
-import { type SharedServer, sharedServer } from '../support/shared-shop';
+import { startServer, type TestServer } from '../support/server';
 
 /*
  * Every loader and every action of the back office, called over HTTP as an anonymous visitor and
@@ -101,7 +101,7 @@ function guardedRoutes(): AdminRoute[] {
 const SENTINEL_NAME = 'Zéphyrine Sentinelle';
 const SENTINEL_NUMBER = 'SV-2026-987654';
 
-let server: SharedServer;
+let server: TestServer;
 let customer: TestUser;
 const staff = {} as Record<(typeof STAFF_ROLES)[number], TestUser>;
 /** An atelier member deactivated while its session was open, and an administrator without two-factor. */
@@ -124,7 +124,10 @@ async function query(sql: string, params: unknown[] = []) {
 }
 
 beforeAll(async () => {
-  server = await sharedServer();
+  // A server of its own: the team's « two-factor required » setting set below changes what every
+  // back-office page answers, and would hold the administrators of the files that follow on a
+  // shared one (tests/support/shared-shop.ts).
+  server = await startServer();
   const [created, ...members] = await Promise.all([
     createUser({ url: server.url }),
     ...STAFF_ROLES.map((role) => createUser({ url: server.url, databaseUrl: server.databaseUrl, role })),

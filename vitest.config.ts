@@ -1,5 +1,6 @@
 import tsconfigPaths from 'vite-tsconfig-paths';
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './tests/support/sequencer';
 
 /*
  * Four projects, one run (`npm test`):
@@ -22,6 +23,8 @@ const WORKERS = 2;
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
+    // Longest files first, from the durations of a whole run (tests/support/sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         extends: true,
@@ -45,7 +48,8 @@ export default defineConfig({
             'tests/integration/**/*.test.ts',
           ],
           globalSetup: ['tests/support/global-setup.ts'],
-          setupFiles: ['tests/support/database-per-file.ts'],
+          isolate: false,
+          setupFiles: ['tests/support/fresh-file.ts', 'tests/support/database-per-file.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -62,7 +66,8 @@ export default defineConfig({
             'tests/support/shop-pool.ts',
           ],
           include: ['tests/e2e/**/*.test.ts'],
-          setupFiles: ['tests/support/bounded-fetch.ts'],
+          isolate: false,
+          setupFiles: ['tests/support/fresh-file.ts', 'tests/support/bounded-fetch.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // expect.poll waits for what a user waits for (a server round trip, an e-mail): its default

@@ -128,8 +128,9 @@ describe('guest checkout', () => {
     await payOnSandbox(page, order);
     const state = await orderState(server.databaseUrl, order.id);
     expect(state.paymentStatus).toBe('paid');
-    // The sandbox took no money: the first demonstration invoice, in its own series.
-    expect(state.invoices).toEqual([`TEST-FA-${new Date().getFullYear()}-000001`]);
+    // The sandbox took no money: a demonstration invoice, in its own series (the shared server's
+    // other files may have numbered some before).
+    expect(state.invoices).toEqual([expect.stringMatching(new RegExp(`^TEST-FA-${new Date().getFullYear()}-\\d{6}$`))]);
     expect(state.events).toContain('early_start_consent');
     const [consent] = (await client.query('select early_start_consent_at from orders where id = $1', [order.id])).rows;
     expect(consent.early_start_consent_at).toBeInstanceOf(Date);

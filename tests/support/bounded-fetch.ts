@@ -6,7 +6,10 @@
  */
 const FETCH_TIMEOUT_MS = 90_000;
 
-const unbounded = globalThis.fetch;
+// Node's own fetch, kept once: a worker running several files evaluates this file for each.
+const holder = globalThis as typeof globalThis & { unboundedFetch?: typeof fetch };
+holder.unboundedFetch ??= globalThis.fetch;
+const unbounded = holder.unboundedFetch;
 
 globalThis.fetch = (input, init) => {
   if (init?.signal) return unbounded(input, init);

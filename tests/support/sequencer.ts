@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/*
+ * The order the two workers take the test files in (docs/testing.md, « Scheduling »).
+ *
+ * Vitest's own order puts the longest files first only when it has a previous run's durations in
+ * its cache, which a clean clone (CI) does not have; it then takes the largest files first, a poor
+ * guess (a 40 kB file of HTTP checks takes 10 s, a 10 kB browser walk 3 minutes). The durations of
+ * a whole run are committed in tests/durations.json (`node .ci/durations.mjs .ci/results.json`), and
+ * each project's files run longest first: the last minutes are then short files on both workers,
+ * not one long file on one while the other waits. Projects stay together (a worker that runs
+ * several files of one project keeps its loaded modules, `isolate: false`), the group order first.
+ * A file missing from the table (a new one) runs first: it may be long.
+ */
+const table: Record<string, number> = readDurations();
+
+function readDurations(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../durations.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+export default class DurationSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const seconds = (file: TestSpecification) =>
+      table[path.relative(root, file.moduleId).split(path.sep).join('/')] ?? Number.POSITIVE_INFINITY;
+    return [...files].sort((a, b) => {
+      const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
+      if (group !== 0) return group;
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      return seconds(b) - seconds(a) || (a.moduleId < b.moduleId ? -1 : 1);
+    });
+  }
+}

@@ -6,13 +6,13 @@ import { expectNoSeriousA11yViolations, launchBrowser, openStaffPage, waitForToa
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * Everyday work in the back office (issue 18, point 3), in Chromium against the production server:
- * 50 orders moved to the next workshop stage after one confirmation (and a cancelled one refused
- * with the lifecycle's reason), bad bulk posts refused in French, a saved filter saved, reopened
- * and deleted, and the phone layout (statistics folded, tab bar scrolling, orders as cards).
- * Issue 26: « En traitement » on a selection in mixed payment states previews the refused orders
- * with the lifecycle's reasons and moves only the paid ones; an order's status menu offers only
- * what the lifecycle allows, and an unpaid order starts only with « Commencer avant le paiement ».
+ * Everyday work in the back office, in Chromium against the production server: 50 orders moved to
+ * the next workshop stage after one confirmation (and a cancelled one refused with the lifecycle's
+ * reason), bad bulk posts refused in French, a saved filter saved, reopened and deleted, and the
+ * phone layout (statistics folded, tab bar scrolling, orders as cards). « En traitement » on a
+ * selection in mixed payment states (docs/decisions/021) previews the refused orders with the
+ * lifecycle's reasons and moves only the paid ones; an order's status menu offers only what the
+ * lifecycle allows, and an unpaid order starts only with « Commencer avant le paiement ».
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

@@ -7,7 +7,7 @@ import { insertTestOrder } from '../support/orders';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * Issue 18, everyday work with customers in the back office, in Chromium against the real server
+ * Everyday work with customers in the back office, in Chromium against the real server
  * and a real SMTP peer: guests in « Clients » grouped by e-mail, sorting by orders, a customer's
  * details edited (a wrong value refused, nothing changed), « Contacter le client » from an order
  * (Reply-To the shop's address, kept in the history) and an order's e-mail sent again from there.

@@ -8,10 +8,10 @@ import { expectNoSeriousA11yViolations, launchBrowser, openStaffPage, waitForToa
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * The back office's settings forms (issue 17, point 14: one way to build a form) in Chromium,
- * against the real production server: a wrong value is answered in French under its field and
- * nothing is saved; once corrected, the settings are saved. The e-mail settings in their dialog,
- * the payment settings in the Comptabilité tab on a phone.
+ * The back office's settings forms (one way to build a form: Conform, a zod schema and the fields
+ * of app/components/forms) in Chromium, against the real production server: a wrong value is
+ * answered in French under its field and nothing is saved; once corrected, the settings are saved.
+ * The e-mail settings in their dialog, the payment settings in the Comptabilité tab on a phone.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

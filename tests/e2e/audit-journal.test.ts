@@ -12,7 +12,7 @@ import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * The audit log and its « Journal » page (issue 18, point 2), in Chromium against the production
+ * The audit log and its « Journal » page (docs/decisions/017), in Chromium against the production
  * server: an administrator changes an order's status, a price and a setting through the back
  * office's own forms, then finds the three in /admin/journal with their before and after in
  * French, filters them by action, person and date, and reads them as cards on a phone. A customer

@@ -70,7 +70,7 @@ async function fillSignIn(page: Page, email: string, password: string) {
 
 /**
  * A page whose console may show the browser's own "404" line: /admin belongs to the back office
- * (issue 8) and may not exist yet; every other console error still fails the test.
+ * and may not exist yet; every other console error still fails the test.
  */
 async function pageTolerating404(options: BrowserContextOptions): Promise<Page> {
   const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', ...options });
@@ -276,7 +276,7 @@ describe('registration, sign-out, sign-in and profile', () => {
     await page.locator('form#register').getByRole('link', { name: 'conditions générales de vente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Conditions générales de vente' });
     await dialog.waitFor();
-    // The /cgv text itself, whole, under its version (one text: issue 17).
+    // The /cgv text itself, whole, under its version (one terms text, the page's and the dialog's).
     for (const section of ['1. Le vendeur', '10. Le droit de rétractation', '16. Droit applicable']) {
       await dialog.getByRole('heading', { name: section }).waitFor();
     }

@@ -14,11 +14,11 @@ import {
 import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * Issue 14's account fixes, against the production server over HTTP: a magic link keeps a confirmed
- * customer's password and sessions, while an account pre-registered by someone else at that address
- * is still taken back by its real owner; reset and magic-link tokens are stored hashed and only the
- * newest works; the sign-up API requires the terms and bounds its fields; the terms accepted are
- * recorded with their version.
+ * The accounts' security fixes, against the production server over HTTP: a magic link keeps a
+ * confirmed customer's password and sessions, while an account pre-registered by someone else at
+ * that address is still taken back by its real owner; reset and magic-link tokens are stored hashed
+ * and only the newest works; the sign-up API requires the terms and bounds its fields; the terms
+ * accepted are recorded with their version.
  */
 
 let server: SharedServer;

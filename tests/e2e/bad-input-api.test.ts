@@ -26,9 +26,9 @@ import { storePaymentConfig } from '../support/payments';
 import type { TestServer } from '../support/server';
 
 /*
- * Bad input on the JSON API and the gateways' webhooks (issue 9, part 3): malformed JSON, wrong
- * content types, wrong types in every field, hostile text, forged signatures. Never a 5xx; the
- * API's refusals are in French; a refused call stores and changes nothing.
+ * Bad input on the JSON API and the gateways' webhooks: malformed JSON, wrong content types, wrong
+ * types in every field, hostile text, forged signatures. Never a 5xx; the API's refusals are in
+ * French; a refused call stores and changes nothing.
  */
 
 let server: TestServer;

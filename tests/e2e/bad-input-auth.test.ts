@@ -19,7 +19,7 @@ import {
 import type { TestServer } from '../support/server';
 
 /*
- * Bad input on the contact form, the sign-in pages and Better Auth's endpoints (issue 9, part 3):
+ * Bad input on the contact form, the sign-in pages and Better Auth's endpoints:
  * thousands of malformed, oversized and hostile values over real HTTP. Every answer is below 500;
  * a refusal says why in French; a refused request stores nothing; no script comes back unescaped;
  * a redirect never leaves the site.

@@ -15,15 +15,15 @@ import {
 import type { TestServer } from '../support/server';
 
 /*
- * Request limits (issue 14): a body over the limit is refused with a French 413 before any page or
- * API reads it, at once, and the server's memory stays flat; deeply nested JSON and methods the shop
- * does not serve are refused in French instead of failing with a 500.
+ * Request limits (server/body-limits.ts): a body over the limit is refused with a French 413 before
+ * any page or API reads it, at once, and the server's memory stays flat; deeply nested JSON and
+ * methods the shop does not serve are refused in French instead of failing with a 500.
  */
 
 const MB = 1024 * 1024;
 const ANY_ID = '00000000-0000-4000-8000-000000000000';
 
-/** Better Auth's endpoints behind `api/auth/*` that take a body (update-user: the 3,8 MB request of the issue). */
+/** Better Auth's endpoints behind `api/auth/*` that take a body (update-user once got a 3,8 MB request). */
 const AUTH_ENDPOINTS = [
   'sign-up/email',
   'sign-in/email',

@@ -17,7 +17,7 @@ import {
 import type { TestServer } from '../support/server';
 
 /*
- * Bad input in addresses (issue 9, part 3): garbage in the path segments and query strings of the
+ * Bad input in addresses: garbage in the path segments and query strings of the
  * pages and GET endpoints, and in the cookies they read. Never a 5xx; a refusal (404, 400) is a
  * French page or message; no script comes back unescaped; a redirect never leaves the site (the
  * redirectTo and callbackURL parameters are the classic open redirects); nothing is stored.

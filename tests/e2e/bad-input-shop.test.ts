@@ -21,7 +21,7 @@ import { insertTestOrder, type TestOrder } from '../support/orders';
 import type { TestServer } from '../support/server';
 
 /*
- * Bad input on the shop's forms (issue 9, part 3): the configurator, quotes, checkout, the sandbox
+ * Bad input on the shop's forms: the configurator, quotes, checkout, the sandbox
  * card form, withdrawal and the account's profile, with a real customer, a real guest order and
  * real saved quotes. Never a 5xx; a refusal says why in French; a refused post stores nothing and
  * changes nothing; no script comes back unescaped; redirects stay on the site.
@@ -181,7 +181,7 @@ describe('quotes', PROPERTY_TIME, () => {
 });
 
 describe('/checkout', PROPERTY_TIME, () => {
-  // The guest's contact goes with « Payer » (issue 27): its fields are the pay form's `contact.*`.
+  // The guest's contact goes with « Payer » (docs/decisions/024): its fields are the pay form's `contact.*`.
   const FIELDS = [
     'contact.email',
     'contact.firstName',
@@ -229,7 +229,7 @@ describe('/checkout', PROPERTY_TIME, () => {
           await send(server, `/checkout?orderId=${id}`, { body, contentType }),
           `POST /checkout?orderId=${id} ${body}`,
         );
-        // Signed out, an account's order or an unknown id first asks to sign in (issue 17, point 3).
+        // Signed out, an account's order or an unknown id first asks to sign in.
         if (isRedirect(answer)) expect(answer.location).toMatch(/^\/login\?redirectTo=/);
         else expect(answer.status).toBeGreaterThanOrEqual(400);
         expectFrenchRefusal(answer, 'POST /checkout');

@@ -11,11 +11,11 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 import type { SharedServer } from '../support/shared-shop';
 
 /*
- * Issue 7's acceptance in Chromium, on the built app with a real SMTP peer: a guest orders in the
- * configurator, pays at the sandbox (a declined card first), lands on /confirmation, opens the
- * invoice and downloads its PDF, and receives both e-mails (order confirmation, payment received
- * with the invoice). Then the offline methods (bank transfer, cheque) with their instructions, and
- * the confirmation page that waits for the gateway's notification.
+ * The checkout from start to end in Chromium, on the built app with a real SMTP peer: a guest
+ * orders in the configurator, pays at the sandbox (a declined card first), lands on /confirmation,
+ * opens the invoice and downloads its PDF, and receives both e-mails (order confirmation, payment
+ * received with the invoice). Then the offline methods (bank transfer, cheque) with their
+ * instructions, and the confirmation page that waits for the gateway's notification.
  */
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');

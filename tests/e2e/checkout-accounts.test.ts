@@ -11,11 +11,11 @@ import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-
 import { insertWorkshopOrder } from '../support/workshop-orders';
 
 /*
- * Issue 17, points 1, 3, 4 and 11, in Chromium on the built app: signing in and registering inside
- * the checkout's tabs (with and without JavaScript) takes the guest order into the account; an
- * account's order links send a signed-out visitor to /login and back; a withdrawn unpaid order asks
- * for nothing; the early-start request is a choice, and without it the workshop waits for the end
- * of the withdrawal period.
+ * Accounts at checkout and the early-start choice, in Chromium on the built app: signing in and
+ * registering inside the checkout's tabs (with and without JavaScript) takes the guest order into
+ * the account; an account's order links send a signed-out visitor to /login and back; a withdrawn
+ * unpaid order asks for nothing; the early-start request is a choice, and without it the workshop
+ * waits for the end of the withdrawal period.
  */
 
 let server: SharedServer;

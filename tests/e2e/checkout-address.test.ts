@@ -6,10 +6,10 @@ import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../suppo
 import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * The delivery address at checkout in Chromium (issue 15, part 1): a guest orders a USB key with
- * the return of the originals, gets French messages for a wrong postal code and a missing phone,
- * fixes them, pays with the sandbox and finds the address on the confirmation and the invoice; a
- * signed-in customer finds the form filled from their profile.
+ * The delivery address at checkout in Chromium: a guest orders a USB key with the return of the
+ * originals, gets French messages for a wrong postal code and a missing phone, fixes them, pays
+ * with the sandbox and finds the address on the confirmation and the invoice; a signed-in customer
+ * finds the form filled from their profile.
  */
 
 let server: SharedServer;

@@ -6,13 +6,14 @@ import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../suppo
 import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * Issue 27, points 9 to 11, in Chromium on the built app: a guest types their e-mail address and
- * the delivery address ONCE in « Vos coordonnées » and presses « Payer » ONCE, with JavaScript and
- * without it; an address mistake on a transfer order comes back under its field, headed as a
- * mistake of the form (not « Erreur de paiement »), with everything typed; no page violates the
- * Content-Security-Policy (a `securitypolicyviolation` listener on every public page of the
- * sitemap, the configurator and the checkout); the site's pages load no router script; the
- * demonstration banner is not hidden under the heroes.
+ * The checkout that asks each thing once (docs/decisions/024) and the public pages' scripts, in
+ * Chromium on the built app: a guest types their e-mail address and the delivery address ONCE in
+ * « Vos coordonnées » and presses « Payer » ONCE, with JavaScript and without it; an address
+ * mistake on a transfer order comes back under its field, headed as a mistake of the form (not
+ * « Erreur de paiement »), with everything typed; no page violates the Content-Security-Policy (a
+ * `securitypolicyviolation` listener on every public page of the sitemap, the configurator and the
+ * checkout); the site's pages load no router script; the demonstration banner is not hidden under
+ * the heroes.
  */
 
 let server: SharedServer;

@@ -7,10 +7,10 @@ import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * /checkout?orderId= in Chromium on the built app (issue 7, parts 1 and 4): the guest's
- * information, the express request to start early, `Payer {total}` through the sandbox gateway,
- * the return to /confirmation once the signed notification has paid the order, the cancelled
- * payment's banner and its retry, and who may open an order's checkout (others: 404).
+ * /checkout?orderId= in Chromium on the built app: the guest's information, the express request to
+ * start early, `Payer {total}` through the sandbox gateway, the return to /confirmation once the
+ * signed notification has paid the order, the cancelled payment's banner and its retry, and who may
+ * open an order's checkout (others: 404).
  */
 
 let server: SharedServer;
@@ -86,14 +86,14 @@ describe('guest checkout', () => {
     const recapText = ((await recap.textContent()) ?? '').replace(/[\u00A0\u202F]/g, ' ');
     expect(recapText).toContain('0,35 €');
     expect(recapText).toContain('35,00 €');
-    // The tapes (2 × 17,00 €) and their denoising (2 × 5,00 €) on rows of their own (issue 17).
+    // The tapes (2 × 17,00 €) and their denoising (2 × 5,00 €) on rows of their own.
     expect(recapText).toContain('34,00 €');
     expect(recapText).toContain('Débruitage');
     expect(recapText).toContain('10,00 €');
     expect(recapText).toContain('94,90 €');
     expect(recapText).not.toContain('12,99');
     expect(await page.getByRole('region', { name: 'Livraison' }).textContent()).toContain('3 à 5 jours ouvrés');
-    // Signing in and registering happen in the page's own tabs (issue 17: checkout-accounts.test.ts).
+    // Signing in and registering happen in the page's own tabs (tested in checkout-accounts.test.ts).
     expect(await page.getByRole('link', { name: 'Connexion' }).getAttribute('href')).toBe(
       `/checkout?orderId=${order.id}&compte=connexion`,
     );
@@ -218,7 +218,7 @@ describe('who may open a checkout', () => {
   it('answers 404 to wrong tokens and other customers, and sends the signed out to /login', async () => {
     const guest = await insertTestOrder(server.databaseUrl);
     const owned = await insertTestOrder(server.databaseUrl, { userId: customer.id });
-    // An account's order, signed out (issue 17, point 3): sign in first, then back to this page.
+    // An account's order, signed out: sign in first, then back to this page.
     for (const cookie of [null, guest.cookie]) {
       const response = await fetch(`${server.url}/checkout?orderId=${owned.id}`, {
         redirect: 'manual',

@@ -6,10 +6,10 @@ import { insertTestOrder, orderState } from '../support/orders';
 import { SANDBOX_ENV, type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * Issue 17, the customer side as a French customer finds it in Chromium, on a phone and a desktop:
- * the sandbox card form on a phone (5), one versioned terms text (6), /admin's redirects (7), the
- * phone layouts (8), prices whose arithmetic adds up (10) and the small items (12), including the
- * mobile menu without JavaScript.
+ * The customer side as a French customer finds it in Chromium, on a phone and a desktop (each
+ * number names a describe block below): the sandbox card form on a phone (5), one versioned terms
+ * text (6), /admin's redirects (7), the phone layouts (8), prices whose arithmetic adds up (10) and
+ * the small items (12), including the mobile menu without JavaScript.
  */
 
 const PHONE = { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true };
@@ -86,7 +86,7 @@ function cents(text: string): number {
 }
 
 /** The rows of an order's items table: each quantity × unit price = amount, and with the delivery the total. */
-/** The back office's table also lists the delivery (15,90 €, a USB key) after the items (issue 18). */
+/** The back office's table also lists the delivery (15,90 €, a USB key) after the items. */
 async function expectRowsAddUp(table: Locator, totalCents: number, { withDelivery = false } = {}) {
   await table.waitFor();
   const rows = await table

@@ -9,12 +9,13 @@ import { payBySandboxCard } from '../support/payments';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * Issue 27, « the customer's way back in », on the built app with a real SMTP peer. An account
- * holder pays an order by card, then withdraws from it (paid, not started: refunded in full with a
- * credit note). Every link of every e-mail they received, opened signed out in a fresh browser,
- * leads to /login and, once signed in, back to that page or document, never « Page introuvable »;
- * another customer gets a 404. Then the account: the credit note in « Mes factures », a draft kept
- * in « Devis et brouillons » without the withdrawal button, and the order page counting its files.
+ * The customer's way back in (docs/decisions/023), on the built app with a real SMTP peer. An
+ * account holder pays an order by card, then withdraws from it (paid, not started: refunded in full
+ * with a credit note). Every link of every e-mail they received, opened signed out in a fresh
+ * browser, leads to /login and, once signed in, back to that page or document, never « Page
+ * introuvable »; another customer gets a 404. Then the account: the credit note in « Mes
+ * factures », a draft kept in « Devis et brouillons » without the withdrawal button, and the order
+ * page counting its files.
  */
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');

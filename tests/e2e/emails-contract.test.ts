@@ -12,11 +12,11 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 import type { SharedServer } from '../support/shared-shop';
 
 /*
- * Issue 17, points 2 and 9, on the built app with a real SMTP peer: a guest pays and opens the
- * invoice link of « Paiement reçu » on another device (a new browser, no cookie); a signed-in
- * customer who orders and pays receives each e-mail once; the order confirmation is the contract
- * on a durable medium (terms of sale and withdrawal form attached); every message answers to the
- * shop's mailbox (Reply-To).
+ * The e-mails and the contract on a durable medium (docs/decisions/015), on the built app with a
+ * real SMTP peer: a guest pays and opens the invoice link of « Paiement reçu » on another device (a
+ * new browser, no cookie); a signed-in customer who orders and pays receives each e-mail once; the
+ * order confirmation is the contract on a durable medium (terms of sale and withdrawal form
+ * attached); every message answers to the shop's mailbox (Reply-To).
  */
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');

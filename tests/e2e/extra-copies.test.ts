@@ -12,11 +12,11 @@ import { insertTestOrder, type TestOrder } from '../support/orders';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * Extra copies and the paid retention in Chromium against the production server (issue 27, points
- * 4 and 6, decision 029): from the gallery the owner orders 2 USB keys of a selection for a relative
- * with a gift message, pays by card (the sandbox), the workshop board shows the order with the
- * files to copy and its source, the invoice states the keys and the parcel at the Tarifs prices;
- * then the owner buys « Prolonger d’un an » and the gallery shows the new date.
+ * Extra copies and the paid retention in Chromium against the production server (decision 029):
+ * from the gallery the owner orders 2 USB keys of a selection for a relative with a gift message,
+ * pays by card (the sandbox), the workshop board shows the order with the files to copy and its
+ * source, the invoice states the keys and the parcel at the Tarifs prices; then the owner buys
+ * « Prolonger d’un an » and the gallery shows the new date.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

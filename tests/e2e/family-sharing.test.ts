@@ -19,12 +19,12 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 import { zipDigests } from '../support/unzip';
 
 /*
- * « Partager avec la famille » (issue 27, point 3) in Chromium against the production server and a
+ * « Partager avec la famille » (docs/decisions/028) in Chromium against the production server and a
  * real SMTP peer: the customer, without JavaScript, shares two of their three photos with an aunt's
  * address; the aunt opens the e-mail's link in a fresh browser on a phone, with no account, sees
- * whose memories they are and only those two files, nothing of the order, and downloads a ZIP
- * whose files match; the customer sees the visit counted, stops the share, and the link answers
- * « Ce partage a pris fin » (410). Before that, the aunt orders a USB key of the shared photos from the
+ * whose memories they are and only those two files, nothing of the order, and downloads a ZIP whose
+ * files match; the customer sees the visit counted, stops the share, and the link answers « Ce
+ * partage a pris fin » (410). Before that, the aunt orders a USB key of the shared photos from the
  * share and lands on the checkout with her own order.
  */
 

@@ -17,7 +17,7 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 import { zipDigests } from '../support/unzip';
 
 /*
- * Issue 16, « done when »: the whole digital delivery in Chromium against the production server,
+ * The whole digital delivery (docs/decisions/011) in Chromium against the production server,
  * with the real SMTP peer, once on the DATA_DIR folder and once on the S3 peer (s3rver).
  *
  * The staff upload two photos and a video for a paid guest order from the order's dialog; one
@@ -114,7 +114,7 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
     ]);
     work = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-delivery-'));
     order = await insertTestOrder(env.server.databaseUrl, { guestEmail, paymentStatus: 'paid', status: 'processing' });
-    // Received and checked by the workshop (issue 15's steps, tested there).
+    // Received and checked by the workshop (steps tested in originals-journey.test.ts).
     await env.db.query(`update orders set stage = 'quality_check', received_at = now() where id = $1`, [order.id]);
   }, 180_000);
 
@@ -250,7 +250,7 @@ describe.each(BACKENDS)('the digital delivery on $name', (backend) => {
       'Photos papier/Été 1984 – plage.jpg': sha256(uploaded['Été 1984 – plage.jpg'] as Buffer),
       'Photos papier/Noël 1986.jpg': sha256(uploaded['Noël 1986.jpg'] as Buffer),
       'Cassettes VHS/Mariage 1987.mp4': sha256(uploaded['Mariage 1987.mp4'] as Buffer),
-      // Issue 27: every ZIP carries its manifest.
+      // Every ZIP carries its manifest (docs/decisions/027).
       'MANIFESTE.csv': expect.any(String),
     });
     await context.close();

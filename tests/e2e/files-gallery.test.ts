@@ -17,13 +17,13 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 import { zipDigests } from '../support/unzip';
 
 /*
- * The customer's gallery in Chromium against the production server (issue 16, points 4 and 6):
- * an order's files stored through storeOrderFile in the server's own DATA_DIR, published by the
- * lifecycle's publish_files; the owner opens the gallery from the order page, walks the viewer
- * with the keyboard, downloads one file and the ZIP (compared by SHA-256), resumes a download
- * with Range and flags a file « à refaire », which the history shows. A stranger, another
- * customer and a guest without the token get 404 on every file address; the e-mail's token opens
- * them; after the retention the gallery says the files were deleted.
+ * The customer's gallery in Chromium against the production server: an order's files stored through
+ * storeOrderFile in the server's own DATA_DIR, published by the lifecycle's publish_files; the
+ * owner opens the gallery from the order page, walks the viewer with the keyboard, downloads one
+ * file and the ZIP (compared by SHA-256), resumes a download with Range and flags a file « à
+ * refaire », which the history shows. A stranger, another customer and a guest without the token
+ * get 404 on every file address; the e-mail's token opens them; after the retention the gallery
+ * says the files were deleted.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -265,7 +265,7 @@ describe('the customer’s gallery', () => {
     const label = (support: string) => (support === 'photos' ? 'Photos papier' : 'Cassettes VHS');
     expect(await zipDigests(zipPath)).toEqual({
       ...Object.fromEntries(stored.map((file) => [`${label(file.support)}/${file.name}`, sha256(file.bytes)])),
-      // Issue 27: every ZIP carries its manifest (gallery-playback.test.ts checks its lines).
+      // Every ZIP carries its manifest (docs/decisions/027; gallery-playback.test.ts checks its lines).
       'MANIFESTE.csv': expect.any(String),
     });
 

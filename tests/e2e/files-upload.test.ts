@@ -13,7 +13,7 @@ import { insertTestOrder } from '../support/orders';
 import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
- * « Fichiers à livrer » in Chromium against the production server (issue 16, uploads): the staff
+ * « Fichiers à livrer » in Chromium against the production server (docs/decisions/012): the staff
  * open a paid order, upload two photos and a video of three chunks; one PATCH of the video is cut
  * (the request aborted as by a network failure) and the upload resumes from the server's offset,
  * never from zero; every progress bar reaches 100 % and the rows hold the files' SHA-256.

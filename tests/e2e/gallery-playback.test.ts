@@ -20,15 +20,15 @@ import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with
 import { zipDigests } from '../support/unzip';
 
 /*
- * Issue 27, « Watching, not only downloading » and « Memories owned, not rented », in Chromium
+ * Watching, not only downloading; memories owned, not rented (docs/decisions/027), in Chromium
  * against the production server with its files in an S3 bucket (s3rver): a guest's order holds a
- * photo whose EXIF gives a caption and a date, and an MPEG-2 Matroska file with chapters (a DVD's titles ripped to MKV,
- * which no browser plays); the server's previews worker makes its poster and its H.264
- * rendition. The guest opens the « Vos fichiers sont prêts » link in a fresh browser: the retention
- * and what happens after are written, the photo shows its caption and date, the video plays (the
- * browser reports currentTime advancing) and jumps to a chapter. The reminder e-mail's one-click
- * ZIP, opened in another fresh browser, downloads an archive whose MANIFESTE.csv gives the size and
- * SHA-256 of every file it holds. The checkout states the retention before paying.
+ * photo whose EXIF gives a caption and a date, and an MPEG-2 Matroska file with chapters (a DVD's
+ * titles ripped to MKV, which no browser plays); the server's previews worker makes its poster and
+ * its H.264 rendition. The guest opens the « Vos fichiers sont prêts » link in a fresh browser: the
+ * retention and what happens after are written, the photo shows its caption and date, the video
+ * plays (the browser reports currentTime advancing) and jumps to a chapter. The reminder e-mail's
+ * one-click ZIP, opened in another fresh browser, downloads an archive whose MANIFESTE.csv gives
+ * the size and SHA-256 of every file it holds. The checkout states the retention before paying.
  */
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@ import { createUser, type TestUser } from '../support/auth';
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * The in-memory cache of anonymous public pages (server/html-cache.ts, issue 9), against the real
+ * The in-memory cache of anonymous public pages (server/html-cache.ts), against the real
  * built server: a visitor gets the page from memory the second time, with its own CSP nonce; a
  * browser that has the page gets a 304; a signed-in customer's page is never shared; a price
  * published from the back office shows on the next request.

@@ -7,10 +7,10 @@ import { insertTestOrder, type TestOrder } from '../support/orders';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * The originals' journey as a guest follows it (issue 15, parts 2 and 6) in Chromium on the built
- * app, with a real SMTP peer: the confirmation page tells how to send the originals and shows the
- * steps; as the workshop receives, digitises, finishes and ships the order (the lifecycle's
- * transitions, applied here as the back office would), the steps move on and the e-mails arrive.
+ * The originals' journey as a guest follows it in Chromium on the built app, with a real SMTP peer:
+ * the confirmation page tells how to send the originals and shows the steps; as the workshop
+ * receives, digitises, finishes and ships the order (the lifecycle's transitions, applied here as
+ * the back office would), the steps move on and the e-mails arrive.
  */
 
 let env: ServerWithSmtp;

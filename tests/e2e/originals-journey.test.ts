@@ -7,13 +7,13 @@ import { type FakeColissimo, saveColishipCredentials, startFakeColissimo } from 
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * Issue 15's acceptance in Chromium, with the local Colissimo peer and a real SMTP peer: a guest
- * orders 100 photos and 2 VHS tapes with the prepaid label and the return of the originals, enters
- * an address, pays and downloads the label (a real PDF from the peer); the staff receive the parcel
- * with 20 more photos than declared; the customer approves and pays the supplement; the workshop
- * moves the order through its stages and ships it with a Colissimo return label; the customer
- * receives each e-mail and sees the tracking link. The same journey with 10 photos fewer ends in a
- * partial refund and its credit note.
+ * The originals' whole journey in Chromium, with the local Colissimo peer and a real SMTP peer: a
+ * guest orders 100 photos and 2 VHS tapes with the prepaid label and the return of the originals,
+ * enters an address, pays and downloads the label (a real PDF from the peer); the staff receive the
+ * parcel with 20 more photos than declared; the customer approves and pays the supplement; the
+ * workshop moves the order through its stages and ships it with a Colissimo return label; the
+ * customer receives each e-mail and sees the tracking link. The same journey with 10 photos fewer
+ * ends in a partial refund and its credit note.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

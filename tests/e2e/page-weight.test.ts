@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { type SharedServer, test } from '../support/shared-shop';
 
 /*
- * The JavaScript a public page makes a phone download before it works (issue 17, point 13): every
+ * The JavaScript a public page makes a phone download before it works (docs/lighthouse.md): every
  * script the page's HTML names (its module preloads and the router's inline module), with the
  * chunks those import in turn, fetched from the real server as a browser asks for them (Brotli or
  * gzip, whatever the server answers) and counted as transferred, plus its inline scripts. Bytes,

@@ -13,12 +13,12 @@ import { insertTestOrder, type TestOrder } from '../support/orders';
 import { type ServerWithSmtp, startServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * « Où sont mon colis et mes cassettes » (issue 27), against the production server, the real SMTP
- * peer and the local Colissimo peer (labels and La Poste's tracking service): the staff save the
- * tracking key in Configuration Coliship; a transfer order with the prepaid label is validated and
- * the label's e-mail arrives; the order page lists the carrier's events, and « Colis envoyé » is
- * ticked by the peer's first scan, not by the label; once received, the order page shows each
- * counted support's stage and the tapes one by one.
+ * « Où sont mon colis et mes cassettes » (docs/decisions/026), against the production server, the
+ * real SMTP peer and the local Colissimo peer (labels and La Poste's tracking service): the staff
+ * save the tracking key in Configuration Coliship; a transfer order with the prepaid label is
+ * validated and the label's e-mail arrives; the order page lists the carrier's events, and « Colis
+ * envoyé » is ticked by the peer's first scan, not by the label; once received, the order page
+ * shows each counted support's stage and the tapes one by one.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

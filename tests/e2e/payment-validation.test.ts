@@ -8,12 +8,12 @@ import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/serv
 import type { SharedServer } from '../support/shared-shop';
 
 /*
- * « Validation Paiements » in Chromium against the production server (issue 18, point 3): the
- * selection's buttons ask first. Three bank transfers awaited (94,90 € each): « Valider la
- * sélection » opens a confirmation that names them and their total; « Annuler » changes nothing;
- * confirming validates the three (paid, one invoice each). Issue 26: a row's ✓ and ✗ ask first too,
- * naming the order, the customer and the amount; a rejection needs its reason, which the customer
- * reads in the « Paiement non validé » e-mail received by the real SMTP peer.
+ * « Validation Paiements » in Chromium against the production server: the selection's buttons ask
+ * first. Three bank transfers awaited (94,90 € each): « Valider la sélection » opens a confirmation
+ * that names them and their total; « Annuler » changes nothing; confirming validates the three
+ * (paid, one invoice each). A row's ✓ and ✗ ask first too (docs/decisions/021), naming the order,
+ * the customer and the amount; a rejection needs its reason, which the customer reads in the
+ * « Paiement non validé » e-mail received by the real SMTP peer.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

@@ -6,8 +6,8 @@ import { insertTestOrder, orderState } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * The built-in payment sandbox never takes money in production (DESIGN.md, « Payments in
- * production »), on the built app started as `npm start` does (NODE_ENV=production):
+ * The built-in payment sandbox never takes money in production (docs/payments.md,
+ * « The sandbox »), on the built app started as `npm start` does (NODE_ENV=production):
  *  - a fresh shop, nothing configured: no card payment anywhere (create-checkout 503, the checkout
  *    offers transfer and cheque only), and the back office says so in red on every tab;
  *  - a demo shop (PAYMENT_SANDBOX=on): every page says it takes no real payment.

@@ -15,12 +15,12 @@ import { insertTestOrder, type TestOrder } from '../support/orders';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * Issue 27, point 5, « done when »: a preview-and-keep order of 50 slides (the default Tarifs flag
- * slides for the customer's review, 20 % may be dropped) paid by card. The staff press « Publier
- * la livraison »: the files are published for review and the customer is e-mailed. On another
- * device, from the e-mail's link, the customer unticks 10 slides, reads the amount, validates; the
- * refund is exactly what the price list says 10 slides cost, with its credit note and its e-mail,
- * and the gallery then holds the 40 slides kept. Axe on the review page.
+ * Preview and keep from end to end (docs/decisions/030): an order of 50 slides (the default Tarifs
+ * flag slides for the customer's review, 20 % may be dropped) paid by card. The staff press
+ * « Publier la livraison »: the files are published for review and the customer is e-mailed. On
+ * another device, from the e-mail's link, the customer unticks 10 slides, reads the amount,
+ * validates; the refund is exactly what the price list says 10 slides cost, with its credit note
+ * and its e-mail, and the gallery then holds the 40 slides kept. Axe on the review page.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -77,7 +77,7 @@ describe('preview and keep: a slides order reviewed, 10 dropped, refunded exactl
       [order.id, lineCents],
     );
     await payByCard(order.id, lineCents);
-    // Received and checked by the workshop (issue 15's steps, tested there); the scans stored.
+    // Received and checked by the workshop (steps tested in originals-journey.test.ts); the scans stored.
     await env.db.query(
       `update orders set stage = 'quality_check', status = 'processing', received_at = now() where id = $1`,
       [order.id],

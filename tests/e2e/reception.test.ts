@@ -8,11 +8,11 @@ import { payBySandboxCard } from '../support/payments';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * « Colis reçu » in Chromium against the production server (issue 15, reception): the staff
- * receive a paid order with 20 more photos than ordered; the customer gets the supplement e-mail on
- * the real SMTP peer, follows its link in a fresh browser, pays the 7,00 € supplement on the
- * sandbox's card form and reads « Supplément payé ». With 10 photos fewer, the difference is
- * refunded through the gateway with its credit note: « Partiellement remboursée ».
+ * « Colis reçu » in Chromium against the production server: the staff receive a paid order with 20
+ * more photos than ordered; the customer gets the supplement e-mail on the real SMTP peer, follows
+ * its link in a fresh browser, pays the 7,00 € supplement on the sandbox's card form and reads
+ * « Supplément payé ». With 10 photos fewer, the difference is refunded through the gateway with
+ * its credit note: « Partiellement remboursée ».
  * The test order: 100 paper photos at 0,35 € and 2 VHS tapes, 94,90 €.
  */
 

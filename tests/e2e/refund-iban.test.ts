@@ -14,13 +14,13 @@ import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
 /*
- * A refund on an order paid by bank transfer (issue 27, point 4; decision 025), in Chromium against
- * the production server and a real SMTP peer: the workshop counts 10 photos fewer than ordered, the
- * 3,50 € owed back cannot go back to a card, so the customer is e-mailed « Indiquez-nous votre
- * IBAN »; in a fresh browser they follow the link, type a wrong IBAN (a French message, nothing
- * stored), then a right one (stored encrypted). The accountant sees « IBAN reçu le … », shows it in
- * full, makes the transfer and marks the refund paid: the credit note is issued and the IBAN is gone
- * from the database. The test order: 100 paper photos at 0,35 € and 2 VHS tapes, 94,90 €.
+ * A refund on an order paid by bank transfer (decision 025), in Chromium against the production
+ * server and a real SMTP peer: the workshop counts 10 photos fewer than ordered, the 3,50 € owed
+ * back cannot go back to a card, so the customer is e-mailed « Indiquez-nous votre IBAN »; in a
+ * fresh browser they follow the link, type a wrong IBAN (a French message, nothing stored), then a
+ * right one (stored encrypted). The accountant sees « IBAN reçu le … », shows it in full, makes the
+ * transfer and marks the refund paid: the credit note is issued and the IBAN is gone from the
+ * database. The test order: 100 paper photos at 0,35 € and 2 VHS tapes, 94,90 €.
  */
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };

@@ -261,7 +261,7 @@ describe('the site frame', () => {
       'Politique de confidentialité': '/politique-de-confidentialite',
       'Legal notice (English)': '/legal-notice',
       'Plaques de verre': '/services/plaques-verre',
-      // One link to the box, to its own page (issue 17).
+      // One link to the box, to its own page.
       'La boîte Soovenirs': '/boite-soovenirs',
       // The specification links the back office from the footer for everyone.
       Administration: '/admin',

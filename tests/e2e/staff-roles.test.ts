@@ -12,7 +12,7 @@ import { totp } from '../support/totp';
 import { insertWorkshopOrder } from '../support/workshop-orders';
 
 /*
- * Staff and roles (issue 18, docs/decisions/016), in Chromium against the production server: the
+ * Staff and roles (docs/decisions/016), in Chromium against the production server: the
  * owner invites an operator and an accountant from « Équipe »; the invitations reach a real SMTP
  * peer; each accepts with their own password and lands on the dashboard with the tabs of their
  * role. The operator moves an order through the workshop but is refused the prices, a refund and

@@ -3,10 +3,10 @@ import { isDocumentRoute, moduleIsSitePage, type RouteEntry, routeIdOf } from '~
 import routes from '../../app/routes';
 
 /*
- * Every route of app/routes.ts held to the one rule of the pages sent as documents (issue 27,
- * point 11; docs/decisions/018): a page whose module is in app/routes/site is sent without the
- * router's JavaScript, any other page hydrates. A route added later is in this list without
- * editing the test; a site route given an id without the folder's prefix fails here.
+ * Every route of app/routes.ts held to the one rule of the pages sent as documents
+ * (docs/decisions/018): a page whose module is in app/routes/site is sent without the router's
+ * JavaScript, any other page hydrates. A route added later is in this list without editing the
+ * test; a site route given an id without the folder's prefix fails here.
  */
 
 function flatten(entries: RouteEntry[]): RouteEntry[] {

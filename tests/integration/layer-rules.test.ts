@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
- * The layer rules of DESIGN.md (issue 17, point 14) are Biome's noRestrictedImports, set per folder
- * in biome.jsonc: `npm run lint` must fail on an import that breaks them. Each case lints a small
- * file with the project's own configuration and Biome, in a scratch copy of the folders (the work
- * tree is left alone).
+ * The layer rules (docs/architecture.md, « Layers ») are Biome's noRestrictedImports, set per
+ * folder in biome.jsonc: `npm run lint` must fail on an import that breaks them. Each case lints a
+ * small file with the project's own configuration and Biome, in a scratch copy of the folders (the
+ * work tree is left alone).
  */
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * zod probes `new Function("")` the first time an object schema is built unless `jitless` is set
- * already, and the Content-Security-Policy reports the attempt on every page that loads the
- * module (issue 27, point 11). The setting lives in app/domain/zod-config.ts: every module a
- * browser may load that imports zod imports it too (so that it runs before the module's schemas, whatever the
- * bundle's chunks), and the root route imports it first.
+ * already, and the Content-Security-Policy reports the attempt on every page that loads the module.
+ * The setting lives in app/domain/zod-config.ts: every module a browser may load that imports zod
+ * imports it too (so that it runs before the module's schemas, whatever the bundle's chunks), and
+ * the root route imports it first.
  */
 
 const appDir = path.resolve(import.meta.dirname, '../../app');

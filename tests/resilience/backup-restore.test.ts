@@ -10,11 +10,12 @@ import { startRestartableServer } from '../support/server';
 import { books, type LoadRecord, newRecord, runCheckoutLoad, waitUntil } from './checkout-load';
 
 /*
- * An online backup of a shop that keeps selling (issue 14): guests order and pay through the
- * sandbox gateway while `npm run backup` copies the running embedded PostgreSQL; more orders come
- * after it, then the WAL is archived. `npm run restore` must bring back, into a new DATA_DIR, every
- * order and invoice the shop acknowledged (the latest state), and a point-in-time restore must stop
- * between two orders. The books of each restored copy must balance, invoice numbers gapless.
+ * An online backup of a shop that keeps selling (docs/operations.md, « Back up and restore »):
+ * guests order and pay through the sandbox gateway while `npm run backup` copies the running
+ * embedded PostgreSQL; more orders come after it, then the WAL is archived. `npm run restore` must
+ * bring back, into a new DATA_DIR, every order and invoice the shop acknowledged (the latest
+ * state), and a point-in-time restore must stop between two orders. The books of each restored copy
+ * must balance, invoice numbers gapless.
  */
 
 const GUESTS = 4;

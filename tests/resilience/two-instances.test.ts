@@ -13,8 +13,8 @@ import { insertTestOrder } from '../support/orders';
 import { type RestartableServer, spawnServer, startRestartableServer } from '../support/server';
 
 /*
- * Two instances of the built shop on one PostgreSQL, as behind a load balancer (DESIGN.md, « Several
- * machines »; docs/operations.md, « Plusieurs instances »): a price published on one shows on the
+ * Two instances of the built shop on one PostgreSQL, as behind a load balancer (docs/operations.md,
+ * « Several instances »; docs/decisions/009): a price published on one shows on the
  * other's cached pages within 2 s; the contact limit counts both; every e-mail leaves exactly once
  * through the real SMTP peer; invoices validated on both stay gapless. A third instance started
  * with another APP_SECRET refuses to start and says what to do.

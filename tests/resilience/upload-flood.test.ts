@@ -7,11 +7,11 @@ import { UPLOADS_PATH } from '../../app/domain/files/uploads';
 import { startServer, type TestServer } from '../support/server';
 
 /*
- * Issue 26, item 5: anonymous floods of 80 MB posts to the routes with large bodies (reception
- * photos, tus) are refused by the door (server/door.ts) from their headers, before a byte of the
- * body is read; /healthz keeps answering throughout (a body read would hold the event loop for
- * seconds: the bound is a second, not a speed goal, which a loaded 2-core CI machine would make
- * flaky); the server's memory comes back to its level. Loopback only, bounded loops.
+ * Anonymous floods of 80 MB posts to the routes with large bodies (reception photos, tus) are
+ * refused by the door (server/door.ts) from their headers, before a byte of the body is read;
+ * /healthz keeps answering throughout (a body read would hold the event loop for seconds: the bound
+ * is a second, not a speed goal, which a loaded 2-core CI machine would make flaky); the server's
+ * memory comes back to its level. Loopback only, bounded loops.
  */
 
 const BODY_BYTES = 80 * 1024 * 1024;

@@ -8,10 +8,10 @@ import { startServer, type TestServer } from './server';
 import { type SharedServer, sharedServerOutput } from './shared-shop';
 
 /*
- * Bad input, sent over real HTTP to the real server (issue 9, part 3): fast-check generators of
- * malformed, oversized and hostile values, the requests that carry them (form posts as a browser
- * without JavaScript sends them, JSON as the API's callers do) and the checks every answer must
- * pass: never a 5xx, a French message when refused, nothing stored, no script reflected.
+ * Bad input, sent over real HTTP to the real server: fast-check generators of malformed, oversized
+ * and hostile values, the requests that carry them (form posts as a browser without JavaScript
+ * sends them, JSON as the API's callers do) and the checks every answer must pass: never a 5xx, a
+ * French message when refused, nothing stored, no script reflected.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -186,9 +186,10 @@ export type FormEntries = Array<[string, string]>;
 
 export interface FormOptions {
   /**
-   * No huge values. For posts that the server refuses before reading their body (an unknown
-   * order, a page without a form): Node then leaves a large body unread and the connection stalls
-   * until its keep-alive timeout (a server-level defect reported with issue 9; see the report).
+   * No huge values. For posts that the server refuses before reading their body (an unknown order,
+   * a page without a form): Node then leaves a large body unread and the connection stalls until
+   * its keep-alive timeout (a defect of the server, not of the page under test; closeWhenBodyUnread
+   * in server/app.ts deals with it).
    */
   small?: boolean;
 }
@@ -301,8 +302,9 @@ export function jsonPost(fields: readonly string[]): fc.Arbitrary<{ body: string
 
 /**
  * A path segment of garbage, percent-encoded so that it reaches the router. Kept under 1.5 KB once
- * encoded (an address may repeat it): beyond Node's 16 KB of headers its HTTP parser answers 431 with an empty body before
- * any code of ours runs (reported with issue 9).
+ * encoded (an address may repeat it): beyond Node's 16 KB of headers its HTTP parser refuses the
+ * request with a 431 before the app sees it (server/client-errors.ts only puts that answer in
+ * French).
  */
 export const garbageSegment: fc.Arbitrary<string> = fc.oneof(
   fc
@@ -320,7 +322,8 @@ export const garbageSegment: fc.Arbitrary<string> = fc.oneof(
 
 /**
  * Escapes that do not decode: in a query string the page must cope; in a path, Express refuses them
- * itself with its English "Bad Request" page (a server/app.ts fix, reported with issue 9).
+ * itself before any page runs, and server/app.ts answers in French instead of Express's English
+ * "Bad Request" page.
  */
 export const BROKEN_ESCAPES: readonly string[] = ['%E0%A4%A', '%FF', '%', '%%', '%C0%AF', '%ED%A0%80', '%zz'];
 

@@ -8,8 +8,8 @@ import type { S3Settings } from '~/server/files/storage.server';
 
 /*
  * A local server speaking Amazon S3's protocol, for the object-storage backend of the customers'
- * files (issue 16): the official SDK talks to it as to any S3-compatible service. Its objects live
- * in a temporary folder, so a test can check that a deleted file is really gone.
+ * files (docs/decisions/011): the official SDK talks to it as to any S3-compatible service. Its
+ * objects live in a temporary folder, so a test can check that a deleted file is really gone.
  */
 
 export interface FakeS3 {

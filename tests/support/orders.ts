@@ -38,7 +38,7 @@ export interface TestOrderOptions {
    * writes it. False leaves it without (the orders of before addresses were asked).
    */
   deliveryAddress?: boolean;
-  /** The customer asked for the work to start within the withdrawal period (issue 17, point 11). */
+  /** The customer asked for the work to start within the withdrawal period (docs/decisions/015). */
   earlyStartConsent?: boolean;
 }
 

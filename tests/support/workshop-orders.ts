@@ -19,7 +19,7 @@ export interface WorkshopOrderOptions {
   lastName?: string;
   /**
    * The customer asked to start within the withdrawal period (default): false keeps the 14 days,
-   * so that digitising waits for their end (issue 17, point 11).
+   * so that digitising waits for their end (docs/decisions/015).
    */
   earlyStartConsent?: boolean;
 }

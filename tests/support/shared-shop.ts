@@ -69,7 +69,8 @@ export async function sharedServerOutput(server: SharedServerInfo): Promise<stri
  *   });
  *
  * `sandboxShop` is the worker's server with PAYMENT_SANDBOX=on. Worker-scoped: set up once per
- * file (each e2e file runs in a fresh, isolated worker) and reused by all its tests.
+ * file (tests/support/fresh-file.ts evaluates this module again for each file) and reused by all
+ * its tests.
  */
 export const test = base
   .extend('shop', { scope: 'worker' }, () => sharedServer())

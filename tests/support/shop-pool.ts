@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
   const servers = new Map<string, Promise<TestServer>>();
   let browser: Promise<BrowserServer> | undefined;
 
-  // The SMTP peer of a test file lives in its worker, which lasts one file; the shared server
+  // The SMTP peer of a test file lives in its worker, for that file only; the shared server
   // keeps one SMTP port: a TCP relay per worker slot forwards each connection to the peer of the
   // file running now (TLS stays end to end, between the server and that peer).
   const smtpRoutes = new Map<string, number>();

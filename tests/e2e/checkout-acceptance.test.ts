@@ -264,10 +264,13 @@ describe('back from the gateway before its notification', () => {
     await fillCard(gateway, '4242 4242 4242 4242');
     await gateway.getByRole('button', { name: 'Payer 94,90\u00A0€' }).click();
     await gateway.waitForURL(`${server.url}/confirmation?orderId=${order.id}&paiement=retour`);
+    // Back to the first tab, as the customer would: a hidden tab's timers are throttled by Chromium.
+    await page.bringToFront();
 
     await expect
-      // The page asks every 3 s; on a loaded 2-core machine the notification and a refresh can take longer.
-      .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 25_000 })
+      // The page asks every 3 s; on a loaded 2-core machine the notification and a refresh can take longer
+      // (25 s was once not enough in a whole run).
+      .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 45_000 })
       .toBe(true);
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
     expect(await confirming.count()).toBe(0);

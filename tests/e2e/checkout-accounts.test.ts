@@ -269,9 +269,7 @@ describe('the early-start request, a choice', () => {
     await page.getByLabel('CVV').fill('123');
     await page.getByRole('button', { name: PAY }).click();
     await page.waitForURL(new RegExp(`/confirmation\\?orderId=${order.id}`));
-    await expect
-      .poll(async () => (await orderState(server.databaseUrl, order.id)).paymentStatus, { timeout: 10_000 })
-      .toBe('paid');
+    await expect.poll(async () => (await orderState(server.databaseUrl, order.id)).paymentStatus).toBe('paid');
     await page.reload();
     await page.getByText(said).waitFor();
   });

@@ -69,7 +69,7 @@ async function payOnSandbox(page: Page, order: { id: string }) {
         await page.reload();
         return page.getByText('Votre paiement a bien été reçu').isVisible();
       },
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     )
     .toBe(true);
 }

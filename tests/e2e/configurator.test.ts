@@ -26,7 +26,7 @@ function total(page: Page): Locator {
 }
 
 async function expectTotal(page: Page, text: string) {
-  await expect.poll(() => textOf(total(page)), { timeout: 5000 }).toBe(text);
+  await expect.poll(() => textOf(total(page))).toBe(text);
 }
 
 /**
@@ -272,6 +272,7 @@ describe('the configurator in a browser', () => {
     await publishPriceList(edited, null);
 
     // The first tab comes back to the foreground; the second one hears of it from the first.
+    await first.bringToFront();
     await first.evaluate(() => window.dispatchEvent(new Event('focus')));
     await expectTotal(first, '42,00 €');
     expect(await textOf(first.getByRole('status').filter({ hasText: 'Les tarifs ont été mis à jour' }))).toBe(

@@ -81,7 +81,7 @@ describe('npm run dev', () => {
     await photos.getByLabel('Quantité').fill('100');
     await expect
       .poll(async () => (await page.locator('#estimate-total [data-total-cents]').innerText()).replace(/\s/g, ' '), {
-        timeout: 10_000,
+        timeout: 30_000,
       })
       .toBe('35,00 €');
   }, 150_000);

@@ -62,7 +62,7 @@ async function allMailFor(address: string, atLeast: number): Promise<ReceivedMes
     .toBe(true);
   const { total } = await pending();
   const received = () => smtp.messages.filter((m) => m.envelopeTo.includes(address));
-  await expect.poll(() => received().length, { timeout: 10_000 }).toBe(total);
+  await expect.poll(() => received().length).toBe(total);
   return received();
 }
 

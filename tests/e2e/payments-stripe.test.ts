@@ -150,9 +150,7 @@ describe('Stripe', () => {
     const event = stripe.event('checkout.session.completed', sessionId, { status: 'complete', payment_status: 'paid' });
     const signed = stripe.sign(event, WEBHOOK_SECRET);
     expect((await webhook(signed.payload, signed.header)).status).toBe(200);
-    await expect
-      .poll(() => page.getByText('Votre paiement a bien été reçu').isVisible(), { timeout: 10_000 })
-      .toBe(true);
+    await expect.poll(() => page.getByText('Votre paiement a bien été reçu').isVisible()).toBe(true);
     expect(await confirming.count()).toBe(0);
   });
 });

@@ -269,7 +269,7 @@ describe('the public pages', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-counting]')?.getAttribute('data-counting') === 'false',
       undefined,
-      { timeout: 5000 },
+      { timeout: 15_000 },
     );
     expect(await textOf(figures.locator('[aria-hidden="true"]').nth(1))).toBe('30 000');
     // Screen readers only ever read the real figures.

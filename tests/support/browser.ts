@@ -16,11 +16,37 @@ export async function launchBrowser({ own = false }: { own?: boolean } = {}): Pr
   // `own`: a file that moves megabytes through Playwright (uploads it intercepts and cuts): over the
   // shared Chromium's WebSocket each chunk crosses twice, and a 16 MB upload took over 45 s instead of 15.
   if (!pool || own || process.env.E2E_OWN_BROWSER === '1')
-    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    return hydrating(await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }));
   const res = await fetch(`${pool}/browser`);
   if (!res.ok) throw new Error(`the shared browser did not start: ${await res.text()}`);
   const { wsEndpoint } = (await res.json()) as { wsEndpoint: string };
-  return chromium.connect(wsEndpoint);
+  return hydrating(await chromium.connect(wsEndpoint));
+}
+
+/**
+ * Every page of this browser waits for React's hydration on goto and reload
+ * (waitForHydrationOnLoad): a test that opens its pages by hand otherwise races the server-rendered
+ * HTML against the listeners, and loses on a loaded machine.
+ */
+function hydrating(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      waitForHydrationOnLoad(page);
+      return page;
+    };
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    waitForHydrationOnLoad(page);
+    return page;
+  };
+  return browser;
 }
 
 /**
@@ -61,6 +87,8 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
   return page;
 }
 
+const waiting = new WeakSet<Page>();
+
 /**
  * React hydrates a page in a transition that can end after the `load` event page.goto waits for:
  * goto and reload also wait until it has (the root marks <html data-interactive>), so that a test
@@ -68,6 +96,8 @@ export async function openPage(browser: Browser, url?: string, options: BrowserC
  * their inline script has run by `load`.
  */
 export function waitForHydrationOnLoad(page: Page): void {
+  if (waiting.has(page)) return;
+  waiting.add(page);
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);
   const hydrated = () =>

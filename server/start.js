@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import nodeModule from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
@@ -15,6 +16,11 @@ import { buildState, forgetBuildStamp } from './build-stamp.js';
 // React picks its development or production build from NODE_ENV when first imported, so NODE_ENV is
 // settled here, before the bundle (and React with it) is loaded.
 process.env.NODE_ENV ??= 'production';
+
+// Node 22 keeps the bundle's compiled code on disk (in the system's temporary folder) between starts:
+// a restart after a deploy, and each server the tests start, skips compiling 1.7 MB again. A no-op on
+// Node 20, which has no such cache (its types do not know the function either).
+/** @type {{ enableCompileCache?: () => unknown }} */ (/** @type {unknown} */ (nodeModule)).enableCompileCache?.();
 
 const buildEntry = path.resolve('build/server/index.js');
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The built shop started as an operator does (`npm start`'s entry) on Node 22, the other Node line
-# package.json accepts: its own embedded PostgreSQL in a temp DATA_DIR, a free port. Passes when
+# The built shop started as an operator does (`npm start`'s entry) on the Node binary given as the
+# argument (.ci/run: the machine's Node 20, the other line package.json accepts; the suite runs on 22): its own embedded PostgreSQL in a temp DATA_DIR, a free port. Passes when
 # /healthz answers 200, the home page answers 200 in French, and SIGTERM stops the server and its
 # PostgreSQL. Bounded: two minutes at most (20 s on an idle machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-node22="$(npx -y -p node@22 -c 'command -v node')"
-echo "smoke test on $("$node22" --version)"
+node_bin="${1:?usage: .ci/smoke.sh NODE_BINARY}"
+version="$("$node_bin" --version)"
+echo "smoke test on Node $version"
 data_dir="$(mktemp -d)"
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 url="http://127.0.0.1:$port"
@@ -20,13 +21,13 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() {
-  echo "smoke test on Node 22 failed: $1"
+  echo "smoke test on Node $version failed: $1"
   cat "$log"
   exit 1
 }
 
 env -u DATABASE_URL PORT="$port" HOST=127.0.0.1 BASE_URL="$url" DATA_DIR="$data_dir" LOG_LEVEL=warn \
-  "$node22" server/start.js >"$log" 2>&1 &
+  "$node_bin" server/start.js >"$log" 2>&1 &
 pid=$!
 
 # PostgreSQL's first start (initdb, migrations) takes most of the time: 10 s on an idle machine,
@@ -53,4 +54,4 @@ kill -0 "$pid" 2>/dev/null && fail "SIGTERM did not stop the server within 15 s"
 wait "$pid" || fail "the server exited with code $? on SIGTERM"
 pid=""
 pgrep -f "postgres -D $data_dir/postgres" >/dev/null && fail "the embedded PostgreSQL outlived the server"
-echo "smoke test on Node 22 passed: healthy, home page in French, stopped cleanly"
+echo "smoke test on Node $version passed: healthy, home page in French, stopped cleanly"

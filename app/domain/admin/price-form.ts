@@ -264,34 +264,53 @@ export type PriceEntry = { ok: true; value: number } | { ok: false; error: strin
 export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
   if (kind === 'days') return parseDays(text);
   if (kind === 'percent') return parsePercent(text);
-  if (kind === 'flag')
-    return text === '1' || text === '0'
-      ? { ok: true, value: Number(text) }
-      : { ok: false, error: PRICE_FORM_MESSAGES.flag };
-  const euros = kind === 'euros';
-  let normalised = text.replace(/\s/g, '');
-  if (euros) normalised = normalised.replace(/€$/, '');
-  if (normalised === '')
-    return { ok: false, error: euros ? PRICE_FORM_MESSAGES.eurosEmpty : PRICE_FORM_MESSAGES.multiplierEmpty };
+  if (kind === 'flag') return parseFlag(text);
+  return kind === 'euros' ? parseEuros(text) : parseMultiplier(text);
+}
+
+/** A yes/no choice: the form's select sends `1` or `0`, nothing else. */
+function parseFlag(text: string): PriceEntry {
+  return text === '1' || text === '0'
+    ? { ok: true, value: Number(text) }
+    : { ok: false, error: PRICE_FORM_MESSAGES.flag };
+}
+
+/** A decimal number with `,` or `.` and an optional sign; its decimals kept as typed to count them. */
+type DecimalText = { ok: true; value: number; decimals: string } | { ok: false; empty: boolean };
+
+function readDecimal(normalised: string): DecimalText {
+  if (normalised === '') return { ok: false, empty: true };
   const match = /^([+\-−]?)(\d*)(?:[.,](\d*))?$/.exec(normalised);
   const [, sign = '', whole = '', decimals = ''] = match ?? [];
-  if (!match || (whole === '' && decimals === ''))
+  if (!match || (whole === '' && decimals === '')) return { ok: false, empty: false };
+  const value = Number(`${sign === '-' || sign === '−' ? '-' : ''}${whole || '0'}.${decimals || '0'}`);
+  return { ok: true, value, decimals };
+}
+
+/** An amount in euros (a trailing `€` allowed), stored in cents. */
+function parseEuros(text: string): PriceEntry {
+  const number = readDecimal(text.replace(/\s/g, '').replace(/€$/, ''));
+  if (!number.ok)
+    return { ok: false, error: number.empty ? PRICE_FORM_MESSAGES.eurosEmpty : PRICE_FORM_MESSAGES.eurosNotANumber };
+  if (number.value < MIN_EUROS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMin };
+  if (number.decimals.length > 2) return { ok: false, error: PRICE_FORM_MESSAGES.eurosDecimals };
+  const cents = Math.round(number.value * 100);
+  if (cents > MAX_AMOUNT_CENTS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMax };
+  return { ok: true, value: cents };
+}
+
+/** A coefficient (`1,45`), kept to four decimals. */
+function parseMultiplier(text: string): PriceEntry {
+  const number = readDecimal(text.replace(/\s/g, ''));
+  if (!number.ok)
     return {
       ok: false,
-      error: euros ? PRICE_FORM_MESSAGES.eurosNotANumber : PRICE_FORM_MESSAGES.multiplierNotANumber,
+      error: number.empty ? PRICE_FORM_MESSAGES.multiplierEmpty : PRICE_FORM_MESSAGES.multiplierNotANumber,
     };
-  const value = Number(`${sign === '-' || sign === '−' ? '-' : ''}${whole || '0'}.${decimals || '0'}`);
-  if (euros) {
-    if (value < MIN_EUROS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMin };
-    if (decimals.length > 2) return { ok: false, error: PRICE_FORM_MESSAGES.eurosDecimals };
-    const cents = Math.round(value * 100);
-    if (cents > MAX_AMOUNT_CENTS) return { ok: false, error: PRICE_FORM_MESSAGES.eurosMax };
-    return { ok: true, value: cents };
-  }
-  if (value < MIN_MULTIPLIER) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMin };
-  if (decimals.length > 4) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierDecimals };
-  if (value > MAX_MULTIPLIER_VALUE) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMax };
-  return { ok: true, value: Math.round(value * 10_000) / 10_000 };
+  if (number.value < MIN_MULTIPLIER) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMin };
+  if (number.decimals.length > 4) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierDecimals };
+  if (number.value > MAX_MULTIPLIER_VALUE) return { ok: false, error: PRICE_FORM_MESSAGES.multiplierMax };
+  return { ok: true, value: Math.round(number.value * 10_000) / 10_000 };
 }
 
 /** A turnaround: a whole number of working days, 1 to MAX_TURNAROUND_DAYS. */

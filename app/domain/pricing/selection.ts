@@ -251,6 +251,128 @@ function readSupports(value: unknown): { types: SupportType[]; unknown: string[]
   return { types: SUPPORT_TYPES.filter((type) => chosen.has(type)), unknown };
 }
 
+/** Records a French message on a field; every reader below reports through it, in reading order. */
+type Fail = (name: string, message: string) => void;
+
+/** The message for a whole number that `readInteger` refused: out of range, or not whole. */
+function integerMessage(parsed: IntResult & { ok: false }, range: string, notWhole: string): string {
+  return parsed.reason === 'range' ? range : notWhole;
+}
+
+/**
+ * Film: the number of reels of each size. Reel fields present (even empty, as a form sends them)
+ * say how many; all absent, the ticked support keeps its default. Sizes the price list does not
+ * know are reported, never ignored, so a link with a typo does not quietly price something else.
+ */
+function readReels(reelsInput: unknown, choice: SupportChoice, fail: Fail): void {
+  const extra =
+    typeof reelsInput === 'object' && reelsInput !== null && !Array.isArray(reelsInput)
+      ? Object.keys(reelsInput).filter((key) => !(REEL_SIZES as readonly string[]).includes(key))
+      : [];
+  if (extra.length > 0) fail('film.reels', SELECTION_MESSAGES.unknownReelSize(extra.map((k) => k.slice(0, 40))));
+  if (!REEL_SIZES.some((size) => own(reelsInput, size) !== undefined)) return;
+
+  const reels: Record<ReelSize, number> = { small: 0, medium: 0, large: 0 };
+  let sizeRefused = false;
+  for (const size of REEL_SIZES) {
+    const text = readText(own(reelsInput, size));
+    if (text.kind === 'absent') continue;
+    const parsed = text.kind === 'text' ? readInteger(text.value, 0, MAX_QUANTITY) : null;
+    if (parsed?.ok) {
+      reels[size] = parsed.value;
+      continue;
+    }
+    sizeRefused = true;
+    fail(
+      `film.reels.${size}`,
+      parsed
+        ? integerMessage(parsed, SELECTION_MESSAGES.reelRange, SELECTION_MESSAGES.notWhole)
+        : SELECTION_MESSAGES.invalidValue,
+    );
+  }
+  const total = reels.small + reels.medium + reels.large;
+  // The total is only judged when every size was readable: one message per mistake, not two.
+  if (!sizeRefused) {
+    if (total < MIN_QUANTITY) fail('film.reels', SELECTION_MESSAGES.noReel);
+    else if (total > MAX_QUANTITY) fail('film.reels', SELECTION_MESSAGES.tooManyReels);
+  }
+  choice.reels = reels;
+  choice.quantity = total;
+}
+
+/** Every support but film: a quantity from 1 to MAX_QUANTITY; absent keeps the default. */
+function readQuantity(value: unknown, name: string, choice: SupportChoice, fail: Fail): void {
+  const text = readText(value);
+  if (text.kind === 'invalid') {
+    fail(name, SELECTION_MESSAGES.invalidValue);
+    return;
+  }
+  if (text.kind === 'absent') {
+    // Present but empty: the visitor cleared the field.
+    if (value !== undefined) fail(name, SELECTION_MESSAGES.quantityRequired);
+    return;
+  }
+  const parsed = readInteger(text.value, MIN_QUANTITY, MAX_QUANTITY);
+  if (parsed.ok) choice.quantity = parsed.value;
+  else fail(name, integerMessage(parsed, SELECTION_MESSAGES.quantityRange, SELECTION_MESSAGES.notWhole));
+}
+
+/** Restorable supports: how many items to restore, from 0 to the quantity read just before. */
+function readRestoration(value: unknown, name: string, choice: SupportChoice, fail: Fail): void {
+  const text = readText(value);
+  if (text.kind === 'absent') return;
+  if (text.kind === 'invalid') {
+    fail(name, SELECTION_MESSAGES.invalidValue);
+    return;
+  }
+  const parsed = readInteger(text.value, 0, MAX_QUANTITY);
+  if (!parsed.ok) {
+    fail(
+      name,
+      integerMessage(
+        parsed,
+        SELECTION_MESSAGES.restorationRange(choice.quantity),
+        SELECTION_MESSAGES.restorationNotWhole,
+      ),
+    );
+  } else if (parsed.value > choice.quantity) {
+    fail(name, SELECTION_MESSAGES.restorationRange(choice.quantity));
+  } else {
+    choice.restoration = parsed.value;
+  }
+}
+
+/**
+ * The choice for one ticked support, starting from its defaults. The fields are read in a fixed
+ * order (amount, quality, image options, restoration, denoise) because the restoration is checked
+ * against the quantity, and so the messages come out in the order of the form.
+ */
+function readSupportChoice(type: SupportType, fields: unknown, fail: Fail): SupportChoice {
+  const field = (key: string) => own(fields, key);
+  const name = (key: string) => `${type}.${key}`;
+  const choice = defaultSupportChoice(type);
+
+  if (type === 'film') readReels(field('reels'), choice, fail);
+  else readQuantity(field('quantity'), name('quantity'), choice, fail);
+
+  const quality = readEnum(field('quality'), QUALITIES, DEFAULT_QUALITY);
+  if (quality) choice.quality = quality;
+  else fail(name('quality'), SELECTION_MESSAGES.unknownQuality);
+
+  if (isImageSupport(type)) {
+    const resolution = readEnum(field('resolution'), RESOLUTIONS, DEFAULT_RESOLUTION);
+    if (resolution) choice.resolution = resolution;
+    else fail(name('resolution'), SELECTION_MESSAGES.unknownResolution);
+    const format = readEnum(field('format'), FORMATS, DEFAULT_FORMAT);
+    if (format) choice.format = format;
+    else fail(name('format'), SELECTION_MESSAGES.unknownFormat);
+  }
+
+  if (isRestorable(type)) readRestoration(field('restoration'), name('restoration'), choice, fail);
+  if (isTapeOrReel(type)) choice.denoise = readFlag(field('denoise'));
+  return choice;
+}
+
 /**
  * Turns the nested payload of a form or URL (as Conform's `parse` or `payloadFromSearchParams`
  * build it) into a Selection, or French messages by field name.
@@ -260,107 +382,14 @@ export function resolveSelectionPayload(
   options: ResolveOptions = {},
 ): ResolvedSelection {
   const errors: SelectionErrors = {};
-  const fail = (name: string, message: string) => {
+  const fail: Fail = (name, message) => {
     errors[name] = [...(errors[name] ?? []), message];
   };
 
   const { types, unknown } = readSupports(own(payload, 'support'));
   if (unknown.length > 0) fail('support', SELECTION_MESSAGES.unknownSupport(unknown));
 
-  const supports: SupportChoice[] = [];
-  for (const type of types) {
-    const fields = own(payload, type);
-    const field = (key: string) => own(fields, key);
-    const name = (key: string) => `${type}.${key}`;
-    const choice = defaultSupportChoice(type);
-
-    if (type === 'film') {
-      const reelsInput = field('reels');
-      const extra =
-        typeof reelsInput === 'object' && reelsInput !== null && !Array.isArray(reelsInput)
-          ? Object.keys(reelsInput).filter((key) => !(REEL_SIZES as readonly string[]).includes(key))
-          : [];
-      if (extra.length > 0) fail(name('reels'), SELECTION_MESSAGES.unknownReelSize(extra.map((k) => k.slice(0, 40))));
-      // Reel fields present (even empty, as a form sends them): they say how many; absent: the default.
-      const present = REEL_SIZES.some((size) => own(reelsInput, size) !== undefined);
-      if (present) {
-        const reels: Record<ReelSize, number> = { small: 0, medium: 0, large: 0 };
-        for (const size of REEL_SIZES) {
-          const text = readText(own(reelsInput, size));
-          if (text.kind === 'absent') continue;
-          const parsed = text.kind === 'text' ? readInteger(text.value, 0, MAX_QUANTITY) : null;
-          if (parsed?.ok) reels[size] = parsed.value;
-          else
-            fail(
-              `film.reels.${size}`,
-              !parsed
-                ? SELECTION_MESSAGES.invalidValue
-                : parsed.reason === 'range'
-                  ? SELECTION_MESSAGES.reelRange
-                  : SELECTION_MESSAGES.notWhole,
-            );
-        }
-        const total = reels.small + reels.medium + reels.large;
-        if (!REEL_SIZES.some((size) => errors[`film.reels.${size}`])) {
-          if (total < MIN_QUANTITY) fail(name('reels'), SELECTION_MESSAGES.noReel);
-          else if (total > MAX_QUANTITY) fail(name('reels'), SELECTION_MESSAGES.tooManyReels);
-        }
-        choice.reels = reels;
-        choice.quantity = total;
-      }
-    } else {
-      const text = readText(field('quantity'));
-      if (text.kind === 'invalid') fail(name('quantity'), SELECTION_MESSAGES.invalidValue);
-      else if (text.kind === 'text') {
-        const parsed = readInteger(text.value, MIN_QUANTITY, MAX_QUANTITY);
-        if (parsed.ok) choice.quantity = parsed.value;
-        else
-          fail(
-            name('quantity'),
-            parsed.reason === 'range' ? SELECTION_MESSAGES.quantityRange : SELECTION_MESSAGES.notWhole,
-          );
-      } else if (field('quantity') !== undefined) {
-        // Present but empty: the visitor cleared the field.
-        fail(name('quantity'), SELECTION_MESSAGES.quantityRequired);
-      }
-    }
-
-    const quality = readEnum(field('quality'), QUALITIES, DEFAULT_QUALITY);
-    if (quality) choice.quality = quality;
-    else fail(name('quality'), SELECTION_MESSAGES.unknownQuality);
-
-    if (isImageSupport(type)) {
-      const resolution = readEnum(field('resolution'), RESOLUTIONS, DEFAULT_RESOLUTION);
-      if (resolution) choice.resolution = resolution;
-      else fail(name('resolution'), SELECTION_MESSAGES.unknownResolution);
-      const format = readEnum(field('format'), FORMATS, DEFAULT_FORMAT);
-      if (format) choice.format = format;
-      else fail(name('format'), SELECTION_MESSAGES.unknownFormat);
-    }
-
-    if (isRestorable(type)) {
-      const text = readText(field('restoration'));
-      if (text.kind === 'invalid') fail(name('restoration'), SELECTION_MESSAGES.invalidValue);
-      else if (text.kind === 'text') {
-        const parsed = readInteger(text.value, 0, MAX_QUANTITY);
-        if (!parsed.ok) {
-          fail(
-            name('restoration'),
-            parsed.reason === 'range'
-              ? SELECTION_MESSAGES.restorationRange(choice.quantity)
-              : SELECTION_MESSAGES.restorationNotWhole,
-          );
-        } else if (parsed.value > choice.quantity) {
-          fail(name('restoration'), SELECTION_MESSAGES.restorationRange(choice.quantity));
-        } else {
-          choice.restoration = parsed.value;
-        }
-      }
-    }
-
-    if (isTapeOrReel(type)) choice.denoise = readFlag(field('denoise'));
-    supports.push(choice);
-  }
+  const supports = types.map((type) => readSupportChoice(type, own(payload, type), fail));
 
   const deliveryMethod = readEnum(own(payload, 'delivery'), DELIVERY_METHODS, 'digital');
   if (!deliveryMethod) fail('delivery', SELECTION_MESSAGES.unknownDelivery);

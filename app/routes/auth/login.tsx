@@ -168,112 +168,121 @@ function invalid(intent: LoginMode, submission: SubmissionResult<string[]>) {
 
 export async function action({ request }: Route.ActionArgs) {
   const formData = await readFormData(request);
-  // « Renvoyer l’e-mail de confirmation » (the notice on /profile), for the signed-in account only.
-  if (formData.get('intent') === 'resend-verification') {
-    const signedIn = await getUser(request);
-    if (!signedIn) throw redirect(PAGE);
-    if (!signedIn.emailVerified) {
-      const sent = await callAuth(request, '/send-verification-email', {
-        email: signedIn.email,
-        callbackURL: EMAIL_VERIFIED_CALLBACK,
-      });
-      if (!sent.ok) {
-        throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-invalid', '/profile')) });
-      }
-    }
-    throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-sent', '/profile')) });
-  }
+  if (formData.get('intent') === 'resend-verification') return resendVerification(request);
   const intent = modeOf(String(formData.get('intent') ?? ''));
   const redirectTo = originPath(formData.get('redirectTo'));
+  // One function per form of the page; the new password is the mode left when no other matched.
+  if (intent === 'login') return signInWithPassword(request, formData, redirectTo);
+  if (intent === 'forgot-password') return requestPasswordReset(request, formData, redirectTo);
+  if (intent === 'magic-link') return requestMagicLink(request, formData, redirectTo);
+  return setNewPassword(request, formData, redirectTo);
+}
 
-  if (intent === 'login') {
-    const submission = parseWithZod(formData, { schema: signInSchema });
-    if (submission.status !== 'success') return invalid(intent, submission.reply({ hideFields: PASSWORD_FIELDS }));
-    const result = await callAuth<{ user?: { role?: string }; twoFactorRedirect?: boolean }>(
-      request,
-      '/sign-in/email',
-      {
-        email: submission.value.email,
-        password: submission.value.password,
-        rememberMe: true,
-      },
+/** « Renvoyer l’e-mail de confirmation » (the notice on /profile), for the signed-in account only. */
+async function resendVerification(request: Request): Promise<never> {
+  const signedIn = await getUser(request);
+  if (!signedIn) throw redirect(PAGE);
+  if (!signedIn.emailVerified) {
+    const sent = await callAuth(request, '/send-verification-email', {
+      email: signedIn.email,
+      callbackURL: EMAIL_VERIFIED_CALLBACK,
+    });
+    if (!sent.ok) {
+      throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-invalid', '/profile')) });
+    }
+  }
+  throw redirect('/profile', { headers: cookieHeaders(flashCookie('email-verification-sent', '/profile')) });
+}
+
+async function signInWithPassword(request: Request, formData: FormData, redirectTo: string | null) {
+  const intent = 'login';
+  const submission = parseWithZod(formData, { schema: signInSchema });
+  if (submission.status !== 'success') return invalid(intent, submission.reply({ hideFields: PASSWORD_FIELDS }));
+  const result = await callAuth<{ user?: { role?: string }; twoFactorRedirect?: boolean }>(request, '/sign-in/email', {
+    email: submission.value.email,
+    password: submission.value.password,
+    rememberMe: true,
+  });
+  if (!result.ok) {
+    const message = result.message ?? AUTH_MESSAGES.invalidCredentials;
+    return failure(
+      intent,
+      submission.reply({ formErrors: [message], hideFields: PASSWORD_FIELDS }),
+      authErrorTitle('sign-in'),
+      message,
     );
+  }
+  // Two-factor sign-in on (docs/decisions/016): no session yet, the second step asks for the code.
+  if (result.data?.twoFactorRedirect) {
+    throw redirect(withRedirectTo(TWO_FACTOR_PAGE, redirectTo), { headers: cookieHeaders(result.setCookies) });
+  }
+  const role = toRole(result.data?.user?.role);
+  const destination = destinationAfterSignIn(role, redirectTo);
+  // Back to a document (a PDF, the ZIP): loaded as a document, not as a page of the app.
+  throw (isDocumentPath(destination) ? redirectDocument : redirect)(destination, {
+    headers: cookieHeaders(result.setCookies),
+  });
+}
+
+async function requestPasswordReset(request: Request, formData: FormData, redirectTo: string | null) {
+  const intent = 'forgot-password';
+  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  if (submission.status !== 'success') return invalid(intent, submission.reply());
+  // A robot gets the answer a person gets, and nothing is sent.
+  if (!isHoneypotFilled(formData)) {
+    const result = await callAuth(request, '/request-password-reset', {
+      email: submission.value.email,
+      redirectTo: '/login?type=recovery',
+    });
     if (!result.ok) {
-      const message = result.message ?? AUTH_MESSAGES.invalidCredentials;
-      return failure(
-        intent,
-        submission.reply({ formErrors: [message], hideFields: PASSWORD_FIELDS }),
-        authErrorTitle('sign-in'),
-        message,
-      );
+      const message = result.message ?? AUTH_MESSAGES.resetEmailFailed;
+      return failure(intent, submission.reply({ formErrors: [message] }), authErrorTitle('forgot-password'), message);
     }
-    // Two-factor sign-in on (docs/decisions/016): no session yet, the second step asks for the code.
-    if (result.data?.twoFactorRedirect) {
-      throw redirect(withRedirectTo(TWO_FACTOR_PAGE, redirectTo), { headers: cookieHeaders(result.setCookies) });
-    }
-    const role = toRole(result.data?.user?.role);
-    const destination = destinationAfterSignIn(role, redirectTo);
-    // Back to a document (a PDF, the ZIP): loaded as a document, not as a page of the app.
-    throw (isDocumentPath(destination) ? redirectDocument : redirect)(destination, {
-      headers: cookieHeaders(result.setCookies),
+  }
+  // The same answer whether the address has an account or not.
+  throw redirect(withRedirectTo(PAGE, redirectTo), {
+    headers: cookieHeaders(flashCookie('recovery-email-sent', PAGE)),
+  });
+}
+
+async function requestMagicLink(request: Request, formData: FormData, redirectTo: string | null) {
+  const intent = 'magic-link';
+  const submission = parseWithZod(formData, { schema: magicLinkSchema });
+  if (submission.status !== 'success') return invalid(intent, submission.reply());
+  // A robot gets the answer a person gets, and nothing is sent.
+  if (!isHoneypotFilled(formData)) {
+    const landing = withRedirectTo(PAGE, redirectTo, { type: 'magiclink' });
+    const result = await callAuth(request, '/sign-in/magic-link', {
+      email: submission.value.email,
+      callbackURL: landing,
+      errorCallbackURL: landing,
     });
-  }
-
-  if (intent === 'forgot-password') {
-    const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
-    if (submission.status !== 'success') return invalid(intent, submission.reply());
-    // A robot gets the answer a person gets, and nothing is sent.
-    if (!isHoneypotFilled(formData)) {
-      const result = await callAuth(request, '/request-password-reset', {
-        email: submission.value.email,
-        redirectTo: '/login?type=recovery',
-      });
-      if (!result.ok) {
-        const message = result.message ?? AUTH_MESSAGES.resetEmailFailed;
-        return failure(intent, submission.reply({ formErrors: [message] }), authErrorTitle('forgot-password'), message);
-      }
+    if (!result.ok) {
+      const message = result.message ?? AUTH_MESSAGES.magicLinkFailed;
+      return failure(intent, submission.reply({ formErrors: [message] }), authErrorTitle('magic-link'), message);
     }
-    // The same answer whether the address has an account or not.
-    throw redirect(withRedirectTo(PAGE, redirectTo), {
-      headers: cookieHeaders(flashCookie('recovery-email-sent', PAGE)),
-    });
   }
+  throw redirect(withRedirectTo(PAGE, redirectTo), { headers: cookieHeaders(flashCookie('magic-link-sent', PAGE)) });
+}
 
-  if (intent === 'magic-link') {
-    const submission = parseWithZod(formData, { schema: magicLinkSchema });
-    if (submission.status !== 'success') return invalid(intent, submission.reply());
-    if (!isHoneypotFilled(formData)) {
-      const landing = withRedirectTo(PAGE, redirectTo, { type: 'magiclink' });
-      const result = await callAuth(request, '/sign-in/magic-link', {
-        email: submission.value.email,
-        callbackURL: landing,
-        errorCallbackURL: landing,
-      });
-      if (!result.ok) {
-        const message = result.message ?? AUTH_MESSAGES.magicLinkFailed;
-        return failure(intent, submission.reply({ formErrors: [message] }), authErrorTitle('magic-link'), message);
-      }
-    }
-    throw redirect(withRedirectTo(PAGE, redirectTo), { headers: cookieHeaders(flashCookie('magic-link-sent', PAGE)) });
-  }
+/** Back to « mot de passe oublié », the recovery cookie dropped: the e-mailed link is gone or used. */
+function recoveryInvalid(redirectTo: string | null) {
+  return redirect(withRedirectTo(PAGE, redirectTo, { mode: 'forgot-password' }), {
+    headers: cookieHeaders(flashCookie('recovery-invalid', PAGE), expiredCookie(RECOVERY_COOKIE)),
+  });
+}
 
-  // New password, with the token of the e-mailed link kept in the recovery cookie.
+/** New password, with the token of the e-mailed link kept in the recovery cookie. */
+async function setNewPassword(request: Request, formData: FormData, redirectTo: string | null) {
+  const intent = 'new-password';
   const token = readCookie(request, RECOVERY_COOKIE);
   const owner = token ? await resetTokenOwner(token) : null;
-  if (!owner || !token) {
-    throw redirect(withRedirectTo(PAGE, redirectTo, { mode: 'forgot-password' }), {
-      headers: cookieHeaders(flashCookie('recovery-invalid', PAGE), expiredCookie(RECOVERY_COOKIE)),
-    });
-  }
+  if (!owner || !token) throw recoveryInvalid(redirectTo);
   const submission = parseWithZod(formData, { schema: newPasswordSchema });
   if (submission.status !== 'success') return invalid(intent, submission.reply({ hideFields: PASSWORD_FIELDS }));
   const reset = await callAuth(request, '/reset-password', { token, newPassword: submission.value.password });
   if (!reset.ok) {
-    if (reset.code === 'INVALID_TOKEN') {
-      throw redirect(withRedirectTo(PAGE, redirectTo, { mode: 'forgot-password' }), {
-        headers: cookieHeaders(flashCookie('recovery-invalid', PAGE), expiredCookie(RECOVERY_COOKIE)),
-      });
-    }
+    if (reset.code === 'INVALID_TOKEN') throw recoveryInvalid(redirectTo);
     const message = reset.message ?? AUTH_MESSAGES.passwordUpdateFailed;
     return failure(
       intent,

@@ -279,33 +279,45 @@ async function accountAnswer(
 
 export async function action({ request }: Route.ActionArgs) {
   const orderId = new URL(request.url).searchParams.get('orderId')?.trim() ?? '';
-  const { order, viewer, user } = await payableOrRefuse(request, orderId);
+  const found = await payableOrRefuse(request, orderId);
   const formData = await readFormData(request);
   const intent = formData.get('intent');
 
-  if (intent === 'sign-in' || intent === 'register') {
-    // Already signed in (another tab): the loader attaches the order; nothing to post.
-    if (viewer !== 'guest' || user) throw redirect(checkoutPath(order.id));
-    // disableAutoCoercion: an empty field stays '', which the schemas' messages expect.
-    if (intent === 'sign-in') {
-      const submission = parseWithZod(formData, { schema: checkoutSignInSchema, disableAutoCoercion: true });
-      return accountAnswer(
-        order.id,
-        intent,
-        submission,
-        submission.status === 'success' ? () => signInAtCheckout(request, order.id, submission.value) : null,
-      );
-    }
-    const submission = parseWithZod(formData, { schema: checkoutRegistrationSchema, disableAutoCoercion: true });
+  if (intent === 'sign-in' || intent === 'register') return accountAction(request, formData, intent, found);
+  if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
+  return payAction(request, formData, found);
+}
+
+/** The sign-in and register forms of the checkout's account block. */
+async function accountAction(
+  request: Request,
+  formData: FormData,
+  intent: 'sign-in' | 'register',
+  { order, viewer, user }: ViewableOrder,
+) {
+  // Already signed in (another tab): the loader attaches the order; nothing to post.
+  if (viewer !== 'guest' || user) throw redirect(checkoutPath(order.id));
+  // disableAutoCoercion: an empty field stays '', which the schemas' messages expect.
+  if (intent === 'sign-in') {
+    const submission = parseWithZod(formData, { schema: checkoutSignInSchema, disableAutoCoercion: true });
     return accountAnswer(
       order.id,
       intent,
       submission,
-      submission.status === 'success' ? () => registerAtCheckout(request, order.id, submission.value) : null,
+      submission.status === 'success' ? () => signInAtCheckout(request, order.id, submission.value) : null,
     );
   }
+  const submission = parseWithZod(formData, { schema: checkoutRegistrationSchema, disableAutoCoercion: true });
+  return accountAnswer(
+    order.id,
+    intent,
+    submission,
+    submission.status === 'success' ? () => registerAtCheckout(request, order.id, submission.value) : null,
+  );
+}
 
-  if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
+/** The payment form: the details and contact it carries, then the placing and the gateway. */
+async function payAction(request: Request, formData: FormData, { order, viewer, user }: ViewableOrder) {
   if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) {
     throw redirect(confirmationPath(order.id));
   }
@@ -318,7 +330,7 @@ export async function action({ request }: Route.ActionArgs) {
       order.customer.email,
     ),
   });
-  const refuse = (message: string | null, status = 200, heading: string = PAYMENT_MESSAGES.errorTitle) =>
+  const refuse: Refuse = (message, status = 200, heading = PAYMENT_MESSAGES.errorTitle) =>
     data(
       {
         intent: 'pay',
@@ -371,20 +383,32 @@ export async function action({ request }: Route.ActionArgs) {
     // A new document, as the gateway's page is another site (Stripe, Monetico) or behaves like one.
     return redirectDocument(session.url);
   } catch (error) {
-    if (error instanceof CheckoutError) {
-      if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
-        throw redirect(confirmationPath(order.id));
-      }
-      const aboutTheAddress = error.message === LIFECYCLE_MESSAGES.noAddress;
-      return refuse(
-        error.message,
-        error.status,
-        aboutTheAddress ? CHECKOUT_DETAILS_MESSAGES.invalidTitle : PAYMENT_MESSAGES.errorTitle,
-      );
-    }
-    log.error({ err: error, orderId: order.id }, 'checkout: payment session failed');
-    return refuse(PAYMENT_MESSAGES.processingError(MESSAGES.serverError), 500);
+    return payFailure(error, order.id, refuse);
   }
+}
+
+/** The payment form's refusal: a message above the form, its HTTP status and the alert's heading. */
+type Refuse = (message: string | null, status?: number, heading?: string) => ReturnType<typeof data<ActionResult>>;
+
+/**
+ * A failed placing or gateway call. A refusal of the rules (CheckoutError) is shown as it is, under
+ * the address heading when it is about the address; « already paid » (another tab) goes to the
+ * confirmation; anything else is logged and answered with a generic 500.
+ */
+function payFailure(error: unknown, orderId: string, refuse: Refuse) {
+  if (error instanceof CheckoutError) {
+    if (error.status === 409 && error.message === PAYMENT_MESSAGES.alreadyPaid) {
+      throw redirect(confirmationPath(orderId));
+    }
+    const aboutTheAddress = error.message === LIFECYCLE_MESSAGES.noAddress;
+    return refuse(
+      error.message,
+      error.status,
+      aboutTheAddress ? CHECKOUT_DETAILS_MESSAGES.invalidTitle : PAYMENT_MESSAGES.errorTitle,
+    );
+  }
+  log.error({ err: error, orderId }, 'checkout: payment session failed');
+  return refuse(PAYMENT_MESSAGES.processingError(MESSAGES.serverError), 500);
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {

@@ -105,6 +105,65 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 const plural = (count: number, word: string) => `${count}${NBSP}${word}${count > 1 ? 's' : ''}`;
 
+type Review = Route.ComponentProps['loaderData'];
+
+/** What a closed review says: closed by the deadline (all kept), or by the customer's choice. */
+function closedText(review: Pick<Review, 'closedBy' | 'endsAt' | 'droppedCount' | 'refundCents'>): string {
+  if (review.closedBy === 'system') {
+    return `Le délai de sélection s’est terminé le ${formatDateFr(review.endsAt)}${NBSP}: tous vos fichiers sont gardés.`;
+  }
+  if (review.droppedCount > 0) {
+    return `Sélection validée${NBSP}: ${plural(review.droppedCount, 'fichier')} retiré${review.droppedCount > 1 ? 's' : ''}, ${formatEurosFromCents(review.refundCents)} remboursés avec un avoir.`;
+  }
+  return `Sélection validée${NBSP}: vous gardez tous vos fichiers.`;
+}
+
+/**
+ * One file under review: its thumbnail (a grey square when it has none) and the « garder » box.
+ * The box is uncontrolled (`defaultChecked`) so the form works without JavaScript; `onToggle`
+ * only feeds the live amount once hydrated.
+ */
+function FileChoice({
+  orderId,
+  file,
+  defaultChecked,
+  onToggle,
+}: {
+  orderId: string;
+  file: Review['files'][number];
+  defaultChecked: boolean;
+  onToggle: (checked: boolean) => void;
+}) {
+  return (
+    <li className="flex flex-col gap-2 rounded-md border border-border bg-card p-2">
+      {file.hasThumbnail ? (
+        <img
+          src={`/commande/${orderId}/selection/${file.id}/miniature.jpg`}
+          alt=""
+          loading="lazy"
+          className="aspect-square w-full rounded object-cover"
+        />
+      ) : (
+        <div className="aspect-square w-full rounded bg-muted" aria-hidden="true" />
+      )}
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name="garder"
+          value={file.id}
+          defaultChecked={defaultChecked}
+          onChange={(event) => onToggle(event.currentTarget.checked)}
+          className="mt-0.5 size-4 accent-primary"
+        />
+        <span className="break-all">
+          <span className="sr-only">Garder </span>
+          {file.name}
+        </span>
+      </label>
+    </li>
+  );
+}
+
 export default function Selection({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const review = loaderData;
@@ -157,13 +216,7 @@ export default function Selection({ loaderData, actionData }: Route.ComponentPro
 
       {review.state === 'closed' ? (
         <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-5" role="status">
-          <p>
-            {review.closedBy === 'system'
-              ? `Le délai de sélection s’est terminé le ${formatDateFr(review.endsAt)}${NBSP}: tous vos fichiers sont gardés.`
-              : review.droppedCount > 0
-                ? `Sélection validée${NBSP}: ${plural(review.droppedCount, 'fichier')} retiré${review.droppedCount > 1 ? 's' : ''}, ${formatEurosFromCents(review.refundCents)} remboursés avec un avoir.`
-                : `Sélection validée${NBSP}: vous gardez tous vos fichiers.`}
-          </p>
+          <p>{closedText(review)}</p>
           {review.delivered ? (
             <Link to={`/commande/${review.orderId}/fichiers`} className="text-primary underline underline-offset-4">
               Voir et télécharger mes fichiers
@@ -194,37 +247,18 @@ export default function Selection({ loaderData, actionData }: Route.ComponentPro
               </legend>
               <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
                 {group.files.map((file) => (
-                  <li key={file.id} className="flex flex-col gap-2 rounded-md border border-border bg-card p-2">
-                    {file.hasThumbnail ? (
-                      <img
-                        src={`/commande/${review.orderId}/selection/${file.id}/miniature.jpg`}
-                        alt=""
-                        loading="lazy"
-                        className="aspect-square w-full rounded object-cover"
-                      />
-                    ) : (
-                      <div className="aspect-square w-full rounded bg-muted" aria-hidden="true" />
-                    )}
-                    <label className="flex items-start gap-2 text-sm">
-                      <input
-                        type="checkbox"
-                        name="garder"
-                        value={file.id}
-                        defaultChecked={initialKept.includes(file.id)}
-                        onChange={(event) => {
-                          const next = new Set(kept);
-                          if (event.currentTarget.checked) next.add(file.id);
-                          else next.delete(file.id);
-                          setKept(next);
-                        }}
-                        className="mt-0.5 size-4 accent-primary"
-                      />
-                      <span className="break-all">
-                        <span className="sr-only">Garder </span>
-                        {file.name}
-                      </span>
-                    </label>
-                  </li>
+                  <FileChoice
+                    key={file.id}
+                    orderId={review.orderId}
+                    file={file}
+                    defaultChecked={initialKept.includes(file.id)}
+                    onToggle={(checked) => {
+                      const next = new Set(kept);
+                      if (checked) next.add(file.id);
+                      else next.delete(file.id);
+                      setKept(next);
+                    }}
+                  />
                 ))}
               </ul>
             </fieldset>

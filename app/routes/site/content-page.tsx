@@ -63,30 +63,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
         kicker={page.kicker || undefined}
         title={page.title}
         lang={page.lang}
-        intro={
-          page.intro || page.modified ? (
-            <div className="flex flex-col gap-3" lang={english ? 'en' : undefined}>
-              {page.intro ? <p>{page.intro}</p> : null}
-              {legal && page.modified ? (
-                <p className="text-sm">
-                  {english ? 'Last updated: ' : fr('Dernière mise à jour : ')}
-                  <time dateTime={page.modified}>
-                    {english
-                      ? new Date(page.modified).toLocaleDateString('en-GB', {
-                          dateStyle: 'long',
-                          timeZone: 'Europe/Paris',
-                        })
-                      : formatLongDate(page.modified)}
-                  </time>
-                </p>
-              ) : null}
-              {/* The version the registration dialog and the checkout's box name (domain/terms.ts). */}
-              {page.slug === TERMS_PAGE_SLUG && page.modified ? (
-                <p className="font-semibold text-sm">{termsVersionNotice(page.modified)}</p>
-              ) : null}
-            </div>
-          ) : undefined
-        }
+        intro={page.intro || page.modified ? <PageIntro page={page} /> : undefined}
       />
       <div
         className={
@@ -95,29 +72,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
             : 'mx-auto w-full max-w-3xl px-4 pb-16 sm:px-6'
         }
       >
-        {page.toc.length > 2 ? (
-          <nav
-            aria-label={english ? 'Contents' : 'Sommaire'}
-            lang={english ? 'en' : undefined}
-            className="lg:sticky lg:top-[calc(var(--spacing-header)+1.5rem)] lg:self-start"
-          >
-            <p className="mb-3 font-semibold text-sepia text-sm uppercase tracking-wider">
-              {english ? 'Contents' : 'Sommaire'}
-            </p>
-            <ol className="grid gap-2 border-border border-l pl-4 text-sm">
-              {page.toc.map((entry) => (
-                <li key={entry.id}>
-                  <a
-                    href={`#${entry.id}`}
-                    className="text-muted-foreground underline-offset-4 hover:text-primary hover:underline"
-                  >
-                    {entry.title}
-                  </a>
-                </li>
-              ))}
-            </ol>
-          </nav>
-        ) : null}
+        {page.toc.length > 2 ? <TableOfContents toc={page.toc} english={english} /> : null}
         <Prose html={page.html} lang={page.lang} className="min-w-0 max-w-3xl" />
       </div>
       {legal ? null : (
@@ -129,5 +84,63 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
       )}
       <JsonLd data={structuredData} />
     </>
+  );
+}
+
+type Page = Route.ComponentProps['loaderData']['page'];
+
+/** The date a page was last updated, in the page's language. */
+function lastUpdated(page: Page, english: boolean): string {
+  if (!page.modified) return '';
+  if (!english) return formatLongDate(page.modified);
+  return new Date(page.modified).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'Europe/Paris' });
+}
+
+/**
+ * Under the title: the page's intro, and for a legal page the date it was last updated (the terms
+ * also say which version the registration dialog and the checkout's box name, domain/terms.ts).
+ */
+function PageIntro({ page }: { page: Page }) {
+  const english = page.lang === 'en';
+  return (
+    <div className="flex flex-col gap-3" lang={english ? 'en' : undefined}>
+      {page.intro ? <p>{page.intro}</p> : null}
+      {page.layout === 'legal' && page.modified ? (
+        <p className="text-sm">
+          {english ? 'Last updated: ' : fr('Dernière mise à jour : ')}
+          <time dateTime={page.modified}>{lastUpdated(page, english)}</time>
+        </p>
+      ) : null}
+      {page.slug === TERMS_PAGE_SLUG && page.modified ? (
+        <p className="font-semibold text-sm">{termsVersionNotice(page.modified)}</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The sommaire beside a long page (more than two headings), sticky on a wide screen. */
+function TableOfContents({ toc, english }: { toc: Page['toc']; english: boolean }) {
+  return (
+    <nav
+      aria-label={english ? 'Contents' : 'Sommaire'}
+      lang={english ? 'en' : undefined}
+      className="lg:sticky lg:top-[calc(var(--spacing-header)+1.5rem)] lg:self-start"
+    >
+      <p className="mb-3 font-semibold text-sepia text-sm uppercase tracking-wider">
+        {english ? 'Contents' : 'Sommaire'}
+      </p>
+      <ol className="grid gap-2 border-border border-l pl-4 text-sm">
+        {toc.map((entry) => (
+          <li key={entry.id}>
+            <a
+              href={`#${entry.id}`}
+              className="text-muted-foreground underline-offset-4 hover:text-primary hover:underline"
+            >
+              {entry.title}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }

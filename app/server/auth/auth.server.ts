@@ -92,6 +92,39 @@ function fullName(body: Record<string, unknown>): string {
     .join(' ');
 }
 
+/**
+ * What every request to Better Auth is refused for before it runs, in this order: a character
+ * PostgreSQL cannot store, a field longer than its limit, a registration without the terms, a
+ * common password. Each is a 400 with our code and a French message.
+ */
+function refuseBadInput(path: string, body: Record<string, unknown>): void {
+  // PostgreSQL text cannot hold NUL: refused here rather than failing in the insert (a 500).
+  if (Object.values(body).some((value) => typeof value === 'string' && !hasNoForbiddenCharacter(value))) {
+    throw new APIError('BAD_REQUEST', { code: FORBIDDEN_CHARACTER_CODE, message: FORBIDDEN_CHARACTER_MESSAGE });
+  }
+  if (BOUNDED_ENDPOINTS.has(path)) refuseOverlongField(body);
+  // The terms of sale are accepted by every account, whatever sends the registration.
+  if (path === '/sign-up/email' && body.acceptTerms !== true) {
+    throw new APIError('BAD_REQUEST', { code: TERMS_NOT_ACCEPTED_CODE, message: AUTH_MESSAGES.termsRequired });
+  }
+  const field = PASSWORD_FIELDS[path];
+  const password = field ? body[field] : undefined;
+  // Too short is reported by Better Auth itself, with its own message.
+  if (typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && isCommonPassword(password)) {
+    throw new APIError('BAD_REQUEST', { code: COMMON_PASSWORD_CODE, message: AUTH_MESSAGES.passwordTooCommon });
+  }
+}
+
+/** The first account field (in FIELD_LIMITS' order) longer than its limit is refused. */
+function refuseOverlongField(body: Record<string, unknown>): void {
+  for (const [name, max] of Object.entries(FIELD_LIMITS)) {
+    const value = body[name];
+    if (typeof value === 'string' && value.length > max) {
+      throw new APIError('BAD_REQUEST', { code: FIELD_TOO_LONG_CODE, message: fieldTooLongMessage(name) });
+    }
+  }
+}
+
 function createAuth() {
   const origin = baseUrl();
   return betterAuth({
@@ -265,28 +298,7 @@ function createAuth() {
       before: createAuthMiddleware(async (ctx) => {
         const body = ctx.body as Record<string, unknown> | undefined;
         if (!body || typeof body !== 'object') return;
-        // PostgreSQL text cannot hold NUL: refused here rather than failing in the insert (a 500).
-        if (Object.values(body).some((value) => typeof value === 'string' && !hasNoForbiddenCharacter(value))) {
-          throw new APIError('BAD_REQUEST', { code: FORBIDDEN_CHARACTER_CODE, message: FORBIDDEN_CHARACTER_MESSAGE });
-        }
-        if (BOUNDED_ENDPOINTS.has(ctx.path)) {
-          for (const [name, max] of Object.entries(FIELD_LIMITS)) {
-            const value = body[name];
-            if (typeof value === 'string' && value.length > max) {
-              throw new APIError('BAD_REQUEST', { code: FIELD_TOO_LONG_CODE, message: fieldTooLongMessage(name) });
-            }
-          }
-        }
-        // The terms of sale are accepted by every account, whatever sends the registration.
-        if (ctx.path === '/sign-up/email' && body.acceptTerms !== true) {
-          throw new APIError('BAD_REQUEST', { code: TERMS_NOT_ACCEPTED_CODE, message: AUTH_MESSAGES.termsRequired });
-        }
-        const field = PASSWORD_FIELDS[ctx.path];
-        const password = field ? body[field] : undefined;
-        // Too short is reported by Better Auth itself, with its own message.
-        if (typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && isCommonPassword(password)) {
-          throw new APIError('BAD_REQUEST', { code: COMMON_PASSWORD_CODE, message: AUTH_MESSAGES.passwordTooCommon });
-        }
+        refuseBadInput(ctx.path, body);
         // The registration form has first and last names; Better Auth wants `name`.
         if (ctx.path === '/sign-up/email' && (typeof body.name !== 'string' || body.name.trim() === '')) {
           return { context: { body: { ...body, name: fullName(body) } } };

@@ -8,7 +8,7 @@ import { formatFileSize, sanitizeFileName } from '../app/domain/files/delivered-
 import { OTHER_SUPPORT } from '../app/domain/files/uploads';
 import { db } from '../app/server/db/client.server';
 import { orderFiles, orderItems, orders } from '../app/server/db/schema';
-import { storeOrderFile } from '../app/server/files/order-files.server';
+import { type StoreOrderFileResult, storeOrderFile } from '../app/server/files/order-files.server';
 import { CommandError, readArguments, reportFailure, withDatabase } from './database';
 
 /*
@@ -83,6 +83,134 @@ function isNameOrNumbered(candidate: string, name: string): boolean {
   return /^\d+$/.test(candidate.slice(stem.length + 2, candidate.length - extension.length - 1));
 }
 
+/** The order the files go to: it must exist, be placed, and not be cancelled. */
+async function importableOrder(number: string) {
+  const [order] = await db()
+    .select({ id: orders.id, number: orders.number, placedAt: orders.placedAt, status: orders.status })
+    .from(orders)
+    .where(eq(orders.number, number));
+  if (!order)
+    throw new CommandError(`Commande ${number} introuvable : vérifiez son numéro (par exemple SV-2026-000042).`);
+  if (!order.placedAt) throw new CommandError(`La commande ${number} n’est pas encore passée : aucun fichier déposé.`);
+  if (order.status === 'canceled') throw new CommandError(`La commande ${number} est annulée : aucun fichier déposé.`);
+  return order;
+}
+
+interface Supports {
+  /** The order's lines' supports. */
+  supports: string[];
+  /** Those and « autres »: the names a sub-folder may have. */
+  known: ReadonlySet<string>;
+  /** The support of a file outside such a sub-folder: --support, or the order's only one. */
+  fallback: string | undefined;
+}
+
+async function supportsOf(orderId: string, number: string, asked: string | undefined): Promise<Supports> {
+  const lines = await db().select({ type: orderItems.type }).from(orderItems).where(eq(orderItems.orderId, orderId));
+  const supports = [...new Set(lines.map((line) => line.type))];
+  const known = new Set([...supports, OTHER_SUPPORT]);
+  if (asked && !known.has(asked)) {
+    throw new CommandError(`Support « ${asked} » inconnu pour la commande ${number} : ${[...known].join(', ')}.`);
+  }
+  return { supports, known, fallback: asked ?? (supports.length === 1 ? supports[0] : undefined) };
+}
+
+/** The whole plan first: a file without a support stops the command before anything is sent. */
+async function planImport(folder: string, number: string, { supports, known, fallback }: Supports) {
+  const plan: PlannedFile[] = [];
+  const orphans: string[] = [];
+  for (const absolute of await walk(folder)) {
+    const relative = path.relative(folder, absolute);
+    const parts = relative.split(path.sep);
+    const fromFolder = parts.length > 1 && known.has(parts[0] ?? '') ? parts[0] : undefined;
+    const support = fromFolder ?? fallback;
+    if (!support) {
+      orphans.push(relative);
+      continue;
+    }
+    plan.push({
+      absolute,
+      relative,
+      name: sanitizeFileName(absolute),
+      support,
+      size: (await fs.promises.stat(absolute)).size,
+    });
+  }
+  if (orphans.length > 0) {
+    throw new CommandError(
+      `Support inconnu pour ${orphans.length} fichier${orphans.length > 1 ? 's' : ''} (${orphans.slice(0, 5).join(', ')}${orphans.length > 5 ? '…' : ''}) : ` +
+        `la commande ${number} a plusieurs supports (${supports.join(', ')}). Rangez-les dans un sous-dossier nommé ` +
+        'comme leur support, ou indiquez --support.',
+    );
+  }
+  return plan;
+}
+
+type LiveFile = { name: string; sha256: string; sizeBytes: number };
+
+/** Only a file that may already be there (same size, its name or a numbered one) is read twice: its SHA-256 decides. */
+async function alreadyThere(file: PlannedFile, live: LiveFile[]): Promise<boolean> {
+  const candidates = live.filter((f) => f.sizeBytes === file.size && isNameOrNumbered(f.name, file.name));
+  if (candidates.length === 0) return false;
+  const sha256 = await sha256Of(file.absolute);
+  return candidates.some((f) => f.sha256 === sha256);
+}
+
+function outcomeText(result: StoreOrderFileResult): string {
+  if (result.status === 'stored') return 'déposé';
+  if (result.status === 'renamed') return `renommé en « ${result.file.name} » (un autre fichier porte ce nom)`;
+  return 'déjà présent, ignoré';
+}
+
+type Counts = { stored: number; renamed: number; skipped: number };
+
+function summary(counts: Counts): string {
+  return (
+    `Terminé : ${counts.stored + counts.renamed} déposé${counts.stored + counts.renamed > 1 ? 's' : ''}` +
+    `${counts.renamed > 0 ? ` (dont ${counts.renamed} renommé${counts.renamed > 1 ? 's' : ''})` : ''}, ` +
+    `${counts.skipped} déjà présent${counts.skipped > 1 ? 's' : ''}.`
+  );
+}
+
+/** Sends the plan's files one by one, saying where it is; those already there are skipped. */
+async function importFiles(order: { id: string }, number: string, folder: string, plan: PlannedFile[]): Promise<void> {
+  const totalBytes = plan.reduce((sum, file) => sum + file.size, 0);
+  console.log(
+    `Commande ${number} : ${plan.length} fichier${plan.length > 1 ? 's' : ''}, ${formatFileSize(totalBytes)} à déposer depuis ${folder}.`,
+  );
+  const live: LiveFile[] = await db()
+    .select({ name: orderFiles.name, sha256: orderFiles.sha256, sizeBytes: orderFiles.sizeBytes })
+    .from(orderFiles)
+    .where(and(eq(orderFiles.orderId, order.id), isNull(orderFiles.deletedAt)));
+
+  const counts: Counts = { stored: 0, renamed: 0, skipped: 0 };
+  let doneBytes = 0;
+  for (const [index, file] of plan.entries()) {
+    const prefix = `[${index + 1}/${plan.length}] ${file.relative} (${formatFileSize(file.size)})`;
+    if (await alreadyThere(file, live)) {
+      counts.skipped++;
+      doneBytes += file.size;
+      console.log(`${prefix} : déjà présent, ignoré. ${formatFileSize(doneBytes)} sur ${formatFileSize(totalBytes)}.`);
+      continue;
+    }
+    const result = await storeOrderFile({
+      orderId: order.id,
+      name: file.absolute,
+      support: file.support,
+      body: fs.createReadStream(file.absolute, { highWaterMark: 1024 * 1024 }),
+      uploadedBy: 'import',
+    });
+    doneBytes += file.size;
+    live.push({ name: result.file.name, sha256: result.file.sha256, sizeBytes: result.file.sizeBytes });
+    if (result.status === 'already_there') counts.skipped++;
+    else counts[result.status]++;
+    console.log(
+      `${prefix} : ${outcomeText(result)} (${file.support}, SHA-256 ${result.file.sha256.slice(0, 12)}…). ${formatFileSize(doneBytes)} sur ${formatFileSize(totalBytes)}.`,
+    );
+  }
+  console.log(summary(counts));
+}
+
 async function main(): Promise<void> {
   const parsed = readArguments(parse, usage);
   if (!parsed) return;
@@ -95,110 +223,14 @@ async function main(): Promise<void> {
   if (!stats?.isDirectory()) throw new CommandError(`Le dossier ${folder} n’existe pas.`);
 
   await withDatabase(async () => {
-    const [order] = await db()
-      .select({ id: orders.id, number: orders.number, placedAt: orders.placedAt, status: orders.status })
-      .from(orders)
-      .where(eq(orders.number, number));
-    if (!order)
-      throw new CommandError(`Commande ${number} introuvable : vérifiez son numéro (par exemple SV-2026-000042).`);
-    if (!order.placedAt)
-      throw new CommandError(`La commande ${number} n’est pas encore passée : aucun fichier déposé.`);
-    if (order.status === 'canceled')
-      throw new CommandError(`La commande ${number} est annulée : aucun fichier déposé.`);
-    const lines = await db().select({ type: orderItems.type }).from(orderItems).where(eq(orderItems.orderId, order.id));
-    const supports = [...new Set(lines.map((line) => line.type))];
-    const known = new Set([...supports, OTHER_SUPPORT]);
-    if (values.support && !known.has(values.support)) {
-      throw new CommandError(
-        `Support « ${values.support} » inconnu pour la commande ${number} : ${[...known].join(', ')}.`,
-      );
-    }
-    const fallback = values.support ?? (supports.length === 1 ? supports[0] : undefined);
-
-    // The whole plan first: a file without a support stops the command before anything is sent.
-    const plan: PlannedFile[] = [];
-    const orphans: string[] = [];
-    for (const absolute of await walk(folder)) {
-      const relative = path.relative(folder, absolute);
-      const parts = relative.split(path.sep);
-      const fromFolder = parts.length > 1 && known.has(parts[0] ?? '') ? parts[0] : undefined;
-      const support = fromFolder ?? fallback;
-      if (!support) {
-        orphans.push(relative);
-        continue;
-      }
-      plan.push({
-        absolute,
-        relative,
-        name: sanitizeFileName(absolute),
-        support,
-        size: (await fs.promises.stat(absolute)).size,
-      });
-    }
-    if (orphans.length > 0) {
-      throw new CommandError(
-        `Support inconnu pour ${orphans.length} fichier${orphans.length > 1 ? 's' : ''} (${orphans.slice(0, 5).join(', ')}${orphans.length > 5 ? '…' : ''}) : ` +
-          `la commande ${number} a plusieurs supports (${supports.join(', ')}). Rangez-les dans un sous-dossier nommé ` +
-          'comme leur support, ou indiquez --support.',
-      );
-    }
+    const order = await importableOrder(number);
+    const supports = await supportsOf(order.id, number, values.support);
+    const plan = await planImport(folder, number, supports);
     if (plan.length === 0) {
       console.log(`Aucun fichier dans ${folder}.`);
       return;
     }
-
-    const totalBytes = plan.reduce((sum, file) => sum + file.size, 0);
-    console.log(
-      `Commande ${number} : ${plan.length} fichier${plan.length > 1 ? 's' : ''}, ${formatFileSize(totalBytes)} à déposer depuis ${folder}.`,
-    );
-    const live = await db()
-      .select({ name: orderFiles.name, sha256: orderFiles.sha256, sizeBytes: orderFiles.sizeBytes })
-      .from(orderFiles)
-      .where(and(eq(orderFiles.orderId, order.id), isNull(orderFiles.deletedAt)));
-
-    const counts = { stored: 0, renamed: 0, skipped: 0 };
-    let doneBytes = 0;
-    for (const [index, file] of plan.entries()) {
-      const prefix = `[${index + 1}/${plan.length}] ${file.relative} (${formatFileSize(file.size)})`;
-      // Only a file that may already be there is read twice: its SHA-256 decides.
-      const candidates = live.filter((f) => f.sizeBytes === file.size && isNameOrNumbered(f.name, file.name));
-      if (candidates.length > 0) {
-        const sha256 = await sha256Of(file.absolute);
-        if (candidates.some((f) => f.sha256 === sha256)) {
-          counts.skipped++;
-          doneBytes += file.size;
-          console.log(
-            `${prefix} : déjà présent, ignoré. ${formatFileSize(doneBytes)} sur ${formatFileSize(totalBytes)}.`,
-          );
-          continue;
-        }
-      }
-      const result = await storeOrderFile({
-        orderId: order.id,
-        name: file.absolute,
-        support: file.support,
-        body: fs.createReadStream(file.absolute, { highWaterMark: 1024 * 1024 }),
-        uploadedBy: 'import',
-      });
-      doneBytes += file.size;
-      live.push({ name: result.file.name, sha256: result.file.sha256, sizeBytes: result.file.sizeBytes });
-      const outcome =
-        result.status === 'stored'
-          ? 'déposé'
-          : result.status === 'renamed'
-            ? `renommé en « ${result.file.name} » (un autre fichier porte ce nom)`
-            : 'déjà présent, ignoré';
-      if (result.status === 'already_there') counts.skipped++;
-      else counts[result.status]++;
-      console.log(
-        `${prefix} : ${outcome} (${file.support}, SHA-256 ${result.file.sha256.slice(0, 12)}…). ${formatFileSize(doneBytes)} sur ${formatFileSize(totalBytes)}.`,
-      );
-    }
-    console.log(
-      `Terminé : ${counts.stored + counts.renamed} déposé${counts.stored + counts.renamed > 1 ? 's' : ''}` +
-        `${counts.renamed > 0 ? ` (dont ${counts.renamed} renommé${counts.renamed > 1 ? 's' : ''})` : ''}, ` +
-        `${counts.skipped} déjà présent${counts.skipped > 1 ? 's' : ''}.`,
-    );
+    await importFiles(order, number, folder, plan);
   });
 }
 

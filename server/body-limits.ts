@@ -81,6 +81,14 @@ export function announcesBody(req: Request): boolean {
   return length !== undefined && length !== '0' && Number(length) !== 0;
 }
 
+// The bytes of JSON's structure (all ASCII: never inside a multi-byte UTF-8 character).
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
 /**
  * How deeply arrays and objects nest in a JSON text, strings skipped, fed a chunk at a time as the
  * bytes arrive: each chunk is scanned in its own turn of the event loop, so a large body never
@@ -92,18 +100,25 @@ export function jsonDepthScanner(limit: number): { feed(chunk: Buffer): boolean 
   let inString = false;
   let escaped = false;
   let exceeded = false;
+  // Inside a string nothing nests: only its end counts, and a backslash hides the next byte.
+  const insideString = (byte: number) => {
+    if (escaped) escaped = false;
+    else if (byte === BACKSLASH) escaped = true;
+    else if (byte === QUOTE) inString = false;
+  };
+  const outsideString = (byte: number) => {
+    if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > limit) exceeded = true;
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
+  };
   return {
     feed(chunk) {
+      // The state lives outside the loop: a chunk may end in a string, or just after a backslash.
       for (let i = 0; i < chunk.length && !exceeded; i++) {
-        const byte = chunk[i];
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === 0x5c) escaped = true;
-          else if (byte === 0x22) inString = false;
-        } else if (byte === 0x22) inString = true;
-        else if (byte === 0x5b || byte === 0x7b) {
-          if (++depth > limit) exceeded = true;
-        } else if (byte === 0x5d || byte === 0x7d) depth--;
+        const byte = chunk[i]!;
+        if (inString) insideString(byte);
+        else outsideString(byte);
       }
       return exceeded;
     },

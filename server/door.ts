@@ -4,6 +4,7 @@ import { UPLOADS_PATH } from '~/domain/files/uploads';
 import {
   accessOfRoute,
   decideRequest,
+  type PathAccess,
   type RefusalAnswer,
   refusalAnswer,
   ruleOf,
@@ -78,6 +79,27 @@ function routeIdOf(manifest: Manifest, pathname: string): string | null {
   return routeId;
 }
 
+/**
+ * Pages are let on (see the header): their loaders and actions ask the same door and render the
+ * access states. Not Better Auth's endpoints nor tus, which have no page to render them.
+ */
+function leftToThePage(manifest: Manifest, routeId: string | null, access: PathAccess, pathname: string): boolean {
+  const upload = pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`);
+  return !!routeId && manifest.pages.has(routeId) && access.authEndpoint === null && !upload;
+}
+
+/** Where a refused visitor signs in: back to the page asked, or to the back office's home. */
+function loginPathOf(pathname: string): string {
+  return `/login?${new URLSearchParams({ redirectTo: pathname.startsWith('/admin') ? '/admin' : pathname })}`;
+}
+
+/** The session cookie alone: the door decides from the headers, never from the body. */
+function cookieHeaders(req: Request): Headers {
+  const headers = new Headers();
+  if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
+  return headers;
+}
+
 function answer(req: Request, res: Response, { status, body }: RefusalAnswer): void {
   // The body's limits may have answered while the session was being read.
   if (res.headersSent) return;
@@ -113,16 +135,13 @@ export function door(getBuild: () => ServerBuild | Promise<ServerBuild>) {
       if (!access) return answer(req, res, refusalAnswer('closed', '/'));
       const rule = ruleOf(access, req.method);
       if (rule.kind === 'public') return next();
-      const upload = pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`);
-      if (routeId && cached.manifest.pages.has(routeId) && access.authEndpoint === null && !upload) return next();
-      const login = `/login?${new URLSearchParams({ redirectTo: pathname.startsWith('/admin') ? '/admin' : pathname })}`;
-      const headers = new Headers();
-      if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
-      const { decision } = await decideRequest(headers, rule, {
+      if (leftToThePage(cached.manifest, routeId, access, pathname)) return next();
+      const { decision } = await decideRequest(cookieHeaders(req), rule, {
         whileHeldForTwoFactor: access.access.whileHeldForTwoFactor,
       });
       if (decision.allow) return next();
-      answer(req, res, refusalAnswer(decision.refusal, login, { authEndpoint: access.authEndpoint !== null }));
+      const authEndpoint = access.authEndpoint !== null;
+      answer(req, res, refusalAnswer(decision.refusal, loginPathOf(pathname), { authEndpoint }));
     } catch (error) {
       if (error instanceof SessionUncheckable) return answer(req, res, refusalAnswer('error', '/'));
       next(error);

@@ -68,6 +68,80 @@ export interface BaseBackupResult {
   bytes: number;
 }
 
+/** What the copy holds so far, for the manifest. */
+interface Copied {
+  files: ManifestFile[];
+  dirs: string[];
+  bytes: number;
+}
+
+/**
+ * Copies the cluster's directory `relative` (of `pgData`) into `partial`/data, recursively: a file
+ * that vanished meanwhile is left out, the content of CONTENT_SKIPPED is not copied, a symbolic
+ * link (a tablespace, pg_wal elsewhere) stops the backup.
+ */
+async function copyTree(pgData: string, partial: string, relative: string, copied: Copied): Promise<void> {
+  const from = path.join(pgData, relative);
+  copied.dirs.push(path.posix.join('data', relative.split(path.sep).join('/')));
+  await fs.mkdir(path.join(partial, 'data', relative), { recursive: true, mode: 0o700 });
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fs.readdir(from, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // dropped meanwhile
+    throw error;
+  }
+  for (const entry of entries) {
+    const child = path.join(relative, entry.name);
+    if (entry.isSymbolicLink()) {
+      throw new CommandError(
+        `${child} est un lien symbolique (tablespace ou pg_wal déplacé)\u00a0: cette sauvegarde ne les prend pas en charge.`,
+      );
+    }
+    if (entry.isDirectory()) await copyDirectory(pgData, partial, relative, entry.name, copied);
+    else if (entry.isFile() && !skipped(entry.name)) {
+      const file = await copyFile(path.join(pgData, child), path.join(partial, 'data', child), 0o600);
+      if (!file) continue;
+      copied.files.push({ path: `data/${child.split(path.sep).join('/')}`, ...file });
+      copied.bytes += file.size;
+    }
+  }
+}
+
+/** A sub-directory of `relative`: copied, or only made (CONTENT_SKIPPED at the top), or left out (temporary files). */
+async function copyDirectory(pgData: string, partial: string, relative: string, name: string, copied: Copied) {
+  if (name.startsWith('pgsql_tmp')) return;
+  if (relative === '' && CONTENT_SKIPPED.has(name)) {
+    copied.dirs.push(`data/${name}`);
+    await fs.mkdir(path.join(partial, 'data', name), { mode: 0o700 });
+    return;
+  }
+  await copyTree(pgData, partial, path.join(relative, name), copied);
+}
+
+/**
+ * One WAL segment (or history file) the copy needs, from the archive, else from pg_wal (PostgreSQL
+ * may still hold there the segment it has just archived); missing from both, the backup stops.
+ */
+async function copyWalSegment(
+  segment: string,
+  { archive, pgData, partial }: { archive: string; pgData: string; partial: string },
+  copied: Copied,
+): Promise<void> {
+  let file = null;
+  for (const source of [archive, path.join(pgData, 'pg_wal')]) {
+    const from = path.join(source, segment);
+    if (!file && (await exists(from))) file = await copyFile(from, path.join(partial, 'wal', segment), 0o600);
+  }
+  if (!file) {
+    throw new CommandError(
+      `Le segment WAL ${segment} est introuvable dans ${archive}\u00a0: la sauvegarde ne serait pas cohérente.`,
+    );
+  }
+  copied.files.push({ path: `wal/${segment}`, ...file });
+  copied.bytes += file.size;
+}
+
 export async function baseBackup({
   url,
   dataDir,
@@ -133,45 +207,10 @@ export async function baseBackup({
         ).rows[0] ?? noRow();
       say(`Sauvegarde commencée (LSN ${start.lsn}), copie des fichiers de la base…`);
 
-      const files: ManifestFile[] = [];
-      const dirs: string[] = [];
-      let bytes = 0;
-      const copyTree = async (relative: string) => {
-        const from = path.join(pgData, relative);
-        dirs.push(path.posix.join('data', relative.split(path.sep).join('/')));
-        await fs.mkdir(path.join(partial, 'data', relative), { recursive: true, mode: 0o700 });
-        let entries: import('node:fs').Dirent[];
-        try {
-          entries = await fs.readdir(from, { withFileTypes: true });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // dropped meanwhile
-          throw error;
-        }
-        for (const entry of entries) {
-          const child = path.join(relative, entry.name);
-          if (entry.isSymbolicLink()) {
-            throw new CommandError(
-              `${child} est un lien symbolique (tablespace ou pg_wal déplacé)\u00a0: cette sauvegarde ne les prend pas en charge.`,
-            );
-          }
-          if (entry.isDirectory()) {
-            if (entry.name.startsWith('pgsql_tmp')) continue;
-            if (relative === '' && CONTENT_SKIPPED.has(entry.name)) {
-              dirs.push(`data/${entry.name}`);
-              await fs.mkdir(path.join(partial, 'data', entry.name), { mode: 0o700 });
-              continue;
-            }
-            await copyTree(child);
-          } else if (entry.isFile() && !skipped(entry.name)) {
-            const copied = await copyFile(path.join(pgData, child), path.join(partial, 'data', child), 0o600);
-            if (!copied) continue;
-            files.push({ path: `data/${child.split(path.sep).join('/')}`, ...copied });
-            bytes += copied.size;
-          }
-        }
-      };
-      await copyTree('');
-      say(`${files.length} fichiers copiés (${formatSize(bytes)})\u00a0; attente de l’archivage des WAL…`);
+      const copied: Copied = { files: [], dirs: [], bytes: 0 };
+      const { files, dirs } = copied;
+      await copyTree(pgData, partial, '', copied);
+      say(`${files.length} fichiers copiés (${formatSize(copied.bytes)})\u00a0; attente de l’archivage des WAL…`);
 
       const stop =
         (
@@ -207,25 +246,14 @@ export async function baseBackup({
       const segments = segmentsBetween(walNames.first, walNames.last, Number(settings.segment_size));
       const history = start.timeline > 1 ? [`${String(start.timeline).padStart(8, '0')}.history`] : [];
       for (const segment of [...history, ...segments]) {
-        let copied = null;
-        for (const source of [archive, path.join(pgData, 'pg_wal')]) {
-          const file = path.join(source, segment);
-          if (!copied && (await exists(file))) copied = await copyFile(file, path.join(partial, 'wal', segment), 0o600);
-        }
-        if (!copied) {
-          throw new CommandError(
-            `Le segment WAL ${segment} est introuvable dans ${archive}\u00a0: la sauvegarde ne serait pas cohérente.`,
-          );
-        }
-        files.push({ path: `wal/${segment}`, ...copied });
-        bytes += copied.size;
+        await copyWalSegment(segment, { archive, pgData, partial }, copied);
       }
 
       // What a restore needs besides the database: the secret that decrypts the stored secrets, and
       // the superuser's credentials of the cluster (its password is inside the copied database).
       for (const extra of ['app-secret', 'postgres.json']) {
-        const copied = await copyFile(path.join(dataDir, extra), path.join(partial, extra), 0o600);
-        if (copied) files.push({ path: extra, ...copied });
+        const file = await copyFile(path.join(dataDir, extra), path.join(partial, extra), 0o600);
+        if (file) files.push({ path: extra, ...file });
       }
 
       const manifest: BaseBackupManifest = {
@@ -246,7 +274,7 @@ export async function baseBackup({
       };
       await fs.writeFile(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
       await fs.rename(partial, folder);
-      return { folder, manifest, bytes };
+      return { folder, manifest, bytes: copied.bytes };
     }
   } finally {
     await client.end();

@@ -12,7 +12,7 @@ import {
   unprivilegedIds,
 } from '../../app/server/db/embedded.server';
 import { CommandError } from '../database';
-import { type BaseBackupManifest, copyFile, exists, formatSize, noRow, readManifest } from './files';
+import { type BaseBackupManifest, copyFile, exists, formatSize, type ManifestFile, noRow, readManifest } from './files';
 
 /*
  * A base backup put back into a new DATA_DIR, then brought forward by PostgreSQL's own archive
@@ -90,20 +90,7 @@ export async function restoreBaseBackup({
     const files = manifest.files;
     const total = files.reduce((sum, f) => sum + f.size, 0);
     say(`Vérification et copie de ${files.length} fichiers (${formatSize(total)})…`);
-    for (const file of files) {
-      const destination = file.path.startsWith('data/')
-        ? path.join(pgData, file.path.slice('data/'.length))
-        : file.path.startsWith('wal/')
-          ? path.join(pgData, 'pg_wal', file.path.slice('wal/'.length))
-          : path.join(target, file.path);
-      const copied = await copyFile(path.join(folder, file.path), destination, 0o600);
-      if (!copied || copied.sha256 !== file.sha256 || copied.size !== file.size) {
-        throw new CommandError(
-          `Sauvegarde altérée\u00a0: ${file.path} ${copied ? 'ne correspond plus à son empreinte SHA-256' : 'est absent'}. ` +
-            'Restaurez une autre sauvegarde.',
-        );
-      }
-    }
+    for (const file of files) await copyVerified(file, folder, { target, pgData });
     await fs.writeFile(path.join(pgData, 'recovery.signal'), '', { mode: 0o600 });
 
     const ids = unprivilegedIds();
@@ -174,6 +161,28 @@ export async function restoreBaseBackup({
     } finally {
       await client.end();
     }
+  }
+}
+
+/** Where a backed-up file goes: data/ into the cluster, wal/ into its pg_wal, the rest beside it. */
+function destinationOf(file: ManifestFile, { target, pgData }: { target: string; pgData: string }): string {
+  if (file.path.startsWith('data/')) return path.join(pgData, file.path.slice('data/'.length));
+  if (file.path.startsWith('wal/')) return path.join(pgData, 'pg_wal', file.path.slice('wal/'.length));
+  return path.join(target, file.path);
+}
+
+/** Copies one file of the backup, checked against the manifest: a file missing or altered stops the restore. */
+async function copyVerified(
+  file: ManifestFile,
+  folder: string,
+  places: { target: string; pgData: string },
+): Promise<void> {
+  const copied = await copyFile(path.join(folder, file.path), destinationOf(file, places), 0o600);
+  if (!copied || copied.sha256 !== file.sha256 || copied.size !== file.size) {
+    throw new CommandError(
+      `Sauvegarde altérée\u00a0: ${file.path} ${copied ? 'ne correspond plus à son empreinte SHA-256' : 'est absent'}. ` +
+        'Restaurez une autre sauvegarde.',
+    );
   }
 }
 

@@ -146,6 +146,22 @@ function carrierDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
+/** Coliship's message of a request it accepted. */
+const SUCCESS = {
+  id: '0',
+  type: 'INFOS',
+  messageContent: 'La requête a été traitée avec succès',
+  replacementValues: [],
+};
+
+/** The part of a label request the peer reads. */
+interface Letter {
+  service?: { productCode?: unknown; orderNumber?: unknown };
+  parcel?: { weight?: unknown };
+  sender?: { address?: Address };
+  addressee?: { address?: Address };
+}
+
 export async function startFakeColissimo({
   contractNumber = '123456',
   password = 'Colis-Secret-42',
@@ -161,56 +177,43 @@ export async function startFakeColissimo({
   const trackingRequests: FakeColissimo['trackingRequests'] = [];
   let down = false;
   let sequence = 0;
-  const server: Server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const idships = /^\/suivi\/v2\/idships\/([^/]+)$/.exec(path);
-    if (request.method === 'GET' && idships) {
-      const parcelNumber = decodeURIComponent(idships[1] as string);
-      const key = request.headers['x-okapi-key'];
-      trackingRequests.push({ parcelNumber, key: typeof key === 'string' ? key : undefined });
-      if (down) return reply(response, 503, { code: 'SERVICE_UNAVAILABLE', message: 'Service indisponible' });
-      if (key !== trackingKey) return reply(response, 401, { code: 'UNAUTHORIZED', message: 'Invalid API key' });
-      const parcel = tracked.get(parcelNumber);
-      if (!parcel) {
-        return reply(response, 404, {
-          lang: 'fr_FR',
-          scope: 'open',
-          returnCode: 404,
-          returnMessage: 'Résultat non trouvé',
-          idShip: parcelNumber,
-        });
-      }
-      const events = [...parcel.events].reverse().map((event, index, all) => ({ order: all.length - index, ...event }));
-      return reply(response, 200, {
+
+  /** The tracking API (Okapi): a parcel's events, newest first, for the right key. */
+  function track(request: IncomingMessage, response: ServerResponse, parcelNumber: string) {
+    const key = request.headers['x-okapi-key'];
+    trackingRequests.push({ parcelNumber, key: typeof key === 'string' ? key : undefined });
+    if (down) return reply(response, 503, { code: 'SERVICE_UNAVAILABLE', message: 'Service indisponible' });
+    if (key !== trackingKey) return reply(response, 401, { code: 'UNAUTHORIZED', message: 'Invalid API key' });
+    const parcel = tracked.get(parcelNumber);
+    if (!parcel) {
+      return reply(response, 404, {
         lang: 'fr_FR',
         scope: 'open',
-        returnCode: 200,
-        shipment: {
-          idShip: parcelNumber,
-          holder: 4,
-          product: 'colissimo',
-          isFinal: parcel.events.some((event) => event.code === 'DI1' || event.code === 'DI2'),
-          entryDate: parcel.entryDate,
-          url: `https://www.laposte.fr/outils/suivre-vos-envois?code=${parcelNumber}`,
-          event: events,
-        },
+        returnCode: 404,
+        returnMessage: 'Résultat non trouvé',
+        idShip: parcelNumber,
       });
     }
-    const body = request.method === 'POST' ? await readJson(request) : null;
-    requests.push({ path, contentType: request.headers['content-type'], body });
-    if (down) return reply(response, 503, { error: 'Service indisponible' });
-    const generate = path.endsWith('/generateLabel');
-    if (request.method !== 'POST' || !(generate || path.endsWith('/checkGenerateLabel'))) {
-      return reply(response, 404, { error: 'Not found' });
-    }
-    const letter = body?.letter as
-      | {
-          service?: { productCode?: unknown; orderNumber?: unknown };
-          parcel?: { weight?: unknown };
-          sender?: { address?: Address };
-          addressee?: { address?: Address };
-        }
-      | undefined;
+    const events = [...parcel.events].reverse().map((event, index, all) => ({ order: all.length - index, ...event }));
+    return reply(response, 200, {
+      lang: 'fr_FR',
+      scope: 'open',
+      returnCode: 200,
+      shipment: {
+        idShip: parcelNumber,
+        holder: 4,
+        product: 'colissimo',
+        isFinal: parcel.events.some((event) => event.code === 'DI1' || event.code === 'DI2'),
+        entryDate: parcel.entryDate,
+        url: `https://www.laposte.fr/outils/suivre-vos-envois?code=${parcelNumber}`,
+        event: events,
+      },
+    });
+  }
+
+  /** The label endpoints: the request checked as Coliship does, then a label for `generateLabel`. */
+  function label(response: ServerResponse, body: Record<string, unknown> | null, generate: boolean) {
+    const letter = body?.letter as Letter | undefined;
     if (!body || !letter?.service?.productCode || typeof letter.parcel?.weight !== 'number') {
       return reply(response, 400, errorMessage('30100', 'La requête est invalide'));
     }
@@ -220,14 +223,12 @@ export async function startFakeColissimo({
     const problem =
       addressProblem(letter.sender?.address, 'expéditeur') ?? addressProblem(letter.addressee?.address, 'destinataire');
     if (problem) return reply(response, 400, errorMessage('30220', problem));
-    const success = {
-      id: '0',
-      type: 'INFOS',
-      messageContent: 'La requête a été traitée avec succès',
-      replacementValues: [],
-    };
-    if (!generate) return reply(response, 200, { messages: [{ ...success, type: 'SUCCESS' }] });
+    if (!generate) return reply(response, 200, { messages: [{ ...SUCCESS, type: 'SUCCESS' }] });
+    return generateLabel(response, letter);
+  }
 
+  /** A new parcel number, announced to the tracking API, and its label as a PDF. */
+  function generateLabel(response: ServerResponse, letter: Letter) {
     sequence += 1;
     const parcelNumber = `6A${String(Date.now() % 1e8).padStart(8, '0')}${String(sequence % 1000).padStart(3, '0')}`;
     parcelNumbers.push(parcelNumber);
@@ -240,19 +241,33 @@ export async function startFakeColissimo({
     const pdf = labelPdf([
       'Colissimo',
       `Colis ${parcelNumber}`,
-      `Commande ${String(letter.service.orderNumber ?? '')}`,
+      `Commande ${String(letter.service?.orderNumber ?? '')}`,
       `${String(addressee.firstName ?? '')} ${String(addressee.lastName ?? addressee.companyName ?? '')}`.trim(),
       `${String(addressee.zipCode)} ${String(addressee.city)}`,
     ]);
     return multipartLabel(
       response,
       {
-        messages: [success],
+        messages: [SUCCESS],
         labelXmlV2Reponse: null,
         labelV2Response: { parcelNumber, parcelNumberPartner: null, pdfUrl: null, fields: null },
       },
       pdf,
     );
+  }
+
+  const server: Server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const idships = /^\/suivi\/v2\/idships\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && idships) return track(request, response, decodeURIComponent(idships[1] as string));
+    const body = request.method === 'POST' ? await readJson(request) : null;
+    requests.push({ path, contentType: request.headers['content-type'], body });
+    if (down) return reply(response, 503, { error: 'Service indisponible' });
+    const generate = path.endsWith('/generateLabel');
+    if (request.method !== 'POST' || !(generate || path.endsWith('/checkGenerateLabel'))) {
+      return reply(response, 404, { error: 'Not found' });
+    }
+    return label(response, body, generate);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

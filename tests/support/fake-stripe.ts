@@ -123,6 +123,111 @@ function publicSession(session: FakeSession) {
   return rest;
 }
 
+interface RefundParams {
+  payment_intent?: string;
+  charge?: string;
+  amount?: string;
+  reason?: string;
+  metadata?: Record<string, string>;
+}
+
+interface StripeErrorBody {
+  type: string;
+  message: string;
+  code: string;
+  param?: string;
+}
+
+/**
+ * The amount a refund may take, or Stripe's refusal, checked in Stripe's order: a payment named,
+ * found, not refunded yet, a positive whole amount within what remains, a reason Stripe knows.
+ */
+function checkRefund(
+  p: RefundParams,
+  intent: FakePaymentIntent | undefined,
+): { amount: number; intent: FakePaymentIntent } | { status: number; error: StripeErrorBody } {
+  const invalid = (error: Omit<StripeErrorBody, 'type'>) => ({
+    status: 400,
+    error: { type: 'invalid_request_error', ...error },
+  });
+  if (!p.payment_intent && !p.charge) {
+    return invalid({
+      message: 'One of the following params should be provided for this request: payment_intent or charge.',
+      code: 'parameter_missing',
+    });
+  }
+  if (!intent) {
+    return {
+      status: 404,
+      error: {
+        type: 'invalid_request_error',
+        message: `No such payment_intent: '${p.payment_intent ?? p.charge}'`,
+        code: 'resource_missing',
+        param: 'payment_intent',
+      },
+    };
+  }
+  const remaining = intent.amount - intent.amount_refunded;
+  if (remaining === 0) {
+    return invalid({
+      message: `Charge ${intent.latest_charge} has already been refunded.`,
+      code: 'charge_already_refunded',
+    });
+  }
+  const amount = p.amount === undefined ? remaining : Number(p.amount);
+  if (!Number.isInteger(amount) || amount < 1) {
+    return invalid({ message: 'Invalid positive integer', code: 'parameter_invalid_integer', param: 'amount' });
+  }
+  if (amount > remaining) {
+    const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
+    return invalid({
+      message: `Refund amount (${euros(amount)}) is greater than unrefunded amount on charge (${euros(remaining)})`,
+      code: 'amount_too_large',
+      param: 'amount',
+    });
+  }
+  if (p.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(p.reason)) {
+    return invalid({ message: 'Invalid reason', code: 'parameter_invalid_empty', param: 'reason' });
+  }
+  return { amount, intent };
+}
+
+interface SessionParams {
+  mode?: string;
+  success_url?: string;
+  cancel_url?: string;
+  client_reference_id?: string;
+  customer_email?: string;
+  metadata?: Record<string, string>;
+  line_items?: {
+    quantity?: string;
+    price_data?: {
+      currency?: string;
+      unit_amount?: string;
+      product_data?: { name?: string; description?: string };
+    };
+  }[];
+}
+
+/** The session's line items, or null when Stripe would refuse them (none, a bad quantity or amount, not in euros, no name). */
+function lineItemsOf(p: SessionParams) {
+  const items = (p.line_items ?? []).map((item) => ({
+    quantity: Number(item.quantity),
+    unit_amount: Number(item.price_data?.unit_amount),
+    currency: item.price_data?.currency,
+    name: item.price_data?.product_data?.name ?? '',
+    description: item.price_data?.product_data?.description ?? null,
+  }));
+  const invalid = (i: (typeof items)[number]) =>
+    !Number.isInteger(i.quantity) ||
+    i.quantity < 1 ||
+    !Number.isInteger(i.unit_amount) ||
+    i.unit_amount < 0 ||
+    i.currency !== 'eur' ||
+    i.name === '';
+  return items.length === 0 || items.some(invalid) ? null : items;
+}
+
 export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key'] } = {}): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
   const sessions = new Map<string, FakeSession>();
@@ -146,248 +251,169 @@ export async function startFakeStripe({ apiKeys = ['sk_test_fake_soovenirs_key']
     session.payment_intent = intent.id;
   }
 
+  /** POST /v1/refunds, answered (and remembered by idempotency key) as Stripe would. */
+  function refund(res: http.ServerResponse, apiKey: string, key: string | null, params: Record<string, unknown>) {
+    const replay = key ? idempotent.get(`${apiKey}:${key}`) : undefined;
+    if (replay) {
+      res.writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      return res.end(replay.body);
+    }
+    const answer = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      if (key) idempotent.set(`${apiKey}:${key}`, { status, body: text });
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+      res.end(text);
+    };
+    const p = params as RefundParams;
+    const intent = p.payment_intent
+      ? paymentIntents.get(p.payment_intent)
+      : [...paymentIntents.values()].find((pi) => pi.latest_charge === p.charge);
+    const checked = checkRefund(p, intent);
+    if ('error' in checked) return answer(checked.status, { error: checked.error });
+    const { amount, intent: refunded } = checked;
+    refunded.amount_refunded += amount;
+    const made: FakeRefund = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      balance_transaction: id('txn'),
+      charge: refunded.latest_charge,
+      created: Math.floor(Date.now() / 1000),
+      currency: refunded.currency,
+      metadata: p.metadata ?? {},
+      payment_intent: refunded.id,
+      reason: p.reason ?? null,
+      status: 'succeeded',
+    };
+    refunds.set(made.id, made);
+    return answer(200, made);
+  }
+
+  /** POST /v1/checkout/sessions: checks the line items as Stripe does, then an open session. */
+  function createSession(res: http.ServerResponse, params: Record<string, unknown>) {
+    const p = params as SessionParams;
+    if (p.mode !== 'payment')
+      return stripeError(res, 400, 'invalid_request_error', 'mode must be payment', 'parameter_invalid');
+    if (!p.success_url || !p.cancel_url) {
+      return stripeError(
+        res,
+        400,
+        'invalid_request_error',
+        'Missing required param: success_url.',
+        'parameter_missing',
+      );
+    }
+    const items = lineItemsOf(p);
+    if (!items) return stripeError(res, 400, 'invalid_request_error', 'Invalid line_items', 'parameter_invalid');
+    const total = items.reduce((sum, i) => sum + i.quantity * i.unit_amount, 0);
+    const sessionId = id('cs_test');
+    const now = Math.floor(Date.now() / 1000);
+    const session: FakeSession = {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: total,
+      amount_subtotal: total,
+      currency: 'eur',
+      client_reference_id: p.client_reference_id ?? null,
+      customer_email: p.customer_email ?? null,
+      metadata: p.metadata ?? {},
+      success_url: p.success_url,
+      cancel_url: p.cancel_url,
+      url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+      expires_at: now + 24 * 3600,
+      created: now,
+      livemode: false,
+      payment_intent: null,
+      line_items: items.map(({ quantity, unit_amount, name, description }) => ({
+        quantity,
+        unit_amount,
+        name,
+        description,
+      })),
+    };
+    sessions.set(sessionId, session);
+    return send(res, publicSession(session));
+  }
+
+  /** POST /v1/checkout/sessions/:id/expire: only an open session. */
+  function expireSession(res: http.ServerResponse, sessionId: string) {
+    const session = sessions.get(sessionId);
+    if (!session) return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+    if (session.status !== 'open') {
+      return stripeError(
+        res,
+        400,
+        'invalid_request_error',
+        'Only open sessions can be expired.',
+        'checkout_session_not_open',
+      );
+    }
+    session.status = 'expired';
+    session.url = null;
+    return send(res, publicSession(session));
+  }
+
+  /** GET /v1/checkout/sessions/:id: a paid session names its payment intent. */
+  function retrieveSession(res: http.ServerResponse, sessionId: string) {
+    const session = sessions.get(sessionId);
+    if (!session) return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+    settle(session);
+    return send(res, publicSession(session));
+  }
+
+  /** Every request is recorded (tests read them): its path, its parameters, its key. */
+  function record(req: http.IncomingMessage, body: string): FakeStripeRequest {
+    const url = new URL(req.url ?? '/', 'http://fake-stripe');
+    const authorization = req.headers.authorization ?? '';
+    const recorded: FakeStripeRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      params: req.method === 'GET' ? Object.fromEntries(url.searchParams) : parseStripeForm(body),
+      apiKey: authorization.startsWith('Bearer ') ? authorization.slice(7) : null,
+      idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
+    };
+    requests.push(recorded);
+    return recorded;
+  }
+
+  /** Refused without a known key, then routed. */
+  function route(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+    const { path, params, apiKey, idempotencyKey } = record(req, body);
+    if (!apiKey || !keys.has(apiKey)) {
+      return stripeError(
+        res,
+        401,
+        'invalid_request_error',
+        `Invalid API Key provided: ${apiKey ?? ''}`,
+        'api_key_invalid',
+      );
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') return refund(res, apiKey, idempotencyKey, params);
+    if (req.method === 'GET' && path === '/v1/balance') {
+      return send(res, {
+        object: 'balance',
+        available: [{ amount: 0, currency: 'eur', source_types: { card: 0 } }],
+        pending: [],
+        livemode: false,
+      });
+    }
+    if (req.method === 'POST' && path === '/v1/checkout/sessions') return createSession(res, params);
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (req.method === 'POST' && expire) return expireSession(res, expire[1] as string);
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && retrieve) return retrieveSession(res, retrieve[1] as string);
+    return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
+  }
+
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
       body += chunk.toString('utf8');
     });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://fake-stripe');
-      const authorization = req.headers.authorization ?? '';
-      const apiKey = authorization.startsWith('Bearer ') ? authorization.slice(7) : null;
-      const params = req.method === 'GET' ? Object.fromEntries(url.searchParams) : parseStripeForm(body);
-      requests.push({
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        params,
-        apiKey,
-        idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
-      });
-      if (!apiKey || !keys.has(apiKey)) {
-        return stripeError(
-          res,
-          401,
-          'invalid_request_error',
-          `Invalid API Key provided: ${apiKey ?? ''}`,
-          'api_key_invalid',
-        );
-      }
-      const path = url.pathname;
-      if (req.method === 'POST' && path === '/v1/refunds') {
-        const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
-        const replay = key ? idempotent.get(`${apiKey}:${key}`) : undefined;
-        if (replay) {
-          res.writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-          return res.end(replay.body);
-        }
-        const answer = (status: number, body: unknown) => {
-          const text = JSON.stringify(body);
-          if (key) idempotent.set(`${apiKey}:${key}`, { status, body: text });
-          res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
-          res.end(text);
-        };
-        const p = params as {
-          payment_intent?: string;
-          charge?: string;
-          amount?: string;
-          reason?: string;
-          metadata?: Record<string, string>;
-        };
-        const intent = p.payment_intent
-          ? paymentIntents.get(p.payment_intent)
-          : [...paymentIntents.values()].find((pi) => pi.latest_charge === p.charge);
-        if (!p.payment_intent && !p.charge) {
-          return answer(400, {
-            error: {
-              type: 'invalid_request_error',
-              message: 'One of the following params should be provided for this request: payment_intent or charge.',
-              code: 'parameter_missing',
-            },
-          });
-        }
-        if (!intent) {
-          return answer(404, {
-            error: {
-              type: 'invalid_request_error',
-              message: `No such payment_intent: '${p.payment_intent ?? p.charge}'`,
-              code: 'resource_missing',
-              param: 'payment_intent',
-            },
-          });
-        }
-        const remaining = intent.amount - intent.amount_refunded;
-        if (remaining === 0) {
-          return answer(400, {
-            error: {
-              type: 'invalid_request_error',
-              message: `Charge ${intent.latest_charge} has already been refunded.`,
-              code: 'charge_already_refunded',
-            },
-          });
-        }
-        const amount = p.amount === undefined ? remaining : Number(p.amount);
-        if (!Number.isInteger(amount) || amount < 1) {
-          return answer(400, {
-            error: {
-              type: 'invalid_request_error',
-              message: 'Invalid positive integer',
-              code: 'parameter_invalid_integer',
-              param: 'amount',
-            },
-          });
-        }
-        if (amount > remaining) {
-          const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
-          return answer(400, {
-            error: {
-              type: 'invalid_request_error',
-              message: `Refund amount (${euros(amount)}) is greater than unrefunded amount on charge (${euros(remaining)})`,
-              code: 'amount_too_large',
-              param: 'amount',
-            },
-          });
-        }
-        if (p.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(p.reason)) {
-          return answer(400, {
-            error: {
-              type: 'invalid_request_error',
-              message: 'Invalid reason',
-              code: 'parameter_invalid_empty',
-              param: 'reason',
-            },
-          });
-        }
-        intent.amount_refunded += amount;
-        const refund: FakeRefund = {
-          id: id('re'),
-          object: 'refund',
-          amount,
-          balance_transaction: id('txn'),
-          charge: intent.latest_charge,
-          created: Math.floor(Date.now() / 1000),
-          currency: intent.currency,
-          metadata: p.metadata ?? {},
-          payment_intent: intent.id,
-          reason: p.reason ?? null,
-          status: 'succeeded',
-        };
-        refunds.set(refund.id, refund);
-        return answer(200, refund);
-      }
-      if (req.method === 'GET' && path === '/v1/balance') {
-        return send(res, {
-          object: 'balance',
-          available: [{ amount: 0, currency: 'eur', source_types: { card: 0 } }],
-          pending: [],
-          livemode: false,
-        });
-      }
-      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-        const p = params as {
-          mode?: string;
-          success_url?: string;
-          cancel_url?: string;
-          client_reference_id?: string;
-          customer_email?: string;
-          metadata?: Record<string, string>;
-          line_items?: {
-            quantity?: string;
-            price_data?: {
-              currency?: string;
-              unit_amount?: string;
-              product_data?: { name?: string; description?: string };
-            };
-          }[];
-        };
-        if (p.mode !== 'payment')
-          return stripeError(res, 400, 'invalid_request_error', 'mode must be payment', 'parameter_invalid');
-        if (!p.success_url || !p.cancel_url) {
-          return stripeError(
-            res,
-            400,
-            'invalid_request_error',
-            'Missing required param: success_url.',
-            'parameter_missing',
-          );
-        }
-        const items = (p.line_items ?? []).map((item) => ({
-          quantity: Number(item.quantity),
-          unit_amount: Number(item.price_data?.unit_amount),
-          currency: item.price_data?.currency,
-          name: item.price_data?.product_data?.name ?? '',
-          description: item.price_data?.product_data?.description ?? null,
-        }));
-        if (
-          items.length === 0 ||
-          items.some(
-            (i) =>
-              !Number.isInteger(i.quantity) || i.quantity < 1 || !Number.isInteger(i.unit_amount) || i.unit_amount < 0,
-          ) ||
-          items.some((i) => i.currency !== 'eur') ||
-          items.some((i) => i.name === '')
-        ) {
-          return stripeError(res, 400, 'invalid_request_error', 'Invalid line_items', 'parameter_invalid');
-        }
-        const total = items.reduce((sum, i) => sum + i.quantity * i.unit_amount, 0);
-        const sessionId = id('cs_test');
-        const now = Math.floor(Date.now() / 1000);
-        const session: FakeSession = {
-          id: sessionId,
-          object: 'checkout.session',
-          mode: 'payment',
-          status: 'open',
-          payment_status: 'unpaid',
-          amount_total: total,
-          amount_subtotal: total,
-          currency: 'eur',
-          client_reference_id: p.client_reference_id ?? null,
-          customer_email: p.customer_email ?? null,
-          metadata: p.metadata ?? {},
-          success_url: p.success_url,
-          cancel_url: p.cancel_url,
-          url: `https://checkout.stripe.com/c/pay/${sessionId}`,
-          expires_at: now + 24 * 3600,
-          created: now,
-          livemode: false,
-          payment_intent: null,
-          line_items: items.map(({ quantity, unit_amount, name, description }) => ({
-            quantity,
-            unit_amount,
-            name,
-            description,
-          })),
-        };
-        sessions.set(sessionId, session);
-        return send(res, publicSession(session));
-      }
-      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
-      if (req.method === 'POST' && expire) {
-        const session = sessions.get(expire[1] as string);
-        if (!session)
-          return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
-        if (session.status !== 'open') {
-          return stripeError(
-            res,
-            400,
-            'invalid_request_error',
-            'Only open sessions can be expired.',
-            'checkout_session_not_open',
-          );
-        }
-        session.status = 'expired';
-        session.url = null;
-        return send(res, publicSession(session));
-      }
-      const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
-      if (req.method === 'GET' && retrieve) {
-        const session = sessions.get(retrieve[1] as string);
-        if (!session)
-          return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
-        settle(session);
-        return send(res, publicSession(session));
-      }
-      return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
-    });
+    req.on('end', () => route(req, res, body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -77,6 +77,38 @@ export async function insertTestOrder(databaseUrl: string, options: TestOrderOpt
   return withClient(databaseUrl, (client) => insertTestOrderWith(client, options));
 }
 
+/** guest_email … guest_city: the guest's (Marie Curie by default), or none for an account's order. */
+function guestColumns(options: TestOrderOptions): (string | null)[] {
+  if (options.userId) return [null, null, null, null, null, null];
+  return [
+    options.guestEmail === undefined ? 'invite@example.fr' : options.guestEmail,
+    options.guestFirstName ?? 'Marie',
+    options.guestLastName ?? 'Curie',
+    '11 rue Pierre et Marie Curie',
+    '75005',
+    'Paris',
+  ];
+}
+
+async function insertDeliveryAddress(client: Queryable, id: string, options: TestOrderOptions): Promise<void> {
+  const guest = !options.userId;
+  // The recipient is the buyer: the guest's name, or the account holder's.
+  const { rows: owners } = options.userId
+    ? await client.query<{ first_name: string; last_name: string }>(
+        'select first_name, last_name from "user" where id = $1',
+        [options.userId],
+      )
+    : { rows: [] };
+  const a = TEST_DELIVERY_ADDRESS;
+  const firstName = (guest ? options.guestFirstName : owners[0]?.first_name) || a.firstName;
+  const lastName = (guest ? options.guestLastName : owners[0]?.last_name) || a.lastName;
+  await client.query(
+    `insert into order_addresses (order_id, kind, first_name, last_name, line1, postal_code, city, country, phone)
+     values ($1, 'delivery', $2, $3, $4, $5, $6, $7, $8)`,
+    [id, firstName, lastName, a.line1, a.postalCode, a.city, a.country, a.phone],
+  );
+}
+
 export async function insertTestOrderWith(client: Queryable, options: TestOrderOptions = {}): Promise<TestOrder> {
   const guest = !options.userId;
   const accessToken = guest ? randomBytes(32).toString('base64url') : null;
@@ -96,12 +128,7 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
     [
       number,
       options.userId ?? null,
-      guest ? (options.guestEmail === undefined ? 'invite@example.fr' : options.guestEmail) : null,
-      guest ? (options.guestFirstName ?? 'Marie') : null,
-      guest ? (options.guestLastName ?? 'Curie') : null,
-      guest ? '11 rue Pierre et Marie Curie' : null,
-      guest ? '75005' : null,
-      guest ? 'Paris' : null,
+      ...guestColumns(options),
       hash,
       options.status ?? 'pending',
       options.paymentStatus ?? 'pending',
@@ -124,23 +151,7 @@ export async function insertTestOrderWith(client: Queryable, options: TestOrderO
     `insert into order_events (order_id, actor, kind, "to") values ($1, 'customer', 'created', 'pending')`,
     [id],
   );
-  if (options.deliveryAddress !== false) {
-    // The recipient is the buyer: the guest's name, or the account holder's.
-    const { rows: owners } = options.userId
-      ? await client.query<{ first_name: string; last_name: string }>(
-          'select first_name, last_name from "user" where id = $1',
-          [options.userId],
-        )
-      : { rows: [] };
-    const a = TEST_DELIVERY_ADDRESS;
-    const firstName = (guest ? options.guestFirstName : owners[0]?.first_name) || a.firstName;
-    const lastName = (guest ? options.guestLastName : owners[0]?.last_name) || a.lastName;
-    await client.query(
-      `insert into order_addresses (order_id, kind, first_name, last_name, line1, postal_code, city, country, phone)
-       values ($1, 'delivery', $2, $3, $4, $5, $6, $7, $8)`,
-      [id, firstName, lastName, a.line1, a.postalCode, a.city, a.country, a.phone],
-    );
-  }
+  if (options.deliveryAddress !== false) await insertDeliveryAddress(client, id, options);
   return {
     id,
     number,

@@ -13,7 +13,7 @@ import {
   shareState,
 } from '~/domain/files/sharing';
 import { decryptSecret, encryptSecret } from '../crypto.server';
-import { type Database, db } from '../db/client.server';
+import { type Database, db, type Tx } from '../db/client.server';
 import { createSharedRateLimiter } from '../db/rate-limit.server';
 import { fileShareFiles, fileShareInvitations, fileShares, orderFiles, orders, user } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
@@ -65,6 +65,98 @@ export function shareSelection(
 
 export type CreateShareResult = { ok: true; shareId: string; token: string } | { ok: false; error: string };
 
+/** The order as a share needs it: its files' dates, and who shares (the account, else the guest). */
+async function sharedOrder(tx: Tx, orderId: string) {
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      filesPublishedAt: orders.filesPublishedAt,
+      filesExpireAt: orders.filesExpireAt,
+      filesDeletedAt: orders.filesDeletedAt,
+      guestFirstName: orders.guestFirstName,
+      guestLastName: orders.guestLastName,
+      guestEmail: orders.guestEmail,
+      ownerFirstName: user.firstName,
+      ownerLastName: user.lastName,
+      ownerEmail: user.email,
+    })
+    .from(orders)
+    .leftJoin(user, eq(user.id, orders.userId))
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return order;
+}
+
+/** The order's live files, or those of the selection: what the invitation says it holds. */
+function liveFiles(orderId: string, form: ShareFormInput): SQL | undefined {
+  return and(
+    eq(orderFiles.orderId, orderId),
+    isNull(orderFiles.deletedAt),
+    form.scope === 'selection' ? inArray(orderFiles.id, form.fileIds) : undefined,
+  );
+}
+
+/**
+ * Why the form cannot be shared as asked (the first reason's French message), or null: a selected
+ * file that is not one of the order's live files, or more invitations than a day allows.
+ */
+async function shareFormRefusal(tx: Tx, orderId: string, form: ShareFormInput, now: Date): Promise<string | null> {
+  if (form.scope === 'selection') {
+    const [found] = await tx.select({ n: count() }).from(orderFiles).where(liveFiles(orderId, form));
+    if ((found?.n ?? 0) !== form.fileIds.length) return SHARE_MESSAGES.unknownFile;
+  }
+  if (form.emails.length === 0) return null;
+  const [sent] = await tx
+    .select({ n: count() })
+    .from(fileShareInvitations)
+    .innerJoin(fileShares, eq(fileShares.id, fileShareInvitations.shareId))
+    .where(
+      and(
+        eq(fileShares.orderId, orderId),
+        sql`${fileShareInvitations.createdAt} > ${new Date(now.getTime() - 24 * 60 * 60 * 1000)}`,
+      ),
+    );
+  if ((sent?.n ?? 0) + form.emails.length > SHARE_MAX_INVITATIONS_PER_DAY) return SHARE_MESSAGES.tooManyToday;
+  return null;
+}
+
+/** The invitations and their e-mails (one per address, Reply-To the customer when known), in `tx`. */
+async function inviteRelatives(
+  tx: Tx,
+  invitation: {
+    orderId: string;
+    share: { id: string; expiresAt: Date };
+    token: string;
+    sharerName: string;
+    replyTo: string | null;
+    form: ShareFormInput;
+    now: Date;
+  },
+): Promise<void> {
+  const { orderId, share, token, sharerName, replyTo, form, now } = invitation;
+  const [files] = await tx.select({ n: count() }).from(orderFiles).where(liveFiles(orderId, form));
+  await tx
+    .insert(fileShareInvitations)
+    .values(form.emails.map((email) => ({ shareId: share.id, email, createdAt: now })));
+  for (const email of form.emails) {
+    await enqueueEmail(tx, {
+      to: email,
+      template: 'share-invitation',
+      data: {
+        sharerName,
+        shareUrl: sharePath(token),
+        expiresAt: share.expiresAt.toISOString(),
+        allowDownloads: form.allowDownloads,
+        fileCount: files?.n ?? 0,
+        ...(form.message ? { message: form.message } : {}),
+        ...(replyTo ? { replyTo } : {}),
+      },
+      dedupeKey: `share-invitation:${share.id}:${email.toLowerCase()}`,
+      orderId,
+    });
+  }
+}
+
 /**
  * Makes a share, its selection, its invitations and their e-mails (one per address, Reply-To the
  * customer) in one transaction. The order's files must be published and not deleted.
@@ -82,48 +174,10 @@ export async function createShare(
   const now = input.now ?? new Date();
   const { form } = input;
   return database.transaction(async (tx) => {
-    const [order] = await tx
-      .select({
-        id: orders.id,
-        filesPublishedAt: orders.filesPublishedAt,
-        filesExpireAt: orders.filesExpireAt,
-        filesDeletedAt: orders.filesDeletedAt,
-        guestFirstName: orders.guestFirstName,
-        guestLastName: orders.guestLastName,
-        guestEmail: orders.guestEmail,
-        ownerFirstName: user.firstName,
-        ownerLastName: user.lastName,
-        ownerEmail: user.email,
-      })
-      .from(orders)
-      .leftJoin(user, eq(user.id, orders.userId))
-      .where(eq(orders.id, input.orderId))
-      .limit(1);
+    const order = await sharedOrder(tx, input.orderId);
     if (!order?.filesPublishedAt || order.filesDeletedAt) return { ok: false, error: SHARE_MESSAGES.notServed };
-    if (form.scope === 'selection') {
-      const [found] = await tx
-        .select({ n: count() })
-        .from(orderFiles)
-        .where(
-          and(eq(orderFiles.orderId, order.id), isNull(orderFiles.deletedAt), inArray(orderFiles.id, form.fileIds)),
-        );
-      if ((found?.n ?? 0) !== form.fileIds.length) return { ok: false, error: SHARE_MESSAGES.unknownFile };
-    }
-    if (form.emails.length > 0) {
-      const [sent] = await tx
-        .select({ n: count() })
-        .from(fileShareInvitations)
-        .innerJoin(fileShares, eq(fileShares.id, fileShareInvitations.shareId))
-        .where(
-          and(
-            eq(fileShares.orderId, order.id),
-            sql`${fileShareInvitations.createdAt} > ${new Date(now.getTime() - 24 * 60 * 60 * 1000)}`,
-          ),
-        );
-      if ((sent?.n ?? 0) + form.emails.length > SHARE_MAX_INVITATIONS_PER_DAY) {
-        return { ok: false, error: SHARE_MESSAGES.tooManyToday };
-      }
-    }
+    const refusal = await shareFormRefusal(tx, order.id, form, now);
+    if (refusal) return { ok: false, error: refusal };
     const sharerName = order.ownerEmail
       ? sharerDisplayName(order.ownerFirstName, order.ownerLastName)
       : sharerDisplayName(order.guestFirstName, order.guestLastName);
@@ -150,36 +204,7 @@ export async function createShare(
       await tx.insert(fileShareFiles).values(form.fileIds.map((fileId) => ({ shareId: share.id, fileId })));
     }
     if (form.emails.length > 0) {
-      const [files] = await tx
-        .select({ n: count() })
-        .from(orderFiles)
-        .where(
-          and(
-            eq(orderFiles.orderId, order.id),
-            isNull(orderFiles.deletedAt),
-            form.scope === 'selection' ? inArray(orderFiles.id, form.fileIds) : undefined,
-          ),
-        );
-      await tx
-        .insert(fileShareInvitations)
-        .values(form.emails.map((email) => ({ shareId: share.id, email, createdAt: now })));
-      for (const email of form.emails) {
-        await enqueueEmail(tx, {
-          to: email,
-          template: 'share-invitation',
-          data: {
-            sharerName,
-            shareUrl: sharePath(token),
-            expiresAt: share.expiresAt.toISOString(),
-            allowDownloads: form.allowDownloads,
-            fileCount: files?.n ?? 0,
-            ...(form.message ? { message: form.message } : {}),
-            ...(replyTo ? { replyTo } : {}),
-          },
-          dedupeKey: `share-invitation:${share.id}:${email.toLowerCase()}`,
-          orderId: order.id,
-        });
-      }
+      await inviteRelatives(tx, { orderId: order.id, share, token, sharerName, replyTo, form, now });
     }
     return { ok: true, shareId: share.id, token };
   });

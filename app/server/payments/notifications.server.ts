@@ -4,7 +4,7 @@ import { PAYMENT_PROVIDER_LABELS } from '~/domain/payments/payment-config';
 import { nextPaymentRecordStatus, type PaymentRecordStatus } from '~/domain/payments/status';
 import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, paymentEvents, payments } from '../db/schema';
-import { loadOrderFacts } from '../invoices/order-facts.server';
+import { loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { type LifecycleTx, withLifecycle } from '../orders/lifecycle.server';
 import { refundUnappliedPayment } from '../orders/refunds.server';
@@ -60,7 +60,8 @@ export async function applyPaymentNotification(
   return result;
 }
 
-async function applyNotificationInTx({ tx, apply }: LifecycleTx, n: PaymentNotification): Promise<NotificationResult> {
+async function applyNotificationInTx(lifecycle: LifecycleTx, n: PaymentNotification): Promise<NotificationResult> {
+  const { tx } = lifecycle;
   const [fresh] = await tx
     .insert(paymentEvents)
     .values({ provider: n.provider, eventId: n.eventId })
@@ -85,28 +86,7 @@ async function applyNotificationInTx({ tx, apply }: LifecycleTx, n: PaymentNotif
   const facts = await loadOrderFacts(tx, orderId, { lock: true });
   if (!facts) return { status: 'ignored', reason: 'unknown order' };
 
-  const [payment] = await tx
-    .insert(payments)
-    .values({
-      orderId,
-      provider: n.provider,
-      providerRef: n.providerRef,
-      amountCents: n.amountCents ?? facts.totalPriceCents,
-      status: 'pending',
-      method: n.method,
-    })
-    .onConflictDoUpdate({
-      target: [payments.provider, payments.providerRef],
-      // A no-op update, so that the row comes back (and is locked) whether it was inserted or not.
-      set: { updatedAt: sql`${payments.updatedAt}` },
-    })
-    .returning();
-  if (!payment) throw new Error('payments: the upsert returned no row');
-  await tx
-    .update(paymentEvents)
-    .set({ paymentId: payment.id })
-    .where(and(eq(paymentEvents.provider, n.provider), eq(paymentEvents.eventId, n.eventId)));
-
+  const payment = await lockAttempt(tx, n, orderId, facts.totalPriceCents);
   const before = payment.status;
   const after = nextPaymentRecordStatus(before, n.outcome);
   const base = { orderId, paymentId: payment.id, paymentStatus: after, orderPaid: false, invoiceNumber: null };
@@ -128,66 +108,161 @@ async function applyNotificationInTx({ tx, apply }: LifecycleTx, n: PaymentNotif
     })
     .where(eq(payments.id, payment.id));
 
-  const provider = PAYMENT_PROVIDER_LABELS[n.provider];
-  const actor = n.provider;
-  const eventData = { paymentId: payment.id, provider: n.provider, providerRef: n.providerRef, eventId: n.eventId };
-  const context = {
-    payment: { id: payment.id, provider: n.provider, reference: n.providerRef },
-    data: { eventId: n.eventId },
-  };
-
   if (after === 'failed') {
-    const failed = await apply(orderId, { type: 'fail_payment' }, actor, {
-      ...context,
-      detail: n.detail ?? null,
-    });
-    // An old attempt failing once the order is paid (or over) changes nothing but the history.
-    if (!failed.ok) {
-      await tx
-        .insert(orderEvents)
-        .values({ orderId, actor, kind: 'payment_failed', data: { ...eventData, detail: n.detail ?? null } });
-    }
+    await applyFailure(lifecycle, n, orderId, payment.id);
     return { status: 'applied', ...base };
   }
   if (after === 'canceled') {
-    await tx.insert(orderEvents).values({ orderId, actor, kind: 'payment_canceled', data: eventData });
+    await tx
+      .insert(orderEvents)
+      .values({ orderId, actor: n.provider, kind: 'payment_canceled', data: eventDataOf(n, payment.id) });
     return { status: 'applied', ...base };
   }
   if (after !== 'paid') return { status: 'applied', ...base };
+  return applyReceivedMoney(lifecycle, { n, orderId, payment, facts, base });
+}
 
-  // Money received. The lifecycle's guard says whether it pays the order (placed, not cancelled,
-  // not withdrawn, not paid yet, its exact amount in euros).
+type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * The attempt's row, inserted if the session was not recorded, and locked either way; the event
+ * is linked to it.
+ */
+async function lockAttempt(
+  tx: LifecycleTx['tx'],
+  n: PaymentNotification,
+  orderId: string,
+  orderTotalCents: number,
+): Promise<PaymentRow> {
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      orderId,
+      provider: n.provider,
+      providerRef: n.providerRef,
+      amountCents: n.amountCents ?? orderTotalCents,
+      status: 'pending',
+      method: n.method,
+    })
+    .onConflictDoUpdate({
+      target: [payments.provider, payments.providerRef],
+      // A no-op update, so that the row comes back (and is locked) whether it was inserted or not.
+      set: { updatedAt: sql`${payments.updatedAt}` },
+    })
+    .returning();
+  if (!payment) throw new Error('payments: the upsert returned no row');
+  await tx
+    .update(paymentEvents)
+    .set({ paymentId: payment.id })
+    .where(and(eq(paymentEvents.provider, n.provider), eq(paymentEvents.eventId, n.eventId)));
+  return payment;
+}
+
+/** What the order's history keeps of the notification. */
+function eventDataOf(n: PaymentNotification, paymentId: string) {
+  return { paymentId, provider: n.provider, providerRef: n.providerRef, eventId: n.eventId };
+}
+
+/** What the lifecycle's transitions record of the notification. */
+function transitionContextOf(n: PaymentNotification, paymentId: string) {
+  return {
+    payment: { id: paymentId, provider: n.provider, reference: n.providerRef },
+    data: { eventId: n.eventId },
+  };
+}
+
+/** A failed attempt: the order stays unpaid and can be paid again. */
+async function applyFailure(
+  { tx, apply }: LifecycleTx,
+  n: PaymentNotification,
+  orderId: string,
+  paymentId: string,
+): Promise<void> {
+  const failed = await apply(orderId, { type: 'fail_payment' }, n.provider, {
+    ...transitionContextOf(n, paymentId),
+    detail: n.detail ?? null,
+  });
+  // An old attempt failing once the order is paid (or over) changes nothing but the history.
+  if (!failed.ok) {
+    await tx.insert(orderEvents).values({
+      orderId,
+      actor: n.provider,
+      kind: 'payment_failed',
+      data: { ...eventDataOf(n, paymentId), detail: n.detail ?? null },
+    });
+  }
+}
+
+interface ReceivedMoney {
+  n: PaymentNotification;
+  orderId: string;
+  payment: PaymentRow;
+  facts: OrderFacts;
+  /** What the result says before the money is applied. */
+  base: Omit<Extract<NotificationResult, { status: 'applied' }>, 'status'>;
+}
+
+/**
+ * Money received. The lifecycle's guard says whether it pays the order (placed, not cancelled,
+ * not withdrawn, not paid yet, its exact amount in euros); if it cannot, the money is recorded,
+ * never invoiced, and given back (after the commit, by applyPaymentNotification).
+ */
+async function applyReceivedMoney({ tx, apply }: LifecycleTx, received: ReceivedMoney): Promise<NotificationResult> {
+  const { n, orderId, payment, base } = received;
   const amount = n.amountCents ?? payment.amountCents;
-  // A reception supplement's payment settles that supplement (its own invoice), not the order.
-  const supplement = payment.adjustmentId;
-  const currencyOk = (n.currency?.toUpperCase() ?? 'EUR') === 'EUR';
-  const settled = supplement
-    ? currencyOk
-      ? await apply(
-          orderId,
-          { type: 'settle_supplement', adjustmentId: supplement, amountCents: amount, method: 'card' },
-          actor,
-          context,
-        )
-      : { ok: false as const, code: 'amount_mismatch', message: `Devise refusée : ${n.currency}.` }
-    : await apply(
-        orderId,
-        { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
-        actor,
-        context,
-      );
+  const settled = await settleWith(apply, n, orderId, payment, amount);
   if (settled.ok) {
-    if (!supplement) await tx.update(payments).set({ settlesOrder: true }).where(eq(payments.id, payment.id));
+    if (!payment.adjustmentId) await tx.update(payments).set({ settlesOrder: true }).where(eq(payments.id, payment.id));
     return { status: 'applied', ...base, orderPaid: true, invoiceNumber: settled.invoiceNumber };
   }
-  // It cannot: the money is recorded, never invoiced, and given back (after the commit).
+  await recordUnappliedMoney(tx, received, amount, settled);
+  return { status: 'applied', ...base, unapplied: true };
+}
+
+/** A reception supplement's payment settles that supplement (its own invoice, in euros), any other the order. */
+async function settleWith(
+  apply: LifecycleTx['apply'],
+  n: PaymentNotification,
+  orderId: string,
+  payment: PaymentRow,
+  amount: number,
+) {
+  const context = transitionContextOf(n, payment.id);
+  const supplement = payment.adjustmentId;
+  if (!supplement) {
+    return apply(
+      orderId,
+      { type: 'settle_payment', amountCents: amount, currency: n.currency, method: 'card' },
+      n.provider,
+      context,
+    );
+  }
+  if ((n.currency?.toUpperCase() ?? 'EUR') !== 'EUR') {
+    return { ok: false as const, code: 'amount_mismatch', message: `Devise refusée : ${n.currency}.` };
+  }
+  return apply(
+    orderId,
+    { type: 'settle_supplement', adjustmentId: supplement, amountCents: amount, method: 'card' },
+    n.provider,
+    context,
+  );
+}
+
+/** Money that cannot pay the order: in its history, and an alert for the staff (« à rembourser »). */
+async function recordUnappliedMoney(
+  tx: LifecycleTx['tx'],
+  { n, orderId, payment, facts }: ReceivedMoney,
+  amount: number,
+  refusal: { code: string; message: string },
+): Promise<void> {
+  const provider = PAYMENT_PROVIDER_LABELS[n.provider];
   await tx.insert(orderEvents).values({
     orderId,
-    actor,
+    actor: n.provider,
     kind: 'payment_unapplied',
     data: {
-      ...eventData,
-      reason: settled.code,
+      ...eventDataOf(n, payment.id),
+      reason: refusal.code,
       amountCents: amount,
       currency: n.currency,
       expectedCents: facts.totalPriceCents,
@@ -198,7 +273,6 @@ async function applyNotificationInTx({ tx, apply }: LifecycleTx, n: PaymentNotif
     orderId,
     status: 'refund_due',
     title: `Paiement à rembourser — commande ${facts.number}`,
-    body: `${provider} a reçu ${formatEurosFromCents(amount)} : ${settled.message} Ce paiement n’est pas facturé ; il est remboursé automatiquement quand ${provider} le permet.`,
+    body: `${provider} a reçu ${formatEurosFromCents(amount)} : ${refusal.message} Ce paiement n’est pas facturé ; il est remboursé automatiquement quand ${provider} le permet.`,
   });
-  return { status: 'applied', ...base, unapplied: true };
 }

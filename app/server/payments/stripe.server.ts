@@ -154,23 +154,46 @@ export function paymentIntentOf(raw: unknown): string | null {
   return null;
 }
 
+/** The payment intent to refund: the one the notification kept, else the session's (asked of Stripe). */
+async function paymentIntentToRefund(stripe: Stripe, request: RefundRequest): Promise<string> {
+  let paymentIntent = paymentIntentOf(request.raw);
+  if (!paymentIntent) {
+    // Older notifications did not keep it: the session knows it.
+    const session = await stripe.checkout.sessions.retrieve(request.providerRef);
+    paymentIntent =
+      typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+  }
+  if (!paymentIntent) {
+    throw new PaymentProviderError(
+      `Stripe session ${request.providerRef} has no payment intent`,
+      STRIPE_REFUND_MESSAGES.noPaymentIntent,
+    );
+  }
+  return paymentIntent;
+}
+
+/** Stripe's refusal codes the back office is told about in its own words; any other is « refusé ». */
+const REFUND_MESSAGE_OF_CODE = new Map<string, string>([
+  ['charge_already_refunded', STRIPE_REFUND_MESSAGES.alreadyRefunded],
+  ['amount_too_large', STRIPE_REFUND_MESSAGES.amountTooLarge],
+  ['resource_missing', STRIPE_REFUND_MESSAGES.noPaymentIntent],
+]);
+
+/** The French message of an error Stripe's client threw (connection and key errors first: they are StripeErrors too). */
+function refundErrorMessage(error: unknown): string {
+  if (error instanceof Stripe.errors.StripeConnectionError) return STRIPE_REFUND_MESSAGES.unreachable;
+  if (error instanceof Stripe.errors.StripeAuthenticationError) return PAYMENT_MESSAGES.notConfigured;
+  if (error instanceof Stripe.errors.StripeError) {
+    return REFUND_MESSAGE_OF_CODE.get(error.code ?? '') ?? STRIPE_REFUND_MESSAGES.failed;
+  }
+  return STRIPE_REFUND_MESSAGES.failed;
+}
+
 async function refundAtStripe(config: PaymentConfig, request: RefundRequest): Promise<RefundResult> {
   if (!config.apiKey) throw new PaymentProviderError('no Stripe key', PAYMENT_MESSAGES.notConfigured);
   const stripe = stripeClient(config.apiKey);
   try {
-    let paymentIntent = paymentIntentOf(request.raw);
-    if (!paymentIntent) {
-      // Older notifications did not keep it: the session knows it.
-      const session = await stripe.checkout.sessions.retrieve(request.providerRef);
-      paymentIntent =
-        typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
-    }
-    if (!paymentIntent) {
-      throw new PaymentProviderError(
-        `Stripe session ${request.providerRef} has no payment intent`,
-        STRIPE_REFUND_MESSAGES.noPaymentIntent,
-      );
-    }
+    const paymentIntent = await paymentIntentToRefund(stripe, request);
     const refund = await stripe.refunds.create(
       {
         payment_intent: paymentIntent,
@@ -190,15 +213,7 @@ async function refundAtStripe(config: PaymentConfig, request: RefundRequest): Pr
   } catch (error) {
     if (error instanceof PaymentProviderError) throw error;
     log.error({ err: error, providerRef: request.providerRef }, 'Stripe refused a refund');
-    let message: string = STRIPE_REFUND_MESSAGES.failed;
-    if (error instanceof Stripe.errors.StripeConnectionError) message = STRIPE_REFUND_MESSAGES.unreachable;
-    else if (error instanceof Stripe.errors.StripeAuthenticationError) message = PAYMENT_MESSAGES.notConfigured;
-    else if (error instanceof Stripe.errors.StripeError) {
-      if (error.code === 'charge_already_refunded') message = STRIPE_REFUND_MESSAGES.alreadyRefunded;
-      else if (error.code === 'amount_too_large') message = STRIPE_REFUND_MESSAGES.amountTooLarge;
-      else if (error.code === 'resource_missing') message = STRIPE_REFUND_MESSAGES.noPaymentIntent;
-    }
-    throw new PaymentProviderError(String((error as Error).message), message);
+    throw new PaymentProviderError(String((error as Error).message), refundErrorMessage(error));
   }
 }
 

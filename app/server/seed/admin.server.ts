@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AUTH_MESSAGES } from '../../domain/auth-errors';
 import { isCommonPassword } from '../../domain/common-passwords';
 import { hashPassword } from '../auth/password.server';
-import { type Database, db } from '../db/client.server';
+import { type Database, db, type Tx } from '../db/client.server';
 import { account, setupCode, user } from '../db/schema';
 
 /*
@@ -90,65 +90,92 @@ export async function createOrPromoteAdmin(
       .where(sql`lower(${user.email}) = ${email}`)
       .for('update');
 
-    if (!existing) {
-      if (!passwordHash) {
-        return {
-          ok: false,
-          reason: 'password-required',
-          errors: ['Aucun compte avec cette adresse : un mot de passe est nécessaire pour le créer (--password).'],
-        };
-      }
-      if (requireName && (!firstName || !lastName)) {
-        return { ok: false, reason: 'name-required', errors: [NAME_REQUIRED_MESSAGE] };
-      }
-      const id = randomUUID();
-      const name = `${firstName} ${lastName}`.trim() || email;
-      await tx.insert(user).values({ id, name, email, emailVerified: true, role: 'admin', firstName, lastName });
-      await tx
-        .insert(account)
-        .values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
-      await tx.delete(setupCode); // the shop has its administrator: the setup codes are spent
-      return { ok: true, action: 'created', userId: id, email, passwordSet: true };
-    }
-
-    const now = new Date();
-    const wasAdmin = existing.role === 'admin';
-    const profile: Partial<typeof user.$inferInsert> = {};
-    if (firstName || lastName) {
-      profile.firstName = firstName || existing.firstName;
-      profile.lastName = lastName || existing.lastName;
-      profile.name = `${profile.firstName} ${profile.lastName}`.trim();
-    }
-    if (!wasAdmin || Object.keys(profile).length > 0) {
-      await tx
-        .update(user)
-        .set({ role: 'admin', ...profile, updatedAt: now })
-        .where(eq(user.id, existing.id));
-    }
-    if (passwordHash) {
-      const updated = await tx
-        .update(account)
-        .set({ password: passwordHash, updatedAt: now })
-        .where(and(eq(account.userId, existing.id), eq(account.providerId, 'credential')))
-        .returning({ id: account.id });
-      // An account created by magic link has no password yet: give it a credential account.
-      if (updated.length === 0) {
-        await tx.insert(account).values({
-          id: randomUUID(),
-          accountId: existing.id,
-          providerId: 'credential',
-          userId: existing.id,
-          password: passwordHash,
-        });
-      }
-    }
-    await tx.delete(setupCode); // the shop has its administrator: the setup codes are spent
-    return {
-      ok: true,
-      action: wasAdmin ? 'already-admin' : 'promoted',
-      userId: existing.id,
-      email,
-      passwordSet: passwordHash !== undefined,
-    };
+    const wanted = { email, passwordHash, firstName, lastName };
+    const result = existing ? await promoteAdmin(tx, existing, wanted) : await createAdmin(tx, wanted, requireName);
+    // The shop has its administrator: the setup codes are spent.
+    if (result.ok) await tx.delete(setupCode);
+    return result;
   });
+}
+
+interface WantedAdmin {
+  email: string;
+  passwordHash: string | undefined;
+  /** '' when not given. */
+  firstName: string;
+  lastName: string;
+}
+
+/** No account with that address: a new one, which needs a password (and, for admin:create, a name). */
+async function createAdmin(tx: Tx, wanted: WantedAdmin, requireName: boolean): Promise<AdminResult> {
+  const { email, passwordHash, firstName, lastName } = wanted;
+  if (!passwordHash) {
+    return {
+      ok: false,
+      reason: 'password-required',
+      errors: ['Aucun compte avec cette adresse : un mot de passe est nécessaire pour le créer (--password).'],
+    };
+  }
+  if (requireName && (!firstName || !lastName)) {
+    return { ok: false, reason: 'name-required', errors: [NAME_REQUIRED_MESSAGE] };
+  }
+  const id = randomUUID();
+  const name = `${firstName} ${lastName}`.trim() || email;
+  await tx.insert(user).values({ id, name, email, emailVerified: true, role: 'admin', firstName, lastName });
+  await tx
+    .insert(account)
+    .values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
+  return { ok: true, action: 'created', userId: id, email, passwordSet: true };
+}
+
+/**
+ * An existing account becomes (or stays) administrator, in place: never deleted, its sessions kept.
+ * The names given replace its own, one by one; a password given replaces its own.
+ */
+async function promoteAdmin(
+  tx: Tx,
+  existing: { id: string; role: string; firstName: string; lastName: string },
+  { email, passwordHash, firstName, lastName }: WantedAdmin,
+): Promise<AdminResult> {
+  const now = new Date();
+  const wasAdmin = existing.role === 'admin';
+  const profile: Partial<typeof user.$inferInsert> = {};
+  if (firstName || lastName) {
+    profile.firstName = firstName || existing.firstName;
+    profile.lastName = lastName || existing.lastName;
+    profile.name = `${profile.firstName} ${profile.lastName}`.trim();
+  }
+  if (!wasAdmin || Object.keys(profile).length > 0) {
+    await tx
+      .update(user)
+      .set({ role: 'admin', ...profile, updatedAt: now })
+      .where(eq(user.id, existing.id));
+  }
+  if (passwordHash) await setPassword(tx, existing.id, passwordHash, now);
+  return {
+    ok: true,
+    action: wasAdmin ? 'already-admin' : 'promoted',
+    userId: existing.id,
+    email,
+    passwordSet: passwordHash !== undefined,
+  };
+}
+
+/** The account's password, as Better Auth keeps it: in its `credential` account row. */
+async function setPassword(tx: Tx, userId: string, passwordHash: string, now: Date): Promise<void> {
+  const updated = await tx
+    .update(account)
+    .set({ password: passwordHash, updatedAt: now })
+    .where(and(eq(account.userId, userId), eq(account.providerId, 'credential')))
+    .returning({ id: account.id });
+  // An account created by magic link has no password yet: give it a credential account.
+  if (updated.length === 0) {
+    await tx.insert(account).values({
+      id: randomUUID(),
+      accountId: userId,
+      providerId: 'credential',
+      userId,
+      password: passwordHash,
+    });
+  }
 }

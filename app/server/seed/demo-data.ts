@@ -477,92 +477,150 @@ function makeOrder(
     invoiceId: null,
     invoiceNumber: null,
   };
-  const event = (
+  const story = storyOf(order, staff);
+  story.event(createdAt, customer?.id ?? 'customer', 'created', null, 'pending', { totalCents: total });
+
+  let scenario = random.weighted(SCENARIO_WEIGHTS);
+  if (scenario === 'failed' && paymentMethod !== 'card') scenario = 'abandoned';
+  // Each scenario draws its own random numbers, in the same order for the same seed.
+  if (scenario === 'failed') failCardPayment(story, random, now);
+  else if (scenario === 'abandoned') abandon(story, random, now);
+  else payThenGoOn(story, random, now, scenario === 'refunded');
+  return order;
+}
+
+/** An order being written, and the moves that add to its history as the lifecycle records them. */
+interface OrderStory {
+  order: DemoOrder;
+  /** Who makes the staff's moves (an administrator's id, or `system`). */
+  staff: string;
+  event(
     at: number,
     actor: string,
     kind: string,
     from: string | null,
     to: string | null,
-    data: DemoEvent['data'] = null,
-  ) => {
+    data?: DemoEvent['data'],
+  ): void;
+  setStatus(at: number, to: OrderStatus): void;
+  /** The parcel reaches the workshop (the lifecycle's `receive`: « Reçu », « En traitement »). */
+  receive(at: number): void;
+  setStage(at: number, to: WorkshopStage): void;
+}
+
+function storyOf(order: DemoOrder, staff: string): OrderStory {
+  const event: OrderStory['event'] = (at, actor, kind, from, to, data = null) => {
     order.events.push({ at, actor, kind, from, to, data });
     order.updatedAt = at;
   };
-  const setStatus = (at: number, to: OrderStatus) => {
-    event(at, staff, 'status_changed', order.status, to);
-    order.status = to;
+  return {
+    order,
+    staff,
+    event,
+    setStatus(at, to) {
+      event(at, staff, 'status_changed', order.status, to);
+      order.status = to;
+    },
+    receive(at) {
+      event(at, staff, 'parcel_received', order.stage, 'received');
+      order.stage = 'received';
+      order.status = 'processing';
+    },
+    setStage(at, to) {
+      event(at, staff, 'stage_changed', order.stage, to);
+      order.stage = to;
+    },
   };
-  // The parcel reaches the workshop (the lifecycle's `receive`: « Reçu », « En traitement »).
-  const receive = (at: number) => {
-    event(at, staff, 'parcel_received', order.stage, 'received');
-    order.stage = 'received';
-    order.status = 'processing';
-  };
-  const setStage = (at: number, to: WorkshopStage) => {
-    event(at, staff, 'stage_changed', order.stage, to);
-    order.stage = to;
-  };
-  event(createdAt, customer?.id ?? 'customer', 'created', null, 'pending', { totalCents: total });
+}
 
-  let scenario = random.weighted(SCENARIO_WEIGHTS);
-  if (scenario === 'failed' && paymentMethod !== 'card') scenario = 'abandoned';
+/** The card is declined within minutes; most such orders are cancelled some days later. */
+function failCardPayment({ order, event, setStatus }: OrderStory, random: Random, now: number): void {
+  const { createdAt } = order;
+  const at = createdAt + random.int(1, 20) * MINUTE;
+  if (at > now) return;
+  event(at, 'sandbox', 'payment_failed', 'pending', 'failed', { reason: 'card_declined' });
+  order.paymentStatus = 'failed';
+  order.payment = { id: randomUUID(), providerRef: '', status: 'failed', createdAt, updatedAt: at };
+  const cancelAt = at + random.int(2, 7) * DAY;
+  if (cancelAt <= now && random.chance(0.6)) setStatus(cancelAt, 'canceled');
+}
 
-  if (scenario === 'failed') {
-    const at = createdAt + random.int(1, 20) * MINUTE;
-    if (at <= now) {
-      event(at, 'sandbox', 'payment_failed', 'pending', 'failed', { reason: 'card_declined' });
-      order.paymentStatus = 'failed';
-      order.payment = { id: randomUUID(), providerRef: '', status: 'failed', createdAt, updatedAt: at };
-      const cancelAt = at + random.int(2, 7) * DAY;
-      if (cancelAt <= now && random.chance(0.6)) setStatus(cancelAt, 'canceled');
-    }
-    return order;
-  }
-  if (scenario === 'abandoned') {
-    const cancelAt = createdAt + random.int(14, 30) * DAY;
-    if (cancelAt <= now) setStatus(cancelAt, 'canceled');
-    return order;
-  }
+/** Never paid: cancelled after two to four weeks. */
+function abandon({ order, setStatus }: OrderStory, random: Random, now: number): void {
+  const cancelAt = order.createdAt + random.int(14, 30) * DAY;
+  if (cancelAt <= now) setStatus(cancelAt, 'canceled');
+}
 
-  const payDelay =
-    paymentMethod === 'card'
-      ? random.int(1, 15) * MINUTE
-      : paymentMethod === 'transfer'
-        ? random.int(20, 96) * HOUR
-        : random.int(72, 200) * HOUR;
-  const paidAt = createdAt + payDelay;
-  if (paidAt > now) return order;
-  event(paidAt, 'sandbox', 'payment_paid', 'pending', 'paid', { amountCents: total, method: paymentMethod });
+/** How long after the order its payment arrives: minutes by card, days by transfer or cheque. */
+const PAYMENT_DELAYS: Record<PaymentMethod, { min: number; max: number; unit: number }> = {
+  card: { min: 1, max: 15, unit: MINUTE },
+  transfer: { min: 20, max: 96, unit: HOUR },
+  cheque: { min: 72, max: 200, unit: HOUR },
+};
+
+/** Paid, then the originals are received and worked on, or (`refunded`) the order is cancelled and refunded. */
+function payThenGoOn(story: OrderStory, random: Random, now: number, refunded: boolean): void {
+  const { order } = story;
+  const delay = PAYMENT_DELAYS[order.paymentMethod];
+  const paidAt = order.createdAt + random.int(delay.min, delay.max) * delay.unit;
+  if (paidAt > now) return;
+  const total = order.price.totalPriceCents;
+  story.event(paidAt, 'sandbox', 'payment_paid', 'pending', 'paid', {
+    amountCents: total,
+    method: order.paymentMethod,
+  });
   order.paymentStatus = 'paid';
   order.paidAt = paidAt;
-  const payment = { id: randomUUID(), providerRef: '', status: 'paid' as const, createdAt, updatedAt: paidAt };
+  const payment = {
+    id: randomUUID(),
+    providerRef: '',
+    status: 'paid' as const,
+    createdAt: order.createdAt,
+    updatedAt: paidAt,
+  };
   order.payment = payment;
 
   // Work starts when the originals reach the workshop.
-  const received = paidAt + (sendMethod === 'label' ? random.int(2, 5) : random.int(3, 10)) * DAY;
-  if (scenario === 'refunded') {
-    const canceledAt = paidAt + random.int(1, 10) * DAY;
-    if (canceledAt > now) return order;
-    if (received < canceledAt) receive(received);
-    setStatus(canceledAt, 'canceled');
-    const refundedAt = canceledAt + random.int(1, 48) * HOUR;
-    if (refundedAt > now) return order;
-    event(refundedAt, staff, 'payment_refunded', 'paid', 'refunded', { amountCents: total });
-    order.paymentStatus = 'refunded';
-    order.refundedAt = refundedAt;
-    order.payment = Object.assign({}, payment, { status: 'refunded' as const, updatedAt: refundedAt });
-    return order;
-  }
-  if (received > now) return order;
+  const received = paidAt + (order.sendMethod === 'label' ? random.int(2, 5) : random.int(3, 10)) * DAY;
+  if (refunded) cancelAndRefund(story, random, now, { paidAt, received, payment });
+  else if (received <= now) workOn(story, random, now, received);
+}
+
+/** Cancelled within days of the payment (received first if the parcel came before), refunded within two days. */
+function cancelAndRefund(
+  { order, staff, event, setStatus, receive }: OrderStory,
+  random: Random,
+  now: number,
+  paid: { paidAt: number; received: number; payment: NonNullable<DemoOrder['payment']> },
+): void {
+  const canceledAt = paid.paidAt + random.int(1, 10) * DAY;
+  if (canceledAt > now) return;
+  if (paid.received < canceledAt) receive(paid.received);
+  setStatus(canceledAt, 'canceled');
+  const refundedAt = canceledAt + random.int(1, 48) * HOUR;
+  if (refundedAt > now) return;
+  event(refundedAt, staff, 'payment_refunded', 'paid', 'refunded', { amountCents: order.price.totalPriceCents });
+  order.paymentStatus = 'refunded';
+  order.refundedAt = refundedAt;
+  order.payment = Object.assign({}, paid.payment, { status: 'refunded' as const, updatedAt: refundedAt });
+}
+
+/** From the reception to « Prêt » and, when something goes back by post, « Expédiée ». */
+function workOn(
+  { order, receive, setStage, setStatus }: OrderStory,
+  random: Random,
+  now: number,
+  received: number,
+): void {
   receive(received);
-  const units = items.reduce((sum, item) => sum + item.quantity, 0);
+  const units = order.items.reduce((sum, item) => sum + item.quantity, 0);
   const work = (random.int(2, 8) + Math.ceil(units / 400)) * DAY + random.int(0, 8) * HOUR;
   // The work between reception and « Prêt »: digitising for two thirds of it, then the quality
   // check; it starts after the withdrawal period unless the customer asked to start at once (the
   // rule book refuses `digitising` before it).
   const notBefore =
     workNotBefore({
-      createdAt: new Date(createdAt),
+      createdAt: new Date(order.createdAt),
       earlyStartConsentAt: order.earlyStartConsentAt === null ? null : new Date(order.earlyStartConsentAt),
     })?.getTime() ?? received;
   const digitisingAt = Math.max(received + Math.round(work / 6), notBefore);
@@ -570,12 +628,11 @@ function makeOrder(
   const completedAt = checkAt + Math.round(work / 6);
   if (digitisingAt <= now) setStage(digitisingAt, 'digitising');
   if (checkAt <= now) setStage(checkAt, 'quality_check');
-  if (completedAt > now) return order;
+  if (completedAt > now) return;
   // « Prêt » makes the order « Traitée » (advance_stage to ready).
   setStage(completedAt, 'ready');
   order.status = 'completed';
-  const physical = deliveryMethod !== 'digital' || returnOriginals;
+  const physical = order.deliveryMethod !== 'digital' || order.returnOriginals;
   const shippedAt = completedAt + random.int(4, 60) * HOUR;
   if (physical && shippedAt <= now) setStatus(shippedAt, 'shipped');
-  return order;
 }

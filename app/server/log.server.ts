@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /*
@@ -115,6 +116,14 @@ function scrubArguments(args: unknown[]): unknown[] {
   return out;
 }
 
+/**
+ * pino-pretty's file, found from this module: pino looks it up from its callers' files, which under
+ * Vite's module runner on Node 22 (`npm run dev`) are not files, and it then refuses to start.
+ */
+function prettyTarget(): string {
+  return createRequire(import.meta.url).resolve('pino-pretty');
+}
+
 /** The logger's configuration, for `log` and for tests that capture its lines. */
 export function createLogger(destination?: DestinationStream, options: { level?: string; pretty?: boolean } = {}) {
   const level = options.level ?? process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'warn' : 'info');
@@ -155,7 +164,7 @@ export function createLogger(destination?: DestinationStream, options: { level?:
     },
     // Errors are already plain objects (scrubError): pino's serializer would rename their type.
     serializers: { err: (err: unknown) => err },
-    ...(pretty && !destination ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
+    ...(pretty && !destination ? { transport: { target: prettyTarget(), options: { colorize: true } } } : {}),
   };
   return destination ? pino(config, destination) : pino(config);
 }

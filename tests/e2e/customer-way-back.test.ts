@@ -152,18 +152,22 @@ describe('the links of an account holder’s e-mails, opened signed out', () => 
         await page.goto(`${url}${link}`);
         await page.waitForURL(login);
         await signIn(page);
-        // A PDF shown inline (the slip) answers as a response, one sent as an attachment (the
-        // invoice's) as a download: either says the browser came back to the document.
-        const document = Promise.race([
-          page
-            .waitForResponse((r) => r.url() === `${url}${link}`, { timeout: 30_000 })
-            .then((r) => ({ status: r.status(), type: r.headers()['content-type'] })),
-          page
-            .waitForEvent('download', { timeout: 30_000 })
-            .then((d) => ({ status: d.url() === `${url}${link}` ? 200 : 0, type: 'application/pdf' })),
-        ]);
+        // The browser's way back to the document is held at the browser: Chromium's PDF viewer (a
+        // page of its own, or a download) is not what is tested, and a whole run once hung on it.
+        const target = `${url}${link}`;
+        await context.route(
+          (address) => address.href === target,
+          (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'document' }),
+        );
+        const cameBack = page.waitForRequest((request) => request.url() === target, { timeout: 30_000 });
         await page.getByRole('button', { name: 'Se connecter' }).click();
-        expect(await document, link).toEqual({ status: 200, type: 'application/pdf' });
+        await cameBack;
+        // The session the sign-in set opens the document itself.
+        const document = await context.request.get(target, { maxRedirects: 0 });
+        expect({ status: document.status(), type: document.headers()['content-type'] }, link).toEqual({
+          status: 200,
+          type: 'application/pdf',
+        });
         await context.close();
         continue;
       }

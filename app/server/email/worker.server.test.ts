@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../db/client.server';
+import { db, pool } from '../db/client.server';
 import { orders } from '../db/schema';
 import { log } from '../log.server';
 import { enqueueEmail, queueEmail, sealClearOutboxLinks } from './outbox.server';
@@ -225,6 +225,25 @@ describe('the outbox worker over real SMTP', () => {
       await enqueueEmail(tx, statusEmail('wake:1'));
     });
     await starttls.waitForMessages(1, 5_000);
+  });
+
+  it('sleeps while the outbox is empty: no query between two polls', async () => {
+    await configureSmtpFor(starttls, 'starttls');
+    let queries = 0;
+    const count = () => {
+      queries++;
+    };
+    startEmailWorker(workerOptionsFor(starttls, { pollMs: 60_000 }));
+    // Its first pass (nothing to send) takes a few queries; then it sleeps until the next poll.
+    await new Promise((r) => setTimeout(r, 500));
+    pool().on('acquire', count);
+    try {
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      pool().off('acquire', count);
+    }
+    // An empty outbox once read as « a message due now »: a pass every 10 ms, about 200 queries here.
+    expect(queries).toBe(0);
   });
 
   it('wipes sign-in links once sent and records e-mails of an order in its timeline', async () => {

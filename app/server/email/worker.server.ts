@@ -211,11 +211,13 @@ export async function drainOutbox(
 
 /** Milliseconds until the next queued row is due (0 if one is due now), or null when none is queued. */
 async function msUntilNextDue(): Promise<number | null> {
+  // Not greatest(0, …) in SQL: PostgreSQL's greatest ignores a null, so an empty outbox said « due
+  // now » and the idle worker queried the database a hundred times a second.
   const result = await db().execute<{ ms: number | null }>(sql`
-    select greatest(0, extract(epoch from (min(next_at) - now())) * 1000)::float8 as ms
+    select (extract(epoch from (min(next_at) - now())) * 1000)::float8 as ms
     from email_outbox where status = 'queued'`);
   const ms = result.rows[0]?.ms;
-  return ms === null || ms === undefined ? null : Number(ms);
+  return ms === null || ms === undefined ? null : Math.max(0, Number(ms));
 }
 
 // --- the in-process worker -------------------------------------------------------------------

@@ -1,4 +1,7 @@
-import { Column, Link, Row, Section } from '@react-email/components';
+import { Column } from '@react-email/column';
+import { Link } from '@react-email/link';
+import { Row } from '@react-email/row';
+import { Section } from '@react-email/section';
 import { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { trackingUrl } from '~/domain/shipping/tracking';

@@ -1,4 +1,4 @@
-import { Text } from '@react-email/components';
+import { Text } from '@react-email/text';
 import { z } from 'zod';
 import { frenchTypography } from '~/domain/format';
 import { Action, EmailLayout, emailStyles, Lines, linkSchema, P } from './layout';

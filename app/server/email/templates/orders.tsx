@@ -1,4 +1,7 @@
-import { Column, Row, Section, Text } from '@react-email/components';
+import { Column } from '@react-email/column';
+import { Row } from '@react-email/row';
+import { Section } from '@react-email/section';
+import { Text } from '@react-email/text';
 import { z } from 'zod';
 import { withdrawalFollowUp } from '~/domain/account/withdrawal-texts';
 import { company as SHOP_IDENTITY } from '~/domain/company';

@@ -1,6 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { itemsSummary } from '~/domain/account/order-details';
 import {
   csvHeader,
@@ -228,22 +227,28 @@ function xlsxStream<Row>(
   onComplete: OnComplete,
 ) {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'Soovenirs';
-  workbook.created = new Date();
-  const sheet = workbook.addWorksheet(EXPORT_DATASET_LABELS[request.dataset], {
-    views: [{ state: 'frozen', ySplit: 1 }],
-  });
-  sheet.columns = columns.map((column, index) => ({
-    key: String(index),
-    width: column.width,
-    style: column.kind === 'money' ? { numFmt: MONEY_FORMAT } : column.kind === 'date' ? { numFmt: DATE_FORMAT } : {},
-  }));
-  const header = sheet.addRow(columns.map((c) => c.header));
-  header.font = { bold: true };
-  header.commit();
-
   (async () => {
+    // Loaded on the first Excel export, not at every start: exceljs and its zip libraries cost a
+    // third of a second of CPU to load, for a download a few staff members make now and then.
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: output,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    workbook.creator = 'Soovenirs';
+    workbook.created = new Date();
+    const sheet = workbook.addWorksheet(EXPORT_DATASET_LABELS[request.dataset], {
+      views: [{ state: 'frozen', ySplit: 1 }],
+    });
+    sheet.columns = columns.map((column, index) => ({
+      key: String(index),
+      width: column.width,
+      style: column.kind === 'money' ? { numFmt: MONEY_FORMAT } : column.kind === 'date' ? { numFmt: DATE_FORMAT } : {},
+    }));
+    const header = sheet.addRow(columns.map((c) => c.header));
+    header.font = { bold: true };
+    header.commit();
     for await (const rows of batches(request, next, onComplete)) {
       for (const row of rows) {
         sheet

@@ -128,6 +128,7 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     .exclude('[data-sonner-toaster]')
     .disableRules([...RULES_BELOW_SERIOUS])
     .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
     .analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

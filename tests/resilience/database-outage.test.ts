@@ -101,10 +101,10 @@ async function health(url: string): Promise<number> {
 
 async function waitForHealth(url: string, status: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  // What each probe answered and when (0: no answer within 4 s), to say why if the status never came.
+  // What each probe answered and when (an error's name when it did not answer), to say why if the status never came.
   const seen: string[] = [];
   for (;;) {
-    const answered = await health(url).catch((error: Error) => `${error.name}`);
+    const answered = await health(url).catch((error: Error) => error.name);
     if (answered === status) return Date.now() - started;
     seen.push(`${answered} at ${Date.now() - started} ms`);
     if (Date.now() - started > timeoutMs) {

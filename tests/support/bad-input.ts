@@ -225,13 +225,19 @@ export function formFields(
     .map(([known, extra]) => [...known.flat(), ...(extra as FormEntries)]);
 }
 
-/** Percent-encodes the UTF-8 bytes of a text (a lone surrogate becomes U+FFFD, as a browser sends it). */
+/** Each byte as a form body writes it: unreserved characters as they are, the others as %XX. */
+const PERCENT_ENCODED: readonly string[] = Array.from({ length: 256 }, (_, byte) => {
+  const c = String.fromCharCode(byte);
+  return /[A-Za-z0-9*\-._]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+});
+
+/**
+ * Percent-encodes the UTF-8 bytes of a text (a lone surrogate becomes U+FFFD, as a browser sends it).
+ * From a table: a regular expression per byte was the bad-input files' largest cost in the test process.
+ */
 function percentEncode(text: string): string {
   let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9*\-._]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
+  for (const byte of Buffer.from(text, 'utf8')) out += PERCENT_ENCODED[byte];
   return out;
 }
 

@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 
 const file = process.argv[2] ?? '.ci/results.json';
+// The resilience files that run alone, after the rest (vitest.config.ts).
+const TIMED = JSON.parse(fs.readFileSync(new URL('../tests/resilience/timed.json', import.meta.url), 'utf8'));
 if (!fs.existsSync(file)) {
   console.log('Tests: 0 passed, 1 failed');
   process.exit(0);
@@ -30,6 +32,7 @@ console.log(`Tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${sk
 
 function projectOf(path) {
   if (path.includes('/tests/e2e/')) return 'e2e';
+  if (TIMED.some((file) => path.endsWith(`/${file}`))) return 'resilience-timed';
   if (path.includes('/tests/resilience/')) return 'resilience';
   if (path.includes('/app/domain/') || path.includes('/app/components/')) return 'unit';
   return 'integration';

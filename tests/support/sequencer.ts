@@ -11,8 +11,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * a whole run are committed in tests/durations.json (`node .ci/durations.mjs .ci/results.json`), and
  * each project's files run longest first: the last minutes are then short files on both workers,
  * not one long file on one while the other waits. Projects stay together (a worker that runs
- * several files of one project keeps its loaded modules, `isolate: false`), the group order first.
- * A file missing from the table (a new one) runs first: it may be long.
+ * several files of one project keeps its loaded modules, `isolate: false`), the group order first,
+ * then the project whose longest file is longest. A file missing from the table (a new one) runs
+ * first in its project: it may be long.
  */
 const table: Record<string, number> = readDurations();
 
@@ -29,10 +30,16 @@ export default class DurationSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const seconds = (file: TestSpecification) =>
       table[path.relative(root, file.moduleId).split(path.sep).join('/')] ?? Number.POSITIVE_INFINITY;
+    const longest = new Map<string, number>();
+    for (const file of files)
+      longest.set(file.project.name, Math.max(longest.get(file.project.name) ?? 0, seconds(file)));
     return [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;
-      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      if (a.project.name !== b.project.name) {
+        const first = (longest.get(b.project.name) ?? 0) - (longest.get(a.project.name) ?? 0);
+        return first || (a.project.name < b.project.name ? -1 : 1);
+      }
       return seconds(b) - seconds(a) || (a.moduleId < b.moduleId ? -1 : 1);
     });
   }

@@ -34,6 +34,12 @@ function state(): DbState {
     // An idle client losing its connection (database restarted) must not crash the process: the
     // pool drops it and opens a new one for the next query.
     pool.on('error', () => {});
+    // Nor a client checked out at that moment (a transaction, a worker's claim): the pool listens to
+    // its clients' errors only while they are idle, and an 'error' event nobody listens to ends the
+    // process. Its query in flight fails with the error, and the pool drops it when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     current = { pool, db: drizzle(pool, { schema }) };
   }
   return current;

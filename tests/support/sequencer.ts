@@ -30,9 +30,13 @@ export default class DurationSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const seconds = (file: TestSpecification) =>
       table[path.relative(root, file.moduleId).split(path.sep).join('/')] ?? Number.POSITIVE_INFINITY;
+    // A project's rank: its longest known file (a new file, not in the table yet, does not move
+    // its whole project to the front).
     const longest = new Map<string, number>();
-    for (const file of files)
-      longest.set(file.project.name, Math.max(longest.get(file.project.name) ?? 0, seconds(file)));
+    for (const file of files) {
+      const known = Number.isFinite(seconds(file)) ? seconds(file) : 0;
+      longest.set(file.project.name, Math.max(longest.get(file.project.name) ?? 0, known));
+    }
     return [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;

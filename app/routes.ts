@@ -18,6 +18,7 @@ export default [
     id: 'routes/site/essai-gratuit-sans-accent',
   }),
   route('boutique', 'routes/site/boutique.tsx'),
+  route('carte-cadeau', 'routes/shop/gift-card.tsx'),
   route('services-entreprises', 'routes/site/services-entreprises.tsx'),
   route('blog', 'routes/site/blog.tsx'),
   route('blog/:slug', 'routes/site/blog-post.tsx'),

@@ -39,6 +39,23 @@ function parisOffset(instant: number): number {
   return wall - Math.floor(instant / 1000) * 1000;
 }
 
+/** Paris wall-clock time at `instant`, written as a UTC time (so that Date's UTC fields read it). */
+export function parisWallClock(instant: number): number {
+  const p = parts(instant);
+  const milliseconds = ((instant % 1000) + 1000) % 1000;
+  return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0, milliseconds);
+}
+
+/**
+ * The instant Paris clocks show `wall` (as parisWallClock writes it), found as parisMidnight finds
+ * midnight: subtract the offset, then the offset at that first guess. In the hour skipped in
+ * spring it gives the hour after; in the hour repeated in autumn, one of its two occurrences.
+ */
+export function fromParisWallClock(wall: number): number {
+  const guess = wall - (parisWallClock(wall) - wall);
+  return wall - (parisWallClock(guess) - guess);
+}
+
 /** The Paris calendar day of an instant. */
 export function parisDay(instant: Date): CalendarDay {
   const p = parts(instant.getTime());

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 
 /*
@@ -35,4 +36,28 @@ export function pdfText(pdf: Buffer): string {
     }
   }
   return text;
+}
+
+/**
+ * The text of a PDF as poppler's pdftotext reads it (what a person copying from a viewer gets);
+ * `layout` keeps the page's arrangement, blank lines included. A no-break space comes out as a
+ * plain one (WinAnsi names both « space »): pdfText above tells them apart.
+ */
+export function popplerText(pdf: Buffer, { layout = false } = {}): string {
+  const args = [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', '-', '-'];
+  const result = spawnSync('pdftotext', args, { input: pdf, maxBuffer: 16 * 1024 * 1024 });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
+  return result.stdout.toString('utf8');
+}
+
+/** The first page of a PDF as a PNG, rasterised by poppler's pdftoppm at `dpi`. */
+export function pdfPagePng(pdf: Buffer, dpi = 150): Buffer {
+  const result = spawnSync('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', '-'], {
+    input: pdf,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`pdftoppm failed: ${result.stderr.toString()}`);
+  return result.stdout;
 }

@@ -22,6 +22,9 @@ export interface AccountOrderRow {
   invoiceNumber: string | null;
   /** The delivered files are online (published, not deleted yet): the gallery can be opened. */
   filesOnline: boolean;
+  /** A gift card's sale (decision 037), and whether its card has paid anything: its withdrawal depends on it. */
+  kind?: 'gift_card';
+  giftCardUsed?: boolean;
 }
 
 export interface AccountInvoiceRow {

@@ -1,4 +1,4 @@
-import { LIFECYCLE_MESSAGES, withdrawalBar } from '../orders/lifecycle';
+import { LIFECYCLE_MESSAGES, type OrderKind, withdrawalBar } from '../orders/lifecycle';
 import { WITHDRAWAL_PERIOD_DAYS, withdrawalPeriod } from '../orders/withdrawal-period';
 
 /*
@@ -37,6 +37,9 @@ export interface WithdrawableOrder {
   status: string;
   /** Null for a draft; absent when the caller knows the order is placed. */
   placedAt?: Date | null;
+  /** A gift card's sale is withdrawable while its card is unused (lifecycle.ts, withdrawalBar). */
+  kind?: OrderKind;
+  giftCardUsed?: boolean;
 }
 
 /** Whether the customer may still withdraw from this order at `now`, and why not. */
@@ -45,6 +48,8 @@ export function withdrawalState(order: WithdrawableOrder, now: Date = new Date()
     placed: order.placedAt !== null,
     withdrawn: order.withdrawnAt !== null,
     status: order.status,
+    ...(order.kind ? { kind: order.kind } : {}),
+    ...(order.giftCardUsed !== undefined ? { giftCardUsed: order.giftCardUsed } : {}),
   });
   if (bar === 'withdrawn' && order.withdrawnAt) return { kind: 'withdrawn', withdrawnAt: order.withdrawnAt };
   if (bar === 'draft' || bar === 'canceled' || bar === 'performed') return { kind: bar };

@@ -30,6 +30,9 @@ export const EMAIL_TEMPLATE_LABELS: Readonly<Record<string, string>> = {
   'order-message': 'Message de l’atelier',
   'staff-invitation': 'Invitation à l’équipe',
   'share-invitation': 'Partage avec la famille',
+  'gift-card': 'Carte cadeau',
+  'gift-card-copy': 'Carte cadeau envoyée (copie à l’acheteur)',
+  'gift-card-expiring': 'Rappel avant l’expiration d’une carte cadeau',
   'test-email': 'E-mail de test',
   custom: 'Message personnalisé',
 };

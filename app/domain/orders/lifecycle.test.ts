@@ -455,6 +455,46 @@ describe('withdrawal', () => {
   });
 });
 
+describe('a gift card’s sale (decision 037)', () => {
+  const card = (overrides: Partial<OrderState> = {}) => state({ kind: 'gift_card', stage: 'ready', ...overrides });
+  const withdraw: Transition = { type: 'withdraw', withinPeriod: true };
+
+  it('is issued by its payment: « Traitée », with its invoice and the issue of the card', () => {
+    const decision = decide(card(), { type: 'settle_payment', method: 'card', amountCents: TOTAL, currency: 'EUR' });
+    expect(decision).toMatchObject({ ok: true, next: { status: 'completed', paymentStatus: 'paid' } });
+    const kinds = decision.ok ? decision.effects.map((e) => e.kind) : [];
+    expect(kinds).toEqual(expect.arrayContaining(['invoice', 'issue_gift_card']));
+  });
+
+  it('stays withdrawable while its card is unused, and is then refunded in full with the card closed', () => {
+    const decision = decide(card({ status: 'completed', paymentStatus: 'paid' }), withdraw);
+    expect(decision).toMatchObject({ ok: true, next: { status: 'canceled', withdrawn: true } });
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'refund', amountCents: TOTAL, approved: true });
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'cancel_gift_card' });
+  });
+
+  it.each<[string, Partial<OrderState>, Transition, RefusalCode | 'ok']>([
+    ['used, within 14 days', { status: 'completed', paymentStatus: 'paid', giftCardUsed: true }, withdraw, 'performed'],
+    [
+      'unused, after 14 days',
+      { status: 'completed', paymentStatus: 'paid' },
+      { type: 'withdraw', withinPeriod: false },
+      'expired',
+    ],
+    ['unpaid', {}, withdraw, 'ok'],
+  ])('withdrawal of a card %s → %s', (_name, overrides, transition, expected) => {
+    expect(refusal(decide(card(overrides), transition))).toBe(expected);
+  });
+
+  it('is never received at the workshop', () => {
+    expect(
+      refusal(
+        decide(card({ stage: 'awaiting_originals', paymentStatus: 'paid' }), { type: 'receive', dueAt: '2026-12-24' }),
+      ),
+    ).toBe('not_allowed');
+  });
+});
+
 describe('refunds: at most paid minus refunded, each with its credit note', () => {
   it.each<[string, Partial<OrderState>, number, RefusalCode | 'ok', PaymentStatus | null]>([
     ['part of a paid order', { paymentStatus: 'paid' }, 2_500, 'ok', 'partially_refunded'],

@@ -29,11 +29,16 @@ export type CheckoutMethod = CheckoutPaymentMethod;
 
 /**
  * What an order is (decision 029): a digitisation (originals sent to the workshop), extra copies
- * of another order's delivered files (nothing to receive: the workshop copies them once paid), or
- * a year more of another order's retention (performed when paid).
+ * of another order's delivered files (nothing to receive: the workshop copies them once paid), a
+ * year more of another order's retention (performed when paid), or a gift card (decision 037:
+ * issued when paid, withdrawable while unused).
  */
-export const ORDER_KINDS = ['digitisation', 'extra_copy', 'retention_extension'] as const;
+export const ORDER_KINDS = ['digitisation', 'extra_copy', 'retention_extension', 'gift_card'] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
+
+export function isOrderKind(value: unknown): value is OrderKind {
+  return (ORDER_KINDS as readonly unknown[]).includes(value);
+}
 
 export interface OrderState {
   /** A digitisation when absent (every order before extra copies existed). */
@@ -72,6 +77,8 @@ export interface OrderState {
    * is not closed yet (« En attente de votre sélection »). Delivery waits for its end. 0/absent: no review open.
    */
   reviewOpen?: boolean;
+  /** A gift card's sale: whether the card it issued has paid anything yet (absent: no card, unused). */
+  giftCardUsed?: boolean;
 }
 
 /** Something physical travels: it needs a delivery address (docs/fulfilment.md). */
@@ -186,7 +193,11 @@ export type Effect =
    */
   | { kind: 'refund'; amountCents: number; approved: boolean }
   /** A paid retention extension: its source order's files are kept a year more (decision 029). */
-  | { kind: 'extend_retention' };
+  | { kind: 'extend_retention' }
+  /** A gift card's sale is paid: its card is issued (decision 037). */
+  | { kind: 'issue_gift_card' }
+  /** A gift card's sale is withdrawn, unused: the card is closed, its whole value refunded with the order. */
+  | { kind: 'cancel_gift_card' };
 
 export type EmailEffect =
   | 'order-confirmation'
@@ -373,9 +384,11 @@ function owe(
  */
 export type WithdrawalCase = 'unpaid' | 'paid_not_started' | 'started';
 
-export function withdrawalCase(state: { paymentStatus: string; status: string }): WithdrawalCase {
+export function withdrawalCase(state: { paymentStatus: string; status: string; kind?: OrderKind }): WithdrawalCase {
   // Pages pass the stored strings; an unknown payment status is not a paid one.
   if (!isPaid({ paymentStatus: state.paymentStatus as PaymentStatus })) return 'unpaid';
+  // An unused gift card is given back whole (withdrawalBar bars a used one).
+  if (state.kind === 'gift_card') return 'paid_not_started';
   return state.status === 'pending' ? 'paid_not_started' : 'started';
 }
 
@@ -393,10 +406,14 @@ export function withdrawalBar(order: {
   placed: boolean;
   withdrawn: boolean;
   status: string;
+  kind?: OrderKind;
+  giftCardUsed?: boolean;
 }): 'draft' | 'withdrawn' | 'canceled' | 'performed' | null {
   if (!order.placed) return 'draft';
   if (order.withdrawn) return 'withdrawn';
   if (order.status === 'canceled') return 'canceled';
+  // A gift card is « Traitée » once issued, but it is performed only when it has paid something.
+  if (order.kind === 'gift_card') return order.giftCardUsed ? 'performed' : null;
   if (isFullyPerformed(order.status)) return 'performed';
   return null;
 }
@@ -609,15 +626,17 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       return null;
     },
     apply: (state, transition) => {
-      // A retention extension is performed by its payment: the files are kept longer, it is done.
+      // A retention extension is performed by its payment (the files are kept longer), a gift card
+      // is issued by it: either is done.
       const extension = state.kind === 'retention_extension';
+      const giftCard = state.kind === 'gift_card';
       return accept(
         state,
         {
           paymentStatus: 'paid',
           paymentMethod: transition.method,
           paidCents: transition.amountCents,
-          ...(extension ? { status: 'completed' as const, stage: 'ready' as const } : {}),
+          ...(extension || giftCard ? { status: 'completed' as const, stage: 'ready' as const } : {}),
         },
         {
           kind: transition.method === 'card' ? 'payment_paid' : 'payment_validated',
@@ -628,6 +647,7 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
           { kind: 'notify', about: 'payment_received' },
           { kind: 'invoice' },
           ...(extension ? [{ kind: 'extend_retention' } as const] : []),
+          ...(giftCard ? [{ kind: 'issue_gift_card' } as const] : []),
           { kind: 'email', template: 'payment-received' },
         ],
       );
@@ -734,7 +754,12 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       // Paid, work not started: everything paid is refunded at once (the law asks it, no approval).
       if (withdrawal === 'paid_not_started') {
         const { owed, effects } = owe(state, refundableCents(state), true);
-        return accept(state, { withdrawn: true, status: 'canceled', ...owed }, event, [...acknowledge, ...effects]);
+        const card: Effect[] = state.kind === 'gift_card' ? [{ kind: 'cancel_gift_card' }] : [];
+        return accept(state, { withdrawn: true, status: 'canceled', ...owed }, event, [
+          ...acknowledge,
+          ...card,
+          ...effects,
+        ]);
       }
       // Started at the customer's express request: the staff settle the proportionate amount kept.
       return accept(state, { withdrawn: true }, event, acknowledge);

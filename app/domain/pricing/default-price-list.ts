@@ -121,6 +121,11 @@ export interface PriceListDocument {
    * credit note). Lists published before this entry existed are read with no support flagged.
    */
   previewAndKeep: PreviewAndKeep;
+  /**
+   * Ours (decision 037): the amounts a gift card may be bought for, in cents, and how many months
+   * it stays valid from its issue (stated on the card, its e-mail and the terms of sale).
+   */
+  giftCards: { minPrice: number; maxPrice: number; validityMonths: number };
   /** ISO 8601 date of the last change. */
   lastUpdated: string;
 }
@@ -139,6 +144,12 @@ export const DEFAULT_EXTRA_COPIES: PriceListDocument['extraCopies'] = {
   shippingPrice: 690,
 };
 export const DEFAULT_RETENTION_EXTENSION: PriceListDocument['retentionExtension'] = { yearPrice: 1200 };
+/** What a price list stored before gift cards existed is read with. */
+export const DEFAULT_GIFT_CARDS: PriceListDocument['giftCards'] = {
+  minPrice: 2000,
+  maxPrice: 50_000,
+  validityMonths: 12,
+};
 
 export interface PreviewAndKeep {
   /** Whether each support's scans are reviewed by the customer before delivery. */
@@ -199,5 +210,6 @@ export const DEFAULT_PRICE_LIST: PriceListDocument = {
   extraCopies: DEFAULT_EXTRA_COPIES,
   retentionExtension: DEFAULT_RETENTION_EXTENSION,
   previewAndKeep: DEFAULT_PREVIEW_AND_KEEP,
+  giftCards: DEFAULT_GIFT_CARDS,
   lastUpdated: '2026-11-21T00:00:00.000Z',
 };

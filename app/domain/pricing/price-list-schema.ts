@@ -2,6 +2,7 @@ import { z } from 'zod';
 import '../zod-config';
 import {
   DEFAULT_EXTRA_COPIES,
+  DEFAULT_GIFT_CARDS,
   DEFAULT_INSURANCE,
   DEFAULT_PREVIEW_AND_KEEP_OFF,
   DEFAULT_RETENTION_EXTENSION,
@@ -108,6 +109,22 @@ export const priceListDocumentSchema = z.object({
         .max(100, { error: 'Un pourcentage vaut au plus 100.' }),
     })
     .default(DEFAULT_PREVIEW_AND_KEEP_OFF),
+  // Gift cards (decision 037): read with the defaults on older lists.
+  giftCards: z
+    .object({
+      minPrice: cents.min(100, { error: 'Une carte cadeau vaut au moins 1,00\u00A0€.' }),
+      maxPrice: cents,
+      validityMonths: z
+        .number({ error: 'Indiquez un nombre de mois.' })
+        .int({ error: 'Une validité s’exprime en mois entiers.' })
+        .min(1, { error: 'Une carte cadeau est valable au moins 1\u00A0mois.' })
+        .max(120, { error: 'Une carte cadeau est valable au plus 120\u00A0mois.' }),
+    })
+    .refine((g) => g.maxPrice >= g.minPrice, {
+      error: 'Le montant maximal d’une carte cadeau est au moins son montant minimal.',
+      path: ['maxPrice'],
+    })
+    .default(DEFAULT_GIFT_CARDS),
   lastUpdated: z.iso.datetime({ offset: true, error: 'Date de mise à jour invalide.' }),
 });
 

@@ -346,13 +346,14 @@ export const COPY_MEDIA = ['usb', 'disc'] as const;
 export type CopyMedium = (typeof COPY_MEDIA)[number];
 
 /** The order item types of these orders (order_items.type), beside the supports. */
-export const EXTRA_ITEM_TYPES = ['copy-usb', 'copy-disc', 'retention-extension'] as const;
+export const EXTRA_ITEM_TYPES = ['copy-usb', 'copy-disc', 'retention-extension', 'gift-card'] as const;
 export type ExtraItemType = (typeof EXTRA_ITEM_TYPES)[number];
 
 export const EXTRA_ITEM_TITLES: Readonly<Record<ExtraItemType, string>> = {
   'copy-usb': 'Copie sur clé USB',
   'copy-disc': 'Copie sur DVD',
   'retention-extension': 'Prolongation de la conservation (1\u00A0an)',
+  'gift-card': 'Carte cadeau Soovenirs',
 };
 
 /** What such a line is, in words (invoices, order pages). */
@@ -360,6 +361,7 @@ export const EXTRA_ITEM_DETAILS: Readonly<Record<ExtraItemType, string>> = {
   'copy-usb': 'Copie de fichiers numérisés',
   'copy-disc': 'Copie de fichiers numérisés',
   'retention-extension': 'Fichiers numérisés conservés en ligne un an de plus',
+  'gift-card': 'Bon à usage unique (TVA 20\u00A0% due à la vente), valable sur tous les services Soovenirs',
 };
 
 export function isExtraItemType(type: string): type is ExtraItemType {
@@ -435,4 +437,39 @@ export function priceRetentionExtension(list: PriceListDocument): PricedExtraOrd
     line: { type: 'retention-extension', quantity: 1, unitPriceCents: price, lineTotalCents: price },
     price: extraBreakdown(price, 0),
   };
+}
+
+/** A gift card of `amountCents` (decision 037), within the price list's bounds: its line is the amount. */
+export function priceGiftCard(list: PriceListDocument, amountCents: number): PricedExtraOrder {
+  const amount = toNumber(centsOf(amountCents, 'gift card'));
+  if (amount < list.giftCards.minPrice || amount > list.giftCards.maxPrice) {
+    throw new PricingError('gift card amount out of range');
+  }
+  return {
+    line: { type: 'gift-card', quantity: 1, unitPriceCents: amount, lineTotalCents: amount },
+    price: extraBreakdown(amount, 0),
+  };
+}
+
+/** A ready-made present offered on « Offrir une carte cadeau »: so many of a support at today's base price. */
+export interface GiftCardPreset {
+  key: string;
+  label: string;
+  amountCents: number;
+}
+
+const GIFT_CARD_PRESETS: readonly { key: string; label: string; support: SupportType; quantity: number }[] = [
+  { key: 'vhs-2', label: '2\u00A0cassettes VHS', support: 'vhs', quantity: 2 },
+  { key: 'photos-200', label: '200\u00A0photos', support: 'photos', quantity: 200 },
+];
+
+/** The ready-made presents at the list's base prices, those within its gift card bounds. */
+export function giftCardPresets(list: PriceListDocument): GiftCardPreset[] {
+  return GIFT_CARD_PRESETS.map(({ key, label, support, quantity }) => ({
+    key,
+    label,
+    amountCents: toNumber(BigInt(quantity) * BigInt(baseUnitCents(list, support, null))),
+  })).filter(
+    (preset) => preset.amountCents >= list.giftCards.minPrice && preset.amountCents <= list.giftCards.maxPrice,
+  );
 }

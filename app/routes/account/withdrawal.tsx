@@ -19,6 +19,7 @@ import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import { withdrawalWords, withdrawFromOrder } from '~/server/orders/withdrawal.server';
+import { giftCardWithdrawalFacts } from '~/server/vouchers/gift-cards.server';
 import type { Route } from './+types/withdrawal';
 
 /*
@@ -61,7 +62,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         items: order.items.map(({ type, quantity }) => ({ type, quantity })),
       },
       // What withdrawing means for this order: the lifecycle's case, in words.
-      withdrawal: toWithdrawalView(withdrawalState(order), await withdrawalWords(order.id)),
+      withdrawal: toWithdrawalView(
+        withdrawalState({ ...order, ...(await giftCardWithdrawalFacts(order.id)) }),
+        await withdrawalWords(order.id),
+      ),
       flash: flash as ServerToast | null,
     },
     { headers: cookieHeaders(setCookie) },

@@ -37,6 +37,7 @@ import { ibanStatus } from '~/server/orders/refund-iban.server';
 import { withdrawalWords } from '~/server/orders/withdrawal.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
+import { giftCardWithdrawalFacts } from '~/server/vouchers/gift-cards.server';
 import type { Route } from './+types/confirmation';
 
 /*
@@ -120,7 +121,10 @@ export async function loader({ request }: Route.LoaderArgs) {
         events: order.events,
         invoiceNumber: order.invoice?.number ?? null,
       },
-      withdrawal: toWithdrawalView(withdrawalState(order), order.withdrawnAt ? await withdrawalWords(order.id) : null),
+      withdrawal: toWithdrawalView(
+        withdrawalState({ ...order, ...(await giftCardWithdrawalFacts(order.id)) }),
+        order.withdrawnAt ? await withdrawalWords(order.id) : null,
+      ),
       creditNotes: await listOrderCreditNotes(order.id),
       prepaidLabel: await prepaidLabelView(order),
       // A refund by transfer waiting for (or paid to) the customer's IBAN (decision 025).

@@ -64,6 +64,9 @@ export async function listCustomerOrders(
       withdrawnAt: orders.withdrawnAt,
       invoiceNumber: invoices.number,
       filesOnline: sql<boolean>`(${orders.filesPublishedAt} is not null and ${orders.filesDeletedAt} is null)`,
+      giftCard: sql<boolean>`exists (select 1 from gift_card_sales g where g.order_id = ${orders.id})`,
+      giftCardUsed: sql<boolean>`exists (select 1 from gift_cards c join gift_card_ledger e on e.card_id = c.id
+        where c.sale_order_id = ${orders.id} and e.kind = 'spent')`,
     })
     .from(orders)
     .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.adjustmentId)))
@@ -96,8 +99,9 @@ export async function listCustomerOrders(
     : [[], []];
 
   return {
-    rows: rows.map((row) => ({
+    rows: rows.map(({ giftCard, giftCardUsed, ...row }) => ({
       ...row,
+      ...(giftCard ? { kind: 'gift_card' as const, giftCardUsed } : {}),
       items: items.filter((item) => item.orderId === row.id).map(({ type, quantity }) => ({ type, quantity })),
       events: orderHistory(
         // The customer's audience shows no actor: none is read.

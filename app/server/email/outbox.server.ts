@@ -24,6 +24,8 @@ export interface EnqueueEmailInput<N extends EmailTemplateName = EmailTemplateNa
    */
   dedupeKey: string;
   orderId?: string | null;
+  /** Not sent before this instant (a gift card e-mailed on the day the buyer chose); now when absent. */
+  notBefore?: Date;
 }
 
 export interface EnqueuedEmail {
@@ -70,6 +72,7 @@ export async function enqueueEmail<N extends EmailTemplateName>(
       status,
       dedupeKey: input.dedupeKey,
       orderId: input.orderId ?? null,
+      ...(input.notBefore ? { nextAt: input.notBefore } : {}),
     })
     .onConflictDoNothing({ target: emailOutbox.dedupeKey })
     .returning({ id: emailOutbox.id, status: emailOutbox.status });

@@ -46,9 +46,10 @@ export function pdfText(value: string): string {
   return out;
 }
 
-const INK = '#1d3557';
-const MUTED = '#5b6770';
-const RULE = '#d9d2c7';
+// The colours of the shop's documents (the gift card's too): headings and rules in ink, notes muted.
+export const INK = '#1d3557';
+export const MUTED = '#5b6770';
+export const RULE = '#d9d2c7';
 
 const styles = StyleSheet.create({
   page: {

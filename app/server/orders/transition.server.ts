@@ -9,6 +9,7 @@ import {
   type Accepted,
   decide,
   type Effect,
+  isOrderKind,
   type OrderState,
   shipsSomethingPhysical,
   type Transition,
@@ -27,6 +28,7 @@ import { enqueueEmail } from '../email/outbox.server';
 import { issueCreditNotes, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
+import { closeUnusedGiftCard, GiftCardInUseError, issueGiftCardInTx } from '../vouchers/gift-cards.server';
 import { enqueueOrderConfirmation, enqueuePaymentReceived, enqueuePaymentRejected } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
 import { forgetIbanWhenSettled, type IbanRequestOutcome, requestIbanForRefund } from './refund-iban.server';
@@ -167,9 +169,14 @@ async function loadOrderState(
     open_supplement_id: string | null;
     open_supplement_amount: number | null;
     kind: string | null;
+    gift_card_used: boolean;
     review_open: boolean;
   }>(sql`
-    select o.placed_at, (select l.kind from linked_orders l where l.order_id = o.id) as kind, o.access_token_hash as token, o.early_start_consent_at,
+    select o.placed_at, o.access_token_hash as token, o.early_start_consent_at,
+      coalesce((select l.kind from linked_orders l where l.order_id = o.id),
+        (select 'gift_card' from gift_card_sales g where g.order_id = o.id)) as kind,
+      exists (select 1 from gift_cards c join gift_card_ledger e on e.card_id = c.id
+        where c.sale_order_id = o.id and e.kind = 'spent') as gift_card_used,
       exists (select 1 from order_addresses a where a.order_id = o.id and a.kind = 'delivery') as has_address,
       (select coalesce(sum(j.amount), 0)::int from order_adjustments j
         where j.order_id = o.id and j.kind = 'supplement' and j.status = 'paid') as supplements_paid,
@@ -188,8 +195,9 @@ async function loadOrderState(
     placedAt: row?.placed_at ? new Date(row.placed_at) : null,
     accessTokenHash: row?.token ?? null,
     state: {
-      // Extra copies and retention extensions (decision 029); a digitisation otherwise.
-      kind: row?.kind === 'extra_copy' || row?.kind === 'retention_extension' ? row.kind : 'digitisation',
+      // Extra copies and retention extensions (decision 029), gift cards (037); a digitisation otherwise.
+      kind: isOrderKind(row?.kind) ? row.kind : 'digitisation',
+      giftCardUsed: Boolean(row?.gift_card_used),
       status: facts.status,
       paymentStatus,
       paymentMethod: facts.paymentMethod,
@@ -451,6 +459,16 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       applied.invoiceNumber = invoice.number;
       return;
     }
+    case 'issue_gift_card':
+      await issueGiftCardInTx(tx, { saleOrderId: facts.id, actor: run.actor, now: run.now });
+      return;
+    case 'cancel_gift_card': {
+      // Withdrawn unused: the card's whole value goes back with the order's refund (the guard saw it
+      // unused; the card's lock decides against a spend made meanwhile, and then nothing is written).
+      const refusal = await closeUnusedGiftCard(tx, { saleOrderId: facts.id, actor: run.actor, now: run.now });
+      if (refusal) throw new GiftCardInUseError(refusal);
+      return;
+    }
     case 'extend_retention': {
       // A paid « Prolonger d’un an »: the source order's files are kept longer, in this transaction.
       await applyPaidRetentionExtension(tx, facts.id, run.actor, run.now);
@@ -681,7 +699,7 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
           orderDate: facts.createdAt.toISOString(),
           customerName: facts.customer.firstName || undefined,
           // The case the rule applied, from the order as it was: the text per case.
-          withdrawalCase: withdrawalCase(facts),
+          withdrawalCase: withdrawalCase({ ...facts, kind: run.applied.decision.next.kind }),
           originals: originalsState({ ...facts, shippedAt: null }),
           refundCents: applied.decision.effects.reduce((sum, e) => sum + (e.kind === 'refund' ? e.amountCents : 0), 0),
         },

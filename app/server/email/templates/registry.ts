@@ -5,6 +5,7 @@ import { shopContactAddress } from '../shop-contact.server';
 import { emailVerification, magicLink, passwordReset, welcome } from './account';
 import { contactAcknowledgement, contactToShop } from './contact';
 import { filesExpiring } from './files';
+import { giftCard, giftCardCopy, giftCardExpiring } from './gift-cards';
 import { labelReady, orderReady, orderShipped, originalsReceived } from './journey';
 import { orderMessage } from './messages';
 import {
@@ -52,6 +53,9 @@ export const EMAIL_TEMPLATES = {
   'test-email': testEmail,
   'staff-invitation': staffInvitation,
   'share-invitation': shareInvitation,
+  'gift-card': giftCard,
+  'gift-card-copy': giftCardCopy,
+  'gift-card-expiring': giftCardExpiring,
   custom,
 } satisfies Record<string, TemplateDefinition>;
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_TEMPLATE_LABELS } from '~/domain/email/template-labels';
 import { TERMS_VERSION } from '~/domain/terms';
+import { isPdf, popplerText } from '../../../../tests/support/pdf';
+import { qrCodeOnFirstPage } from '../../../../tests/support/qr-code';
+import { sealEmailData } from '../sealed-data.server';
 import { TEST_BASE_URL } from '../testing/fixtures';
 import { EMAIL_TEMPLATES, type EmailTemplateData, type EmailTemplateName, renderEmail } from './registry';
 
@@ -171,6 +174,34 @@ const samples: { [K in EmailTemplateName]: EmailTemplateData<K> } = {
     fileCount: 60,
     maxDropPercent: 20,
   },
+  'gift-card': {
+    code: '7KQM-4XRT-9BWN-AB12',
+    amountCents: 5000,
+    recipientName: 'Marie Curie',
+    buyerName: 'Jean Dupont',
+    message: 'Joyeux anniversaire !\nPour que les films de papa revivent.',
+    expiresAt: '2027-11-29T10:00:00Z',
+    redeemUrl: '/carte-cadeau?code=7KQM-4XRT-9BWN-AB12',
+    printedByBuyer: false,
+  },
+  'gift-card-copy': {
+    maskedCode: '••••-••••-••••-AB12',
+    amountCents: 5000,
+    recipientName: 'Marie Curie',
+    recipientEmail: 'marie.curie@exemple.fr',
+    buyerName: 'Jean Dupont',
+    message: 'Joyeux anniversaire !\nPour que les films de papa revivent.',
+    sentAt: '2026-12-24T07:00:00Z',
+    expiresAt: '2027-11-29T10:00:00Z',
+    accountUrl: '/profile/cartes-cadeaux',
+  },
+  'gift-card-expiring': {
+    maskedCode: '••••-••••-••••-AB12',
+    balanceCents: 3250,
+    expiresAt: '2027-11-29T10:00:00Z',
+    shopUrl: '/commander',
+    recipientName: 'Marie',
+  },
   'test-email': { sentAt: '2026-11-21T10:05:00Z', smtpHost: 'ssl0.ovh.net', smtpPort: 587 },
   custom: { subject: 'Un message', html: '<p>Bonjour</p>' },
 };
@@ -217,6 +248,9 @@ describe('e-mail templates', () => {
         'test-email',
         'staff-invitation',
         'share-invitation',
+        'gift-card',
+        'gift-card-copy',
+        'gift-card-expiring',
         'welcome',
         'withdrawal-acknowledgement',
         'originals-received',
@@ -440,6 +474,84 @@ describe('e-mail templates', () => {
     const email = await renderEmail('withdrawal-acknowledgement', samples['withdrawal-acknowledgement']);
     expect(email.subject).toBe('Accusé de réception de votre rétractation (commande SV-2026-000042)');
     expect(email.text).toContain('commande SV-2026-000042 du 18/11/2026, reçue le 21/11/2026 à 11:05');
+  });
+
+  it('gift card to its recipient: from whom, the message, the amount, the code, the last day, the card attached', async () => {
+    const email = await renderEmail('gift-card', samples['gift-card']);
+    expect(email.subject).toBe(`Jean Dupont vous offre une carte cadeau Soovenirs de 50,00${B}€`);
+    expect(email.text).toContain('Bonjour Marie Curie,');
+    expect(email.text).toContain(`Jean Dupont vous offre une carte cadeau Soovenirs de 50,00${B}€`);
+    expect(email.text).toContain('Joyeux anniversaire !\nPour que les films de papa revivent.');
+    expect(email.text).toContain('7KQM-4XRT-9BWN-AB12');
+    expect(email.text).toContain(`Montant${N}: 50,00${B}€. Valable jusqu’au 29/11/2027.`);
+    expect(email.text).toContain('au moment de payer votre commande sur soovenirs.fr');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/carte-cadeau?code=7KQM-4XRT-9BWN-AB12"`);
+    expect(email.html).toContain('Utiliser ma carte cadeau');
+
+    expect(email.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['carte-cadeau-soovenirs.pdf', 'application/pdf'],
+    ]);
+    const pdf = email.attachments[0]!.content;
+    expect(isPdf(pdf)).toBe(true);
+    const card = popplerText(pdf).replace(/\s+/g, ' ');
+    expect(card).toContain('Pour Marie Curie');
+    expect(card).toContain('De la part de Jean Dupont');
+    expect(card).toContain('7KQM-4XRT-9BWN-AB12');
+    expect(card).toContain('Valable jusqu’au 29/11/2027');
+    // The card's QR code opens the shop's page, not a bare path a phone cannot open.
+    expect(await qrCodeOnFirstPage(pdf)).toBe(`${TEST_BASE_URL}/carte-cadeau?code=7KQM-4XRT-9BWN-AB12`);
+  });
+
+  it('gift card the buyer prints: to them, « Votre carte cadeau », the card attached to print', async () => {
+    const email = await renderEmail('gift-card', { ...samples['gift-card'], printedByBuyer: true, message: null });
+    expect(email.subject).toBe(`Votre carte cadeau Soovenirs de 50,00${B}€`);
+    expect(email.text).toContain('Bonjour Jean Dupont,');
+    expect(email.text).toContain(`Voici la carte cadeau Soovenirs de 50,00${B}€ que vous offrez à Marie Curie.`);
+    expect(email.text).toContain(`imprimez-la et offrez-la`);
+    expect(email.text).not.toContain('message');
+    expect(email.text).toContain('7KQM-4XRT-9BWN-AB12');
+    expect(email.attachments.map((a) => a.filename)).toEqual(['carte-cadeau-soovenirs.pdf']);
+  });
+
+  it('gift card: the code and the redeem link are sealed in the outbox; a malformed code is refused', async () => {
+    const stored = JSON.stringify(sealEmailData('gift-card', samples['gift-card']));
+    expect(stored).not.toContain('7KQM');
+    expect(stored).toContain('Jean Dupont');
+    await expect(renderEmail('gift-card', { ...samples['gift-card'], code: '7KQM4XRT' })).rejects.toThrow(/code/);
+  });
+
+  /** A whole code (four groups of four), which neither the copy nor the reminder may show. */
+  const WHOLE_CODE = /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/i;
+
+  it('gift card copy to the buyer: sent when and to whom, the message, the code masked, nothing attached', async () => {
+    const email = await renderEmail('gift-card-copy', samples['gift-card-copy']);
+    expect(email.subject).toBe('Votre carte cadeau pour Marie Curie est partie');
+    expect(email.text).toContain(
+      `Votre carte cadeau Soovenirs de 50,00${B}€ a été envoyée à Marie Curie le 24/12/2026, à l’adresse marie.curie@exemple.fr.`,
+    );
+    expect(email.text).toContain('Joyeux anniversaire !\nPour que les films de papa revivent.');
+    expect(email.text).toContain('••••-••••-••••-AB12');
+    expect(email.text).toContain('valable jusqu’au 29/11/2027');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/profile/cartes-cadeaux"`);
+    for (const part of [email.subject, email.html, email.text]) expect(part).not.toMatch(WHOLE_CODE);
+    expect(email.attachments).toEqual([]);
+    // A whole code passed by mistake is refused rather than sent to the buyer.
+    await expect(
+      renderEmail('gift-card-copy', { ...samples['gift-card-copy'], maskedCode: '7KQM-4XRT-9BWN-AB12' }),
+    ).rejects.toThrow(/maskedCode/);
+  });
+
+  it('gift card expiring: the last day in the subject, the balance, the code masked, the shop’s button', async () => {
+    const email = await renderEmail('gift-card-expiring', samples['gift-card-expiring']);
+    expect(email.subject).toBe('Votre carte cadeau Soovenirs expire le 29/11/2027');
+    expect(email.text).toContain('Bonjour Marie,');
+    expect(email.text).toContain(`Il reste 32,50${B}€ sur votre carte cadeau Soovenirs.`);
+    expect(email.text).toContain(`Elle est valable jusqu’au 29/11/2027${N}:`);
+    expect(email.text).toContain('••••-••••-••••-AB12');
+    expect(email.html).toContain(`href="${TEST_BASE_URL}/commander"`);
+    expect(email.html).toContain('Commander sur Soovenirs');
+    for (const part of [email.subject, email.html, email.text]) expect(part).not.toMatch(WHOLE_CODE);
+    expect(email.attachments).toEqual([]);
   });
 
   it('custom: the administrator HTML as written, a one-line subject', async () => {

@@ -19,6 +19,7 @@ export default [
   }),
   route('boutique', 'routes/site/boutique.tsx'),
   route('carte-cadeau', 'routes/shop/gift-card.tsx'),
+  route('carte-cadeau/utiliser', 'routes/shop/gift-card-redeem.tsx'),
   route('services-entreprises', 'routes/site/services-entreprises.tsx'),
   route('blog', 'routes/site/blog.tsx'),
   route('blog/:slug', 'routes/site/blog-post.tsx'),

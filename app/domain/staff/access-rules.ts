@@ -148,6 +148,7 @@ export const ROUTE_ACCESS = {
   // Extra copies and the paid retention (decision 029): the gallery's people; the route refuses the staff's orders.
   'routes/shop/extra-copies': ORDER_VIEWER,
   'routes/shop/gift-card': PUBLIC,
+  'routes/shop/gift-card-redeem': PUBLIC,
   'routes/shop/files-zip': ORDER_VIEWER,
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,

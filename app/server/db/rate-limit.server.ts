@@ -124,6 +124,8 @@ export interface SharedRateLimiter {
   hit(key: string): Promise<RateLimitResult>;
   /** Whether `key` is already over the limit, without counting a hit; never throws (fails open). */
   isOver(key: string): Promise<boolean>;
+  /** Whether `key` has used up its limit (the next hit would be over it); never throws (fails open). */
+  isSpent(key: string): Promise<boolean>;
   reset(key: string): Promise<void>;
 }
 
@@ -141,6 +143,15 @@ export function createSharedRateLimiter({
   timeoutMs?: number;
 }): SharedRateLimiter {
   const fullKey = (key: string) => `${name}:${key}`;
+  /** Compares the hits counted so far with the limit, without counting one; fails open. */
+  const peek = async (key: string, reached: (hits: number, max: number) => boolean) => {
+    try {
+      return reached(Math.ceil(await withTimeout(peekHits(fullKey(key), windowMs), timeoutMs)), limit());
+    } catch (error) {
+      log.warn({ err: error, limiter: name }, 'rate limit not read (database unavailable): request let through');
+      return false;
+    }
+  };
   return {
     async hit(key) {
       const max = limit();
@@ -153,14 +164,8 @@ export function createSharedRateLimiter({
         return { allowed: true, hits: 0, remaining: max, resetAt: new Date(Date.now() + windowMs) };
       }
     },
-    async isOver(key) {
-      try {
-        return Math.ceil(await withTimeout(peekHits(fullKey(key), windowMs), timeoutMs)) > limit();
-      } catch (error) {
-        log.warn({ err: error, limiter: name }, 'rate limit not read (database unavailable): request let through');
-        return false;
-      }
-    },
+    isOver: (key) => peek(key, (hits, max) => hits > max),
+    isSpent: (key) => peek(key, (hits, max) => hits >= max),
     reset: (key) => resetHits(fullKey(key)),
   };
 }

@@ -118,17 +118,23 @@ export async function enqueueOrderConfirmation(
       totalCents: order.totalPriceCents,
       orderUrl: orderFollowUrl(order.id, token),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
-      sending: {
-        addressLines: [...WORKSHOP_ADDRESS_LINES],
-        packing: packingAdviceFor(items.map((item) => item.type)),
-        slipUrl: withGuestToken(orderSlipPath(order.id), token),
-        // The label is offered only once it exists (made at payment); before, the e-mail says when.
-        ...(order.sendMethod !== 'label'
-          ? {}
-          : (await hasInboundLabel(tx, order.id))
-            ? { labelUrl: withGuestToken(prepaidLabelPath(order.id), token) }
-            : { labelAfterPayment: true }),
-      },
+      // How to send the originals, for an order that has some to send (not extra copies, a retention
+      // extension or a gift card: `send_method` none).
+      ...(order.sendMethod === 'none'
+        ? {}
+        : {
+            sending: {
+              addressLines: [...WORKSHOP_ADDRESS_LINES],
+              packing: packingAdviceFor(items.map((item) => item.type)),
+              slipUrl: withGuestToken(orderSlipPath(order.id), token),
+              // The label is offered only once it exists (made at payment); before, the e-mail says when.
+              ...(order.sendMethod !== 'label'
+                ? {}
+                : (await hasInboundLabel(tx, order.id))
+                  ? { labelUrl: withGuestToken(prepaidLabelPath(order.id), token) }
+                  : { labelAfterPayment: true }),
+            },
+          }),
       contract: {
         // Placing the order accepts the terms in force (the lifecycle records them with `place`).
         termsVersion: order.termsVersion ?? TERMS_VERSION,

@@ -139,6 +139,10 @@ describe('selling a card', () => {
     const started = await paidCard('print');
     const mails = (await outbox(started.orderId)).filter((m) => m.template.startsWith('gift-card'));
     expect(mails.map((m) => [m.template, m.to])).toEqual([['gift-card', buyer.email]]);
+    // Its order confirmation asks for no originals: nothing travels.
+    const confirmation = (await outbox(started.orderId)).find((m) => m.template === 'order-confirmation');
+    expect(confirmation?.data).toBeTruthy();
+    expect(confirmation?.data).not.toHaveProperty('sending');
     expect(new Date(mails[0]?.next_at ?? 0).getTime()).toBeLessThanOrEqual(Date.now());
     expect(new Date(mails[0]?.next_at ?? 0).getTime()).toBeGreaterThanOrEqual(before - 5_000);
   });

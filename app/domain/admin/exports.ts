@@ -12,6 +12,8 @@ import { parseDay } from './list-params';
  * The « factures » export is the sales journal: every real invoice, and every real credit note as a
  * negative amount, on its issue date, so that its total is the revenue net of refunds (the
  * dashboard's figure). Demonstration documents (TEST-…, money taken by the sandbox) are left out.
+ * Its « Nature » column tells the sales of gift cards (vouchers whose VAT is due at the sale) from
+ * the services.
  */
 
 export const EXPORT_DATASETS = ['commandes', 'factures'] as const;
@@ -70,6 +72,8 @@ export interface InvoiceExportRow {
   state: string;
   /** An invoice's credit notes; a credit note's invoice. */
   related: string | null;
+  /** The document of a gift card's sale (decision 037): a voucher sold, apart from the services. */
+  giftCardSale: boolean;
 }
 
 const sign = (r: InvoiceExportRow) => (r.kind === 'credit_note' ? -1 : 1);
@@ -108,6 +112,7 @@ export const ORDER_EXPORT_COLUMNS: ReadonlyArray<ExportColumn<OrderExportRow>> =
 export const INVOICE_EXPORT_COLUMNS: ReadonlyArray<ExportColumn<InvoiceExportRow>> = [
   { header: 'N° pièce', kind: 'text', width: 18, value: (r) => r.number },
   { header: 'Type', kind: 'text', width: 10, value: (r) => (r.kind === 'credit_note' ? 'Avoir' : 'Facture') },
+  { header: 'Nature', kind: 'text', width: 14, value: (r) => (r.giftCardSale ? 'Carte cadeau' : 'Prestation') },
   { header: 'Date', kind: 'date', width: 12, value: (r) => r.issuedAt },
   { header: 'N° commande', kind: 'text', width: 18, value: (r) => r.orderNumber },
   { header: 'Client', kind: 'text', width: 26, value: (r) => r.customer },

@@ -112,7 +112,8 @@ async function invoiceBatch(
       : sql``;
   };
   const result = await db().execute(sql`
-    select d.*, o.number as order_number, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email
+    select d.*, o.number as order_number, ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email,
+      exists (select 1 from gift_card_sales g where g.order_id = d.order_id) as gift_card_sale
     from (
       (select i.id, 'invoice' as kind, i.issued_at::text as at_key, i.number, i.order_id, i.issued_at, i.amount,
          i.vat, i.is_paid,
@@ -150,6 +151,7 @@ async function invoiceBatch(
         ? 'Avoir'
         : INVOICE_STATE_LABELS[invoiceState(Number(r.amount), Number(r.credited), Boolean(r.is_paid))],
       related: (r.related as string | null) ?? null,
+      giftCardSale: Boolean(r.gift_card_sale),
     };
   });
   const last = result.rows[result.rows.length - 1];

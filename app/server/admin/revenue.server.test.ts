@@ -93,16 +93,18 @@ describe('revenue', () => {
     const to = parisDay(new Date(Date.now() + day));
     const csv = await readAll(exportStream({ dataset: 'factures', format: 'csv', from, to }).body);
     const lines = csv.replace('\uFEFF', '').trim().split('\r\n');
-    expect(lines[0]).toBe('N° pièce;Type;Date;N° commande;Client;Email;Montant HT;TVA;Montant TTC;Statut;Pièce liée');
+    expect(lines[0]).toBe(
+      'N° pièce;Type;Nature;Date;N° commande;Client;Email;Montant HT;TVA;Montant TTC;Statut;Pièce liée',
+    );
     expect(lines.some((line) => line.startsWith('TEST-'))).toBe(false);
-    const invoiceLine = lines.find((line) => line.includes(';Facture;') && line.includes(real.number));
-    const creditLine = lines.find((line) => line.includes(';Avoir;') && line.includes(real.number));
+    const invoiceLine = lines.find((line) => line.includes(';Facture;Prestation;') && line.includes(real.number));
+    const creditLine = lines.find((line) => line.includes(';Avoir;Prestation;') && line.includes(real.number));
     expect(invoiceLine).toContain(';Avoir partiel;AV-');
     expect(creditLine).toMatch(/;-10,42;-2,08;-12,50;Avoir;FA-\d{4}-\d{6}$/);
     // The journal adds up to the revenue.
     const ttc = lines
       .slice(1)
-      .map((line) => Math.round(Number((line.split(';')[8] as string).replace(',', '.')) * 100));
+      .map((line) => Math.round(Number((line.split(';')[9] as string).replace(',', '.')) * 100));
     expect(ttc.reduce((a, b) => a + b, 0)).toBe(after.totalRevenueCents);
   });
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dayKey, parisDay } from '~/domain/calendar';
 import { normaliseGiftCardCode } from '~/domain/vouchers/gift-cards';
 import { payByCard } from '../../../tests/support/card-payment';
+import { exportStream } from '../admin/exports.server';
 import { db } from '../db/client.server';
 import { revealEmailData } from '../email/sealed-data.server';
 import { log } from '../log.server';
@@ -55,7 +57,8 @@ async function paidCard(delivery: 'email' | 'print', amountCents = 5000) {
   });
   if (!started.ok) throw new Error(started.message);
   await confirmCheckout({ orderId: started.orderId, method: 'card', actor: buyer.id, accessToken: null });
-  await payByCard(started.orderId, amountCents);
+  // A real gateway's payment: a sandbox one is invoiced in the demonstration series, kept out of the journal.
+  await payByCard(started.orderId, amountCents, null, 'stripe');
   return started;
 }
 
@@ -145,6 +148,18 @@ describe('selling a card', () => {
     expect(confirmation?.data).not.toHaveProperty('sending');
     expect(new Date(mails[0]?.next_at ?? 0).getTime()).toBeLessThanOrEqual(Date.now());
     expect(new Date(mails[0]?.next_at ?? 0).getTime()).toBeGreaterThanOrEqual(before - 5_000);
+  });
+});
+
+describe('the sales journal', () => {
+  it('lists the card’s sale apart from the services, with its VAT', async () => {
+    const started = await paidCard('print', 5000);
+    const day = (offset: number) => dayKey(parisDay(new Date(Date.now() + offset * 86_400_000)));
+    const csv = await new Response(
+      exportStream({ dataset: 'factures', format: 'csv', from: day(-1), to: day(1) }).body,
+    ).text();
+    const line = csv.split('\r\n').find((row) => row.includes(started.number));
+    expect(line).toMatch(/;Facture;Carte cadeau;.*;41,67;8,33;50,00;/);
   });
 });
 

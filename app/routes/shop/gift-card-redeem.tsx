@@ -1,6 +1,6 @@
-import { GiftIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { GiftCardHeading } from '~/components/gift-cards/gift-card-heading';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
@@ -73,19 +73,10 @@ export default function GiftCardRedeem({ actionData }: Route.ComponentProps) {
       aria-labelledby="redeem-title"
       className="mx-auto flex w-full max-w-2xl flex-1 flex-col gap-8 px-4 py-10 sm:px-6"
     >
-      <div className="flex flex-col gap-2">
-        <p className="inline-flex items-center gap-2 font-semibold text-sepia text-sm uppercase tracking-wider">
-          <GiftIcon className="size-4" aria-hidden="true" />
-          Carte cadeau
-        </p>
-        <h1 id="redeem-title" className="text-title">
-          Ma carte cadeau Soovenirs
-        </h1>
-        <p className="text-muted-foreground">
-          Saisissez le code de votre carte (16{NBSP}caractères, sur la carte et dans son e-mail) pour connaître son
-          solde et sa date de validité.
-        </p>
-      </div>
+      <GiftCardHeading id="redeem-title" title="Ma carte cadeau Soovenirs">
+        Saisissez le code de votre carte (16{NBSP}caractères, sur la carte et dans son e-mail) pour connaître son solde
+        et sa date de validité.
+      </GiftCardHeading>
 
       <Form method="post" className="flex flex-col gap-3" noValidate>
         <Label htmlFor="code">Code de la carte</Label>

@@ -1,5 +1,6 @@
-import { GiftIcon } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
 import { data, Form, useNavigation } from 'react-router';
+import { GiftCardHeading } from '~/components/gift-cards/gift-card-heading';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
@@ -136,6 +137,50 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   );
 }
 
+/** A radio button and its words. */
+function Choice({
+  name,
+  value,
+  checked,
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex items-center gap-3">
+      <input type="radio" name={name} value={value} defaultChecked={checked} className="size-4 accent-primary" />
+      <span>{children}</span>
+    </label>
+  );
+}
+
+/** A one-line field with its label and, after a refused post, its French message. */
+function TextField({
+  name,
+  label,
+  error,
+  indent = false,
+  ...input
+}: { name: keyof Values; label: ReactNode; error: string | undefined; indent?: boolean } & ComponentProps<
+  typeof Input
+>) {
+  return (
+    <div className={indent ? 'flex flex-col gap-1.5 pl-7' : 'flex flex-col gap-1.5'}>
+      <Label htmlFor={name}>{label}</Label>
+      <Input
+        id={name}
+        name={name}
+        {...input}
+        {...(error ? { 'aria-describedby': `${name}-error`, 'aria-invalid': true } : {})}
+      />
+      <FieldError id={`${name}-error`} message={error} />
+    </div>
+  );
+}
+
 export default function GiftCardPage({ loaderData, actionData }: Route.ComponentProps) {
   const { bounds, presets, today, lastSendDay, validityMonths } = loaderData;
   const navigation = useNavigation();
@@ -151,20 +196,11 @@ export default function GiftCardPage({ loaderData, actionData }: Route.Component
       aria-labelledby="gift-card-title"
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-8 px-4 py-10 sm:px-6"
     >
-      <div className="flex flex-col gap-2">
-        <p className="inline-flex items-center gap-2 font-semibold text-sepia text-sm uppercase tracking-wider">
-          <GiftIcon className="size-4" aria-hidden="true" />
-          Carte cadeau
-        </p>
-        <h1 id="gift-card-title" className="text-title">
-          Offrir une carte cadeau
-        </h1>
-        <p className="text-muted-foreground">
-          Offrez la numérisation des souvenirs de famille{NBSP}: cassettes, photos, diapositives, films. La carte est
-          valable {validityMonths}
-          {NBSP}mois sur tous nos services et se règle comme une commande (carte bancaire, virement ou chèque).
-        </p>
-      </div>
+      <GiftCardHeading id="gift-card-title" title="Offrir une carte cadeau">
+        Offrez la numérisation des souvenirs de famille{NBSP}: cassettes, photos, diapositives, films. La carte est
+        valable {validityMonths}
+        {NBSP}mois sur tous nos services et se règle comme une commande (carte bancaire, virement ou chèque).
+      </GiftCardHeading>
 
       {actionData ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-destructive">
@@ -176,85 +212,56 @@ export default function GiftCardPage({ loaderData, actionData }: Route.Component
         <fieldset className="flex flex-col gap-3" {...described('amount')}>
           <legend className="mb-2 font-semibold text-lg">Montant</legend>
           {presets.map((preset) => (
-            <label key={preset.key} className="flex items-center gap-3">
-              <input
-                type="radio"
-                name="amountChoice"
-                value={preset.key}
-                defaultChecked={choice === preset.key}
-                className="size-4 accent-primary"
-              />
-              <span>
-                {preset.label}, {formatEurosFromCents(preset.amountCents)} au tarif actuel
-              </span>
-            </label>
+            <Choice key={preset.key} name="amountChoice" value={preset.key} checked={choice === preset.key}>
+              {preset.label}, {formatEurosFromCents(preset.amountCents)} au tarif actuel
+            </Choice>
           ))}
-          <label className="flex items-center gap-3">
-            <input
-              type="radio"
-              name="amountChoice"
-              value={CUSTOM}
-              defaultChecked={choice === CUSTOM}
-              className="size-4 accent-primary"
-            />
-            <span>Un montant de mon choix</span>
-          </label>
-          <div className="flex flex-col gap-1.5 pl-7">
-            <Label htmlFor="amount">
-              Montant en euros (de {formatEurosFromCents(bounds.minCents)} à {formatEurosFromCents(bounds.maxCents)})
-            </Label>
-            <Input
-              id="amount"
-              name="amount"
-              inputMode="decimal"
-              autoComplete="off"
-              className="max-w-40"
-              defaultValue={values?.amount ?? ''}
-              {...described('amount')}
-            />
-            <FieldError id="amount-error" message={errors.amount} />
-          </div>
+          <Choice name="amountChoice" value={CUSTOM} checked={choice === CUSTOM}>
+            Un montant de mon choix
+          </Choice>
+          <TextField
+            indent
+            name="amount"
+            label={
+              <>
+                Montant en euros (de {formatEurosFromCents(bounds.minCents)} à {formatEurosFromCents(bounds.maxCents)})
+              </>
+            }
+            defaultValue={values?.amount ?? ''}
+            error={errors.amount}
+            inputMode="decimal"
+            autoComplete="off"
+            className="max-w-40"
+          />
         </fieldset>
 
         <fieldset className="flex flex-col gap-4">
           <legend className="mb-2 font-semibold text-lg">Pour qui{NBSP}?</legend>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="recipientName">Son prénom et son nom</Label>
-            <Input
-              id="recipientName"
-              name="recipientName"
-              autoComplete="off"
-              maxLength={GIFT_CARD_MAX_LENGTH.recipientName}
-              defaultValue={values?.recipientName ?? ''}
-              {...described('recipientName')}
-            />
-            <FieldError id="recipientName-error" message={errors.recipientName} />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="recipientEmail">Son adresse e-mail</Label>
-            <Input
-              id="recipientEmail"
-              name="recipientEmail"
-              type="email"
-              autoComplete="off"
-              maxLength={GIFT_CARD_MAX_LENGTH.recipientEmail}
-              defaultValue={values?.recipientEmail ?? ''}
-              {...described('recipientEmail')}
-            />
-            <FieldError id="recipientEmail-error" message={errors.recipientEmail} />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="buyerName">De la part de</Label>
-            <Input
-              id="buyerName"
-              name="buyerName"
-              autoComplete="name"
-              maxLength={BUYER_NAME_MAX}
-              defaultValue={values?.buyerName ?? loaderData.buyerName}
-              {...described('buyerName')}
-            />
-            <FieldError id="buyerName-error" message={errors.buyerName} />
-          </div>
+          <TextField
+            name="recipientName"
+            label="Son prénom et son nom"
+            defaultValue={values?.recipientName ?? ''}
+            error={errors.recipientName}
+            autoComplete="off"
+            maxLength={GIFT_CARD_MAX_LENGTH.recipientName}
+          />
+          <TextField
+            name="recipientEmail"
+            label="Son adresse e-mail"
+            defaultValue={values?.recipientEmail ?? ''}
+            error={errors.recipientEmail}
+            type="email"
+            autoComplete="off"
+            maxLength={GIFT_CARD_MAX_LENGTH.recipientEmail}
+          />
+          <TextField
+            name="buyerName"
+            label="De la part de"
+            defaultValue={values?.buyerName ?? loaderData.buyerName}
+            error={errors.buyerName}
+            autoComplete="name"
+            maxLength={BUYER_NAME_MAX}
+          />
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="message">Votre message (facultatif)</Label>
             <Textarea
@@ -271,40 +278,23 @@ export default function GiftCardPage({ loaderData, actionData }: Route.Component
 
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-2 font-semibold text-lg">Comment l’offrir{NBSP}?</legend>
-          <label className="flex items-center gap-3">
-            <input
-              type="radio"
-              name="delivery"
-              value="email"
-              defaultChecked={delivery === 'email'}
-              className="size-4 accent-primary"
-            />
-            <span>Par e-mail, le jour de mon choix (vers 8{NBSP}h)</span>
-          </label>
-          <div className="flex flex-col gap-1.5 pl-7">
-            <Label htmlFor="sendDate">Date d’envoi</Label>
-            <Input
-              id="sendDate"
-              name="sendDate"
-              type="date"
-              min={today}
-              max={lastSendDay}
-              className="max-w-48"
-              defaultValue={values?.sendDate ?? today}
-              {...described('sendDate')}
-            />
-            <FieldError id="sendDate-error" message={errors.sendDate} />
-          </div>
-          <label className="flex items-center gap-3">
-            <input
-              type="radio"
-              name="delivery"
-              value="print"
-              defaultChecked={delivery === 'print'}
-              className="size-4 accent-primary"
-            />
-            <span>Je l’imprime moi-même (la carte m’est envoyée en PDF dès le paiement)</span>
-          </label>
+          <Choice name="delivery" value="email" checked={delivery === 'email'}>
+            Par e-mail, le jour de mon choix (vers 8{NBSP}h)
+          </Choice>
+          <TextField
+            indent
+            name="sendDate"
+            label="Date d’envoi"
+            defaultValue={values?.sendDate ?? today}
+            error={errors.sendDate}
+            type="date"
+            min={today}
+            max={lastSendDay}
+            className="max-w-48"
+          />
+          <Choice name="delivery" value="print" checked={delivery === 'print'}>
+            Je l’imprime moi-même (la carte m’est envoyée en PDF dès le paiement)
+          </Choice>
           <FieldError id="delivery-error" message={errors.delivery} />
         </fieldset>
 

@@ -144,11 +144,19 @@ describe('e-mail configuration', () => {
 
   it('releases held messages when a complete configuration is saved', async () => {
     await queueEmail({ to: 'a@exemple.fr', template: 'welcome', data: {}, dedupeKey: 'w:a' });
-    await queueEmail({ to: 'b@exemple.fr', template: 'welcome', data: {}, dedupeKey: 'w:b' });
+    // A message for a later day (a gift card chosen for Christmas) is released for that day, not now.
+    const christmas = new Date(Date.now() + 30 * 86_400_000);
+    await queueEmail({ to: 'b@exemple.fr', template: 'welcome', data: {}, dedupeKey: 'w:b', notBefore: christmas });
     expect((await outboxRows()).map((r) => r.status)).toEqual(['held', 'held']);
     const result = await saveEmailConfig(valid);
     expect(result).toMatchObject({ success: true, releasedHeld: 2 });
     expect((await outboxRows()).map((r) => r.status)).toEqual(['queued', 'queued']);
+    const { rows } = await db().execute<{ to: string; next_at: string }>(sql`select "to", next_at from email_outbox`);
+    expect(new Date(rows.find((row) => row.to === 'b@exemple.fr')?.next_at ?? 0).getTime()).toBe(christmas.getTime());
+    const now = Date.now();
+    expect(new Date(rows.find((row) => row.to === 'a@exemple.fr')?.next_at ?? now + 1).getTime()).toBeLessThanOrEqual(
+      now,
+    );
   });
 
   it('reports a failed save as false with a French error (and logs it)', async () => {

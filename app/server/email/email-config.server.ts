@@ -137,9 +137,10 @@ export async function saveEmailConfig(input: unknown, actor: AuditActor = 'syste
 
       let releasedHeld = 0;
       if (storedSmtpIsComplete(next)) {
-        // Held messages (no SMTP configuration, or credentials refused) get a fresh set of attempts.
+        // Held messages (no SMTP configuration, or credentials refused) get a fresh set of attempts,
+        // now, or on their own day for a message not due yet (a gift card chosen for Christmas).
         const released = await tx.execute(sql`
-          update email_outbox set status = 'queued', attempts = 0, next_at = now(), last_error = null
+          update email_outbox set status = 'queued', attempts = 0, next_at = greatest(next_at, now()), last_error = null
           where status = 'held'`);
         releasedHeld = released.rowCount ?? 0;
         if (releasedHeld > 0) await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);

@@ -103,6 +103,8 @@ export default [
     route('tarifs', 'routes/admin/pricing.tsx'),
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
+    // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
+    route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     route('tests', 'routes/admin/tests.tsx'),
     // Staff and roles: the team (administrators), each one's two-factor sign-in.
     route('equipe', 'routes/admin/team.tsx'),

@@ -188,7 +188,14 @@ describe('a team in the back office', () => {
     expect(await tabNames(operatorPage)).toEqual(['Commandes', 'Atelier', 'Clients', 'Sécurité']);
     operatorCookie = await cookieOf(operatorPage);
     const accountantPage = await accept(accountantLink, 'Agathe', 'Comptable');
-    expect(await tabNames(accountantPage)).toEqual(['Commandes', 'Clients', 'Rapports', 'Comptabilité', 'Sécurité']);
+    expect(await tabNames(accountantPage)).toEqual([
+      'Commandes',
+      'Clients',
+      'Rapports',
+      'Comptabilité',
+      'Cartes cadeaux',
+      'Sécurité',
+    ]);
     accountantCookie = await cookieOf(accountantPage);
 
     // The link served once.

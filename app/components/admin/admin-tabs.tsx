@@ -2,6 +2,7 @@ import {
   BarChart3Icon,
   CalculatorIcon,
   FlaskConicalIcon,
+  GiftIcon,
   ScrollTextIcon,
   ShieldCheckIcon,
   ShoppingBagIcon,
@@ -16,7 +17,7 @@ import type { Role } from '~/domain/account/session-user';
 import { can } from '~/domain/staff/permissions';
 
 /**
- * The six original tabs, the workshop board, the team and the journal, one URL each
+ * The six original tabs, the workshop board, the gift cards, the team and the journal, one URL each
  * (Commandes is /admin itself), each with the capability its page asks for (docs/decisions/016).
  */
 export const ADMIN_TABS = [
@@ -31,6 +32,14 @@ export const ADMIN_TABS = [
     icon: CalculatorIcon,
     searchable: true,
     capability: 'accounting',
+  },
+  // Not searchable: a term typed there is posted (a whole code never goes into an address).
+  {
+    path: '/admin/cartes-cadeaux',
+    label: 'Cartes cadeaux',
+    icon: GiftIcon,
+    searchable: false,
+    capability: 'giftcards',
   },
   { path: '/admin/tests', label: 'Tests', icon: FlaskConicalIcon, searchable: false, capability: 'tests' },
   { path: '/admin/equipe', label: 'Équipe', icon: UsersRoundIcon, searchable: false, capability: 'team' },

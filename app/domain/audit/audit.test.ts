@@ -13,6 +13,9 @@ describe('audit retention', () => {
     ['price.change', '2036-11-21'],
     ['export', '2036-11-21'],
     ['order.cancel', '2036-11-21'],
+    ['gift_card.refund', '2036-11-21'],
+    ['gift_card.extend', '2036-11-21'],
+    ['gift_card.resend', '2028-11-21'],
     ['order.status', '2028-11-21'],
     ['order.stage', '2028-11-21'],
     ['settings.email', '2028-11-21'],
@@ -79,6 +82,28 @@ describe('audit descriptions', () => {
     expect(describeAuditChange('settings.email', null, { smtpPassword: SECRET_CHANGED })).toEqual([
       { label: 'Mot de passe SMTP', before: null, after: 'modifié' },
     ]);
+  });
+
+  it('reads a gift card’s entries in French: its state, its balance, its end of validity', () => {
+    expect(
+      describeAuditChange(
+        'gift_card.refund',
+        { cardState: 'active', balanceCents: 5000 },
+        { card: '••••-••••-••••-6WAB', cardState: 'canceled', balanceCents: 0, refundCents: 5000 },
+      ),
+    ).toEqual([
+      { label: 'Carte cadeau', before: null, after: '••••-••••-••••-6WAB' },
+      { label: 'État de la carte', before: 'Active', after: 'Annulée' },
+      { label: 'Solde', before: '50,00\u00A0€', after: '0,00\u00A0€' },
+      { label: 'Montant remboursé', before: null, after: '50,00\u00A0€' },
+    ]);
+    expect(
+      describeAuditChange(
+        'gift_card.extend',
+        { validUntil: '2027-11-29T10:00:00.000Z' },
+        { validUntil: '2028-05-01T09:00:00.000Z' },
+      ),
+    ).toEqual([{ label: 'Valable jusqu’au', before: '29/11/2027', after: '01/05/2028' }]);
   });
 
   it('names an e-mail as the staff know it, never by its template code', () => {

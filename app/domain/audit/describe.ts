@@ -3,6 +3,7 @@ import { formatEurosFromCents, NBSP, SHOP_TIME_ZONE } from '../format';
 import { orderStatusLabel, paymentMethodLabel, paymentStatusLabel, workshopStageLabel } from '../order-status';
 import { DEFAULT_PRICE_LIST, type DeliveryMethod } from '../pricing/default-price-list';
 import { DELIVERY_LABELS } from '../pricing/labels';
+import { GIFT_CARD_STATE_LABELS, GIFT_CARD_STATES, type GiftCardState } from '../vouchers/gift-cards';
 import { type AuditFields, type AuditValue, SECRET_CHANGED } from './changes';
 
 /*
@@ -31,6 +32,12 @@ const day: Format = (value) =>
     ? new Intl.DateTimeFormat('fr-FR', { timeZone: SHOP_TIME_ZONE, dateStyle: 'short' }).format(new Date(value))
     : text(value);
 
+function giftCardStateLabel(value: AuditValue): string {
+  return (GIFT_CARD_STATES as readonly unknown[]).includes(value)
+    ? GIFT_CARD_STATE_LABELS[value as GiftCardState]
+    : text(value);
+}
+
 /** Fields of order entries and of the other actions (notes, files, exports, e-mails). */
 const FIELDS: Readonly<Record<string, { label: string; format: Format }>> = {
   status: { label: 'Statut', format: (v) => orderStatusLabel(String(v)) },
@@ -48,6 +55,11 @@ const FIELDS: Readonly<Record<string, { label: string; format: Format }>> = {
   dueAt: { label: 'Date promise', format: day },
   fileCount: { label: 'Fichiers', format: text },
   expiresAt: { label: 'Disponibles jusqu’au', format: day },
+  // A gift card (decision 037).
+  card: { label: 'Carte cadeau', format: text },
+  validUntil: { label: 'Valable jusqu’au', format: day },
+  balanceCents: { label: 'Solde', format: euros },
+  cardState: { label: 'État de la carte', format: giftCardStateLabel },
   note: { label: 'Note', format: text },
   file: { label: 'Fichier', format: text },
   template: { label: 'E-mail', format: (v) => emailTemplateLabel(typeof v === 'string' ? v : null) },

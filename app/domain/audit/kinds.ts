@@ -23,6 +23,10 @@ export const AUDIT_KIND_LABELS = {
   // never the IBAN itself.
   'order.iban_viewed': 'IBAN du client consulté',
   'order.iban_used': 'IBAN du client utilisé pour un remboursement',
+  // « Cartes cadeaux » (decision 037): the subject is the card's sale order, the card named by its masked code.
+  'gift_card.resend': 'Carte cadeau renvoyée',
+  'gift_card.extend': 'Carte cadeau prolongée',
+  'gift_card.refund': 'Carte cadeau annulée et remboursée',
   'payment.validate': 'Paiement validé',
   'payment.reject': 'Paiement rejeté',
   'price.change': 'Modification des tarifs',
@@ -102,8 +106,15 @@ export function auditRoleLabel(role: string): string {
 
 /**
  * Kinds whose subject is an order's id (and subject label its number): the Journal links them. A
- * re-sent e-mail is about its order when it has one (its subject is then the order's id).
+ * re-sent e-mail is about its order when it has one (its subject is then the order's id); a gift
+ * card's entries are about the order that sold it.
  */
 export function isOrderKind(kind: string): boolean {
-  return kind.startsWith('order.') || kind.startsWith('payment.') || kind === 'file.delete' || kind === 'email.resend';
+  return (
+    kind.startsWith('order.') ||
+    kind.startsWith('payment.') ||
+    kind.startsWith('gift_card.') ||
+    kind === 'file.delete' ||
+    kind === 'email.resend'
+  );
 }

@@ -19,6 +19,10 @@ const ACCOUNTING_KINDS: ReadonlySet<AuditKind> = new Set<AuditKind>([
   'order.cancel',
   'order.withdrawal',
   'order.supplement',
+  // A card is money owed: its refund, and an extension (how long the money stays owed, and when
+  // what is left ceases to be), are records of that debt.
+  'gift_card.refund',
+  'gift_card.extend',
   'payment.validate',
   'payment.reject',
   'price.change',

@@ -70,6 +70,18 @@ export const ORDER_DIALOG_INTENTS: Readonly<Record<string, Capability>> = {
   'reveal-iban': 'refunds',
 };
 
+/**
+ * « Cartes cadeaux » (routes/admin/gift-cards.tsx): the search (posted, so that a whole code never
+ * sits in an address), sending a card again, extending it; cancelling an unused card refunds its
+ * sale order: the refund right.
+ */
+export const GIFT_CARD_INTENTS: Readonly<Record<string, Capability>> = {
+  search: 'giftcards',
+  resend: 'giftcards',
+  extend: 'giftcards',
+  cancel: 'refunds',
+};
+
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */
 export const SECURITY_INTENTS: Readonly<Record<string, Capability>> = {
   enable: 'dashboard',
@@ -182,6 +194,7 @@ export const ROUTE_ACCESS = {
   'routes/admin/pricing': staff('prices'),
   'routes/admin/reports': staff('reports'),
   'routes/admin/accounting': staff('accounting'),
+  'routes/admin/gift-cards': staffIntents('giftcards', GIFT_CARD_INTENTS),
   'routes/admin/tests': staff('tests'),
   'routes/admin/team': staff('team'),
   'routes/admin/security': {

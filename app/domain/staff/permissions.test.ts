@@ -30,13 +30,21 @@ describe('the staff permission table', () => {
       'team',
       'journal',
       'reports',
+      'giftcards',
     ] as const) {
       expect(can('atelier', capability)).toBe(false);
     }
   });
 
   it('lets the accountant read orders and handle money, but not change orders, prices or settings', () => {
-    for (const capability of ['orders.read', 'payments.validate', 'refunds', 'accounting', 'exports'] as const) {
+    for (const capability of [
+      'orders.read',
+      'payments.validate',
+      'refunds',
+      'accounting',
+      'exports',
+      'giftcards',
+    ] as const) {
       expect(can('comptabilite', capability)).toBe(true);
     }
     for (const capability of [

@@ -42,6 +42,11 @@ export const CAPABILITIES = [
   'refunds',
   /** The Comptabilité tab: invoices and credit notes. */
   'accounting',
+  /**
+   * « Cartes cadeaux »: the cards, their ledgers, sending a card again and extending it (cancelling
+   * one refunds money: that intent needs `refunds` too).
+   */
+  'giftcards',
   /** CSV and accounting exports. */
   'exports',
   /** The Rapports tab (figures of the business). */
@@ -63,7 +68,7 @@ export const ROLE_CAPABILITIES: Readonly<Record<StaffRole, readonly Capability[]
   admin: EVERYTHING,
   // The workshop: orders from reception to shipping; no money, no settings.
   atelier: ['dashboard', 'orders.read', 'orders.write', 'customers', 'workshop', 'reception', 'files', 'shipping'],
-  // The accountant: orders read only, and everything about money.
+  // The accountant: orders read only, and everything about money (gift cards are money owed).
   comptabilite: [
     'dashboard',
     'orders.read',
@@ -71,6 +76,7 @@ export const ROLE_CAPABILITIES: Readonly<Record<StaffRole, readonly Capability[]
     'payments.validate',
     'refunds',
     'accounting',
+    'giftcards',
     'exports',
     'reports',
   ],

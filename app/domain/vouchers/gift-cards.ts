@@ -74,6 +74,16 @@ export function generateGiftCardCode(randomBytes: Uint8Array): string {
   return values.map((value) => GIFT_CARD_CODE_ALPHABET[value]).join('');
 }
 
+/** What was typed, read as Crockford's base32: no space nor dash, upper case, `O` as 0, `I` and `L` as 1. */
+function readSymbols(input: string): string {
+  return input
+    .trim()
+    .toUpperCase()
+    .replace(/[\s\u00a0\u202f\u2010-\u2015\u2212-]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
+}
+
 /**
  * What a person typed or pasted → the compact code (`K7M2…`), or null when it cannot be a code
  * (wrong length, a character outside the alphabet, a check symbol that does not match). Spaces and
@@ -83,12 +93,7 @@ export function generateGiftCardCode(randomBytes: Uint8Array): string {
 export function normaliseGiftCardCode(input: string): string | null {
   // A pasted page is not a code: no need to scan it.
   if (input.length > 64) return null;
-  const code = input
-    .trim()
-    .toUpperCase()
-    .replace(/[\s\u00a0\u202f\u2010-\u2015\u2212-]/g, '')
-    .replace(/O/g, '0')
-    .replace(/[IL]/g, '1');
+  const code = readSymbols(input);
   if (code.length !== GIFT_CARD_CODE_LENGTH) return null;
   const values: number[] = [];
   for (const symbol of code) {
@@ -97,6 +102,18 @@ export function normaliseGiftCardCode(input: string): string | null {
     values.push(value);
   }
   return weightedSum(values) === 0 ? code : null;
+}
+
+/**
+ * What the staff typed to find a card, read as a code is (separators and the masking bullets of
+ * `••••-••••-••••-6WAB` dropped, `O` as 0, `I` and `L` as 1): its symbols, or null when a character
+ * is not of the alphabet. The back office's search reads the last four symbols, or a code with a
+ * typo, from it.
+ */
+export function readGiftCardSymbols(input: string): string | null {
+  if (input.length > 64) return null;
+  const symbols = readSymbols(input.replace(/•/g, ''));
+  return symbols !== '' && [...symbols].every((symbol) => SYMBOL_VALUES.has(symbol)) ? symbols : null;
 }
 
 /** `K7M2P9QRX4TB6WAB` → `K7M2-P9QR-X4TB-6WAB`: how the card, the e-mails and the account show it. */
@@ -136,7 +153,8 @@ export interface GiftCardLedger {
   expiresAt: Date;
 }
 
-const DIRECTION: Readonly<Record<GiftCardEntryKind, 1 | -1>> = {
+/** Which way each kind moves the balance (the ledger's amounts are all positive). */
+export const GIFT_CARD_ENTRY_DIRECTION: Readonly<Record<GiftCardEntryKind, 1 | -1>> = {
   issued: 1,
   spent: -1,
   restored: 1,
@@ -166,7 +184,7 @@ export const GIFT_CARD_MESSAGES = {
 
 /** The balance: what was issued and restored, less what was spent, expired and refunded. */
 export function giftCardBalanceCents(entries: readonly GiftCardEntry[]): number {
-  return entries.reduce((balance, entry) => balance + DIRECTION[entry.kind] * entry.amountCents, 0);
+  return entries.reduce((balance, entry) => balance + GIFT_CARD_ENTRY_DIRECTION[entry.kind] * entry.amountCents, 0);
 }
 
 /** What the card may still get back on an order: what the order took from it, less what it gave back. */

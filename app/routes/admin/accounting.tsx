@@ -1,4 +1,4 @@
-import { Form } from 'react-router';
+import { Form, Link } from 'react-router';
 import { CreditNotesTable, InvoicesTable } from '~/components/admin/invoices-table';
 import { PaymentConfigPanel } from '~/components/admin/payment-config-form';
 import { TabError } from '~/components/admin/tab-error';
@@ -6,27 +6,38 @@ import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { useHydrated } from '~/components/use-hydrated';
 import { parseInvoiceListParams, parsePage } from '~/domain/admin/list-params';
+import { formatDateFr, formatEurosFromCents, NBSP } from '~/domain/format';
 import { can } from '~/domain/staff/permissions';
 import { requireStaff } from '~/server/admin/access.server';
+import { outstandingGiftCardCents } from '~/server/admin/gift-cards.server';
 import { listCreditNotes, listInvoices } from '~/server/admin/invoices.server';
 import type { Route } from './+types/accounting';
 
 /*
  * The Comptabilité tab: invoice search and table (Voir: /facture/{orderId}; PDF), credit notes (Voir:
  * /facture/{orderId}?avoir={number}; PDF), demonstration documents marked « Démonstration »,
- * and, for the roles that hold the settings (not the accountant), the online-payment configuration
- * section (the same form as the Configuration Paiement dialog).
+ * the gift cards still owed (the balances of the active cards, decision 037), and, for the roles
+ * that hold the settings (not the accountant), the online-payment configuration section (the same
+ * form as the Configuration Paiement dialog).
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireStaff(request, 'accounting');
   const url = new URL(request.url);
   const params = parseInvoiceListParams(url.searchParams);
-  const [invoices, creditNotes] = await Promise.all([
+  const now = new Date();
+  const [invoices, creditNotes, giftCardsOwedCents] = await Promise.all([
     listInvoices(params),
     listCreditNotes({ q: params.q, page: parsePage(url.searchParams.get('apage')) }),
+    outstandingGiftCardCents(now),
   ]);
-  return { params, invoices, creditNotes, paymentSettings: can(staff.role, 'settings') };
+  return {
+    params,
+    invoices,
+    creditNotes,
+    giftCards: { owedCents: giftCardsOwedCents, asOf: now.toISOString(), open: can(staff.role, 'giftcards') },
+    paymentSettings: can(staff.role, 'settings'),
+  };
 }
 
 export default function AccountingTab({ loaderData }: Route.ComponentProps) {
@@ -51,6 +62,27 @@ export default function AccountingTab({ loaderData }: Route.ComponentProps) {
       </Form>
       <InvoicesTable page={loaderData.invoices} q={loaderData.params.q} />
       <CreditNotesTable page={loaderData.creditNotes} />
+      <section
+        aria-labelledby="cartes-cadeaux-dues"
+        className="flex flex-col gap-2 rounded-lg border border-border bg-card p-4"
+      >
+        <h2 id="cartes-cadeaux-dues" className="font-heading font-semibold text-xl">
+          Cartes cadeaux en circulation
+        </h2>
+        <p>
+          Solde des cartes actives au {formatDateFr(loaderData.giftCards.asOf)}
+          {NBSP}: <strong className="tabular-nums">{formatEurosFromCents(loaderData.giftCards.owedCents)}</strong>
+        </p>
+        <p className="text-muted-foreground text-sm">
+          Ce que la boutique doit encore sur ses cartes cadeaux (TVA déjà facturée à la vente)
+          {NBSP}: ni les cartes expirées, ni les cartes annulées et remboursées.
+        </p>
+        {loaderData.giftCards.open ? (
+          <Link to="/admin/cartes-cadeaux" className="w-fit text-primary text-sm underline">
+            Voir les cartes cadeaux
+          </Link>
+        ) : null}
+      </section>
       {loaderData.paymentSettings ? (
         <section
           aria-labelledby="paiement-en-ligne"

@@ -6,6 +6,7 @@ import { removeAbandonedUploads } from '../files/uploads.server';
 import { log } from '../log.server';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
+import { expireGiftCards, remindExpiringGiftCards } from '../vouchers/gift-card-housekeeping.server';
 import { closeLapsedReviews, sendReviewReminders } from './preview-keep.server';
 import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
 
@@ -21,6 +22,8 @@ import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
  *  - the IBAN of a refund by transfer (decision 025): one reminder when not given, the deletion of
  *    one given and left unused (refund-iban.server.ts).
  *  - the carrier events of the parcels still travelling (shipping/tracking.server.ts).
+ *  - the gift cards (decision 037): the `expired` entry of a card past its end with money left, and
+ *    the reminder a month before it (vouchers/gift-card-housekeeping.server.ts).
  * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
@@ -97,6 +100,15 @@ async function runOnce(): Promise<void> {
     }
   } catch (error) {
     log.warn({ err: error }, 'delivered files retention failed; it runs again later');
+  }
+  // Apart too: the gift cards' expiry is money no longer owed, their reminder an e-mail.
+  try {
+    const now = new Date();
+    const giftCardsExpired = await expireGiftCards(now);
+    const giftCardReminders = await remindExpiringGiftCards(now);
+    if (giftCardsExpired > 0 || giftCardReminders > 0) log.info({ giftCardsExpired, giftCardReminders }, 'gift cards');
+  } catch (error) {
+    log.warn({ err: error }, 'gift cards housekeeping failed; it runs again later');
   }
   // The parcels still travelling: their carrier events, at most every N minutes each.
   try {

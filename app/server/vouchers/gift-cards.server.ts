@@ -21,6 +21,7 @@ import { decryptSecret, encryptSecret } from '../crypto.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { giftCardLedger, giftCardSales, giftCards, orders } from '../db/schema';
 import { enqueueEmail } from '../email/outbox.server';
+import type { EmailTemplateData } from '../email/templates/registry';
 import { baseUrl } from '../env.server';
 import { createOrderAccessToken } from '../orders/access.server';
 import { insertDraftOrder, type OrderCustomer } from '../orders/create-order.server';
@@ -179,6 +180,31 @@ export async function issueGiftCardInTx(
   return { cardId: card.id };
 }
 
+/**
+ * The data of the card's own e-mail (« gift-card »: the code, the link, the PDF): to the recipient
+ * on the chosen day, or to the buyer who prints it (also when the back office sends it again).
+ */
+export function giftCardEmailData(input: {
+  code: string;
+  expiresAt: Date;
+  sale: Pick<
+    typeof giftCardSales.$inferSelect,
+    'amountCents' | 'recipientName' | 'buyerName' | 'message' | 'delivery' | 'sendOn'
+  >;
+}): EmailTemplateData<'gift-card'> {
+  const { sale } = input;
+  return {
+    code: formatGiftCardCode(input.code),
+    amountCents: sale.amountCents,
+    recipientName: sale.recipientName,
+    buyerName: sale.buyerName,
+    message: sale.message,
+    expiresAt: input.expiresAt.toISOString(),
+    redeemUrl: giftCardRedeemUrl(input.code),
+    printedByBuyer: sale.delivery === 'print' || !sale.sendOn,
+  };
+}
+
 async function queueGiftCardEmails(
   tx: Tx,
   input: {
@@ -191,21 +217,13 @@ async function queueGiftCardEmails(
   },
 ): Promise<void> {
   const { sale } = input;
-  const card = {
-    code: formatGiftCardCode(input.code),
-    amountCents: sale.amountCents,
-    recipientName: sale.recipientName,
-    buyerName: sale.buyerName,
-    message: sale.message,
-    expiresAt: input.expiresAt.toISOString(),
-    redeemUrl: giftCardRedeemUrl(input.code),
-  };
+  const card = giftCardEmailData({ code: input.code, expiresAt: input.expiresAt, sale });
   if (sale.delivery === 'print' || !sale.sendOn) {
     if (!input.buyerEmail) return;
     await enqueueEmail(tx, {
       to: input.buyerEmail,
       template: 'gift-card',
-      data: { ...card, printedByBuyer: true },
+      data: card,
       dedupeKey: `gift-card:${input.cardId}`,
       orderId: sale.orderId,
     });
@@ -216,7 +234,7 @@ async function queueGiftCardEmails(
   await enqueueEmail(tx, {
     to: sale.recipientEmail,
     template: 'gift-card',
-    data: { ...card, printedByBuyer: false },
+    data: card,
     dedupeKey: `gift-card:${input.cardId}`,
     orderId: sale.orderId,
     notBefore,
@@ -244,7 +262,7 @@ async function queueGiftCardEmails(
 }
 
 /** A card's rules' view of it: its ledger, oldest first, and its expiry. */
-async function ledgerOf(executor: Executor, cardId: string, expiresAt: Date): Promise<GiftCardLedger> {
+export async function giftCardLedgerOf(executor: Executor, cardId: string, expiresAt: Date): Promise<GiftCardLedger> {
   const entries = await executor
     .select({
       kind: giftCardLedger.kind,
@@ -275,7 +293,7 @@ export async function recordGiftCardEntry(
     .for('update')
     .limit(1);
   if (!card) return 'Carte cadeau introuvable.';
-  const problem = giftCardEntryProblem(await ledgerOf(tx, cardId, card.expiresAt), entry);
+  const problem = giftCardEntryProblem(await giftCardLedgerOf(tx, cardId, card.expiresAt), entry);
   if (problem) return problem;
   await tx.insert(giftCardLedger).values({
     cardId,

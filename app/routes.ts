@@ -144,6 +144,8 @@ export default [
   route('facture/:orderId/pdf', 'routes/api/invoice-pdf.ts'),
   // The originals' journey: the order slip to put in the parcel, the workshop's job sheet.
   route('commande/:orderId/bordereau.pdf', 'routes/shop/order-slip-pdf.ts'),
+  // A gift card the buyer prints (decision 037), downloaded again from the account or the confirmation.
+  route('carte-cadeau/:orderId/carte.pdf', 'routes/shop/gift-card-pdf.ts'),
   route('admin/commandes/:orderId/fiche-atelier.pdf', 'routes/admin/job-sheet-pdf.ts'),
   // Bulk work on the selected orders: status or stage change, their job sheets in one PDF.
   route('admin/api/commandes/lot', 'routes/admin/api/orders-bulk.ts'),

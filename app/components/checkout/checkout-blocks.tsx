@@ -210,6 +210,8 @@ export function PaymentBlock({
   workStartsAfterPeriod,
   processing,
   cardAvailable = true,
+  earlyStart = true,
+  methodText = CHECKOUT_PAYMENT_METHOD_TEXT,
 }: {
   form: FormMetadata<CheckoutPayFields, string[]>;
   fields: Record<'paymentMethod' | 'earlyStartConsent', FieldMetadata<string, CheckoutPayFields, string[]>>;
@@ -219,6 +221,10 @@ export function PaymentBlock({
   processing: boolean;
   /** False while the shop has no gateway that may take cards (a production shop not set up yet). */
   cardAvailable?: boolean;
+  /** False for an order with no work to start (a gift card's sale): no request to start early. */
+  earlyStart?: boolean;
+  /** Each method's words (a gift card's sale has its own: no work waits for the money). */
+  methodText?: typeof CHECKOUT_PAYMENT_METHOD_TEXT;
 }) {
   const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
   // What was posted, else the loader's default (the card when it can be taken): the button's words.
@@ -252,19 +258,23 @@ export function PaymentBlock({
             meta={fields.paymentMethod}
             legend="Moyen de paiement"
             variant="choices"
-            options={methods.map((value) => ({ value, ...CHECKOUT_PAYMENT_METHOD_TEXT[value] }))}
+            options={methods.map((value) => ({ value, ...methodText[value] }))}
             onValueChange={(value) => {
               if (isCheckoutPaymentMethod(value)) setMethod(value);
             }}
           />
-          <CheckboxField
-            meta={fields.earlyStartConsent}
-            label={EARLY_START_TEXT.consentLabel}
-            aria-describedby="early-start-consent-choice"
-          />
-          <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
-            {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
-          </p>
+          {earlyStart ? (
+            <>
+              <CheckboxField
+                meta={fields.earlyStartConsent}
+                label={EARLY_START_TEXT.consentLabel}
+                aria-describedby="early-start-consent-choice"
+              />
+              <p id="early-start-consent-choice" className="text-muted-foreground text-sm">
+                {EARLY_START_TEXT.optional(workStartsAfterPeriod)}
+              </p>
+            </>
+          ) : null}
           <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal" disabled={disabled}>
             {processing ? (
               <Spinner

@@ -55,4 +55,24 @@ describe('order wording', () => {
     expect(lines.map((line) => line.cents)).toEqual([4200, 1260, 2000, 1590, 2900]);
     expect(lines.at(-1)?.label).toBe('Traitement express');
   });
+
+  it('names the base price of an order of extra items by what it sold', () => {
+    const prices = {
+      basePriceCents: 5000,
+      qualityPriceCents: 0,
+      resolutionPriceCents: 0,
+      formatPriceCents: 0,
+      restorationPriceCents: 0,
+      denoisePriceCents: 0,
+      deliveryCostCents: 0,
+      sendShippingCostCents: 0,
+      returnShippingCostCents: 0,
+      totalPriceCents: 5000,
+    };
+    const label = (type: string) => priceBreakdown(prices, [{ type }])[0]?.label;
+    expect(label('gift-card')).toBe('Carte cadeau');
+    expect(label('retention-extension')).toBe('Prolongation de la conservation');
+    expect(label('copy-usb')).toBe('Copies');
+    expect(label('photos')).toBe(priceBreakdown(prices)[0]?.label);
+  });
 });

@@ -58,9 +58,17 @@ export { PAYMENT_METHOD_LABELS } from '../order-status';
 export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'> &
   Partial<Pick<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'>>;
 
+/** The base price's name on an order of extra items only (its items say what it sold). */
+function extraBaseLabel(items: ReadonlyArray<Pick<OrderLine, 'type'>>): string {
+  if (items.every((item) => item.type === 'retention-extension')) return 'Prolongation de la conservation';
+  if (items.every((item) => item.type === 'gift-card')) return 'Carte cadeau';
+  return 'Copies';
+}
+
 /**
  * The non-zero lines of the price breakdown, in order, in the configurator's words; the base price
- * always. An order of extra copies or of a retention extension (its items say so) names its own.
+ * always. An order of extra copies, of a retention extension or of a gift card (its items say so)
+ * names its own.
  */
 export function priceBreakdown(
   prices: OrderPrices,
@@ -70,9 +78,7 @@ export function priceBreakdown(
   const labels: Record<keyof OrderPrices, string> = extra
     ? {
         ...BREAKDOWN_LABELS,
-        basePriceCents: items.every((item) => item.type === 'retention-extension')
-          ? 'Prolongation de la conservation'
-          : 'Copies',
+        basePriceCents: extraBaseLabel(items),
         deliveryCostCents: 'Envoi des copies',
       }
     : BREAKDOWN_LABELS;

@@ -3,6 +3,7 @@ import { company } from '../company';
 import {
   bankAccount,
   CHECKOUT_PAYMENT_METHOD_TEXT,
+  GIFT_CARD_PAYMENT_METHOD_TEXT,
   isCheckoutPaymentMethod,
   isOfflinePaymentMethod,
   paymentInstructions,
@@ -64,5 +65,19 @@ describe('paymentInstructions', () => {
       'Référence au dos du chèque': 'SV-2026-000042',
     });
     expect(instructions.outro).toContain('chèque\u202F;');
+  });
+});
+
+describe('a gift card’s sale', () => {
+  it('says the card is issued when the money comes, not that any digitisation starts', () => {
+    for (const method of ['transfer', 'cheque'] as const) {
+      expect(GIFT_CARD_PAYMENT_METHOD_TEXT[method].label).toBe(CHECKOUT_PAYMENT_METHOD_TEXT[method].label);
+      expect(GIFT_CARD_PAYMENT_METHOD_TEXT[method].description).toContain('la carte cadeau est émise');
+      expect(GIFT_CARD_PAYMENT_METHOD_TEXT[method].description).toContain('\u00A0;');
+      const { outro, details } = paymentInstructions(method, order, { giftCard: true });
+      expect(outro).toMatch(/^Votre carte cadeau est émise dès réception de votre (virement|chèque)/);
+      expect(outro).not.toMatch(/numérisation|originaux/);
+      expect(details).toEqual(paymentInstructions(method, order).details);
+    }
   });
 });

@@ -44,6 +44,19 @@ export const CHECKOUT_PAYMENT_METHOD_TEXT: Readonly<
   },
 };
 
+/** The same choices for a gift card's sale (decision 037): the card, not any work, waits for the money. */
+export const GIFT_CARD_PAYMENT_METHOD_TEXT: typeof CHECKOUT_PAYMENT_METHOD_TEXT = {
+  card: CHECKOUT_PAYMENT_METHOD_TEXT.card,
+  transfer: {
+    label: 'Virement bancaire',
+    description: `Nous vous donnons nos coordonnées bancaires${NBSP}; la carte cadeau est émise à réception du virement.`,
+  },
+  cheque: {
+    label: 'Chèque',
+    description: `Vous nous envoyez votre chèque par courrier${NBSP}; la carte cadeau est émise à sa réception.`,
+  },
+};
+
 /**
  * The shop's bank account for transfers. Set here, and only here, with the bank's own details
  * (the account holder is the company, as the terms of sale say cheques are payable to it).
@@ -75,10 +88,14 @@ export interface PaymentInstructions {
   outro: string;
 }
 
-/** What the customer must do to pay an order by transfer or cheque. */
+/**
+ * What the customer must do to pay an order by transfer or cheque. A gift card's sale (decision 037)
+ * has no work to start and no parcel to slip a cheque into: its card is issued when the money comes.
+ */
 export function paymentInstructions(
   method: OfflinePaymentMethod,
   order: { number: string; totalPriceCents: number },
+  { giftCard = false }: { giftCard?: boolean } = {},
 ): PaymentInstructions {
   const amount = formatEurosFromCents(order.totalPriceCents);
   if (method === 'transfer') {
@@ -94,8 +111,9 @@ export function paymentInstructions(
         { label: 'Montant', value: amount },
         { label: 'Libellé du virement', value: order.number },
       ],
-      outro:
-        'La numérisation commence dès réception de votre virement (un à trois jours ouvrés). Vous recevrez alors un e-mail avec votre facture.',
+      outro: giftCard
+        ? 'Votre carte cadeau est émise dès réception de votre virement (un à trois jours ouvrés). Vous recevrez alors un e-mail avec votre facture.'
+        : 'La numérisation commence dès réception de votre virement (un à trois jours ouvrés). Vous recevrez alors un e-mail avec votre facture.',
     };
   }
   return {
@@ -108,8 +126,10 @@ export function paymentInstructions(
       { label: 'Montant', value: amount },
       { label: 'Référence au dos du chèque', value: order.number },
     ],
-    outro: frenchTypography(
-      'Vous pouvez aussi glisser le chèque dans le colis de vos originaux. La numérisation commence dès réception de votre chèque ; vous recevrez alors un e-mail avec votre facture.',
-    ),
+    outro: giftCard
+      ? `Votre carte cadeau est émise dès réception de votre chèque${NBSP}; vous recevrez alors un e-mail avec votre facture.`
+      : frenchTypography(
+          'Vous pouvez aussi glisser le chèque dans le colis de vos originaux. La numérisation commence dès réception de votre chèque ; vous recevrez alors un e-mail avec votre facture.',
+        ),
   };
 }

@@ -138,6 +138,8 @@ export const ROUTE_ACCESS = {
   'routes/shop/quote-link': PUBLIC,
   'routes/shop/sandbox-payment': PUBLIC,
   'routes/shop/monetico-payment': PUBLIC,
+  // « Offrir une carte cadeau » (decision 037): a draft order, then the checkout's own checks.
+  'routes/shop/gift-card': PUBLIC,
   'routes/api/price-list': PUBLIC,
   'routes/api/create-checkout': PUBLIC,
   'routes/api/update-guest-order': PUBLIC,
@@ -159,8 +161,9 @@ export const ROUTE_ACCESS = {
   'routes/shop/files': ORDER_VIEWER,
   // Extra copies and the paid retention (decision 029): the gallery's people; the route refuses the staff's orders.
   'routes/shop/extra-copies': ORDER_VIEWER,
-  'routes/shop/gift-card': PUBLIC,
   'routes/shop/gift-card-redeem': PUBLIC,
+  // The printable card of a sale order: the order's people, as its other documents.
+  'routes/shop/gift-card-pdf': ORDER_VIEWER,
   'routes/shop/files-zip': ORDER_VIEWER,
   'routes/shop/files-original': ORDER_VIEWER,
   'files-thumbnail': ORDER_VIEWER,

@@ -19,6 +19,8 @@ import {
   giftCardPurchaseSchema,
   giftCardReminderDue,
   giftCardRestorableCents,
+  giftCardSaleSummary,
+  giftCardSentByEmail,
   giftCardState,
   maskGiftCardCode,
   normaliseGiftCardCode,
@@ -592,8 +594,48 @@ describe('the purchase form', () => {
     });
   });
 
+  it('names a wrong send date beside an empty name and an empty address', () => {
+    expect(
+      errors({
+        ...valid,
+        amount: '5',
+        recipientName: ' ',
+        recipientEmail: '',
+        delivery: 'email',
+        sendDate: '2026-05-10',
+      }),
+    ).toEqual({
+      amount: GIFT_CARD_PURCHASE_MESSAGES.amountOutOfBounds(2000, 50_000),
+      recipientName: GIFT_CARD_PURCHASE_MESSAGES.recipientNameRequired,
+      recipientEmail: GIFT_CARD_PURCHASE_MESSAGES.recipientEmailRequired,
+      sendDate: GIFT_CARD_PURCHASE_MESSAGES.sendDateOutOfRange,
+    });
+  });
+
   it('refuses bounds or a day that make no sense', () => {
     expect(() => giftCardPurchaseSchema({ minCents: 5000, maxCents: 2000 }, '2026-05-12')).toThrow(RangeError);
     expect(() => giftCardPurchaseSchema({ minCents: 2000, maxCents: 5000 }, '12/05/2026')).toThrow(RangeError);
+  });
+});
+
+describe('giftCardSaleSummary', () => {
+  const sale = { amountCents: 5000, recipientName: 'Jeanne Martin' };
+
+  it('tells a card e-mailed on a day, that day as the Paris calendar has it', () => {
+    expect(giftCardSaleSummary({ ...sale, delivery: 'email', sendOn: '2026-12-21' })).toBe(
+      `Carte cadeau Soovenirs de 50,00${NBSP}€ pour Jeanne Martin, envoyée par e-mail le 21/12/2026`,
+    );
+    // The last day of March: summer time starts that night.
+    expect(giftCardSaleSummary({ ...sale, delivery: 'email', sendOn: '2027-03-28' })).toContain('le 28/03/2027');
+  });
+
+  it('tells a card to print, and a card without a day as its e-mails treat it: printed', () => {
+    const printed = `Carte cadeau Soovenirs de 50,00${NBSP}€ pour Jeanne Martin, à imprimer`;
+    expect(giftCardSaleSummary({ ...sale, delivery: 'print', sendOn: null })).toBe(printed);
+    expect(giftCardSaleSummary({ ...sale, delivery: 'email', sendOn: null })).toBe(printed);
+    expect(giftCardSentByEmail({ delivery: 'email', sendOn: null })).toBe(false);
+    expect(giftCardSentByEmail({ delivery: 'email', sendOn: '2026-02-30' })).toBe(false);
+    expect(giftCardSentByEmail({ delivery: 'email', sendOn: '2026-12-21' })).toBe(true);
+    expect(giftCardSentByEmail({ delivery: 'print', sendOn: '2026-12-21' })).toBe(false);
   });
 });

@@ -435,17 +435,20 @@ export function giftCardPurchaseSchema(bounds: { minCents: number; maxCents: num
         }
         return cents;
       }),
+      // No `abort: true` on these checks: an explicitly aborted issue anywhere in the form stops the
+      // send date's refinement below (its `when` is then not even asked), and an empty name would
+      // hide a wrong date. The page keeps each field's first message; the pipe stops on any issue.
       recipientName: z
         .string({ error: M.recipientNameRequired })
         .trim()
-        .min(1, { error: M.recipientNameRequired, abort: true })
+        .min(1, M.recipientNameRequired)
         .max(GIFT_CARD_MAX_LENGTH.recipientName, M.recipientNameTooLong)
         .refine((value) => hasNoForbiddenCharacter(value) && !CONTROL_CHARACTER.test(value), M.forbidden),
       recipientEmail: z
         .string({ error: M.recipientEmailRequired })
         .trim()
-        .min(1, { error: M.recipientEmailRequired, abort: true })
-        .max(GIFT_CARD_MAX_LENGTH.recipientEmail, { error: M.recipientEmailTooLong, abort: true })
+        .min(1, M.recipientEmailRequired)
+        .max(GIFT_CARD_MAX_LENGTH.recipientEmail, M.recipientEmailTooLong)
         .pipe(z.email({ error: M.recipientEmailInvalid })),
       message: z
         .string()
@@ -487,3 +490,38 @@ export function giftCardPurchaseSchema(bounds: { minCents: number; maxCents: num
 }
 
 export type GiftCardPurchase = z.output<ReturnType<typeof giftCardPurchaseSchema>>;
+
+// ---------------------------------------------------------------------------------------------
+// How a sale is told
+// ---------------------------------------------------------------------------------------------
+
+/** What a buyer chose for a card, as the checkout, the confirmation and the account tell it. */
+export interface GiftCardSaleChoice {
+  amountCents: number;
+  recipientName: string;
+  delivery: (typeof GIFT_CARD_DELIVERIES)[number];
+  /** The Paris day (`YYYY-MM-DD`) it is e-mailed; null for a card to print. */
+  sendOn: string | null;
+}
+
+/** Whether the card goes by e-mail on a day: a card without a day is printed, as its e-mails treat it. */
+export function giftCardSentByEmail(choice: Pick<GiftCardSaleChoice, 'delivery' | 'sendOn'>): boolean {
+  return choice.delivery === 'email' && choice.sendOn !== null && calendarDayOf(choice.sendOn) !== null;
+}
+
+/** `2026-12-21` → `21/12/2026` (the Paris day, whatever the server's zone). */
+function sendDayFr(day: string): string {
+  const { year, month, day: date } = calendarDayOf(day) as CalendarDay;
+  return formatDateFr(fromParisWallClock(Date.UTC(year, month - 1, date, 12)));
+}
+
+/**
+ * « Carte cadeau Soovenirs de 50,00 € pour Jeanne Martin, envoyée par e-mail le 21/12/2026 », or
+ * « …, à imprimer »: what a card's sale order is, instead of a digitisation's delivery.
+ */
+export function giftCardSaleSummary(choice: GiftCardSaleChoice): string {
+  const card = `Carte cadeau Soovenirs de ${formatEurosFromCents(choice.amountCents)} pour ${choice.recipientName}`;
+  return giftCardSentByEmail(choice)
+    ? `${card}, envoyée par e-mail le ${sendDayFr(choice.sendOn as string)}`
+    : `${card}, à imprimer`;
+}

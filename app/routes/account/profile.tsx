@@ -12,6 +12,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import { DraftsList } from '~/components/account/drafts-list';
+import { GiftCardsList } from '~/components/account/gift-cards-list';
 import { InvoicesList } from '~/components/account/invoices-list';
 import { OrdersList } from '~/components/account/orders-list';
 import { ProfileForm } from '~/components/account/profile-form';
@@ -41,16 +42,19 @@ import { getProfile, updateProfile } from '~/server/account/users.server';
 import { loginRedirectPath, requireUser } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
+import { accountGiftCards } from '~/server/vouchers/gift-card-views.server';
 import type { Route } from './+types/profile';
 
 /*
  * /profile, "Mon compte": the signed-in customer's orders,
- * invoices and profile, in three tabs whose choice is in the address (?tab=), so that each works
+ * invoices and profile, in tabs whose choice is in the address (?tab=), so that each works
  * before JavaScript loads and can be linked to. Orders and invoices are the customer's own only,
- * one page at a time. Administrators also get a button to /admin.
+ * one page at a time. « Cartes cadeaux » (decision 037) lists the cards the customer bought; its
+ * tab shows once there is one (or when asked for by its address, as the buyer's e-mail does).
+ * Administrators also get a button to /admin.
  */
 
-const TABS = ['commandes', 'factures', 'profil'] as const;
+const TABS = ['commandes', 'factures', 'cartes-cadeaux', 'profil'] as const;
 type Tab = (typeof TABS)[number];
 
 function tabOf(value: string | null): Tab {
@@ -79,15 +83,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     emailVerified: user.emailVerified,
   };
   try {
-    const [profile, orders, invoices, drafts] = await Promise.all([
+    const now = new Date();
+    const [profile, orders, invoices, drafts, giftCards] = await Promise.all([
       getProfile(user.id),
       listCustomerOrders(user.id, pageNumber(url.searchParams.get('page'))),
       listCustomerInvoices(user.id, pageNumber(url.searchParams.get('factures'))),
       // Drafts never confirmed, apart from the orders.
       listCustomerDrafts(user.id, pageNumber(url.searchParams.get('brouillons'))),
+      accountGiftCards(user.id, now),
     ]);
     if (!profile) throw redirect(loginRedirectPath(request));
-    const now = new Date();
     return data(
       {
         ok: true as const,
@@ -102,9 +107,12 @@ export async function loader({ request }: Route.LoaderArgs) {
             number: row.number,
             createdAt: row.createdAt,
             status: row.status,
-            // The workshop's stage while the order is in its hands; the status says the rest.
+            // The workshop's stage while the order is in its hands; the status says the rest. A gift
+            // card's sale never reaches the workshop.
             stageLabel:
-              row.status === 'processing' || row.status === 'completed' ? workshopStageLabel(row.stage) : null,
+              row.kind !== 'gift_card' && (row.status === 'processing' || row.status === 'completed')
+                ? workshopStageLabel(row.stage)
+                : null,
             totalPriceCents: row.totalPriceCents,
             items: row.items,
             invoiceNumber: row.invoiceNumber,
@@ -114,6 +122,19 @@ export async function loader({ request }: Route.LoaderArgs) {
         },
         invoices,
         drafts,
+        giftCards: giftCards.map((card) => ({
+          id: card.id,
+          saleOrderNumber: card.saleOrderNumber,
+          maskedCode: card.maskedCode,
+          initialCents: card.initialCents,
+          balanceCents: card.balanceCents,
+          state: card.state,
+          expiresAt: card.expiresAt,
+          recipientName: card.recipientName,
+          recipientEmail: card.recipientEmail,
+          sendsAt: card.sendsAt,
+          pdfHref: card.pdfHref,
+        })),
       },
       { headers },
     );
@@ -257,15 +278,18 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               [
                 ['commandes', 'Commandes'],
                 ['factures', 'Factures'],
+                ['cartes-cadeaux', 'Cartes cadeaux'],
                 ['profil', 'Profil'],
               ] as const
-            ).map(([value, label]) => (
-              <TabsTrigger key={value} value={value} asChild>
-                <Link to={hrefFor(value)} replace preventScrollReset>
-                  {label}
-                </Link>
-              </TabsTrigger>
-            ))}
+            )
+              .filter(([value]) => value !== 'cartes-cadeaux' || loaderData.giftCards.length > 0 || tab === value)
+              .map(([value, label]) => (
+                <TabsTrigger key={value} value={value} asChild>
+                  <Link to={hrefFor(value)} replace preventScrollReset>
+                    {label}
+                  </Link>
+                </TabsTrigger>
+              ))}
           </TabsList>
 
           <TabsContent value="commandes" className="flex flex-col gap-4">
@@ -301,6 +325,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               pageCount={loaderData.invoices.pageCount}
               hrefFor={(page) => hrefFor('factures', { factures: String(page) })}
             />
+          </TabsContent>
+
+          <TabsContent value="cartes-cadeaux" className="flex flex-col gap-4">
+            <h2 className="font-semibold text-xl">Mes cartes cadeaux</h2>
+            <GiftCardsList rows={loaderData.giftCards} />
           </TabsContent>
 
           <TabsContent value="profil" className="flex flex-col gap-4">

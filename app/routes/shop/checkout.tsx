@@ -15,6 +15,7 @@ import {
   OrderRecap,
   PaymentBlock,
 } from '~/components/checkout/checkout-blocks';
+import { GiftCardSaleBlock } from '~/components/checkout/gift-card-sale';
 import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
@@ -37,7 +38,7 @@ import { workNotBefore } from '~/domain/orders/early-start';
 import { LIFECYCLE_MESSAGES, shipsSomethingPhysical } from '~/domain/orders/lifecycle';
 import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
-import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
+import { type CheckoutPaymentMethod, GIFT_CARD_PAYMENT_METHOD_TEXT } from '~/domain/payments/offline';
 import { pickPriceFields } from '~/domain/pricing/pricing';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
@@ -63,6 +64,7 @@ import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/c
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
 import { confirmCheckout } from '~/server/payments/offline.server';
 import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
+import { giftCardSaleOf } from '~/server/vouchers/gift-card-views.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -77,7 +79,9 @@ import type { Route } from './+types/checkout';
  * Only the order's owner or the guest holding its access cookie sees it; a signed-out visitor is
  * sent to /login (deniedOrderAnswer), anyone else gets the 404 of an unknown order. A paid order
  * goes to /confirmation; a cancelled or withdrawn unpaid one says so and asks for nothing. Nothing
- * here ever marks an order paid: only the gateway's verified notification does.
+ * here ever marks an order paid: only the gateway's verified notification does. A gift card's sale
+ * (decision 037) shows its card instead of the delivery and the files' retention, and has no work
+ * to start early.
  */
 
 const MESSAGES = {
@@ -142,12 +146,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const card = await getCardAvailability();
   // Something travels and the draft is not placed yet: the address block (and the insurance).
   const asksAddress = ordersAddress(order);
+  // A gift card's sale (decision 037): the card instead of the delivery, the files and the work.
+  const giftCard = await giftCardSaleOf(order.id);
   return {
     asksAddress,
     contactMode: contactModeOf(order, viewer),
     insurance: asksAddress ? await insuranceOffer(order) : null,
     // How long the files stay online, said before paying.
-    retentionDays: await retentionDays(),
+    retentionDays: giftCard ? null : await retentionDays(),
+    giftCard,
     payForm: payFormDefaults(
       order.customer,
       order.earlyStartConsentAt !== null,
@@ -458,12 +465,18 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
       <div className="grid gap-8 lg:grid-cols-[3fr_2fr]">
         <div className="flex flex-col gap-8">
           <OrderRecap items={order.items} prices={order.prices} />
-          <DeliveryBlock
-            deliveryMethod={order.deliveryMethod}
-            sendMethod={order.sendMethod}
-            returnOriginals={order.returnOriginals}
-          />
-          <RetentionPromise days={page.retentionDays} />
+          {page.giftCard ? (
+            <GiftCardSaleBlock sale={page.giftCard} />
+          ) : (
+            <>
+              <DeliveryBlock
+                deliveryMethod={order.deliveryMethod}
+                sendMethod={order.sendMethod}
+                returnOriginals={order.returnOriginals}
+              />
+              {page.retentionDays === null ? null : <RetentionPromise days={page.retentionDays} />}
+            </>
+          )}
           {viewer === 'guest' && !signedIn ? (
             <AccountBlock current={accountTab} tabHref={(tab) => checkoutTabPath(order.id, tab)}>
               {accountTab === 'connexion' ? (
@@ -494,6 +507,9 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             fields={payFields}
             total={total}
             workStartsAfterPeriod={order.workStartsAfterPeriod}
+            // Nothing to start early: a card is issued when paid and withdrawable while unused.
+            earlyStart={page.giftCard === null}
+            methodText={page.giftCard ? GIFT_CARD_PAYMENT_METHOD_TEXT : undefined}
             cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}
           />

@@ -13,6 +13,7 @@ import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { ClosedOrderNotice } from '~/components/checkout/checkout-blocks';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
+import { GiftCardConfirmation } from '~/components/checkout/gift-card-sale';
 import { SendingInstructions } from '~/components/checkout/sending-instructions';
 import { FilesLink } from '~/components/files/files-link';
 import { PrepaidLabel } from '~/components/shipping/prepaid-label';
@@ -25,6 +26,7 @@ import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/e
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
 import { paymentInstructions } from '~/domain/payments/offline';
 import { pickPriceFields } from '~/domain/pricing/pricing';
+import { giftCardSentByEmail } from '~/domain/vouchers/gift-cards';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { consumeFlash } from '~/server/account/cookies.server';
 import { listOrderCreditNotes } from '~/server/account/orders.server';
@@ -37,6 +39,7 @@ import { ibanStatus } from '~/server/orders/refund-iban.server';
 import { withdrawalWords } from '~/server/orders/withdrawal.server';
 import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
+import { giftCardSaleOf } from '~/server/vouchers/gift-card-views.server';
 import { giftCardWithdrawalFacts } from '~/server/vouchers/gift-cards.server';
 import type { Route } from './+types/confirmation';
 
@@ -45,7 +48,9 @@ import type { Route } from './+types/confirmation';
  * breakdown, statuses and history. Only for the order's owner, a guest holding the order's access
  * token, or an administrator; anyone else gets the 404 an unknown order gets. The payment's state:
  * paid; being confirmed by the gateway (the page refreshes itself); to pay by transfer or cheque,
- * with the instructions; or unpaid, with the way back to the checkout.
+ * with the instructions; or unpaid, with the way back to the checkout. A gift card's sale (decision
+ * 037) tells its card instead of the originals' journey, the files and the work: issued once paid,
+ * when and where it goes, or the card to print.
  */
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
@@ -82,28 +87,40 @@ export async function loader({ request }: Route.LoaderArgs) {
     closed: order.status === 'canceled' || isClosedUnpaid(order),
   });
   const closedMessage = closedOrderMessage(order);
+  // A gift card's sale: no originals, no parcel, no files, no work.
+  const giftCard = await giftCardSaleOf(order.id, now);
   // Before the journey: a carrier's first scan learnt now ticks « Colis envoyé » on this view.
-  const tracking = await loadOrderTracking(order.id);
-  const journey = await loadOrderJourney(order.id);
+  const tracking = giftCard ? null : await loadOrderTracking(order.id);
+  const journey = giftCard ? null : await loadOrderJourney(order.id);
   return data(
     {
       viewer,
       payment,
       closedMessage,
+      giftCard,
       // The customer kept their withdrawal period: when the work starts (decision 015).
       workStarts:
         // Never on a cancelled or withdrawn order: no work will start.
-        !closedMessage && order.status !== 'canceled' && !order.withdrawnAt && notBefore && workHeldBack(notBefore, now)
+        !giftCard &&
+        !closedMessage &&
+        order.status !== 'canceled' &&
+        !order.withdrawnAt &&
+        notBefore &&
+        workHeldBack(notBefore, now)
           ? EARLY_START_TEXT.startsAfterPeriod(notBefore)
           : null,
       journey,
       tracking,
-      files: await loadFilesSummary(order.id),
+      files: giftCard ? null : await loadFilesSummary(order.id),
       // Paying is still possible: the checkout's own rules (not cancelled, not withdrawn).
       payable: order.status !== 'canceled' && order.withdrawnAt === null,
       instructions:
         payment.kind === 'offline'
-          ? paymentInstructions(payment.method, { number: order.number, totalPriceCents: order.totalPriceCents })
+          ? paymentInstructions(
+              payment.method,
+              { number: order.number, totalPriceCents: order.totalPriceCents },
+              { giftCard: giftCard !== null },
+            )
           : null,
       order: {
         id: order.id,
@@ -126,7 +143,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         order.withdrawnAt ? await withdrawalWords(order.id) : null,
       ),
       creditNotes: await listOrderCreditNotes(order.id),
-      prepaidLabel: await prepaidLabelView(order),
+      prepaidLabel: giftCard ? null : await prepaidLabelView(order),
       // A refund by transfer waiting for (or paid to) the customer's IBAN (decision 025).
       refundIban: viewer === 'admin' ? null : await refundIbanView(order.id),
       flash: flash as ServerToast | null,
@@ -143,7 +160,8 @@ async function refundIbanView(orderId: string) {
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey, files } = loaderData;
+  const { order, viewer, withdrawal, flash, payment, payable, instructions, prepaidLabel, journey, files, giftCard } =
+    loaderData;
   const { closedMessage, workStarts } = loaderData;
   useServerToast(flash);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
@@ -179,6 +197,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
 
       {closedMessage ? <ClosedOrderNotice message={closedMessage} /> : <PaymentStatusBanner state={payment} />}
       {workStarts ? <p id="work-start">{workStarts}</p> : null}
+      {giftCard ? <GiftCardConfirmation sale={giftCard} /> : null}
       {loaderData.refundIban ? <RefundIbanNotice orderId={order.id} iban={loaderData.refundIban} /> : null}
       {instructions ? <PaymentInstructionsBlock instructions={instructions} /> : null}
       {canPayByCard ? (
@@ -194,7 +213,7 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       {journey?.sending ? <SendingInstructions sending={journey.sending} prepaidLabel={journey.prepaidLabel} /> : null}
       {files ? <FilesLink orderId={order.id} files={files} /> : null}
       {journey ? <OrderJourney journey={journey} /> : null}
-      <OrderTracking tracking={loaderData.tracking} />
+      {loaderData.tracking ? <OrderTracking tracking={loaderData.tracking} /> : null}
 
       <dl className="grid gap-4 rounded-lg border border-border bg-card p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1">
@@ -210,13 +229,20 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
             <span className="text-sm">{paymentMethodLabel(order.paymentMethod)}</span>
           </dd>
         </div>
-        <div className="flex flex-col gap-1">
-          <dt className="text-muted-foreground text-sm">Livraison</dt>
-          <dd className="text-sm">
-            {deliveryLabel(order.deliveryMethod)}
-            {order.returnOriginals ? ', retour des originaux' : ''}
-          </dd>
-        </div>
+        {giftCard ? (
+          <div className="flex flex-col gap-1">
+            <dt className="text-muted-foreground text-sm">Carte cadeau</dt>
+            <dd className="text-sm">{giftCardSentByEmail(giftCard) ? 'Par e-mail' : 'À imprimer'}</dd>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-1">
+            <dt className="text-muted-foreground text-sm">Livraison</dt>
+            <dd className="text-sm">
+              {deliveryLabel(order.deliveryMethod)}
+              {order.returnOriginals ? ', retour des originaux' : ''}
+            </dd>
+          </div>
+        )}
         <div className="flex flex-col gap-1">
           <dt className="text-muted-foreground text-sm">Client</dt>
           <dd className="text-sm">

@@ -252,7 +252,7 @@ async function queueGiftCardEmails(
         message: sale.message,
         sentAt: notBefore.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
-        accountUrl: `${baseUrl()}/profile`,
+        accountUrl: `${baseUrl()}/profile?tab=cartes-cadeaux`,
       },
       dedupeKey: `gift-card-copy:${input.cardId}`,
       orderId: sale.orderId,

@@ -486,6 +486,34 @@ describe('a gift card’s sale (decision 037)', () => {
     expect(refusal(decide(card(overrides), transition))).toBe(expected);
   });
 
+  it('is cancelled with its card closed, and not once the card has paid something', () => {
+    const paid = card({ status: 'completed', paymentStatus: 'paid', paidCents: TOTAL });
+    const cancel: Transition = { type: 'cancel', refundCents: TOTAL, refundRight: true };
+    const decision = decide(paid, cancel);
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'cancel_gift_card' });
+    expect(decision.ok && decision.effects).toContainEqual({ kind: 'refund', amountCents: TOTAL, approved: true });
+    expect(decide({ ...paid, giftCardUsed: true }, cancel)).toMatchObject({
+      ok: false,
+      message: LIFECYCLE_MESSAGES.giftCardUsed,
+    });
+    // Unpaid: no card was issued, nothing to close.
+    const unpaid = decide(card(), { type: 'cancel', refundCents: 0, refundRight: true });
+    expect(unpaid.ok && unpaid.effects.some((e) => e.kind === 'cancel_gift_card')).toBe(false);
+  });
+
+  it('gives money back only once cancelled or withdrawn: no refund nor reduction beside a live card', () => {
+    const paid = card({ status: 'completed', paymentStatus: 'paid', paidCents: TOTAL });
+    expect(decide(paid, { type: 'refund', amountCents: 1_000 })).toMatchObject({
+      ok: false,
+      message: LIFECYCLE_MESSAGES.giftCardRefundByCancel,
+    });
+    expect(decide(paid, { type: 'record_reduction', amountCents: 1_000, refundRight: true })).toMatchObject({
+      ok: false,
+      message: LIFECYCLE_MESSAGES.giftCardRefundByCancel,
+    });
+    expect(refusal(decide({ ...paid, status: 'canceled' }, { type: 'refund', amountCents: TOTAL }))).toBe('ok');
+  });
+
   it('is never received at the workshop', () => {
     expect(
       refusal(

@@ -293,6 +293,9 @@ export const LIFECYCLE_MESSAGES = {
   sameStatus: 'La commande a déjà ce statut.',
   notAllowed: (from: OrderStatus, to: OrderStatus) =>
     `Une commande « ${ORDER_STATUS_LABELS[from]} » ne peut pas passer à « ${ORDER_STATUS_LABELS[to]} ».`,
+  giftCardUsed: 'La carte cadeau a déjà servi\u00A0: sa vente ne peut plus être annulée ni remboursée.',
+  giftCardRefundByCancel:
+    'Une carte cadeau se rembourse en l’annulant (« Cartes cadeaux » ou annulation de sa commande)\u00A0: sa carte est alors fermée.',
   performed:
     'La prestation a été entièrement exécutée : la rétractation n’est plus possible (article L221-28 du Code de la consommation).',
   expired: 'Le délai de rétractation de 14 jours est dépassé pour cette commande.',
@@ -701,6 +704,8 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
           ? refuse('canceled', LIFECYCLE_MESSAGES.canceled)
           : refuse('not_allowed', LIFECYCLE_MESSAGES.notAllowed(state.status, 'canceled'));
       }
+      // A gift card that paid something is performed: its sale stands (decision 037).
+      if (state.kind === 'gift_card' && state.giftCardUsed) return refuse('performed', LIFECYCLE_MESSAGES.giftCardUsed);
       const max = refundableCents(state);
       if (!Number.isInteger(transition.refundCents) || transition.refundCents < 0 || transition.refundCents > max) {
         return refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(max));
@@ -708,6 +713,9 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       return null;
     },
     apply: (state, transition) => {
+      // A paid card's sale cancelled: its card is closed in the same transaction, never left open
+      // beside its refund.
+      const card: Effect[] = state.kind === 'gift_card' && state.paidCents > 0 ? [{ kind: 'cancel_gift_card' }] : [];
       // Without the refund right nothing paid is kept silently: all of it is owed, for approval.
       const { owed, effects } = transition.refundRight
         ? owe(state, transition.refundCents, true)
@@ -719,6 +727,7 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
         [
           { kind: 'close_payment_sessions', reason: 'canceled' },
           { kind: 'email', template: 'order-status' },
+          ...card,
           ...effects,
         ],
       );
@@ -794,6 +803,10 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
           ? refuse('amount_invalid', LIFECYCLE_MESSAGES.refundTooLarge(0))
           : refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
       }
+      // A card's sale gives money back only once cancelled or withdrawn, its card closed with it.
+      if (state.kind === 'gift_card' && state.status !== 'canceled') {
+        return refuse('not_allowed', LIFECYCLE_MESSAGES.giftCardRefundByCancel);
+      }
       return amountRefusal(transition.amountCents, refundableCents(state));
     },
     apply: (state, transition) => {
@@ -815,6 +828,7 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       const refusal = liveOrderRefusal(state);
       if (refusal) return refusal;
       if (!isPaid(state)) return refuse('not_paid', LIFECYCLE_MESSAGES.notPaid);
+      if (state.kind === 'gift_card') return refuse('not_allowed', LIFECYCLE_MESSAGES.giftCardRefundByCancel);
       return amountRefusal(transition.amountCents, refundableCents(state));
     },
     apply: (state, transition) => {

@@ -26,11 +26,11 @@ import { enqueueEmail } from '../email/outbox.server';
 import { withLifecycle } from '../orders/lifecycle.server';
 import { signedLedgerAmount } from '../vouchers/gift-card-sql.server';
 import {
+  GiftCardInUseError,
   giftCardCodeHash,
   giftCardEmailData,
   giftCardLedgerOf,
   parisMorning,
-  recordGiftCardEntry,
   revealGiftCardCode,
 } from '../vouchers/gift-cards.server';
 import { isoTimestamp, isoTimestampOrNull } from './search-sql.server';
@@ -386,15 +386,13 @@ export async function resendGiftCard(input: {
   });
 }
 
-/** Thrown inside the use case to roll the cancellation back when the card refuses its refund. */
-class CardRefused extends Error {}
-
 /**
  * « Annuler et rembourser » an unused card: its sale order is cancelled by the lifecycle with the
  * refund of the card's value (the rule book's `cancel`: the refund reserved, made through the gateway
- * after the commit, its credit note, the buyer's e-mail), and the card closed with its `refunded`
- * entry in the same transaction. The order is locked first (as a withdrawal does), then the card;
- * should the card have paid something meanwhile, its rules refuse and nothing is kept.
+ * after the commit, its credit note, the buyer's e-mail, and the `cancel_gift_card` effect that
+ * closes the card with its `refunded` entry, in the same transaction). The rule book refuses a card
+ * that has paid something; should one be spent meanwhile, the card's lock and rules refuse inside
+ * the effect and nothing is kept.
  */
 export async function cancelAndRefundGiftCard(input: {
   cardId: string;
@@ -407,7 +405,6 @@ export async function cancelAndRefundGiftCard(input: {
   if (!input.refundRight) return { ok: false, message: M.notCancelable };
   try {
     const outcome = await withLifecycle(async ({ tx, apply }) => {
-      // Read first, unlocked: a card the rules refuse leaves its order untouched.
       const [seen] = (
         await tx.execute<{ sale_order_id: string; expires_at: unknown }>(
           sql`select sale_order_id, expires_at from gift_cards where id = ${input.cardId}`,
@@ -418,7 +415,6 @@ export async function cancelAndRefundGiftCard(input: {
       const refusedNow = cancelRefusal(seenLedger, now);
       if (refusedNow) return { ok: false as const, message: refusedNow };
       const refundCents = giftCardBalanceCents(seenLedger.entries);
-      // The order is locked by the transition, then the card: the order of a withdrawal's locks.
       const applied = await apply(seen.sale_order_id, { type: 'cancel', refundCents, refundRight: true }, input.actor, {
         refundMethod: 'gateway',
         reason: 'Carte cadeau annulée et remboursée',
@@ -426,17 +422,7 @@ export async function cancelAndRefundGiftCard(input: {
       });
       if (!applied.ok) return { ok: false as const, message: applied.message };
       const card = await lockCard(tx, input.cardId);
-      if (!card) throw new CardRefused(M.notFound);
-      const refusedLocked = cancelRefusal(card.ledger, now);
-      if (refusedLocked) throw new CardRefused(refusedLocked);
-      const refusal = await recordGiftCardEntry(tx, card.id, {
-        kind: 'refunded',
-        amountCents: refundCents,
-        orderId: null,
-        at: now,
-        actor: input.actor,
-      });
-      if (refusal) throw new CardRefused(refusal);
+      if (!card) return { ok: false as const, message: M.notFound };
       await recordStaffAudit(tx, {
         actor: input.actor,
         kind: 'gift_card.refund',
@@ -455,7 +441,7 @@ export async function cancelAndRefundGiftCard(input: {
     if (!made || made.ok) return { ok: true, message: `${done}\u00A0: ${amount} remboursés.` };
     return { ok: true, message: `${done}\u00A0: ${amount} à rembourser, ${made.message}` };
   } catch (error) {
-    if (error instanceof CardRefused) return { ok: false, message: error.message };
+    if (error instanceof GiftCardInUseError) return { ok: false, message: error.message };
     throw error;
   }
 }

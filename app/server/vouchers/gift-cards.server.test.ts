@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dayKey, parisDay } from '~/domain/calendar';
+import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { normaliseGiftCardCode } from '~/domain/vouchers/gift-cards';
 import { payByCard } from '../../../tests/support/card-payment';
 import { exportStream } from '../admin/exports.server';
 import { db } from '../db/client.server';
 import { revealEmailData } from '../email/sealed-data.server';
 import { log } from '../log.server';
+import { applyTransition } from '../orders/lifecycle.server';
 import { withdrawFromOrder } from '../orders/withdrawal.server';
 import { confirmCheckout } from '../payments/offline.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
@@ -195,6 +197,38 @@ describe('withdrawing from a card', () => {
     expect(result).toMatchObject({ ok: false });
     const [after] = await giftCardSummaries([started.orderId]);
     expect(after).toMatchObject({ balanceCents: 3500, state: 'active' });
+  });
+});
+
+describe('cancelling a card’s sale, from any screen', () => {
+  it('closes the card with its refund, and refuses once the card has paid something', async () => {
+    const unused = await paidCard('print');
+    const cancel = { type: 'cancel', refundCents: 5000, refundRight: true } as const;
+    expect(await applyTransition(unused.orderId, cancel, 'staff-test')).toMatchObject({ ok: true });
+    const [closed] = await giftCardSummaries([unused.orderId]);
+    expect(closed).toMatchObject({ balanceCents: 0, state: 'canceled' });
+
+    const used = await paidCard('print');
+    const other = await paidCard('print');
+    const [card] = await giftCardSummaries([used.orderId]);
+    await db().transaction((tx) =>
+      recordGiftCardEntry(tx, card?.id as string, {
+        kind: 'spent',
+        amountCents: 100,
+        orderId: other.orderId,
+        at: new Date(),
+        actor: 'customer',
+      }),
+    );
+    expect(await applyTransition(used.orderId, cancel, 'staff-test')).toMatchObject({
+      ok: false,
+      message: LIFECYCLE_MESSAGES.giftCardUsed,
+    });
+    expect(await applyTransition(used.orderId, { type: 'refund', amountCents: 1000 }, 'staff-test')).toMatchObject({
+      ok: false,
+    });
+    const [still] = await giftCardSummaries([used.orderId]);
+    expect(still).toMatchObject({ balanceCents: 4900, state: 'active' });
   });
 });
 

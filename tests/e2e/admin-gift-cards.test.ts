@@ -135,7 +135,8 @@ describe('« Cartes cadeaux » in the back office', () => {
     await article.getByRole('button', { name: /^Prolonger/ }).click();
     const until = formatDateFr(`${day}T12:00:00Z`);
     await article.getByText(`Carte ${masked} prolongée jusqu’au ${until}.`).waitFor();
-    expect(plain(await article.innerText())).toMatch(new RegExp(`Valable jusqu’au\\s+${until}`));
+    // The answer comes with the action; the card's details with the loaders revalidated just after.
+    await expect.poll(async () => plain(await article.innerText())).toMatch(new RegExp(`Valable jusqu’au\\s+${until}`));
     await expectNoSeriousA11yViolations(page);
 
     const { rows } = await client.query<{ expires_at: Date }>('select expires_at from gift_cards where id = $1', [

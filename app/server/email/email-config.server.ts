@@ -138,9 +138,11 @@ export async function saveEmailConfig(input: unknown, actor: AuditActor = 'syste
       let releasedHeld = 0;
       if (storedSmtpIsComplete(next)) {
         // Held messages (no SMTP configuration, or credentials refused) get a fresh set of attempts,
-        // now, or on their own day for a message not due yet (a gift card chosen for Christmas).
+        // now; one never tried yet keeps its own day if that is later (a gift card chosen for
+        // Christmas), while a tried one's next_at is only its retry delay.
         const released = await tx.execute(sql`
-          update email_outbox set status = 'queued', attempts = 0, next_at = greatest(next_at, now()), last_error = null
+          update email_outbox set status = 'queued', attempts = 0, last_error = null,
+            next_at = case when attempts = 0 then greatest(next_at, now()) else now() end
           where status = 'held'`);
         releasedHeld = released.rowCount ?? 0;
         if (releasedHeld > 0) await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);

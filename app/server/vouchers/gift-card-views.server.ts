@@ -12,9 +12,9 @@ import { giftCardSales, giftCards, orders, priceLists } from '../db/schema';
 import type { GiftCardDocument } from '../documents/gift-card-pdf';
 import {
   type GiftCardSummary,
+  giftCardLeavesAt,
   giftCardRedeemUrl,
   giftCardSummaries,
-  parisMorning,
   revealGiftCardCode,
 } from './gift-cards.server';
 
@@ -36,8 +36,7 @@ export function giftCardPdfPath(saleOrderId: string): string {
  */
 function leavesAt(sale: Pick<GiftCardSaleChoice, 'delivery' | 'sendOn'>, issuedAt: Date): Date | null {
   if (!giftCardSentByEmail(sale) || !sale.sendOn) return null;
-  const morning = parisMorning(sale.sendOn);
-  return morning > issuedAt ? morning : issuedAt;
+  return giftCardLeavesAt(sale.sendOn, issuedAt);
 }
 
 export interface GiftCardSaleView extends GiftCardSaleChoice {

@@ -1,17 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dayKey, parisDay } from '~/domain/calendar';
 import { LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
 import { normaliseGiftCardCode } from '~/domain/vouchers/gift-cards';
-import { payByCard } from '../../../tests/support/card-payment';
 import { exportStream } from '../admin/exports.server';
 import { db } from '../db/client.server';
 import { revealEmailData } from '../email/sealed-data.server';
 import { log } from '../log.server';
 import { applyTransition } from '../orders/lifecycle.server';
 import { withdrawFromOrder } from '../orders/withdrawal.server';
-import { confirmCheckout } from '../payments/offline.server';
 import { ensureDefaultPriceList } from '../seed/price-list.server';
 import {
   giftCardCodeHash,
@@ -22,6 +19,7 @@ import {
   revealGiftCardCode,
   startGiftCardOrder,
 } from './gift-cards.server';
+import { insertBuyer, paidGiftCard, type TestBuyer, tomorrow } from './testing/gift-cards';
 
 /*
  * Gift cards (decision 037) through the shop's own paths: the draft of a card, placed at checkout
@@ -32,37 +30,16 @@ import {
 
 process.env.BASE_URL = 'https://www.soovenirs.test';
 log.level = 'silent';
-let buyer: { id: string; email: string; firstName: string; lastName: string };
+let buyer: TestBuyer;
 
 beforeAll(async () => {
   await ensureDefaultPriceList();
-  const id = `user_${randomUUID()}`;
-  buyer = { id, email: `${id}@example.fr`, firstName: 'Claire', lastName: 'Martin' };
-  await db().execute(sql`
-    insert into "user" (id, name, email, role, first_name, last_name)
-    values (${id}, 'Claire Martin', ${buyer.email}, 'user', 'Claire', 'Martin')`);
+  buyer = await insertBuyer();
 });
 
-const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-
-async function paidCard(delivery: 'email' | 'print', amountCents = 5000) {
-  const started = await startGiftCardOrder({
-    purchase: {
-      amountCents,
-      recipientName: 'Jeanne Martin',
-      recipientEmail: `jeanne-${randomUUID()}@example.fr`,
-      message: 'Joyeux Noël !\nPour les cassettes de papa.',
-      delivery,
-      sendDate: delivery === 'email' ? tomorrow() : null,
-    },
-    buyer: { user: buyer, name: 'Claire' },
-  });
-  if (!started.ok) throw new Error(started.message);
-  await confirmCheckout({ orderId: started.orderId, method: 'card', actor: buyer.id, accessToken: null });
-  // A real gateway's payment: a sandbox one is invoiced in the demonstration series, kept out of the journal.
-  await payByCard(started.orderId, amountCents, null, 'stripe');
-  return started;
-}
+/** A card bought by the buyer and paid through a real gateway (so that its invoice is in the real series). */
+const paidCard = (delivery: 'email' | 'print', amountCents = 5000) =>
+  paidGiftCard(buyer, { delivery, amountCents, provider: 'stripe' });
 
 async function outbox(orderId: string) {
   const { rows } = await db().execute<{ to: string; template: string; next_at: string; data: unknown }>(

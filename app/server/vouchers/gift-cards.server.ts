@@ -116,6 +116,12 @@ export function parisMorning(day: string): Date {
   return new Date(fromParisWallClock(Date.UTC(year ?? 0, (month ?? 1) - 1, date ?? 1, 8)));
 }
 
+/** When the e-mail of a card chosen for `sendOn` leaves once issued at `issuedAt`: that morning, or at once when it has passed (a transfer paid late). */
+export function giftCardLeavesAt(sendOn: string, issuedAt: Date): Date {
+  const morning = parisMorning(sendOn);
+  return morning > issuedAt ? morning : issuedAt;
+}
+
 /**
  * The lifecycle's `issue_gift_card` effect, inside the transaction that records the sale's
  * payment: the code (75 random bits), the card valid for the price list's months, its `issued`
@@ -229,8 +235,7 @@ async function queueGiftCardEmails(
     });
     return;
   }
-  const leaves = parisMorning(sale.sendOn);
-  const notBefore = leaves > input.now ? leaves : input.now;
+  const notBefore = giftCardLeavesAt(sale.sendOn, input.now);
   await enqueueEmail(tx, {
     to: sale.recipientEmail,
     template: 'gift-card',

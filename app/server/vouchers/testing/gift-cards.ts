@@ -45,7 +45,14 @@ export interface PaidGiftCard {
 /** A card bought by `buyer` and paid by card: issued, valid the price list's months from now. */
 export async function paidGiftCard(
   buyer: TestBuyer,
-  options: { delivery?: 'email' | 'print'; amountCents?: number; recipientName?: string; recipientEmail?: string } = {},
+  options: {
+    delivery?: 'email' | 'print';
+    amountCents?: number;
+    recipientName?: string;
+    recipientEmail?: string;
+    /** A real gateway's payment is invoiced in the real series (the sandbox's in the demonstration one). */
+    provider?: 'sandbox' | 'stripe';
+  } = {},
 ): Promise<PaidGiftCard> {
   const { delivery = 'print', amountCents = 5000, recipientName = 'Jeanne Martin' } = options;
   const recipientEmail = options.recipientEmail ?? `jeanne-${randomUUID()}@example.fr`;
@@ -62,7 +69,7 @@ export async function paidGiftCard(
   });
   if (!started.ok) throw new Error(started.message);
   await confirmCheckout({ orderId: started.orderId, method: 'card', actor: buyer.id, accessToken: null });
-  await payByCard(started.orderId, amountCents);
+  await payByCard(started.orderId, amountCents, null, options.provider);
   const { rows } = await db().execute<{ id: string }>(
     sql`select id from gift_cards where sale_order_id = ${started.orderId}`,
   );

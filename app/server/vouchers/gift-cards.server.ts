@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { fromParisWallClock } from '~/domain/calendar';
 import { priceGiftCard } from '~/domain/pricing/pricing';
 import {
@@ -341,6 +341,7 @@ export async function giftCardSummaries(
     .innerJoin(orders, eq(orders.id, giftCards.saleOrderId))
     .where(inArray(giftCards.saleOrderId, [...saleOrderIds]))
     .orderBy(desc(giftCards.issuedAt));
+  if (rows.length === 0) return [];
   // Every card's ledger in one query (not one per card), oldest entry first.
   const entries = await executor
     .select({
@@ -386,7 +387,7 @@ export async function revealGiftCardCode(saleOrderId: string, executor: Executor
   const [card] = await executor
     .select({ sealed: giftCards.codeSealed })
     .from(giftCards)
-    .where(and(eq(giftCards.saleOrderId, saleOrderId)))
+    .where(eq(giftCards.saleOrderId, saleOrderId))
     .limit(1);
   return card ? decryptSecret(card.sealed, CODE_CONTEXT) : null;
 }

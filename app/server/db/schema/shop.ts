@@ -150,7 +150,8 @@ export const orders = pgTable(
       'orders_payment_status_check',
       sql`${t.paymentStatus} in ('pending', 'paid', 'failed', 'partially_refunded', 'refunded')`,
     ),
-    check('orders_payment_method_check', sql`${t.paymentMethod} in ('card', 'transfer', 'cheque')`),
+    // `gift_card`: a gift card paid the whole order at checkout (decision 037).
+    check('orders_payment_method_check', sql`${t.paymentMethod} in ('card', 'transfer', 'cheque', 'gift_card')`),
     check(
       'orders_stage_check',
       sql`${t.stage} in ('awaiting_originals', 'received', 'digitising', 'quality_check', 'ready')`,
@@ -451,8 +452,11 @@ export const refunds = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
     paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
-    /** `gateway` (the gateway of payment_id), `transfer` or `cheque` (made by hand by the staff). */
-    method: text('method', { enum: ['gateway', 'transfer', 'cheque'] }).notNull(),
+    /**
+     * `gateway` (the gateway of payment_id), `transfer` or `cheque` (made by hand by the staff), or
+     * `gift_card`: the part a gift card paid, given back to that card (a `restored` entry, decision 037).
+     */
+    method: text('method', { enum: ['gateway', 'transfer', 'cheque', 'gift_card'] }).notNull(),
     amountCents: integer('amount').notNull(),
     reason: text('reason').notNull(),
     /**
@@ -483,7 +487,7 @@ export const refunds = pgTable(
     index('refunds_adjustment_id_idx').on(t.adjustmentId),
     index('refunds_created_at_idx').on(t.createdAt.desc()),
     check('refunds_amount_check', sql`${t.amountCents} > 0`),
-    check('refunds_method_check', sql`${t.method} in ('gateway', 'transfer', 'cheque')`),
+    check('refunds_method_check', sql`${t.method} in ('gateway', 'transfer', 'cheque', 'gift_card')`),
     check('refunds_status_check', sql`${t.status} in ('due', 'pending', 'succeeded', 'failed')`),
   ],
 );

@@ -70,6 +70,7 @@ export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
   card: 'Carte bancaire',
   transfer: 'Virement bancaire',
   cheque: 'Chèque',
+  gift_card: 'Carte cadeau',
 };
 
 export function paymentMethodLabel(method: string): string {

@@ -212,6 +212,8 @@ export function PaymentBlock({
   cardAvailable = true,
   earlyStart = true,
   methodText = CHECKOUT_PAYMENT_METHOD_TEXT,
+  giftCard = null,
+  paidByGiftCard = false,
 }: {
   form: FormMetadata<CheckoutPayFields, string[]>;
   fields: Record<'paymentMethod' | 'earlyStartConsent', FieldMetadata<string, CheckoutPayFields, string[]>>;
@@ -225,6 +227,10 @@ export function PaymentBlock({
   earlyStart?: boolean;
   /** Each method's words (a gift card's sale has its own: no work waits for the money). */
   methodText?: typeof CHECKOUT_PAYMENT_METHOD_TEXT;
+  /** The gift card's field or part (decision 037), inside the form, before the button. */
+  giftCard?: React.ReactNode;
+  /** The card typed pays the whole order: the button says so. */
+  paidByGiftCard?: boolean;
 }) {
   const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
   // What was posted, else the loader's default (the card when it can be taken): the button's words.
@@ -275,6 +281,7 @@ export function PaymentBlock({
               </p>
             </>
           ) : null}
+          {giftCard}
           <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal" disabled={disabled}>
             {processing ? (
               <Spinner
@@ -282,6 +289,8 @@ export function PaymentBlock({
                 showLabel
                 className="text-primary-foreground [&_svg]:text-primary-foreground"
               />
+            ) : paidByGiftCard ? (
+              `Payer ${total} avec ma carte cadeau`
             ) : (
               payButtonLabel(method, total)
             )}

@@ -13,7 +13,8 @@ import { parseDay } from './list-params';
  * negative amount, on its issue date, so that its total is the revenue net of refunds (the
  * dashboard's figure). Demonstration documents (TEST-…, money taken by the sandbox) are left out.
  * Its « Nature » column tells the sales of gift cards (vouchers whose VAT is due at the sale) from
- * the services.
+ * the services, and « Réglé par carte cadeau » what a card paid of an invoice besides its amount:
+ * that part was invoiced, with its VAT, when the card was sold, so it is not in the invoice's total.
  */
 
 export const EXPORT_DATASETS = ['commandes', 'factures'] as const;
@@ -74,6 +75,8 @@ export interface InvoiceExportRow {
   related: string | null;
   /** The document of a gift card's sale (decision 037): a voucher sold, apart from the services. */
   giftCardSale: boolean;
+  /** What a gift card paid of an invoice's order, outside its total (invoiced at the card's sale). */
+  giftCardCents: number;
 }
 
 const sign = (r: InvoiceExportRow) => (r.kind === 'credit_note' ? -1 : 1);
@@ -120,6 +123,12 @@ export const INVOICE_EXPORT_COLUMNS: ReadonlyArray<ExportColumn<InvoiceExportRow
   { header: 'Montant HT', kind: 'money', width: 14, value: (r) => sign(r) * (r.amountCents - r.vatCents) },
   { header: 'TVA', kind: 'money', width: 12, value: (r) => sign(r) * r.vatCents },
   { header: 'Montant TTC', kind: 'money', width: 14, value: (r) => sign(r) * r.amountCents },
+  {
+    header: 'Réglé par carte cadeau',
+    kind: 'money',
+    width: 16,
+    value: (r) => (r.giftCardCents > 0 ? r.giftCardCents : null),
+  },
   { header: 'Statut', kind: 'text', width: 16, value: (r) => r.state },
   { header: 'Pièce liée', kind: 'text', width: 24, value: (r) => r.related },
 ];

@@ -93,6 +93,11 @@ export interface DocumentSnapshot {
   /** Credit note: the invoice it cancels. */
   invoiceNumber?: string;
   reason?: string;
+  /**
+   * What a gift card paid of the order (decision 037), shown as a negative line: a single-purpose
+   * voucher invoiced with its VAT when it was sold, so this document's total and VAT leave it out.
+   */
+  giftCardCents?: number;
   /** Legal mentions printed at the foot of the document. */
   notes: string[];
   /**
@@ -257,6 +262,19 @@ export interface BuildSnapshotInput {
   /** Credit note for part of the invoice (a partial refund) rather than its cancellation. */
   partial?: boolean;
   demo?: boolean;
+  /** What a gift card paid of the order: its negative line « déjà facturé » (decision 037). */
+  giftCard?: { cents: number; maskedCode: string; saleInvoiceNumber: string | null } | null;
+}
+
+/** The line of a gift card's part: a payment already invoiced, with the VAT counted at the card's sale. */
+function giftCardLine(card: NonNullable<BuildSnapshotInput['giftCard']>): PricedRow {
+  const sale = card.saleInvoiceNumber ? ` (facture ${card.saleInvoiceNumber})` : '';
+  return simpleLine(
+    `Carte cadeau ${card.maskedCode}`,
+    `Bon à usage unique déjà facturé${sale}, TVA comptée à sa vente`,
+    1,
+    -card.cents,
+  );
 }
 
 function formatDayFr(isoDay: string): string {
@@ -293,10 +311,12 @@ function legalNotes(input: BuildSnapshotInput, paidDay: string | null, methodLab
 /** The frozen content of an invoice or credit note. Pure: the caller supplies every fact. */
 export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapshot {
   const { order } = input;
+  const cardCents = input.giftCard && input.giftCard.cents > 0 ? input.giftCard.cents : 0;
   const rawLines = buildDocumentLines(order, input.priceList ?? DEFAULT_PRICE_LIST);
+  if (input.giftCard && cardCents > 0) rawLines.push(giftCardLine(input.giftCard));
   const excluding = linesExcludingVat(rawLines.map((line) => line.totalCents));
   const lines = rawLines.map((line, i) => ({ ...line, totalExcludingVatCents: excluding[i] as number }));
-  const split = splitVat(order.totalPriceCents);
+  const split = splitVat(order.totalPriceCents - cardCents);
   const payment = input.payment
     ? {
         method: input.payment.method,
@@ -328,6 +348,12 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
     notes: legalNotes(input, paidDay, payment?.methodLabel ?? null),
   };
   if (input.deliveryAddress) snapshot.deliveryAddress = input.deliveryAddress;
+  if (cardCents > 0) {
+    snapshot.giftCardCents = cardCents;
+    snapshot.notes.push(
+      `Dont ${formatEurosFromCents(cardCents)} réglés par carte cadeau, bon à usage unique dont la TVA a été déclarée à sa vente.`,
+    );
+  }
   if (input.invoiceNumber !== undefined) snapshot.invoiceNumber = input.invoiceNumber;
   if (input.reason !== undefined) snapshot.reason = input.reason;
   if (input.demo) snapshot.demo = true;
@@ -424,6 +450,7 @@ export const documentSnapshotSchema = z.object({
     .nullable(),
   invoiceNumber: z.string().optional(),
   reason: z.string().optional(),
+  giftCardCents: z.number().int().positive().optional(),
   notes: z.array(z.string()),
   demo: z.boolean().optional(),
 });

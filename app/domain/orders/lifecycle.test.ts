@@ -8,6 +8,7 @@ import {
 } from '../order-status';
 import { allowedTransitions, TRANSITION_SAMPLES } from './allowed-transitions';
 import {
+  amountDueCents,
   type Decision,
   decide,
   dimensionStepAllowed,
@@ -552,6 +553,57 @@ describe('refunds: at most paid minus refunded, each with its credit note', () =
     expect(decision.ok ? '' : decision.message).toBe(
       'Le montant à rembourser doit être compris entre 0,01\u00a0€ et 100,00\u00a0€.',
     );
+  });
+});
+
+describe('an order a gift card pays in part or in full (decision 037)', () => {
+  const CARD = 3_500;
+
+  it('asks the rest in money: a payment of the total is refused, the rest settles it with the card counted as paid', () => {
+    const order = state({ giftCardCents: CARD });
+    expect(amountDueCents(order)).toBe(TOTAL - CARD);
+    const whole = decide(order, { type: 'settle_payment', amountCents: TOTAL, currency: 'EUR', method: 'card' });
+    expect(whole.ok ? '' : whole.message).toBe(LIFECYCLE_MESSAGES.amountMismatch(TOTAL, TOTAL - CARD));
+    const rest = decide(order, { type: 'settle_payment', amountCents: TOTAL - CARD, currency: 'EUR', method: 'card' });
+    expect(rest.ok && rest.next).toMatchObject({ paymentStatus: 'paid', paidCents: TOTAL });
+  });
+
+  it('is settled by the card alone when it pays it all (nothing left to collect)', () => {
+    const decision = decide(state({ giftCardCents: TOTAL }), {
+      type: 'settle_payment',
+      amountCents: 0,
+      currency: 'EUR',
+      method: 'gift_card',
+    });
+    expect(decision.ok && decision.next).toMatchObject({ paymentStatus: 'paid', paymentMethod: 'gift_card' });
+    expect(decision.ok && decision.effects.map((effect) => effect.kind)).toContain('invoice');
+  });
+
+  it('gives the card back what it held when the unpaid order is cancelled or withdrawn, nothing being refunded', () => {
+    for (const transition of [
+      { type: 'cancel', refundCents: 0, refundRight: false },
+      { type: 'withdraw', withinPeriod: true },
+    ] as const) {
+      const decision = decide(state({ giftCardCents: CARD }), transition);
+      expect(
+        decision.ok &&
+          decision.effects.filter((effect) => effect.kind === 'restore_gift_card' || effect.kind === 'refund'),
+      ).toEqual([{ kind: 'restore_gift_card', amountCents: CARD }]);
+    }
+  });
+
+  it('a paid order gives the card back through its refunds: at most what the card paid, without a credit note', () => {
+    const paid = state({ paymentStatus: 'paid', giftCardCents: CARD });
+    const toCard = decide(paid, { type: 'refund', amountCents: CARD, toGiftCard: true });
+    expect(toCard.ok && toCard.effects).toEqual([
+      { kind: 'restore_gift_card', amountCents: CARD },
+      { kind: 'email', template: 'refund-issued' },
+    ]);
+    expect(toCard.ok && toCard.next).toMatchObject({ giftCardCents: 0, paymentStatus: 'partially_refunded' });
+    expect(refusal(decide(paid, { type: 'refund', amountCents: CARD + 1, toGiftCard: true }))).toBe('amount_invalid');
+    // A paid order's cancellation owes its money back (split card-first by the server), no release.
+    const canceled = decide(paid, { type: 'cancel', refundCents: TOTAL, refundRight: true });
+    expect(canceled.ok && canceled.effects.filter((effect) => effect.kind === 'restore_gift_card')).toEqual([]);
   });
 });
 

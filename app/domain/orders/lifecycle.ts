@@ -6,7 +6,7 @@ import {
   WORKSHOP_STAGE_LABELS,
   type WorkshopStage,
 } from '../order-status';
-import type { CheckoutPaymentMethod } from '../payments/offline';
+import type { OrderPaymentMethod } from '../payments/offline';
 import { EARLY_START_TEXT, workHeldBack } from './early-start';
 import type { OrderEventKind } from './events';
 import { closedWorkRefusal } from './open-work';
@@ -25,7 +25,8 @@ import { closedWorkRefusal } from './open-work';
  * what was paid minus what was refunded, and has its credit note.
  */
 
-export type CheckoutMethod = CheckoutPaymentMethod;
+/** How an order is paid: the customer's choice at checkout, or `gift_card` when a card paid it all. */
+export type CheckoutMethod = OrderPaymentMethod;
 
 /**
  * What an order is (decision 029): a digitisation (originals sent to the workshop), extra copies
@@ -79,6 +80,27 @@ export interface OrderState {
   reviewOpen?: boolean;
   /** A gift card's sale: whether the card it issued has paid anything yet (absent: no card, unused). */
   giftCardUsed?: boolean;
+  /**
+   * What a gift card pays of this order (decision 037): its `spent` entries minus its `restored`
+   * ones. Taken at placement, it is part of what paid the order (paidCents) but not money to
+   * collect: the payment settles the rest (amountDueCents). 0 when absent.
+   */
+  giftCardCents?: number;
+}
+
+/** What the order still asks for in money: its total less what a gift card pays of it. */
+export function amountDueCents(state: Pick<OrderState, 'totalCents' | 'giftCardCents'>): number {
+  return Math.max(0, state.totalCents - (state.giftCardCents ?? 0));
+}
+
+/**
+ * A cancellation or withdrawal of an unpaid order gives its gift card back what the card was
+ * holding for it: nothing was paid, nothing is refunded, the reservation ends.
+ */
+function releaseGiftCard(state: OrderState): { changes: Partial<OrderState>; effects: Effect[] } {
+  const cents = state.giftCardCents ?? 0;
+  if (cents <= 0 || isPaid(state)) return { changes: {}, effects: [] };
+  return { changes: { giftCardCents: 0 }, effects: [{ kind: 'restore_gift_card', amountCents: cents }] };
 }
 
 /** Something physical travels: it needs a delivery address (docs/fulfilment.md). */
@@ -132,8 +154,12 @@ export type Transition =
   | { type: 'withdraw'; withinPeriod: boolean }
   /** Withdrawal after the work started: the staff keep a proportionate amount, the rest is refunded. */
   | { type: 'settle_withdrawal'; keptCents: number }
-  /** A refund was given back (gateway or by hand): its credit note, the new payment status. */
-  | { type: 'refund'; amountCents: number }
+  /**
+   * A refund was given back (gateway or by hand): its credit note, the new payment status.
+   * `toGiftCard`: the part a gift card paid goes back to that card (a `restored` entry, no credit
+   * note: that money was invoiced at the card's sale and stays owed on the card).
+   */
+  | { type: 'refund'; amountCents: number; toGiftCard?: boolean }
   /**
    * Fewer items counted at reception than paid for: the difference is owed back. Given back at once
    * when who counted holds the refund right (`refundRight`), else « à rembourser » for approval.
@@ -197,7 +223,9 @@ export type Effect =
   /** A gift card's sale is paid: its card is issued (decision 037). */
   | { kind: 'issue_gift_card' }
   /** A gift card's sale is withdrawn, unused: the card is closed, its whole value refunded with the order. */
-  | { kind: 'cancel_gift_card' };
+  | { kind: 'cancel_gift_card' }
+  /** What a gift card paid of this order goes back to it (a `restored` ledger entry). */
+  | { kind: 'restore_gift_card'; amountCents: number };
 
 export type EmailEffect =
   | 'order-confirmation'
@@ -622,9 +650,11 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       if (state.paymentStatus !== 'pending' && state.paymentStatus !== 'failed') {
         return refuse('already_paid', LIFECYCLE_MESSAGES.alreadyPaid);
       }
+      // The money asked for: the total less what a gift card pays (0 when the card pays it all).
+      const due = amountDueCents(state);
       const currency = transition.currency?.toUpperCase() ?? 'EUR';
-      if (transition.amountCents !== state.totalCents || currency !== 'EUR') {
-        return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, state.totalCents));
+      if (transition.amountCents !== due || currency !== 'EUR') {
+        return refuse('amount_mismatch', LIFECYCLE_MESSAGES.amountMismatch(transition.amountCents, due));
       }
       return null;
     },
@@ -638,7 +668,7 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
         {
           paymentStatus: 'paid',
           paymentMethod: transition.method,
-          paidCents: transition.amountCents,
+          paidCents: transition.amountCents + (state.giftCardCents ?? 0),
           ...(extension || giftCard ? { status: 'completed' as const, stage: 'ready' as const } : {}),
         },
         {
@@ -720,14 +750,16 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       const { owed, effects } = transition.refundRight
         ? owe(state, transition.refundCents, true)
         : owe(state, refundableCents(state), false);
+      const released = releaseGiftCard(state);
       return accept(
         state,
-        { status: 'canceled', ...owed },
+        { status: 'canceled', ...owed, ...released.changes },
         { kind: 'status_changed', from: state.status, to: 'canceled' },
         [
           { kind: 'close_payment_sessions', reason: 'canceled' },
           { kind: 'email', template: 'order-status' },
           ...card,
+          ...released.effects,
           ...effects,
         ],
       );
@@ -759,7 +791,13 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       ];
       const withdrawal = withdrawalCase(state);
       // Not paid: nothing to give back, the order ends here.
-      if (withdrawal === 'unpaid') return accept(state, { withdrawn: true, status: 'canceled' }, event, acknowledge);
+      if (withdrawal === 'unpaid') {
+        const released = releaseGiftCard(state);
+        return accept(state, { withdrawn: true, status: 'canceled', ...released.changes }, event, [
+          ...acknowledge,
+          ...released.effects,
+        ]);
+      }
       // Paid, work not started: everything paid is refunded at once (the law asks it, no approval).
       if (withdrawal === 'paid_not_started') {
         const { owed, effects } = owe(state, refundableCents(state), true);
@@ -807,16 +845,27 @@ export const TRANSITIONS: { readonly [T in TransitionType]: TransitionRule<T> } 
       if (state.kind === 'gift_card' && state.status !== 'canceled') {
         return refuse('not_allowed', LIFECYCLE_MESSAGES.giftCardRefundByCancel);
       }
-      return amountRefusal(transition.amountCents, refundableCents(state));
+      // Back to the card: at most what the card paid of the order.
+      const max = transition.toGiftCard
+        ? Math.min(state.giftCardCents ?? 0, refundableCents(state))
+        : refundableCents(state);
+      return amountRefusal(transition.amountCents, max);
     },
     apply: (state, transition) => {
       const paymentStatus = afterRefund(state, transition.amountCents);
+      const toCard = transition.toGiftCard === true;
       return accept(
         state,
-        { paymentStatus, refundedCents: state.refundedCents + transition.amountCents },
+        {
+          paymentStatus,
+          refundedCents: state.refundedCents + transition.amountCents,
+          ...(toCard ? { giftCardCents: (state.giftCardCents ?? 0) - transition.amountCents } : {}),
+        },
         { kind: 'refund_issued', from: state.paymentStatus, to: paymentStatus },
         [
-          { kind: 'credit_note', amountCents: transition.amountCents },
+          toCard
+            ? { kind: 'restore_gift_card', amountCents: transition.amountCents }
+            : { kind: 'credit_note', amountCents: transition.amountCents },
           { kind: 'email', template: 'refund-issued' },
         ],
       );

@@ -10,7 +10,7 @@ import {
 } from './offline';
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
-const order = { number: 'SV-2026-000042', totalPriceCents: 9490 };
+const order = { number: 'SV-2026-000042', amountDueCents: 9490 };
 
 describe('payment methods of the checkout', () => {
   it.each([

@@ -11,6 +11,9 @@ import { formatEurosFromCents, frenchTypography, NBSP } from '../format';
 export const CHECKOUT_PAYMENT_METHODS = ['card', 'transfer', 'cheque'] as const;
 export type CheckoutPaymentMethod = (typeof CHECKOUT_PAYMENT_METHODS)[number];
 
+/** How an order is paid: the customer's choice, or `gift_card` when a gift card paid all of it (decision 037). */
+export type OrderPaymentMethod = CheckoutPaymentMethod | 'gift_card';
+
 export const OFFLINE_PAYMENT_METHODS = ['transfer', 'cheque'] as const;
 export type OfflinePaymentMethod = (typeof OFFLINE_PAYMENT_METHODS)[number];
 
@@ -94,10 +97,11 @@ export interface PaymentInstructions {
  */
 export function paymentInstructions(
   method: OfflinePaymentMethod,
-  order: { number: string; totalPriceCents: number },
+  /** `amountDueCents`: the money asked for, the total less a gift card's part (decision 037). */
+  order: { number: string; amountDueCents: number },
   { giftCard = false }: { giftCard?: boolean } = {},
 ): PaymentInstructions {
-  const amount = formatEurosFromCents(order.totalPriceCents);
+  const amount = formatEurosFromCents(order.amountDueCents);
   if (method === 'transfer') {
     return {
       method,

@@ -15,6 +15,14 @@ import {
   OrderRecap,
   PaymentBlock,
 } from '~/components/checkout/checkout-blocks';
+import {
+  GIFT_CARD_AMOUNT_FIELD,
+  GIFT_CARD_APPLY_FIELD,
+  GIFT_CARD_CODE_FIELD,
+  GiftCardCodeField,
+  GiftCardPaymentLine,
+  type GiftCardPreviewView,
+} from '~/components/checkout/gift-card-payment';
 import { GiftCardSaleBlock } from '~/components/checkout/gift-card-sale';
 import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
@@ -31,6 +39,7 @@ import {
   CHECKOUT_DETAILS_MESSAGES,
   type CheckoutContactMode,
   type CheckoutPayFields,
+  checkoutFormAsTyped,
   checkoutPaySchema,
 } from '~/domain/orders/checkout-details';
 import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
@@ -64,7 +73,14 @@ import { CheckoutError, checkoutPath, createCheckout } from '~/server/payments/c
 import { checkoutRateLimited } from '~/server/payments/checkout-api.server';
 import { confirmCheckout } from '~/server/payments/offline.server';
 import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
+import {
+  GIFT_CARD_CHECKOUT_MESSAGES,
+  giftCardPreviewSentence,
+  previewGiftCardPayment,
+  requestedGiftCardCents,
+} from '~/server/vouchers/gift-card-spending.server';
 import { giftCardSaleOf } from '~/server/vouchers/gift-card-views.server';
+import { giftCardPartOf } from '~/server/vouchers/order-gift-card.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -148,7 +164,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asksAddress = ordersAddress(order);
   // A gift card's sale (decision 037): the card instead of the delivery, the files and the work.
   const giftCard = await giftCardSaleOf(order.id);
+  // What a gift card already pays of it (decision 037): the rest is what is asked.
+  const paidByCard = await giftCardPartOf(order.id);
   return {
+    paidByCard: paidByCard ? { maskedCode: paidByCard.maskedCode, cents: paidByCard.cents } : null,
     asksAddress,
     contactMode: contactModeOf(order, viewer),
     insurance: asksAddress ? await insuranceOffer(order) : null,
@@ -251,7 +270,9 @@ type ActionResult =
       submission: Submission /** The alert's heading: the form's fields, or the payment. */;
       heading?: string;
     }
-  | { intent: 'sign-in' | 'register'; submission: Submission };
+  | { intent: 'sign-in' | 'register'; submission: Submission }
+  /** « Appliquer » a gift card: what it would pay, or why not; every field typed comes back. */
+  | { intent: 'gift-card'; submission: Submission; preview: GiftCardPreviewView | null; error: string | null };
 
 /** The password never comes back to the browser. */
 const HIDDEN_FIELDS = ['password'];
@@ -292,7 +313,41 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (intent === 'sign-in' || intent === 'register') return accountAction(request, formData, intent, found);
   if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
+  if (formData.get(GIFT_CARD_APPLY_FIELD) === 'apply') return giftCardPreviewAction(request, formData, found);
   return payAction(request, formData, found);
+}
+
+/**
+ * « Appliquer »: what the typed card would pay of this order. Nothing is taken (the card is spent
+ * at « Payer »); a wrong code counts against the client like on /carte-cadeau/utiliser.
+ */
+async function giftCardPreviewAction(request: Request, formData: FormData, { order, user }: ViewableOrder) {
+  if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) throw redirect(confirmationPath(order.id));
+  // The form comes back as typed, without judging its other fields yet.
+  const typedBack = { ...parseWithZod(formData, { schema: checkoutFormAsTyped }).reply(), error: undefined };
+  const answer = (preview: GiftCardPreviewView | null, error: string | null, status = 200) =>
+    data({ intent: 'gift-card', submission: typedBack, preview, error } satisfies ActionResult, { status });
+  const typed = String(formData.get(GIFT_CARD_CODE_FIELD) ?? '').slice(0, 64);
+  if (typed.trim() === '') return answer(null, GIFT_CARD_CHECKOUT_MESSAGES.codeRequired);
+  const part = await giftCardPartOf(order.id);
+  if (part) return answer(null, GIFT_CARD_CHECKOUT_MESSAGES.oneCard, 409);
+  if (await giftCardSaleOf(order.id)) return answer(null, GIFT_CARD_CHECKOUT_MESSAGES.ownSale, 422);
+  const requested = requestedGiftCardCents(String(formData.get(GIFT_CARD_AMOUNT_FIELD) ?? ''), order.totalPriceCents);
+  if (requested === null) return answer(null, GIFT_CARD_CHECKOUT_MESSAGES.amountInvalid(order.totalPriceCents));
+  const result = await previewGiftCardPayment(request, typed, user?.id ?? null, requested);
+  if (!result.ok) return answer(null, result.message, result.limited ? 429 : 200);
+  const { preview } = result;
+  // What is left to pay: the order's total less what the card pays.
+  const fromOtherCents = order.totalPriceCents - preview.fromCardCents;
+  return answer(
+    {
+      maskedCode: preview.maskedCode,
+      fromCardCents: preview.fromCardCents,
+      fromOtherCents,
+      sentence: giftCardPreviewSentence({ fromCardCents: preview.fromCardCents, fromOtherCents }),
+    },
+    null,
+  );
 }
 
 /** The sign-in and register forms of the checkout's account block. */
@@ -370,7 +425,7 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
     // One transaction: the guest's contact, the addresses and insurance, the early-start request
     // (the customer's choice; without it the work waits), the profile's address, and the placing
     // of the draft (or the change of how a placed order is paid). A refusal rolls it all back.
-    await confirmCheckout({
+    const placed = await confirmCheckout({
       orderId: order.id,
       method,
       actor,
@@ -379,9 +434,15 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
       contact,
       earlyStart,
       saveToProfileOf: details?.saveToProfile && viewer === 'owner' && user ? user.id : null,
+      giftCard: {
+        typed: String(formData.get(GIFT_CARD_CODE_FIELD) ?? '').slice(0, 64),
+        amount: String(formData.get(GIFT_CARD_AMOUNT_FIELD) ?? '').slice(0, 32),
+        request,
+        userId: user?.id ?? null,
+      },
     });
-    // Transfer or cheque: nothing to open at a gateway; the confirmation says how to pay.
-    if (method !== 'card') return redirect(confirmationPath(order.id));
+    // Paid by the gift card, or by transfer or cheque: nothing to open at a gateway.
+    if (placed.paidByGiftCard || method !== 'card') return redirect(confirmationPath(order.id));
     const session = await createCheckout({
       orderId: order.id,
       returnUrl: gatewayReturnPath(order.id),
@@ -424,6 +485,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return <CheckoutPage page={loaderData} result={actionData} />;
 }
 
+/** The gift card's code and amount as posted last (they come back with the form). */
+function typedGiftCard(result: Route.ComponentProps['actionData']): { code: string; amount: string } {
+  const posted = result?.intent === 'gift-card' || result?.intent === 'pay' ? result.submission.initialValue : null;
+  return {
+    code: String(posted?.[GIFT_CARD_CODE_FIELD] ?? ''),
+    amount: String(posted?.[GIFT_CARD_AMOUNT_FIELD] ?? ''),
+  };
+}
+
 type ShownPage = Extract<Route.ComponentProps['loaderData'], { state: 'shown' }>;
 
 function CheckoutPage({ page, result }: { page: ShownPage; result: Route.ComponentProps['actionData'] }) {
@@ -431,11 +501,14 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
   const { order, viewer, signedIn, canceled, accountTab } = page;
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
   const lastResult = (intent: ActionResult['intent']) => (result?.intent === intent ? result.submission : undefined);
-  const total = formatEurosFromCents(order.prices.totalPriceCents);
+  const preview = result?.intent === 'gift-card' ? result.preview : null;
+  // What is asked in money: the total less the card's part taken, or the part the typed card would pay.
+  const dueCents = order.prices.totalPriceCents - (page.paidByCard?.cents ?? preview?.fromCardCents ?? 0);
+  const total = formatEurosFromCents(dueCents);
   // The payment form, whose fields sit in the contact block and in the payment block.
   const [payForm, payFields] = useForm<CheckoutPayFields>({
     id: PAY_FORM_ID,
-    lastResult: lastResult('pay'),
+    lastResult: result?.intent === 'gift-card' ? result.submission : lastResult('pay'),
     defaultValue: page.payForm,
     shouldValidate: 'onSubmit',
   });
@@ -465,6 +538,9 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
       <div className="grid gap-8 lg:grid-cols-[3fr_2fr]">
         <div className="flex flex-col gap-8">
           <OrderRecap items={order.items} prices={order.prices} />
+          {page.paidByCard ? (
+            <GiftCardPaymentLine part={page.paidByCard} totalCents={order.prices.totalPriceCents} />
+          ) : null}
           {page.giftCard ? (
             <GiftCardSaleBlock sale={page.giftCard} />
           ) : (
@@ -512,6 +588,17 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             methodText={page.giftCard ? GIFT_CARD_PAYMENT_METHOD_TEXT : undefined}
             cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}
+            paidByGiftCard={preview !== null && preview.fromOtherCents === 0}
+            giftCard={
+              // A card's sale is not paid by a card; an order takes one card.
+              page.giftCard || page.paidByCard ? null : (
+                <GiftCardCodeField
+                  typed={typedGiftCard(result)}
+                  preview={preview}
+                  error={result?.intent === 'gift-card' ? result.error : null}
+                />
+              )
+            }
           />
         </div>
       </div>

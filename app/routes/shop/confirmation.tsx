@@ -13,6 +13,7 @@ import { toWithdrawalView } from '~/components/account/withdrawal-view';
 import { type ServerToast, ServerToastFallback, useServerToast } from '~/components/auth/toast-messages';
 import { ClosedOrderNotice } from '~/components/checkout/checkout-blocks';
 import { PaymentInstructionsBlock, PaymentStatusBanner } from '~/components/checkout/confirmation-payment';
+import { GiftCardPaymentLine } from '~/components/checkout/gift-card-payment';
 import { GiftCardConfirmation } from '~/components/checkout/gift-card-sale';
 import { SendingInstructions } from '~/components/checkout/sending-instructions';
 import { FilesLink } from '~/components/files/files-link';
@@ -41,6 +42,7 @@ import { openCardAttemptAt } from '~/server/payments/attempts.server';
 import { prepaidLabelView } from '~/server/shipping/labels.server';
 import { giftCardSaleOf } from '~/server/vouchers/gift-card-views.server';
 import { giftCardWithdrawalFacts } from '~/server/vouchers/gift-cards.server';
+import { giftCardPartOf } from '~/server/vouchers/order-gift-card.server';
 import type { Route } from './+types/confirmation';
 
 /*
@@ -89,6 +91,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const closedMessage = closedOrderMessage(order);
   // A gift card's sale: no originals, no parcel, no files, no work.
   const giftCard = await giftCardSaleOf(order.id, now);
+  // What a gift card paid of it (decision 037): a line of its own, and the rest asked in money.
+  const paidByCard = await giftCardPartOf(order.id);
   // Before the journey: a carrier's first scan learnt now ticks « Colis envoyé » on this view.
   const tracking = giftCard ? null : await loadOrderTracking(order.id);
   const journey = giftCard ? null : await loadOrderJourney(order.id);
@@ -98,6 +102,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       payment,
       closedMessage,
       giftCard,
+      paidByCard:
+        paidByCard && paidByCard.cents > 0 ? { maskedCode: paidByCard.maskedCode, cents: paidByCard.cents } : null,
       // The customer kept their withdrawal period: when the work starts (decision 015).
       workStarts:
         // Never on a cancelled or withdrawn order: no work will start.
@@ -118,7 +124,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         payment.kind === 'offline'
           ? paymentInstructions(
               payment.method,
-              { number: order.number, totalPriceCents: order.totalPriceCents },
+              { number: order.number, amountDueCents: order.totalPriceCents - (paidByCard?.cents ?? 0) },
               { giftCard: giftCard !== null },
             )
           : null,
@@ -266,6 +272,9 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
               Récapitulatif
             </h2>
             <OrderTotals prices={order.prices} items={order.items} />
+            {loaderData.paidByCard ? (
+              <GiftCardPaymentLine part={loaderData.paidByCard} totalCents={order.prices.totalPriceCents} />
+            ) : null}
           </section>
           <OrderAddresses delivery={order.addresses.delivery} billing={order.addresses.billing} />
           {order.invoiceNumber ? (

@@ -116,7 +116,7 @@ async function invoiceBatch(
       exists (select 1 from gift_card_sales g where g.order_id = d.order_id) as gift_card_sale
     from (
       (select i.id, 'invoice' as kind, i.issued_at::text as at_key, i.number, i.order_id, i.issued_at, i.amount,
-         i.vat, i.is_paid,
+         i.vat, i.is_paid, coalesce((i.snapshot->>'giftCardCents')::int, 0) as gift_card_cents,
          coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id), 0)::int as credited,
          (select string_agg(c.number, ', ' order by c.issued_at) from credit_notes c where c.invoice_id = i.id)
            as related
@@ -126,7 +126,8 @@ async function invoiceBatch(
        order by i.issued_at asc, i.id asc limit ${EXPORT_BATCH})
       union all
       (select c.id, 'credit_note' as kind, c.issued_at::text as at_key, c.number, c.order_id, c.issued_at, c.amount,
-         c.vat, true as is_paid, 0 as credited, (select inv.number from invoices inv where inv.id = c.invoice_id)
+         c.vat, true as is_paid, 0 as gift_card_cents, 0 as credited,
+         (select inv.number from invoices inv where inv.id = c.invoice_id)
        from credit_notes c
        where not c.is_demo and ${inPeriod(sql`c.issued_at`, request)}
          ${keyset('c')}
@@ -152,6 +153,7 @@ async function invoiceBatch(
         : INVOICE_STATE_LABELS[invoiceState(Number(r.amount), Number(r.credited), Boolean(r.is_paid))],
       related: (r.related as string | null) ?? null,
       giftCardSale: Boolean(r.gift_card_sale),
+      giftCardCents: Number(r.gift_card_cents ?? 0),
     };
   });
   const last = result.rows[result.rows.length - 1];

@@ -3,11 +3,14 @@ import { PAGE_SIZE } from '~/domain/admin/list-params';
 import { COUNT_CAP_DEFAULT, type ListPage, pageOf } from '~/domain/admin/paging';
 import type { PaymentDecision } from '~/domain/admin/payment-decision';
 import type { PendingPaymentRow } from '~/domain/admin/views';
+import { amountDueCents } from '~/domain/orders/lifecycle';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { isOrderId } from '../orders/access.server';
 import { withLifecycle } from '../orders/lifecycle.server';
+import { giftCardPartOfOrder } from '../vouchers/gift-card-sql.server';
+import { orderGiftCardPart } from '../vouchers/order-gift-card.server';
 import { CUSTOMER_EMAIL, CUSTOMER_NAME } from './orders.server';
 import { anyOf, isoTimestamp, orderSearchCondition, textConditions } from './search-sql.server';
 import { invalidateDashboardStats } from './stats.server';
@@ -41,7 +44,8 @@ export async function listPendingPayments(
   const offset = (params.page - 1) * pageSize;
   const [rows, counted] = await Promise.all([
     db().execute(sql`
-      select o.id, o.number, o.created_at, o.payment_method, o.total_price,
+      select o.id, o.number, o.created_at, o.payment_method,
+        o.total_price - ${giftCardPartOfOrder(sql`o.id`)} as amount_due,
         ${CUSTOMER_NAME} as customer, ${CUSTOMER_EMAIL} as email
       ${pending}
       order by o.created_at desc nulls last limit ${pageSize} offset ${offset}`),
@@ -59,7 +63,8 @@ export async function listPendingPayments(
       date: isoTimestamp(r.created_at),
       method: String(r.payment_method),
       provider: null,
-      amountCents: Number(r.total_price),
+      // The money awaited: a gift card's part is not (decision 037).
+      amountCents: Number(r.amount_due),
       status: 'pending',
     })),
     params.page,
@@ -100,7 +105,11 @@ async function decideOne(
       decision === 'validate'
         ? ({
             type: 'settle_payment',
-            amountCents: Number(order.total_price),
+            // The money awaited: the total less a gift card's part (decision 037).
+            amountCents: amountDueCents({
+              totalCents: Number(order.total_price),
+              giftCardCents: (await orderGiftCardPart(tx, orderId))?.cents ?? 0,
+            }),
             currency: 'EUR',
             method: order.payment_method,
           } as const)

@@ -94,13 +94,13 @@ describe('revenue', () => {
     const csv = await readAll(exportStream({ dataset: 'factures', format: 'csv', from, to }).body);
     const lines = csv.replace('\uFEFF', '').trim().split('\r\n');
     expect(lines[0]).toBe(
-      'N° pièce;Type;Nature;Date;N° commande;Client;Email;Montant HT;TVA;Montant TTC;Statut;Pièce liée',
+      'N° pièce;Type;Nature;Date;N° commande;Client;Email;Montant HT;TVA;Montant TTC;Réglé par carte cadeau;Statut;Pièce liée',
     );
     expect(lines.some((line) => line.startsWith('TEST-'))).toBe(false);
     const invoiceLine = lines.find((line) => line.includes(';Facture;Prestation;') && line.includes(real.number));
     const creditLine = lines.find((line) => line.includes(';Avoir;Prestation;') && line.includes(real.number));
     expect(invoiceLine).toContain(';Avoir partiel;AV-');
-    expect(creditLine).toMatch(/;-10,42;-2,08;-12,50;Avoir;FA-\d{4}-\d{6}$/);
+    expect(creditLine).toMatch(/;-10,42;-2,08;-12,50;;Avoir;FA-\d{4}-\d{6}$/);
     // The journal adds up to the revenue.
     const ttc = lines
       .slice(1)

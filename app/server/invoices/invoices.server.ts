@@ -128,6 +128,8 @@ async function insertPaidInvoice(
     deliveryAddress: deliveryPartyOf(facts),
     payment: input.payment,
     demo,
+    // The order's own invoice states a gift card's part; a supplement's is paid in money only.
+    giftCard: adjustmentId === null ? facts.giftCard : null,
   });
   const [row] = await tx
     .insert(invoices)

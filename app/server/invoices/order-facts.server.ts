@@ -3,13 +3,15 @@ import type { DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
 import { partyName } from '~/domain/invoices/snapshot';
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '~/domain/order-status';
 import { countryName, sameAddress } from '~/domain/orders/address';
-import type { CheckoutPaymentMethod } from '~/domain/payments/offline';
+import { amountDueCents } from '~/domain/orders/lifecycle';
+import type { OrderPaymentMethod } from '~/domain/payments/offline';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import { ORDER_EXTRA_KEYS, pickPriceFields } from '~/domain/pricing/pricing';
 import type { Executor } from '../config/config-options.server';
 import { orders, priceLists, user } from '../db/schema';
 import { loadOrderAddresses, type OrderAddress, type OrderAddresses } from '../orders/addresses.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '../orders/order-parts.server';
+import { type OrderGiftCardPart, orderGiftCardPart } from '../vouchers/order-gift-card.server';
 
 /*
  * What the payment and invoicing code reads about an order: its amounts, items, the price list it
@@ -22,7 +24,7 @@ export interface OrderFacts extends SnapshotOrder {
   userId: string | null;
   status: OrderStatus;
   paymentStatus: PaymentStatus;
-  paymentMethod: CheckoutPaymentMethod;
+  paymentMethod: OrderPaymentMethod;
   paidAt: Date | null;
   withdrawnAt: Date | null;
   stage: WorkshopStage;
@@ -34,6 +36,10 @@ export interface OrderFacts extends SnapshotOrder {
   /** Frozen when the order was placed (something physical travels); none for older orders. */
   addresses: OrderAddresses;
   priceList: PriceListDocument | null;
+  /** What a gift card pays of the order (decision 037), or null. */
+  giftCard: OrderGiftCardPart | null;
+  /** The money the order asks for: its total less the gift card's part (what a gateway is asked). */
+  amountDueCents: number;
 }
 
 /** The order's facts, or null. With `lock`, the order row is locked (FOR UPDATE) until the transaction ends. */
@@ -45,7 +51,7 @@ export async function loadOrderFacts(
   const query = executor.select().from(orders).where(eq(orders.id, orderId));
   const [order] = lock ? await query.for('update') : await query;
   if (!order) return null;
-  const [items, owner, list, addresses] = await Promise.all([
+  const [items, owner, list, addresses, giftCard] = await Promise.all([
     loadOrderLines(executor, orderId),
     order.userId
       ? executor
@@ -62,6 +68,7 @@ export async function loadOrderFacts(
           .then((rows) => (rows[0]?.data as PriceListDocument | undefined) ?? null)
       : Promise.resolve(null),
     loadOrderAddresses(executor, orderId),
+    orderGiftCardPart(executor, orderId),
   ]);
   return {
     id: order.id,
@@ -86,6 +93,8 @@ export async function loadOrderFacts(
     customer: customerOf(order, owner),
     addresses,
     priceList: list,
+    giftCard,
+    amountDueCents: amountDueCents({ totalCents: order.totalPriceCents, giftCardCents: giftCard?.cents ?? 0 }),
   };
 }
 

@@ -20,6 +20,7 @@ import { enqueueEmail } from '../email/outbox.server';
 import { customerName, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import { hasInboundLabel } from '../shipping/label-ready-email.server';
+import { orderGiftCardPart } from '../vouchers/order-gift-card.server';
 import { orderFollowUrl } from './create-order.server';
 import { orderSlipPath } from './journey.server';
 
@@ -101,6 +102,7 @@ export async function enqueueOrderConfirmation(
   const lines = items.map((item) => ({ ...(item as unknown as LineChoice), lineTotalCents: item.lineTotalCents }));
 
   const token = await guestLinkToken(tx, order.id, input.accessToken);
+  const giftCard = await orderGiftCardPart(tx, order.id);
   const placedAt = order.placedAt ?? order.createdAt;
   await enqueueEmail(tx, {
     to: email,
@@ -116,6 +118,7 @@ export async function enqueueOrderConfirmation(
         returnOriginals: order.returnOriginals,
       }),
       totalCents: order.totalPriceCents,
+      ...(giftCard && giftCard.cents > 0 ? { giftCardCents: giftCard.cents } : {}),
       orderUrl: orderFollowUrl(order.id, token),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
       // How to send the originals, for an order that has some to send (not extra copies, a retention
@@ -170,7 +173,8 @@ export async function enqueuePaymentReceived(
     template: 'payment-received',
     data: {
       orderNumber: facts.number,
-      amountCents: facts.totalPriceCents,
+      amountCents: facts.amountDueCents,
+      ...(facts.giftCard && facts.giftCard.cents > 0 ? { giftCardCents: facts.giftCard.cents } : {}),
       paidAt: input.paidAt.toISOString(),
       invoiceNumber: input.invoiceNumber ?? '',
       invoiceUrl: withGuestToken(`/facture/${facts.id}`, token),
@@ -203,7 +207,7 @@ export async function enqueuePaymentRejected(
     template: 'payment-rejected',
     data: {
       orderNumber: facts.number,
-      amountCents: facts.totalPriceCents,
+      amountCents: facts.amountDueCents,
       paymentMethod: method,
       orderUrl: orderFollowUrl(facts.id, await guestLinkToken(tx, facts.id, input.accessToken)),
       customerName: customerName(facts),

@@ -7,7 +7,13 @@ import { db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, payments, refunds } from '../db/schema';
 import { log } from '../log.server';
 import { refundAtGateway, supportsRefund } from '../payments/refunds.server';
-import { type Actor, applyTransitionInTx, lockOrderState, type RefundResult } from './transition.server';
+import {
+  type Actor,
+  applyTransitionInTx,
+  giftCardShareOfRefund,
+  lockOrderState,
+  type RefundResult,
+} from './transition.server';
 
 export type { RefundResult };
 
@@ -31,7 +37,8 @@ export type { RefundResult };
  * was never invoiced: `refundUnappliedPayment` gives it back without a credit note.
  */
 
-export type RefundMethod = 'gateway' | 'transfer' | 'cheque';
+/** `gift_card`: back to the gift card that paid part of the order (decision 037), never chosen in a form. */
+export type RefundMethod = 'gateway' | 'transfer' | 'cheque' | 'gift_card';
 
 export const REFUND_MESSAGES = {
   notFound: 'Commande introuvable',
@@ -56,27 +63,49 @@ export async function refundOrder(input: {
 }): Promise<RefundResult> {
   const reason = input.reason.trim();
   if (reason === '') return { ok: false, message: REFUND_MESSAGES.reasonRequired };
-  const reserved = await db().transaction(async (tx): Promise<{ refundId: string } | { message: string }> => {
+  const reserved = await db().transaction(async (tx): Promise<{ refundIds: string[] } | { message: string }> => {
     const locked = await lockOrderState(tx, input.orderId);
     if (!locked) return { message: REFUND_MESSAGES.notFound };
     const check = decide(locked.state, { type: 'refund', amountCents: input.amountCents });
     if (!check.ok) return { message: check.message };
-    const [row] = await tx
-      .insert(refunds)
-      .values({
-        orderId: input.orderId,
-        method: input.method,
-        amountCents: input.amountCents,
-        reason,
-        actor: input.actor,
-        status: 'due',
-      })
-      .returning({ id: refunds.id });
-    if (!row) throw new Error('refunds: the insert returned no row');
-    return { refundId: row.id };
+    // What a gift card paid goes back to it first (decision 037); the rest the way the staff chose.
+    const toCard = await giftCardShareOfRefund(tx, locked.facts, input.amountCents, new Date());
+    const parts = [
+      { method: 'gift_card' as const, amountCents: toCard },
+      { method: input.method, amountCents: input.amountCents - toCard },
+    ].filter((part) => part.amountCents > 0);
+    const refundIds: string[] = [];
+    for (const part of parts) {
+      const [row] = await tx
+        .insert(refunds)
+        .values({ orderId: input.orderId, ...part, reason, actor: input.actor, status: 'due' })
+        .returning({ id: refunds.id });
+      if (!row) throw new Error('refunds: the insert returned no row');
+      refundIds.push(row.id);
+    }
+    return { refundIds };
   });
-  if (!('refundId' in reserved)) return { ok: false, message: reserved.message };
-  return makeRefund({ refundId: reserved.refundId, method: input.method, actor: input.actor, onFailure: 'fail' });
+  if (!('refundIds' in reserved)) return { ok: false, message: reserved.message };
+  const results: RefundResult[] = [];
+  for (const refundId of reserved.refundIds) {
+    results.push(await makeRefund({ refundId, method: input.method, actor: input.actor, onFailure: 'fail' }));
+  }
+  return combinedRefund(results);
+}
+
+/** One answer for the parts of one refund (the gift card's, then the money's): the first failure, else their sum. */
+function combinedRefund(results: RefundResult[]): RefundResult {
+  const failed = results.find((result) => !result.ok);
+  if (failed) return failed;
+  const made = results.filter((result): result is Extract<RefundResult, { ok: true }> => result.ok);
+  const [first] = made;
+  if (!first) return { ok: false, message: REFUND_MESSAGES.notFound };
+  return {
+    ...first,
+    amountCents: made.reduce((sum, result) => sum + result.amountCents, 0),
+    creditNoteNumber: made.find((result) => result.creditNoteNumber)?.creditNoteNumber ?? null,
+    status: made.some((result) => result.status === 'pending') ? 'pending' : 'succeeded',
+  };
 }
 
 /** Makes a refund the lifecycle reserved with an approved change (after its commit). */
@@ -164,24 +193,27 @@ async function prepare(tx: Tx, input: MakeRefund): Promise<Prepared> {
   if (!locked) return { kind: 'done', result: { ok: false, message: REFUND_MESSAGES.notFound } };
   const [row] = await tx.select().from(refunds).where(eq(refunds.id, input.refundId)).for('update');
   if (row?.status !== 'due') return { kind: 'done', result: { ok: false, message: REFUND_MESSAGES.notDue } };
-  const check = decide(locked.state, { type: 'refund', amountCents: row.amountCents });
+  // A gift card's part goes back to that card, whatever way the rest goes (decision 037).
+  const method = row.method === 'gift_card' ? 'gift_card' : input.method;
+  const toGiftCard = method === 'gift_card';
+  const check = decide(locked.state, { type: 'refund', amountCents: row.amountCents, toGiftCard });
   if (!check.ok) return { kind: 'done', result: { ok: false, message: check.message } };
 
-  if (input.method !== 'gateway') {
+  if (method !== 'gateway') {
     await tx
       .update(refunds)
-      .set({ method: input.method, status: 'succeeded', lastError: null, updatedAt: sql`now()` })
+      .set({ method, status: 'succeeded', lastError: null, updatedAt: sql`now()` })
       .where(eq(refunds.id, row.id));
     const applied = await applyTransitionInTx(
       tx,
       row.orderId,
-      { type: 'refund', amountCents: row.amountCents },
+      { type: 'refund', amountCents: row.amountCents, toGiftCard },
       input.actor,
       {
         refundId: row.id,
         reason: row.reason,
-        refundMethod: input.method,
-        data: { method: input.method, provider: null, gatewayRef: null },
+        refundMethod: method,
+        data: { method, provider: null, gatewayRef: null },
       },
     );
     // Refused under the same lock that checked it: cannot happen, and must not leave half a refund.

@@ -17,6 +17,7 @@ import {
 } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
 import { TERMS_VERSION } from '~/domain/terms';
+import { splitGiftCardRefund } from '~/domain/vouchers/gift-cards';
 import { recordStaffAudit } from '../audit/audit.server';
 import type { Executor } from '../config/config-options.server';
 import { applyPaidRetentionExtension } from '../copies/extra-copies.server';
@@ -28,7 +29,13 @@ import { enqueueEmail } from '../email/outbox.server';
 import { issueCreditNotes, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
-import { closeUnusedGiftCard, GiftCardInUseError, issueGiftCardInTx } from '../vouchers/gift-cards.server';
+import {
+  closeUnusedGiftCard,
+  GiftCardInUseError,
+  giftCardLedgerOf,
+  issueGiftCardInTx,
+  recordGiftCardEntry,
+} from '../vouchers/gift-cards.server';
 import { enqueueOrderConfirmation, enqueuePaymentReceived, enqueuePaymentRejected } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
 import { forgetIbanWhenSettled, type IbanRequestOutcome, requestIbanForRefund } from './refund-iban.server';
@@ -66,7 +73,7 @@ export interface TransitionContext {
   /** Why the money goes back, on the credit note and in the e-mail. */
   reason?: string;
   /** How money given back in the same step goes (cancel, withdrawal): the gateway, or by hand. */
-  refundMethod?: 'gateway' | 'transfer' | 'cheque';
+  refundMethod?: 'gateway' | 'transfer' | 'cheque' | 'gift_card';
   /** Anything else the history entry should keep. */
   data?: Record<string, unknown>;
   /**
@@ -198,6 +205,7 @@ async function loadOrderState(
       // Extra copies and retention extensions (decision 029), gift cards (037); a digitisation otherwise.
       kind: isOrderKind(row?.kind) ? row.kind : 'digitisation',
       giftCardUsed: Boolean(row?.gift_card_used),
+      giftCardCents: facts.giftCard?.cents ?? 0,
       status: facts.status,
       paymentStatus,
       paymentMethod: facts.paymentMethod,
@@ -469,6 +477,10 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       if (refusal) throw new GiftCardInUseError(refusal);
       return;
     }
+    case 'restore_gift_card': {
+      await restoreGiftCard(run, effect.amountCents);
+      return;
+    }
     case 'extend_retention': {
       // A paid « Prolonger d’un an »: the source order's files are kept longer, in this transaction.
       await applyPaidRetentionExtension(tx, facts.id, run.actor, run.now);
@@ -526,7 +538,7 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       return;
     }
     case 'refund':
-      applied.refunds.push(await reserveRefund(run, effect));
+      await reserveRefund(run, effect);
       return;
     case 'email':
       await queueEmail(run, effect.template);
@@ -535,55 +547,100 @@ async function perform(run: Run, effect: Effect): Promise<void> {
 }
 
 /**
- * Reserves money owed back as a `due` refund in the change's transaction. Not approved (who made the
- * change lacks the refund right): the « à rembourser » alert goes to the staff at once.
+ * Reserves money owed back as `due` refunds in the change's transaction: what a gift card paid goes
+ * back to that card first (decision 037, its own row), the rest the way the order was paid. Not
+ * approved (who made the change lacks the refund right): the « à rembourser » alert goes to the
+ * staff at once.
  */
-async function reserveRefund(
-  run: Run,
-  effect: Extract<Effect, { kind: 'refund' }>,
-): Promise<AppliedTransition['refunds'][number]> {
+async function reserveRefund(run: Run, effect: Extract<Effect, { kind: 'refund' }>): Promise<void> {
   const { tx, facts, applied, context } = run;
   const reason = context.reason ?? refundReason(applied.decision);
-  const [row] = await tx
-    .insert(refunds)
-    .values({
-      orderId: facts.id,
-      method: context.refundMethod ?? 'gateway',
-      amountCents: effect.amountCents,
-      reason,
-      actor: run.actor,
-      status: 'due',
-      adjustmentId: run.transition.type === 'record_reduction' ? applied.adjustmentId : null,
-    })
-    .returning({ id: refunds.id });
-  if (!row) throw new Error('refunds: the insert returned no row');
-  // Paid by transfer or cheque: the customer is asked for their IBAN with this change (decision 025).
-  const iban = await requestIbanForRefund(tx, facts, {
-    refundId: row.id,
-    amountCents: effect.amountCents,
-    method: context.refundMethod ?? 'gateway',
-    reason,
-    accessToken: context.accessToken ?? null,
-    now: run.now,
-    notify: effect.approved,
-  });
-  if (!effect.approved) {
-    await tx.insert(orderEvents).values({
-      orderId: facts.id,
-      at: run.now,
-      actor: run.actor,
-      kind: 'refund_due',
-      data: { amountCents: effect.amountCents, refundId: row.id, reason },
-    });
-    await tx.insert(notifications).values({
-      kind: 'payment',
-      orderId: facts.id,
-      status: 'refund_due',
-      title: `À rembourser — commande ${facts.number}`,
-      body: `${formatEurosFromCents(effect.amountCents)} à rembourser (${reason}) : à approuver par une personne habilitée aux remboursements.`,
-    });
+  const toCard = await giftCardShareOfRefund(tx, facts, effect.amountCents, run.now);
+  const parts = [
+    { method: 'gift_card' as const, amountCents: toCard },
+    { method: context.refundMethod ?? ('gateway' as const), amountCents: effect.amountCents - toCard },
+  ];
+  for (const part of parts.filter((candidate) => candidate.amountCents > 0)) {
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        orderId: facts.id,
+        method: part.method,
+        amountCents: part.amountCents,
+        reason,
+        actor: run.actor,
+        status: 'due',
+        adjustmentId: run.transition.type === 'record_reduction' ? applied.adjustmentId : null,
+      })
+      .returning({ id: refunds.id });
+    if (!row) throw new Error('refunds: the insert returned no row');
+    // Paid by transfer or cheque: the customer is asked for their IBAN with this change (decision 025).
+    const iban =
+      part.method === 'gift_card'
+        ? null
+        : await requestIbanForRefund(tx, facts, {
+            refundId: row.id,
+            amountCents: part.amountCents,
+            method: part.method,
+            reason,
+            accessToken: context.accessToken ?? null,
+            now: run.now,
+            notify: effect.approved,
+          });
+    if (!effect.approved) {
+      await tx.insert(orderEvents).values({
+        orderId: facts.id,
+        at: run.now,
+        actor: run.actor,
+        kind: 'refund_due',
+        data: { amountCents: part.amountCents, refundId: row.id, reason },
+      });
+      await tx.insert(notifications).values({
+        kind: 'payment',
+        orderId: facts.id,
+        status: 'refund_due',
+        title: `À rembourser — commande ${facts.number}`,
+        body: `${formatEurosFromCents(part.amountCents)} à rembourser${part.method === 'gift_card' ? ' sur la carte cadeau' : ''} (${reason}) : à approuver par une personne habilitée aux remboursements.`,
+      });
+    }
+    applied.refunds.push({ refundId: row.id, amountCents: part.amountCents, approved: effect.approved, iban });
   }
-  return { refundId: row.id, amountCents: effect.amountCents, approved: effect.approved, iban };
+}
+
+/**
+ * How much of a refund of `amountCents` goes back to the order's gift card (splitGiftCardRefund):
+ * up to what the card paid of the order, less what is already owed back to it.
+ */
+export async function giftCardShareOfRefund(
+  tx: Tx,
+  facts: OrderFacts,
+  amountCents: number,
+  now: Date,
+): Promise<number> {
+  if (!facts.giftCard || facts.giftCard.cents <= 0) return 0;
+  const ledger = await giftCardLedgerOf(tx, facts.giftCard.cardId, facts.giftCard.expiresAt);
+  const [owed] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, facts.id), eq(refunds.method, 'gift_card'), eq(refunds.status, 'due')));
+  const { toCardCents } = splitGiftCardRefund(ledger, facts.id, amountCents, now);
+  return Math.max(0, Math.min(toCardCents, facts.giftCard.cents - Number(owed?.cents ?? 0)));
+}
+
+/** A gift card gets back what it paid of this order (a `restored` entry, under the card's lock). */
+async function restoreGiftCard(run: Run, amountCents: number): Promise<void> {
+  const { tx, facts } = run;
+  const card = facts.giftCard;
+  if (!card || amountCents <= 0) return;
+  const refusal = await recordGiftCardEntry(tx, card.cardId, {
+    kind: 'restored',
+    amountCents,
+    orderId: facts.id,
+    at: run.now,
+    actor: run.actor,
+  });
+  // Expired or closed since: by the card's terms nothing goes back to it (docs/payments.md).
+  if (refusal) log.warn({ orderId: facts.id, amountCents, refusal }, 'gift card: nothing restored');
 }
 
 function notificationFor(
@@ -664,7 +721,7 @@ async function queueEmail(run: Run, template: Extract<Effect, { kind: 'email' }>
       await enqueueOrderConfirmation(tx, {
         orderId: facts.id,
         accessToken: context.accessToken ?? null,
-        ...(method === 'card' ? {} : { paymentMethod: method }),
+        ...(method === 'card' || method === 'gift_card' ? {} : { paymentMethod: method }),
       });
       return;
     }
@@ -738,23 +795,28 @@ async function queueRefundEmail(run: Run): Promise<void> {
   const email = validEmail(facts);
   if (!email || transition.type !== 'refund') return;
   const note = applied.creditNote;
-  if (!note) return;
+  // Money back to a gift card has no credit note (decision 037); any other refund has its own.
+  if (!note && !transition.toGiftCard) return;
   await enqueueEmail(tx, {
     to: email,
     template: 'refund-issued',
     data: {
       orderNumber: facts.number,
       amountCents: transition.amountCents,
-      method: context.refundMethod ?? 'gateway',
-      creditNoteNumber: note.number,
-      otherCreditNotes: applied.creditNotes.slice(1).map((other) => other.number),
-      creditNoteUrl: withGuestToken(
-        `/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
-        await guestLinkToken(tx, facts.id, context.accessToken ?? null),
-      ),
+      method: transition.toGiftCard ? 'gift_card' : (context.refundMethod ?? 'gateway'),
+      ...(note
+        ? {
+            creditNoteNumber: note.number,
+            otherCreditNotes: applied.creditNotes.slice(1).map((other) => other.number),
+            creditNoteUrl: withGuestToken(
+              `/facture/${facts.id}?avoir=${encodeURIComponent(note.number)}`,
+              await guestLinkToken(tx, facts.id, context.accessToken ?? null),
+            ),
+          }
+        : {}),
       customerArea: facts.userId !== null,
       partial: transition.amountCents < facts.totalPriceCents,
-      demo: note.isDemo,
+      demo: note?.isDemo ?? false,
       customerName: customerName(facts),
       ...(context.reason ? { reason: context.reason } : {}),
     },

@@ -41,7 +41,7 @@ export function providerFor(name: PaymentProviderName, config: PaymentConfig): P
 
 export class CheckoutError extends Error {
   constructor(
-    readonly status: 404 | 409 | 422 | 502 | 503,
+    readonly status: 404 | 409 | 422 | 429 | 502 | 503,
     message: string,
   ) {
     super(message);
@@ -112,7 +112,7 @@ export async function createCheckout(input: CreateCheckoutInput): Promise<Checko
   }
   if (order.status === 'canceled') throw new CheckoutError(409, PAYMENT_MESSAGES.orderCanceled);
   if (order.withdrawnAt) throw new CheckoutError(409, PAYMENT_MESSAGES.orderWithdrawn);
-  if (order.totalPriceCents <= 0) throw new CheckoutError(422, PAYMENT_MESSAGES.nothingToPay);
+  if (order.amountDueCents <= 0) throw new CheckoutError(422, PAYMENT_MESSAGES.nothingToPay);
 
   const { config, provider } = await activeGateway();
 
@@ -142,7 +142,7 @@ export async function createCheckout(input: CreateCheckoutInput): Promise<Checko
         orderId: order.id,
         provider: provider.name,
         providerRef: session.sessionId,
-        amountCents: order.totalPriceCents,
+        amountCents: order.amountDueCents,
         status: 'pending',
         method: 'card',
         rawEvent: { session: session.raw },
@@ -153,7 +153,7 @@ export async function createCheckout(input: CreateCheckoutInput): Promise<Checko
       orderId: order.id,
       actor: provider.name,
       kind: 'payment_session_created',
-      data: { provider: provider.name, sessionId: session.sessionId, amountCents: order.totalPriceCents },
+      data: { provider: provider.name, sessionId: session.sessionId, amountCents: order.amountDueCents },
     });
     // One open attempt per order: the earlier ones of this gateway are closed (or expired at Stripe).
     const condition = and(

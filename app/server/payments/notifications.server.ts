@@ -86,7 +86,7 @@ async function applyNotificationInTx(lifecycle: LifecycleTx, n: PaymentNotificat
   const facts = await loadOrderFacts(tx, orderId, { lock: true });
   if (!facts) return { status: 'ignored', reason: 'unknown order' };
 
-  const payment = await lockAttempt(tx, n, orderId, facts.totalPriceCents);
+  const payment = await lockAttempt(tx, n, orderId, facts.amountDueCents);
   const before = payment.status;
   const after = nextPaymentRecordStatus(before, n.outcome);
   const base = { orderId, paymentId: payment.id, paymentStatus: after, orderPaid: false, invoiceNumber: null };
@@ -265,7 +265,7 @@ async function recordUnappliedMoney(
       reason: refusal.code,
       amountCents: amount,
       currency: n.currency,
-      expectedCents: facts.totalPriceCents,
+      expectedCents: facts.amountDueCents,
     },
   });
   await tx.insert(notifications).values({

@@ -1,12 +1,18 @@
 import type { GuestContact } from '~/domain/orders/checkout-contact';
 import type { CheckoutDetails } from '~/domain/orders/checkout-details';
-import { type CheckoutMethod, LIFECYCLE_MESSAGES } from '~/domain/orders/lifecycle';
+import { amountDueCents, type CheckoutMethod, LIFECYCLE_MESSAGES, type OrderState } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
+import type { Tx } from '../db/client.server';
 import { saveAddressToProfile } from '../orders/checkout-details.server';
 import { recordEarlyStartConsentInTx } from '../orders/early-start.server';
 import { recordCheckoutContact } from '../orders/guest-info.server';
 import { lockOrderState, NOT_FOUND_MESSAGE, type TransitionResult, withLifecycle } from '../orders/lifecycle.server';
+import {
+  GIFT_CARD_CHECKOUT_MESSAGES,
+  requestedGiftCardCents,
+  spendGiftCardInTx,
+} from '../vouchers/gift-card-spending.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
 
@@ -31,7 +37,11 @@ const REFUSAL_STATUS: Record<string, { status: 404 | 409 | 422; message: string 
 
 /** A refusal inside the placing transaction: thrown to roll back what was written before it. */
 class CheckoutRefusal extends Error {
-  constructor(readonly result: Extract<TransitionResult, { ok: false }>) {
+  constructor(
+    readonly result: Extract<TransitionResult, { ok: false }>,
+    /** The HTTP status of a refusal that is not the lifecycle's (a gift card's). */
+    readonly status?: 404 | 409 | 422 | 429,
+  ) {
     super(result.message);
   }
 }
@@ -53,9 +63,15 @@ export async function confirmCheckout(input: {
   earlyStart?: boolean;
   /** « Enregistrer cette adresse dans mon profil »: the signed-in owner's id. */
   saveToProfileOf?: string | null;
-}): Promise<void> {
+  /**
+   * A gift card's code typed at « Payer » (decision 037): it pays what it can, in this transaction;
+   * `request` and `userId` count a wrong code against the client and the account.
+   */
+  giftCard?: { typed: string; amount?: string; request: Request; userId: string | null } | null;
+}): Promise<{ paidByGiftCard: boolean }> {
   // No card may be chosen while no gateway can take one: the order stays as it was (a draft is
   // not placed, nobody is e-mailed); transfer and cheque remain.
+  const typedCode = input.giftCard?.typed.trim() ? input.giftCard : null;
   if (input.method === 'card') {
     const card = await getCardAvailability();
     if (!card.available) {
@@ -70,7 +86,7 @@ export async function confirmCheckout(input: {
   try {
     // The lifecycle's use case: the placing's post-commit work (a Stripe session to expire) runs
     // once everything is committed.
-    await withLifecycle(async ({ tx, apply }) => {
+    return await withLifecycle(async ({ tx, apply }) => {
       const locked = await lockOrderState(tx, input.orderId);
       if (!locked)
         throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
@@ -88,22 +104,71 @@ export async function confirmCheckout(input: {
       if (input.saveToProfileOf && input.details) await saveAddressToProfile(input.saveToProfileOf, input.details, tx);
       // Paying again the way already chosen: nothing else changes (a paid, cancelled or withdrawn
       // order is refused by the transition, which rolls back what was written above).
+      const fromCard = typedCode ? await spendCard(tx, state, input, typedCode) : 0;
+      // The card pays it all: the order is placed and settled now, by the card (nothing to collect).
+      const settledByCard = fromCard > 0 && fromCard === amountDueCents(state);
+      const method = settledByCard ? 'gift_card' : input.method;
       const unchanged =
-        state.placed && state.paymentMethod === input.method && state.paymentStatus === 'pending' && !state.withdrawn;
-      if (unchanged && state.status !== 'canceled') return;
-      const applied = await apply(
-        input.orderId,
-        state.placed
-          ? { type: 'choose_payment_method', method: input.method }
-          : { type: 'place', method: input.method },
-        input.actor,
-        { accessToken: input.accessToken },
-      );
-      if (!applied.ok) throw new CheckoutRefusal(applied);
+        state.placed && state.paymentMethod === method && state.paymentStatus === 'pending' && !state.withdrawn;
+      if (unchanged && fromCard === 0 && state.status !== 'canceled') return { paidByGiftCard: false };
+      if (!state.placed || !settledByCard) {
+        const applied = await apply(
+          input.orderId,
+          state.placed ? { type: 'choose_payment_method', method } : { type: 'place', method },
+          input.actor,
+          { accessToken: input.accessToken },
+        );
+        if (!applied.ok) throw new CheckoutRefusal(applied);
+      }
+      if (settledByCard) {
+        const settled = await apply(
+          input.orderId,
+          { type: 'settle_payment', amountCents: 0, currency: 'EUR', method: 'gift_card' },
+          input.actor,
+          { accessToken: input.accessToken },
+        );
+        if (!settled.ok) throw new CheckoutRefusal(settled);
+      }
+      return { paidByGiftCard: settledByCard };
     });
   } catch (error) {
     if (!(error instanceof CheckoutRefusal)) throw error;
-    const refusal = REFUSAL_STATUS[error.result.code] ?? { status: 409 as const, message: error.result.message };
+    const refusal = REFUSAL_STATUS[error.result.code] ?? {
+      status: error.status ?? (409 as const),
+      message: error.result.message,
+    };
     throw new CheckoutError(refusal.status, refusal.message);
   }
+}
+
+/**
+ * The typed card pays what it can of what the order asks (a `spent` entry), before the placing:
+ * refused on a card's own sale, on an order a card already pays, and when the card cannot pay.
+ */
+async function spendCard(
+  tx: Tx,
+  state: OrderState,
+  input: { orderId: string; actor: string },
+  card: { typed: string; amount?: string; request: Request; userId: string | null },
+): Promise<number> {
+  const refuse = (message: string, status: 409 | 422 | 429 = 422): never => {
+    throw new CheckoutRefusal({ ok: false, code: 'gift_card', message, orderNumber: null }, status);
+  };
+  if (state.kind === 'gift_card') refuse(GIFT_CARD_CHECKOUT_MESSAGES.ownSale);
+  if ((state.giftCardCents ?? 0) > 0) refuse(GIFT_CARD_CHECKOUT_MESSAGES.oneCard, 409);
+  if (state.status === 'canceled' || state.withdrawn || state.paymentStatus === 'paid') return 0;
+  const due = amountDueCents(state);
+  const requested = requestedGiftCardCents(card.amount ?? '', due);
+  if (requested === null) refuse(GIFT_CARD_CHECKOUT_MESSAGES.amountInvalid(due));
+  const spent = await spendGiftCardInTx(tx, {
+    request: card.request,
+    typed: card.typed,
+    userId: card.userId,
+    orderId: input.orderId,
+    dueCents: requested ?? due,
+    actor: input.actor,
+    now: new Date(),
+  });
+  if (!spent.ok) return refuse(spent.message, spent.limited ? 429 : 422);
+  return spent.fromCardCents;
 }

@@ -69,7 +69,7 @@ export function stripeLineItems(order: OrderFacts): Stripe.Checkout.SessionCreat
         quantity: 1,
         price_data: {
           currency: 'eur',
-          unit_amount: order.totalPriceCents,
+          unit_amount: order.amountDueCents,
           product_data: { name: `Commande ${order.number}` },
         },
       },
@@ -239,7 +239,7 @@ export function createStripeProvider(config: PaymentConfig): PaymentProvider {
           success_url: successUrl(request.returnUrl),
           cancel_url: request.cancelUrl,
         });
-        if (!session.url || session.amount_total !== order.totalPriceCents) {
+        if (!session.url || session.amount_total !== order.amountDueCents) {
           log.error({ session: session.id, amount: session.amount_total }, 'unexpected Stripe Checkout Session');
           throw new PaymentProviderError('unexpected Stripe session', PAYMENT_MESSAGES.invalidResponse);
         }

@@ -13,3 +13,12 @@ export function signedLedgerAmount(entry: 'e' | 'l'): SQL {
   );
   return sql`(${alias}.amount * case ${alias}.kind ${sql.join(branches, sql` `)} end)`;
 }
+
+/**
+ * What a gift card pays of the order `orderId` names (an SQL expression, e.g. `o.id`): its `spent`
+ * entries less its `restored` ones (decision 037), as orderGiftCardPart reads it for one order.
+ */
+export function giftCardPartOfOrder(orderId: SQL): SQL {
+  return sql`(select coalesce(-sum(${signedLedgerAmount('l')}), 0)::int from gift_card_ledger l
+    where l.order_id = ${orderId} and l.kind in ('spent', 'restored'))`;
+}

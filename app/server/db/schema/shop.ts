@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '../../../domain/order-status';
 import type { OrderEventKind } from '../../../domain/orders/events';
-import type { CheckoutPaymentMethod } from '../../../domain/payments/offline';
+import type { OrderPaymentMethod } from '../../../domain/payments/offline';
 import { user } from './auth';
 
 /*
@@ -69,7 +69,7 @@ export const orders = pgTable(
     // constraints below refuse anything else in the database.
     status: text('status').$type<OrderStatus>().notNull().default('pending'),
     paymentStatus: text('payment_status').$type<PaymentStatus>().notNull().default('pending'),
-    paymentMethod: text('payment_method').$type<CheckoutPaymentMethod>().notNull().default('card'),
+    paymentMethod: text('payment_method').$type<OrderPaymentMethod>().notNull().default('card'),
     deliveryMethod: text('delivery_method', { enum: ['digital', 'usb', 'disc'] })
       .notNull()
       .default('digital'),

@@ -69,6 +69,8 @@ const orderConfirmationSchema = z.object({
   /** Delivery, shipping of originals...: lines after the items. */
   extras: z.array(z.object({ label: z.string().min(1), totalCents: cents })).default([]),
   totalCents: cents,
+  /** What a gift card pays of the order (decision 037): the money asked for is the rest. */
+  giftCardCents: cents.optional(),
   orderUrl: linkSchema,
   /** Transfer or cheque chosen at checkout: the e-mail says how to pay (app/domain/payments/offline.ts). */
   paymentMethod: z.enum(OFFLINE_PAYMENT_METHODS).optional(),
@@ -206,11 +208,18 @@ export const orderConfirmation: TemplateDefinition<typeof orderConfirmationSchem
           ]}
           total={formatEurosFromCents(data.totalCents)}
         />
+        {data.giftCardCents ? (
+          <P>
+            {frenchTypography(
+              `Votre carte cadeau en règle ${formatEurosFromCents(data.giftCardCents)} ; reste à payer : ${formatEurosFromCents(data.totalCents - data.giftCardCents)}.`,
+            )}
+          </P>
+        ) : null}
         {data.paymentMethod ? (
           <PaymentInstructionsBlock
             method={data.paymentMethod}
             number={data.orderNumber}
-            totalPriceCents={data.totalCents}
+            amountDueCents={data.totalCents - (data.giftCardCents ?? 0)}
           />
         ) : null}
         {data.sending ? <SendingBlock sending={data.sending} /> : null}
@@ -226,6 +235,8 @@ const paymentReceivedSchema = z.object({
   orderNumber,
   amountCents: cents,
   paidAt: isoDate,
+  /** What a gift card paid of the order besides the money (decision 037). */
+  giftCardCents: cents.optional(),
   invoiceNumber: z.string().trim().min(1).optional(),
   /** The invoice's page; a guest's carries the order's token (they have no customer area). */
   invoiceUrl: linkSchema,
@@ -233,6 +244,17 @@ const paymentReceivedSchema = z.object({
   customerArea: z.boolean().default(true),
   customerName: z.string().trim().optional(),
 });
+
+/** The money received, and what a gift card paid besides (or all of it). */
+function paymentReceivedSentence(data: z.output<typeof paymentReceivedSchema>): string {
+  const day = formatDateFr(data.paidAt);
+  const card = data.giftCardCents ? formatEurosFromCents(data.giftCardCents) : null;
+  if (card && data.amountCents === 0) {
+    return `Votre carte cadeau a réglé votre commande ${data.orderNumber} (${card}) le ${day}. Merci !`;
+  }
+  const paid = `Nous avons bien reçu votre paiement de ${formatEurosFromCents(data.amountCents)} le ${day} pour la commande ${data.orderNumber}`;
+  return card ? `${paid}, réglée aussi par votre carte cadeau à hauteur de ${card}. Merci !` : `${paid}. Merci !`;
+}
 
 export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> = {
   schema: paymentReceivedSchema,
@@ -245,9 +267,7 @@ export const paymentReceived: TemplateDefinition<typeof paymentReceivedSchema> =
         heading="Paiement reçu"
       >
         <P>{hello(data.customerName)}</P>
-        <P>
-          {`Nous avons bien reçu votre paiement de ${formatEurosFromCents(data.amountCents)} le ${formatDateFr(data.paidAt)} pour la commande ${data.orderNumber}. Merci !`}
-        </P>
+        <P>{frenchTypography(paymentReceivedSentence(data))}</P>
         <P>
           {`${data.invoiceNumber ? `Votre facture ${data.invoiceNumber}` : 'Votre facture'} est disponible ${data.customerArea ? 'dans votre espace client' : 'ici'} :`}
         </P>

@@ -11,13 +11,15 @@ import type { TemplateDefinition } from './types';
  * refund takes days to show on a statement and customers ask.
  */
 
-export const REFUND_METHODS = ['gateway', 'transfer', 'cheque'] as const;
+export const REFUND_METHODS = ['gateway', 'transfer', 'cheque', 'gift_card'] as const;
 
 /** How the money comes back, in the customer's words. */
 export const REFUND_METHOD_WORDING: Readonly<Record<(typeof REFUND_METHODS)[number], string>> = {
   gateway: 'Le montant est recrédité sur la carte utilisée, sous 5 à 10 jours ouvrés selon votre banque.',
   transfer: 'Le montant vous est versé par virement bancaire, sous quelques jours ouvrés.',
   cheque: 'Le montant vous est adressé par chèque, par courrier, à l’adresse de votre commande.',
+  gift_card:
+    'Le montant est recrédité sur la carte cadeau qui avait payé cette commande\u00A0: il s’ajoute à son solde, pour une prochaine commande pendant sa validité.',
 };
 
 const refundIssuedSchema = z.object({
@@ -26,10 +28,13 @@ const refundIssuedSchema = z.object({
   amountCents: z.number().int().positive(),
   /** `gateway`: back on the card through the payment gateway; `transfer`, `cheque`: made by the staff. */
   method: z.enum(REFUND_METHODS),
-  /** The credit note issued for this refund (AV-2026-000012). */
-  creditNoteNumber: z.string().trim().min(1),
+  /**
+   * The credit note issued for this refund (AV-2026-000012). None when the money goes back to a
+   * gift card: that part was invoiced at the card's sale and stays owed on the card (decision 037).
+   */
+  creditNoteNumber: z.string().trim().min(1).optional(),
   /** Its page: `${baseUrl}/facture/${orderId}?avoir=${creditNoteNumber}`. */
-  creditNoteUrl: linkSchema,
+  creditNoteUrl: linkSchema.optional(),
   /** A refund spanning several invoices (the order's and a supplement's) has one credit note each. */
   otherCreditNotes: z.array(z.string().trim().min(1)).default([]),
   /** An account holder also finds the credit note in their customer area; a guest's link carries a token. */
@@ -72,8 +77,12 @@ export const refundIssued: TemplateDefinition<typeof refundIssuedSchema> = {
               ? 'Boutique de démonstration : aucun paiement réel n’a eu lieu, aucun montant ne vous est versé.'
               : REFUND_METHOD_WORDING[data.method]}
           </P>
-          <P>{creditNotesSentence(data)}</P>
-          <Action href={data.creditNoteUrl} label="Voir mon avoir" />
+          {data.creditNoteNumber && data.creditNoteUrl ? (
+            <>
+              <P>{creditNotesSentence(data)}</P>
+              <Action href={data.creditNoteUrl} label="Voir mon avoir" />
+            </>
+          ) : null}
           <P small>Une question ? Répondez à cet email ou écrivez-nous depuis la page contact du site.</P>
         </EmailLayout>
       ),

@@ -91,14 +91,18 @@ export function GiftCardCodeField({
   );
 }
 
-/** The card's part once taken: what it pays, and what is left to pay. */
+/** The card's part once taken: what it pays, and what is left to pay (or was paid otherwise). */
 export function GiftCardPaymentLine({
   part,
   totalCents,
+  paid = false,
 }: {
   part: { maskedCode: string; cents: number };
   totalCents: number;
+  /** The order is paid: the rest was paid otherwise, nothing is left to pay. */
+  paid?: boolean;
 }) {
+  const rest = Math.max(0, totalCents - part.cents);
   return (
     <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg border border-border bg-card p-4 text-sm">
       <dt className="flex items-center gap-2">
@@ -106,10 +110,12 @@ export function GiftCardPaymentLine({
         Réglé par carte cadeau {part.maskedCode}
       </dt>
       <dd className="text-right tabular-nums">−{formatEurosFromCents(part.cents)}</dd>
-      <dt className="font-semibold">Reste à payer</dt>
-      <dd className="text-right font-semibold tabular-nums">
-        {formatEurosFromCents(Math.max(0, totalCents - part.cents))}
-      </dd>
+      {rest > 0 ? (
+        <>
+          <dt className="font-semibold">{paid ? 'Réglé par votre paiement' : 'Reste à payer'}</dt>
+          <dd className="text-right font-semibold tabular-nums">{formatEurosFromCents(rest)}</dd>
+        </>
+      ) : null}
     </dl>
   );
 }

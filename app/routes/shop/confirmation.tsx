@@ -22,6 +22,7 @@ import { Button } from '~/components/ui/button';
 import { useHydrated } from '~/components/use-hydrated';
 import { withdrawalState } from '~/domain/account/withdrawal';
 import { formatDateTimeFr } from '~/domain/format';
+import { wasPaid } from '~/domain/order-status';
 import { closedOrderMessage, isClosedUnpaid } from '~/domain/orders/closed-order';
 import { EARLY_START_TEXT, workHeldBack, workNotBefore } from '~/domain/orders/early-start';
 import { arrivedFromGateway, confirmationPaymentState } from '~/domain/payments/confirmation';
@@ -273,7 +274,11 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
             </h2>
             <OrderTotals prices={order.prices} items={order.items} />
             {loaderData.paidByCard ? (
-              <GiftCardPaymentLine part={loaderData.paidByCard} totalCents={order.prices.totalPriceCents} />
+              <GiftCardPaymentLine
+                part={loaderData.paidByCard}
+                totalCents={order.prices.totalPriceCents}
+                paid={wasPaid(order.paymentStatus)}
+              />
             ) : null}
           </section>
           <OrderAddresses delivery={order.addresses.delivery} billing={order.addresses.billing} />

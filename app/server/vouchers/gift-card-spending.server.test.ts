@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { splitVat } from '~/domain/invoices/vat';
 import { payByCard } from '../../../tests/support/card-payment';
 import { insertTestOrder, orderState } from '../../../tests/support/orders';
+import { exportStream } from '../admin/exports.server';
 import { CLIENT_IP_HEADER } from '../auth/auth.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
@@ -93,6 +94,18 @@ describe('a gift card pays an order at checkout', () => {
     expect(invoice?.snapshot.lines.reduce((sum, line) => sum + line.totalExcludingVatCents, 0)).toBe(
       invoice?.snapshot.totalExcludingVatCents,
     );
+
+    // The sales journal: the card's sale with its VAT, the order's invoice without the card's part
+    // (shown apart): the VAT is counted once, on 50,00 € at the sale and 44,90 € at the order.
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+    const csv = await new Response(
+      exportStream({ dataset: 'factures', format: 'csv', from: day, to: day }).body,
+    ).text();
+    const lines = csv.replace('\uFEFF', '').trim().split('\r\n');
+    const sale = lines.find((line) => line.includes(`;${card.number};`));
+    const paid = lines.find((line) => line.includes(`;${order.number};`));
+    expect(sale).toMatch(/;Facture;Carte cadeau;.*;41,67;8,33;50,00;;/);
+    expect(paid).toMatch(/;Facture;Prestation;.*;37,42;7,48;44,90;50,00;/);
   });
 
   it('pays a whole order: settled at once by the card, an invoice of 0 €, the rest kept on the card', async () => {

@@ -337,6 +337,12 @@ describe('the Tarifs tab', () => {
       plain(GIFT_CARD_PURCHASE_MESSAGES.amountOutOfBounds(2000, 20_000)),
     );
     expect(await shop.getByLabel(/^Montant en euros/).getAttribute('aria-invalid')).toBe('true');
+
+    // The shop's card tells them too.
+    const boutique = await openPage(browser, `${server.url}/boutique`, DESKTOP);
+    const card = await textOf(boutique.getByRole('article').filter({ hasText: 'Carte cadeau' }));
+    expect(card).toContain('valable 6 mois');
+    expect(card).toContain('De 20,00 € à 200,00 €');
   });
 
   it('works without JavaScript: every section shown, the summary and the confirmation from the server', async () => {

@@ -287,6 +287,9 @@ describe('the Tarifs tab', () => {
     const page = await tarifsPage();
     await page.getByRole('tab', { name: 'Cartes cadeaux' }).click();
     const panel = page.getByRole('tabpanel', { name: 'Cartes cadeaux' });
+    // With JavaScript, one sub-tab at a time, and no section titles (those are for browsers without it).
+    expect(await page.getByRole('tabpanel').count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Cartes cadeaux' }).count()).toBe(0);
     const field = (label: string) => panel.getByRole('textbox', { name: label, exact: true });
     expect(await field('Montant minimal').inputValue()).toBe('20,00');
     expect(await field('Montant maximal').inputValue()).toBe('500,00');
@@ -350,6 +353,7 @@ describe('the Tarifs tab', () => {
     const page = await tarifsPage({ javaScriptEnabled: false });
     // No sub-tab to switch: each section has its title, and its fields are there to type in.
     expect(await page.getByRole('heading', { name: 'Cartes cadeaux', level: 3 }).isVisible()).toBe(true);
+    expect(await page.getByRole('tabpanel').count()).toBe(10);
     const minimum = page.getByRole('textbox', { name: 'Montant minimal', exact: true });
     expect(await minimum.isVisible()).toBe(true);
 

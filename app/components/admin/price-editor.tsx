@@ -53,6 +53,8 @@ export type PricingActionData =
 
 const PRICE_FORM_ID = 'tarifs';
 const RESET_FORM_ID = 'tarifs-reinitialiser';
+/** The sub-tabs' root, shown as plain sections by the <noscript> style. */
+const NO_SCRIPT_SECTIONS = 'tarifs-sections';
 
 /**
  * One price, bound to its Conform field by name. A text field, not type="number": Chromium's
@@ -98,7 +100,8 @@ function textEntries(formData: FormData): Record<string, string> {
  * The prices, in sub-tabs, validated with the domain's schema in the browser (the summary needs
  * the parsed list) and again on the server. Mounted once per version of the list, so that a newly
  * published list shows its own values. Without JavaScript the sub-tabs cannot be switched: every
- * section is shown, one under the other with its title, and the form posts as any form.
+ * section is shown, one under the other with its title (<noscript>: a browser running scripts never
+ * lays them out, so the tabs do not jump while the page hydrates), and the form posts as any form.
  */
 function PriceForm({
   list,
@@ -120,7 +123,6 @@ function PriceForm({
   onValid: (entries: Record<string, string>, document: PriceListDocument) => void;
 }) {
   const schema = useMemo(() => createPriceFormSchema(list), [list]);
-  const hydrated = useHydrated();
   const [form] = useForm<PriceFormEntries, PriceFormValue>({
     id: PRICE_FORM_ID,
     lastResult,
@@ -144,8 +146,11 @@ function PriceForm({
     <FormProvider context={form.context}>
       <form method="post" {...getFormProps(form)}>
         <input type="hidden" name="baseVersion" value={version} />
-        <Tabs value={tab} onValueChange={onTabChange}>
-          <TabsList aria-label="Catégories de tarifs" className={hydrated ? undefined : 'hidden'}>
+        <noscript>
+          <style>{`.${NO_SCRIPT_SECTIONS} [role='tablist']{display:none}.${NO_SCRIPT_SECTIONS} [role='tabpanel']{display:block!important}`}</style>
+        </noscript>
+        <Tabs value={tab} onValueChange={onTabChange} className={NO_SCRIPT_SECTIONS}>
+          <TabsList aria-label="Catégories de tarifs">
             {tabs.map((t) => (
               <TabsTrigger key={t.id} value={t.id}>
                 {t.label}
@@ -158,9 +163,11 @@ function PriceForm({
               key={t.id}
               value={t.id}
               forceMount
-              className={`rounded-lg border border-border bg-card p-4${hydrated ? ' data-[state=inactive]:hidden' : ''}`}
+              className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
             >
-              {hydrated ? null : <h3 className="mb-2 font-heading font-semibold text-lg">{t.label}</h3>}
+              <noscript>
+                <h3 className="mb-2 font-heading font-semibold text-lg">{t.label}</h3>
+              </noscript>
               <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
               <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {t.fields.map((field) => (

@@ -157,6 +157,27 @@ describe('the public pages', () => {
     );
   });
 
+  it('leads to « Offrir une carte cadeau » from the home page, the services and the shop', async () => {
+    for (const path of ['/', '/services', '/boutique']) {
+      const page = await openPage(browser, `${server.url}${path}`, DESKTOP);
+      const link = page.getByRole('main').getByRole('link', { name: 'Offrir une carte cadeau' });
+      expect(await link.count(), path).toBe(1);
+      expect(await link.getAttribute('href'), path).toBe('/carte-cadeau');
+      // No card is ordered through the contact form any more.
+      expect(await page.locator('a[href*="sujet=carte-cadeau"]').count(), path).toBe(0);
+    }
+    // The shop's card tells the bounds and the validity of the active price list, not « un an ».
+    const shop = await openPage(browser, `${server.url}/boutique`, DESKTOP);
+    const card = await textOf(shop.getByRole('article').filter({ hasText: 'Carte cadeau' }));
+    expect(card).toContain('valable 12 mois sur toutes nos prestations');
+    expect(card).toContain('De 20,00 € à 500,00 €');
+    expect(card).not.toContain('un an');
+    const home = await openPage(browser, server.url, DESKTOP);
+    expect(await textOf(home.getByRole('region', { name: 'Offrez des souvenirs retrouvés' }))).toContain(
+      'valable 12 mois sur toutes nos prestations',
+    );
+  });
+
   it('follows a price list published later', async () => {
     const pg = await import('pg');
     const client = new pg.default.Client({ connectionString: server.databaseUrl });

@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, type SubmissionResult, useField, useForm } 
 import { parseWithZod } from '@conform-to/zod/v4';
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useFetcher } from 'react-router';
+import { Form, Link, useFetcher } from 'react-router';
 import { SelectField, UnitField } from '~/components/forms/field';
 import { Button } from '~/components/ui/button';
 import {
@@ -16,6 +16,7 @@ import {
 } from '~/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '~/components/ui/tabs';
 import { toast } from '~/components/ui/toaster';
+import { useHydrated } from '~/components/use-hydrated';
 import {
   CONFIRMATION_FIELDS,
   createPriceFormSchema,
@@ -33,11 +34,27 @@ import {
 import { formatDateTimeFr, NBSP } from '~/domain/format';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/default-price-list';
 
+/**
+ * What a post that needs a confirmation gets back, for a browser without JavaScript: the changes
+ * the dialog would have shown, the entries to post again, and the version they were computed on.
+ */
+export type PricingReview = {
+  kind: 'update' | 'reset';
+  /** `large`: the second confirmation of a change beyond ×3 or ÷3. */
+  step: 'summary' | 'large';
+  changes: PriceChange[];
+  entries: Record<string, string>;
+  baseVersion: number;
+};
+
 export type PricingActionData =
   | { ok: true; intent: 'update' | 'reset'; version: number }
-  | { ok: false; error: string; submission?: SubmissionResult<string[]> };
+  | { ok: false; error: string; submission?: SubmissionResult<string[]>; review?: PricingReview };
 
 const PRICE_FORM_ID = 'tarifs';
+const RESET_FORM_ID = 'tarifs-reinitialiser';
+/** The sub-tabs' root, shown as plain sections by the <noscript> style. */
+const NO_SCRIPT_SECTIONS = 'tarifs-sections';
 
 /**
  * One price, bound to its Conform field by name. A text field, not type="number": Chromium's
@@ -65,7 +82,7 @@ function PriceInput({ field }: { field: PriceField }) {
       meta={meta}
       label={field.label}
       unit={field.kind === 'euros' ? `€ ${field.suffix}` : field.suffix}
-      inputMode={field.kind === 'days' ? 'numeric' : 'decimal'}
+      inputMode={field.kind === 'days' || field.kind === 'months' ? 'numeric' : 'decimal'}
       autoComplete="off"
       spellCheck={false}
     />
@@ -82,7 +99,9 @@ function textEntries(formData: FormData): Record<string, string> {
 /**
  * The prices, in sub-tabs, validated with the domain's schema in the browser (the summary needs
  * the parsed list) and again on the server. Mounted once per version of the list, so that a newly
- * published list shows its own values.
+ * published list shows its own values. Without JavaScript the sub-tabs cannot be switched: every
+ * section is shown, one under the other with its title (<noscript>: a browser running scripts never
+ * lays them out, so the tabs do not jump while the page hydrates), and the form posts as any form.
  */
 function PriceForm({
   list,
@@ -127,7 +146,10 @@ function PriceForm({
     <FormProvider context={form.context}>
       <form method="post" {...getFormProps(form)}>
         <input type="hidden" name="baseVersion" value={version} />
-        <Tabs value={tab} onValueChange={onTabChange}>
+        <noscript>
+          <style>{`.${NO_SCRIPT_SECTIONS} [role='tablist']{display:none}.${NO_SCRIPT_SECTIONS} [role='tabpanel']{display:block!important}`}</style>
+        </noscript>
+        <Tabs value={tab} onValueChange={onTabChange} className={NO_SCRIPT_SECTIONS}>
           <TabsList aria-label="Catégories de tarifs">
             {tabs.map((t) => (
               <TabsTrigger key={t.id} value={t.id}>
@@ -143,6 +165,9 @@ function PriceForm({
               forceMount
               className="rounded-lg border border-border bg-card p-4 data-[state=inactive]:hidden"
             >
+              <noscript>
+                <h3 className="mb-2 font-heading font-semibold text-lg">{t.label}</h3>
+              </noscript>
               <p className="mb-4 text-muted-foreground text-sm">{t.description}</p>
               <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {t.fields.map((field) => (
@@ -186,6 +211,104 @@ type Review =
 const plural = (n: number, one: string, many: string) => `${n}${NBSP}${n > 1 ? many : one}`;
 
 /**
+ * Without JavaScript, the summary and each confirmation are the server's answer to a post: the same
+ * changes as the dialog's, and a form that posts the same entries again with the confirmation the
+ * dialog would have added (the server decides again). « Annuler » shows the prices in force again.
+ */
+function PageReview({ review }: { review: PricingReview }) {
+  const large = review.changes.filter((c) => c.large);
+  const title =
+    review.kind === 'reset'
+      ? `Réinitialiser les tarifs${NBSP}?`
+      : review.step === 'large'
+        ? 'Changement important'
+        : `Publier les nouveaux tarifs${NBSP}?`;
+  return (
+    <section
+      aria-labelledby="tarifs-review-title"
+      className="flex flex-col gap-3 rounded-lg border border-primary/40 bg-card p-4"
+    >
+      <h3 id="tarifs-review-title" className="font-heading font-semibold text-lg">
+        {title}
+      </h3>
+      {review.kind === 'reset' ? (
+        <>
+          <p className="text-sm">
+            Tous les prix reviennent aux tarifs par défaut de la boutique, appliqués immédiatement sur le site. Les
+            commandes déjà passées gardent leurs prix.
+          </p>
+          {review.changes.length > 0 ? <ChangeList changes={review.changes} /> : null}
+        </>
+      ) : review.step === 'large' ? (
+        <>
+          <p className="text-sm">
+            {large.length > 1
+              ? `${large.length}${NBSP}tarifs changent de plus de ×3 ou ÷3, ce qui ressemble à une erreur de saisie.`
+              : 'Ce tarif change de plus de ×3 ou ÷3, ce qui ressemble à une erreur de saisie.'}
+          </p>
+          <ul className="flex flex-col gap-2 text-sm">
+            {large.map((change) => (
+              <li key={change.name}>{largeChangeSentence(change)}</li>
+            ))}
+          </ul>
+          <p className="font-medium text-sm">Confirmer quand même{NBSP}?</p>
+        </>
+      ) : (
+        <>
+          <p className="text-sm">
+            {`${plural(review.changes.length, 'tarif modifié', 'tarifs modifiés')}${NBSP}; la nouvelle grille s’applique immédiatement sur le site une fois publiée.`}
+          </p>
+          <ChangeList changes={review.changes} />
+        </>
+      )}
+      <Form method="post" className="flex flex-wrap justify-end gap-2">
+        {Object.entries(review.entries).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name="baseVersion" value={review.baseVersion} />
+        <input type="hidden" name={CONFIRMATION_FIELDS.confirmed} value="1" />
+        {review.step === 'large' ? (
+          <input type="hidden" name={CONFIRMATION_FIELDS.confirmedLargeChange} value="1" />
+        ) : null}
+        <Button asChild variant="outline">
+          <Link to=".">Annuler</Link>
+        </Button>
+        <Button
+          type="submit"
+          name="intent"
+          value={review.kind}
+          variant={review.kind === 'reset' || review.step === 'large' ? 'destructive' : 'default'}
+        >
+          {review.kind === 'reset'
+            ? 'Réinitialiser les tarifs'
+            : review.step === 'large'
+              ? 'Confirmer et publier'
+              : 'Publier les nouveaux tarifs'}
+        </Button>
+      </Form>
+    </section>
+  );
+}
+
+/** The answer to a post made without JavaScript: published, or refused with its reason. */
+function PageOutcome({ result }: { result: PricingActionData }) {
+  if (result.ok) {
+    return (
+      <p role="status" className="rounded-md border border-border bg-card p-3 text-sm">
+        <strong>{result.intent === 'reset' ? 'Tarifs réinitialisés' : 'Tarifs mis à jour'}</strong>
+        {NBSP}: grille tarifaire version {result.version}, appliquée immédiatement sur le site.
+      </p>
+    );
+  }
+  if (result.review) return <PageReview review={result.review} />;
+  return (
+    <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-destructive text-sm">
+      {result.error}
+    </p>
+  );
+}
+
+/**
  * The Tarifs tab: every price of the active price list in sub-tabs. « Mettre à jour » checks the
  * entries, shows the summary of the changes and publishes a new version (used at once by the
  * site) only once confirmed — twice when an entry changes beyond ×3 or ÷3, which is most likely a
@@ -195,10 +318,13 @@ export function PriceEditor({
   list,
   version,
   updatedAt,
+  pageResult,
 }: {
   list: PriceListDocument;
   version: number;
   updatedAt: string;
+  /** The answer to a post made without JavaScript (the page's action data). */
+  pageResult?: PricingActionData | undefined;
 }) {
   const fetcher = useFetcher<PricingActionData>();
   const handled = useRef<unknown>(null);
@@ -211,6 +337,9 @@ export function PriceEditor({
   const [review, setReview] = useState<Review | null>(null);
   const [focusField, setFocusField] = useState<string | null>(null);
   const result = fetcher.data;
+  /** The last answer: the fetcher's, or the page's own after a post made without JavaScript. */
+  const answer = result ?? pageResult;
+  const hydrated = useHydrated();
   const busy = fetcher.state !== 'idle';
   // Read by the dialog's close handler, which runs after the state changed.
   const reviewing = useRef(false);
@@ -298,9 +427,13 @@ export function PriceEditor({
             </p>
           </div>
           <div className="flex gap-2">
+            {/* Without JavaScript, « Réinitialiser » posts its own form: the server asks for the confirmation. */}
             <Button
               ref={resetButton}
-              type="button"
+              type={hydrated ? 'button' : 'submit'}
+              form={RESET_FORM_ID}
+              name="intent"
+              value="reset"
               variant="outline"
               disabled={busy}
               onClick={() => {
@@ -318,6 +451,11 @@ export function PriceEditor({
             </Button>
           </div>
         </div>
+        <Form method="post" id={RESET_FORM_ID} className="hidden">
+          <input type="hidden" name="baseVersion" value={version} />
+        </Form>
+        {/* Only the page's own answer: with JavaScript, posts go through the fetcher and its toasts. */}
+        {pageResult && !result ? <PageOutcome result={pageResult} /> : null}
         <PriceForm
           key={version}
           list={list}
@@ -325,7 +463,7 @@ export function PriceEditor({
           tabs={tabs}
           tab={tab}
           onTabChange={setTab}
-          lastResult={result && !result.ok ? result.submission : undefined}
+          lastResult={answer && !answer.ok ? answer.submission : undefined}
           onRefused={refuse}
           onValid={summarise}
         />

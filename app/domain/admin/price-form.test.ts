@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
+import { parsePriceListDocument } from '../pricing/price-list-schema';
 import {
   applyPriceForm,
   createPriceFormSchema,
@@ -36,9 +37,11 @@ describe('the Tarifs form', () => {
       'Délais et assurance',
       'Copies et conservation',
       'Sélection client',
+      'Cartes cadeaux',
     ]);
     // « Sélection client »: one yes/no per support (preview and keep), its period and its share.
-    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5 + 4 + 11 + 2);
+    // « Cartes cadeaux »: the least and the most a card may be bought for, and its validity.
+    expect(tabs.flatMap((t) => t.fields)).toHaveLength(11 + 3 + 3 + 2 + 3 + 6 + 5 + 4 + 11 + 2 + 3);
   });
 
   it('shows euros with two decimals and coefficients as they are, with a decimal comma', () => {
@@ -313,5 +316,87 @@ describe('the turnaround and insurance entries', () => {
     const next = applyPriceForm(list, { 'turnaround.expressDays': '1' }).document;
     const [change] = priceChanges(list, next);
     expect(change).toMatchObject({ section: 'Délais et assurance', label: 'Délai express', afterText: '1\u00A0jour' });
+  });
+});
+
+describe('the gift card entries', () => {
+  const list = DEFAULT_PRICE_LIST;
+  const min = 'giftCards.minPrice';
+  const max = 'giftCards.maxPrice';
+  const months = 'giftCards.validityMonths';
+
+  it('show the bounds in euros and the validity in months', () => {
+    const tab = priceTabs(list).find((t) => t.label === 'Cartes cadeaux');
+    expect(tab?.fields.map((f) => [f.label, fieldValue(list, f)])).toEqual([
+      ['Montant minimal', '20,00'],
+      ['Montant maximal', '500,00'],
+      ['Validité', '12'],
+    ]);
+  });
+
+  it('read whole months from 1 to 24 and refuse the rest in French', () => {
+    expect(parsePriceEntry('18', 'months')).toEqual({ ok: true, value: 18 });
+    expect(parsePriceEntry(' 6 mois', 'months')).toEqual({ ok: true, value: 6 });
+    expect(parsePriceEntry('24', 'months')).toEqual({ ok: true, value: 24 });
+    expect(parsePriceEntry('', 'months')).toEqual({ ok: false, error: M.monthsNotANumber });
+    expect(parsePriceEntry('1,5', 'months')).toEqual({ ok: false, error: M.monthsNotANumber });
+    expect(parsePriceEntry('0', 'months')).toEqual({ ok: false, error: M.monthsRange });
+    expect(parsePriceEntry('25', 'months')).toEqual({ ok: false, error: M.monthsRange });
+    expect(parsePriceEntry('36', 'months')).toEqual({ ok: false, error: M.monthsRange });
+    expect(M.monthsRange).toBe(`Une carte cadeau est valable de 1 à 24${NBSP}mois`);
+  });
+
+  it('publish new bounds and validity, in cents and months', () => {
+    const applied = applyPriceForm(list, { [min]: '10', [max]: '300,50', [months]: '18' });
+    expect(applied.errors).toEqual({});
+    expect(applied.document.giftCards).toEqual({ minPrice: 1000, maxPrice: 30_050, validityMonths: 18 });
+    expect(priceChanges(list, applied.document).map((c) => [c.section, c.label, c.beforeText, c.afterText])).toEqual([
+      ['Cartes cadeaux', 'Montant minimal', `20,00${NBSP}€`, `10,00${NBSP}€`],
+      ['Cartes cadeaux', 'Montant maximal', `500,00${NBSP}€`, `300,50${NBSP}€`],
+      ['Cartes cadeaux', 'Validité', `12${NBSP}mois`, `18${NBSP}mois`],
+    ]);
+  });
+
+  it('refuse a minimum under 1 €, a maximum over 5 000 € or under the minimum, on the field to change', () => {
+    expect(applyPriceForm(list, { [min]: '0,99' }).errors).toEqual({ [min]: M.giftCardMinTooLow });
+    expect(M.giftCardMinTooLow).toBe(`Une carte cadeau vaut au moins 1,00${NBSP}€`);
+    expect(applyPriceForm(list, { [min]: '1' }).errors).toEqual({});
+    expect(applyPriceForm(list, { [max]: '5000,01' }).errors).toEqual({ [max]: M.giftCardMaxTooHigh });
+    expect(M.giftCardMaxTooHigh).toBe(`Une carte cadeau vaut au plus 5${NNBSP}000,00${NBSP}€`);
+    expect(applyPriceForm(list, { [max]: '5000' }).errors).toEqual({});
+    expect(applyPriceForm(list, { [max]: '19,99' }).errors).toEqual({ [max]: M.giftCardMaxBelowMin });
+    expect(applyPriceForm(list, { [min]: '600' }).errors).toEqual({ [max]: M.giftCardMaxBelowMin });
+    // Equal bounds are one amount: allowed.
+    expect(applyPriceForm(list, { [min]: '50', [max]: '50' }).errors).toEqual({});
+    // A refused minimum is not compared with the maximum.
+    expect(applyPriceForm(list, { [min]: 'abc', [max]: '10' }).errors).toEqual({ [min]: M.eurosNotANumber });
+  });
+
+  it('refuse them on the server as in the browser, and name a large change of validity in months', () => {
+    const schema = createPriceFormSchema(list);
+    const refused = parseWithZod(new URLSearchParams({ [max]: '6000', [months]: '36', confirmed: '1' }), {
+      schema,
+      disableAutoCoercion: true,
+    });
+    expect(refused.status !== 'success' && refused.error).toEqual({
+      [max]: [M.giftCardMaxTooHigh],
+      [months]: [M.monthsRange],
+    });
+    const next = applyPriceForm(list, { [months]: '1' }).document;
+    const [change] = priceChanges(list, next);
+    expect(change?.large).toBe(true);
+    expect(change && largeChangeSentence(change)).toBe(
+      `La durée «${NNBSP}Validité${NNBSP}» (Cartes cadeaux) passe de 12${NBSP}mois à 1${NBSP}mois (÷12).`,
+    );
+  });
+
+  it('are what the price list schema accepts: the bounds of the form and of a published list agree', () => {
+    const parse = (giftCards: PriceListDocument['giftCards']) => parsePriceListDocument({ ...list, giftCards }).ok;
+    expect(parse({ minPrice: 100, maxPrice: 500_000, validityMonths: 24 })).toBe(true);
+    expect(parse({ minPrice: 99, maxPrice: 500_000, validityMonths: 24 })).toBe(false);
+    expect(parse({ minPrice: 100, maxPrice: 500_001, validityMonths: 24 })).toBe(false);
+    expect(parse({ minPrice: 100, maxPrice: 500_000, validityMonths: 25 })).toBe(false);
+    expect(parse({ minPrice: 100, maxPrice: 500_000, validityMonths: 0 })).toBe(false);
+    expect(parse({ minPrice: 2000, maxPrice: 1999, validityMonths: 12 })).toBe(false);
   });
 });

@@ -10,12 +10,19 @@ import {
   RESOLUTIONS,
   SUPPORT_TYPES,
 } from '../pricing/default-price-list';
-import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE, MAX_TURNAROUND_DAYS } from '../pricing/price-list-schema';
+import {
+  GIFT_CARD_MAX_CENTS,
+  GIFT_CARD_MAX_MONTHS,
+  GIFT_CARD_MIN_CENTS,
+  MAX_AMOUNT_CENTS,
+  MAX_MULTIPLIER_VALUE,
+  MAX_TURNAROUND_DAYS,
+} from '../pricing/price-list-schema';
 
 /*
  * The Tarifs tab's form: sub-tabs Supports, Bobines, Résolution,
  * Format, Livraison, plus ours for the entries added to the base list (quality, restoration, denoising,
- * shipping of the originals). Amounts are typed in euros (min 0, to the cent), multipliers as
+ * shipping of the originals, …, and the gift cards' bounds and validity, decision 037). Amounts are typed in euros (min 0, to the cent), multipliers as
  * coefficients (min 1, four decimals at most), with a decimal comma or a point: « 0,39 » and
  * « 0.39 » are the same price. Anything else is refused with a French message on its field, and
  * nothing is published: a price typed wrong must never reach the site (« 0,39 » once became 39 €).
@@ -26,10 +33,11 @@ import { MAX_AMOUNT_CENTS, MAX_MULTIPLIER_VALUE, MAX_TURNAROUND_DAYS } from '../
  */
 
 /**
- * Euros (stored in cents), a coefficient, a turnaround in working days, a whole percentage, or a
- * yes/no flag (stored as a boolean, shown as a « Oui / Non » choice).
+ * Euros (stored in cents), a coefficient, a turnaround in working days, a whole percentage, a
+ * yes/no flag (stored as a boolean, shown as a « Oui / Non » choice), or a gift card's validity in
+ * whole months.
  */
-export type PriceFieldKind = 'euros' | 'multiplier' | 'days' | 'percent' | 'flag';
+export type PriceFieldKind = 'euros' | 'multiplier' | 'days' | 'percent' | 'flag' | 'months';
 
 export interface PriceField {
   /** The form field's name, also its path in the document (`supports.photos.basePrice`). */
@@ -41,7 +49,17 @@ export interface PriceField {
 }
 
 export interface PriceTab {
-  id: 'supports' | 'bobines' | 'resolution' | 'format' | 'livraison' | 'options' | 'delais' | 'copies' | 'selection';
+  id:
+    | 'supports'
+    | 'bobines'
+    | 'resolution'
+    | 'format'
+    | 'livraison'
+    | 'options'
+    | 'delais'
+    | 'copies'
+    | 'selection'
+    | 'cartes-cadeaux';
   label: string;
   description: string;
   fields: PriceField[];
@@ -185,6 +203,17 @@ export function priceTabs(list: PriceListDocument): PriceTab[] {
         },
       ],
     },
+    {
+      id: 'cartes-cadeaux',
+      label: 'Cartes cadeaux',
+      description:
+        'Montants entre lesquels le client choisit celui d’une carte cadeau (page « Offrir une carte cadeau »), et durée de validité d’une carte à partir de son émission.',
+      fields: [
+        { name: 'giftCards.minPrice', label: 'Montant minimal', kind: 'euros', suffix: 'par carte' },
+        { name: 'giftCards.maxPrice', label: 'Montant maximal', kind: 'euros', suffix: 'par carte' },
+        { name: 'giftCards.validityMonths', label: 'Validité', kind: 'months', suffix: 'mois après l’émission' },
+      ],
+    },
   ];
 }
 
@@ -242,6 +271,11 @@ export const PRICE_FORM_MESSAGES = {
   percentNotANumber: 'Saisissez un pourcentage entier, par exemple 20',
   percentRange: `Un pourcentage va de 0 à 100`,
   flag: 'Choisissez oui ou non',
+  monthsNotANumber: 'Saisissez un nombre entier de mois, par exemple 12',
+  monthsRange: `Une carte cadeau est valable de 1 à ${GIFT_CARD_MAX_MONTHS}${NBSP}mois`,
+  giftCardMinTooLow: `Une carte cadeau vaut au moins ${formatEurosFromCents(GIFT_CARD_MIN_CENTS)}`,
+  giftCardMaxTooHigh: `Une carte cadeau vaut au plus ${formatEurosFromCents(GIFT_CARD_MAX_CENTS)}`,
+  giftCardMaxBelowMin: 'Le montant maximal doit être au moins égal au montant minimal',
   expressNotShorter: 'Le délai express doit être plus court que le délai standard',
   insuranceMaxTooLow: `La valeur assurable maximale est d’au moins ${formatEurosFromCents(10_000)}`,
   invalid: 'Veuillez corriger les prix signalés',
@@ -263,6 +297,7 @@ export type PriceEntry = { ok: true; value: number } | { ok: false; error: strin
  */
 export function parsePriceEntry(text: string, kind: PriceFieldKind): PriceEntry {
   if (kind === 'days') return parseDays(text);
+  if (kind === 'months') return parseMonths(text);
   if (kind === 'percent') return parsePercent(text);
   if (kind === 'flag') return parseFlag(text);
   return kind === 'euros' ? parseEuros(text) : parseMultiplier(text);
@@ -322,6 +357,15 @@ function parseDays(text: string): PriceEntry {
   return { ok: true, value };
 }
 
+/** A gift card's validity: a whole number of months, 1 to GIFT_CARD_MAX_MONTHS (« 12 », « 12 mois »). */
+function parseMonths(text: string): PriceEntry {
+  const normalised = text.replace(/\s/g, '').replace(/mois$/i, '');
+  if (!/^\d+$/.test(normalised)) return { ok: false, error: PRICE_FORM_MESSAGES.monthsNotANumber };
+  const value = Number(normalised);
+  if (value < 1 || value > GIFT_CARD_MAX_MONTHS) return { ok: false, error: PRICE_FORM_MESSAGES.monthsRange };
+  return { ok: true, value };
+}
+
 /** A whole percentage, 0 to 100 (« 20 », « 20 % »). */
 function parsePercent(text: string): PriceEntry {
   const normalised = text.replace(/\s/g, '').replace(/%$/, '');
@@ -359,6 +403,17 @@ export function applyPriceForm(current: PriceListDocument, entries: Record<strin
   if (!errors['insurance.maxValue'] && result.insurance.maxValue < 10_000) {
     errors['insurance.maxValue'] = PRICE_FORM_MESSAGES.insuranceMaxTooLow;
   }
+  const gift = result.giftCards;
+  if (!errors['giftCards.minPrice'] && gift.minPrice < GIFT_CARD_MIN_CENTS) {
+    errors['giftCards.minPrice'] = PRICE_FORM_MESSAGES.giftCardMinTooLow;
+  }
+  if (!errors['giftCards.maxPrice'] && gift.maxPrice > GIFT_CARD_MAX_CENTS) {
+    errors['giftCards.maxPrice'] = PRICE_FORM_MESSAGES.giftCardMaxTooHigh;
+  }
+  // Compared only when both amounts were read: a refused minimum says nothing about the maximum.
+  if (!errors['giftCards.minPrice'] && !errors['giftCards.maxPrice'] && gift.maxPrice < gift.minPrice) {
+    errors['giftCards.maxPrice'] = PRICE_FORM_MESSAGES.giftCardMaxBelowMin;
+  }
   return { document: result, errors };
 }
 
@@ -394,6 +449,7 @@ function valueText(kind: PriceFieldKind, value: number): string {
   if (kind === 'flag') return value ? 'oui' : 'non';
   if (kind === 'percent') return `${value}${NBSP}%`;
   if (kind === 'days') return `${value}${NBSP}jour${value > 1 ? 's' : ''}`;
+  if (kind === 'months') return `${value}${NBSP}mois`;
   return kind === 'euros' ? formatEurosFromCents(value) : coefficientFormat.format(value);
 }
 
@@ -451,6 +507,7 @@ export function largeChangeSentence(change: PriceChange): string {
     days: 'Le délai',
     percent: 'La part',
     flag: 'Le choix',
+    months: 'La durée',
   }[change.kind];
   const factor = change.before === 0 || change.after === 0 ? change.changeText : ratioText(change.before, change.after);
   return `${what} «${NNBSP}${change.label}${NNBSP}» (${change.section}) passe de ${change.beforeText} à ${change.afterText} (${factor}).`;

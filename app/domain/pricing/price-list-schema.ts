@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import '../zod-config';
+import { formatEurosFromCents } from '../format';
+import { GIFT_CARD_MAX_VALIDITY_MONTHS } from '../vouchers/gift-card-office';
 import {
   DEFAULT_EXTRA_COPIES,
   DEFAULT_GIFT_CARDS,
@@ -52,6 +54,26 @@ const multiplier = (min: number) =>
     .refine((value) => Math.abs(value * MULTIPLIER_SCALE - Math.round(value * MULTIPLIER_SCALE)) < 1e-6, {
       error: 'Un coefficient a au plus quatre décimales.',
     });
+
+/** The least a gift card may be bought for (Tarifs, `giftCards.minPrice` at least this). */
+export const GIFT_CARD_MIN_CENTS = 100;
+/** The most a gift card may be bought for (Tarifs, `giftCards.maxPrice` at most this): 5 000 €. */
+export const GIFT_CARD_MAX_CENTS = 500_000;
+/*
+ * A card must state its validity (decision 037: without a date it would never expire), so at least
+ * one month. And at most GIFT_CARD_MAX_VALIDITY_MONTHS (24): the back office's « Prolonger » keeps a
+ * card valid at most that long after its issue, extensions included (gift-card-office.ts). A longer
+ * validity at the sale would make a card the back office can never extend and whose end breaks that
+ * rule; the two limits are the same constant so that they cannot drift apart.
+ */
+export const GIFT_CARD_MAX_MONTHS = GIFT_CARD_MAX_VALIDITY_MONTHS;
+
+const GIFT_CARD_SCHEMA_MESSAGES = {
+  minTooLow: `Une carte cadeau vaut au moins ${formatEurosFromCents(GIFT_CARD_MIN_CENTS)}.`,
+  maxTooHigh: `Une carte cadeau vaut au plus ${formatEurosFromCents(GIFT_CARD_MAX_CENTS)}.`,
+  maxBelowMin: 'Le montant maximal d’une carte cadeau est au moins son montant minimal.',
+  monthsRange: `Une carte cadeau est valable de 1 à ${GIFT_CARD_MAX_MONTHS}\u00A0mois.`,
+} as const;
 
 const text = z.string().trim().min(1, { error: 'Texte obligatoire.' }).max(200);
 
@@ -112,16 +134,16 @@ export const priceListDocumentSchema = z.object({
   // Gift cards (decision 037): read with the defaults on older lists.
   giftCards: z
     .object({
-      minPrice: cents.min(100, { error: 'Une carte cadeau vaut au moins 1,00\u00A0€.' }),
-      maxPrice: cents,
+      minPrice: cents.min(GIFT_CARD_MIN_CENTS, { error: GIFT_CARD_SCHEMA_MESSAGES.minTooLow }),
+      maxPrice: cents.max(GIFT_CARD_MAX_CENTS, { error: GIFT_CARD_SCHEMA_MESSAGES.maxTooHigh }),
       validityMonths: z
         .number({ error: 'Indiquez un nombre de mois.' })
         .int({ error: 'Une validité s’exprime en mois entiers.' })
-        .min(1, { error: 'Une carte cadeau est valable au moins 1\u00A0mois.' })
-        .max(120, { error: 'Une carte cadeau est valable au plus 120\u00A0mois.' }),
+        .min(1, { error: GIFT_CARD_SCHEMA_MESSAGES.monthsRange })
+        .max(GIFT_CARD_MAX_MONTHS, { error: GIFT_CARD_SCHEMA_MESSAGES.monthsRange }),
     })
     .refine((g) => g.maxPrice >= g.minPrice, {
-      error: 'Le montant maximal d’une carte cadeau est au moins son montant minimal.',
+      error: GIFT_CARD_SCHEMA_MESSAGES.maxBelowMin,
       path: ['maxPrice'],
     })
     .default(DEFAULT_GIFT_CARDS),

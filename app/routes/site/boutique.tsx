@@ -1,6 +1,7 @@
 import { BoxIcon, DiscIcon, GiftIcon, type LucideIcon, TagIcon, TruckIcon, UsbIcon } from 'lucide-react';
 import { data, Link } from 'react-router';
 import { CallToAction } from '~/components/site/call-to-action';
+import { GIFT_CARD_PATH, giftCardValidity } from '~/components/site/gift-card-offer';
 import { JsonLd } from '~/components/site/json-ld';
 import { PageHeader } from '~/components/site/page-header';
 import { Prose } from '~/components/site/prose';
@@ -45,6 +46,12 @@ interface Product {
 
 function amount(cents: unknown): string {
   return typeof cents === 'number' && Number.isFinite(cents) ? formatEurosFromCents(cents) : PRICE_ON_REQUEST;
+}
+
+/** « De 20,00 € à 500,00 € », the amounts a card may be bought for; « Montant au choix » without the list. */
+function giftCardRange(priceList: PriceListDocument | null): string {
+  const bounds = priceList?.giftCards;
+  return bounds ? `De ${amount(bounds.minPrice)} à ${amount(bounds.maxPrice)}` : 'Montant au choix';
 }
 
 function products(priceList: PriceListDocument | null): Product[] {
@@ -93,9 +100,10 @@ function products(priceList: PriceListDocument | null): Product[] {
       id: 'carte-cadeau',
       icon: 'gift',
       title: 'Carte cadeau',
-      text: 'Offrez la numérisation des souvenirs d’un proche, du montant de votre choix, valable un an.',
-      price: 'Montant au choix',
-      link: { label: 'Commander une carte cadeau', to: '/contact?sujet=carte-cadeau' },
+      // Its validity and bounds are the active price list's (Tarifs, « Cartes cadeaux »).
+      text: `Offrez la numérisation des souvenirs d’un proche, du montant de votre choix, ${giftCardValidity(priceList?.giftCards?.validityMonths)}, envoyée par e-mail ou à imprimer.`,
+      price: giftCardRange(priceList),
+      link: { label: 'Offrir une carte cadeau', to: GIFT_CARD_PATH },
     },
   ];
 }

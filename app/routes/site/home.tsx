@@ -3,6 +3,7 @@ import { data, Link } from 'react-router';
 import { AnimatedFigures, type Figure } from '~/components/site/animated-figures';
 import { CallToAction } from '~/components/site/call-to-action';
 import { FaqList } from '~/components/site/faq-list';
+import { GiftCardOffer } from '~/components/site/gift-card-offer';
 import { JsonLd } from '~/components/site/json-ld';
 import { PostCard } from '~/components/site/post-card';
 import { ProcessSteps } from '~/components/site/process-steps';
@@ -68,6 +69,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       origin,
       cards,
+      // « Offrir une carte cadeau »: the card's validity is the active list's (Tarifs).
+      giftCardValidityMonths: priceList?.giftCards?.validityMonths ?? null,
       posts,
       faq: faq.filter((item) => item.featured).slice(0, 5),
       structuredData: localBusiness(origin, priced),
@@ -90,7 +93,7 @@ const heroImages = [
 ] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { cards, posts, faq, structuredData } = loaderData;
+  const { cards, posts, faq, structuredData, giftCardValidityMonths } = loaderData;
   return (
     <>
       {/* The hero runs under the transparent header, which turns opaque once the page scrolls. */}
@@ -226,6 +229,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
+
+      <GiftCardOffer id="carte-cadeau-titre" validityMonths={giftCardValidityMonths} className="bg-secondary" />
 
       <section aria-labelledby="essai-titre" className="bg-accent">
         <div className="mx-auto flex max-w-7xl flex-col items-start gap-6 px-4 py-12 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">

@@ -15,6 +15,7 @@ import {
 } from 'lucide-react';
 import { data, Link } from 'react-router';
 import { CallToAction } from '~/components/site/call-to-action';
+import { GiftCardOffer } from '~/components/site/gift-card-offer';
 import { JsonLd } from '~/components/site/json-ld';
 import { PageHeader } from '~/components/site/page-header';
 import { Section } from '~/components/site/section';
@@ -71,6 +72,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       origin,
       cards,
+      // « Offrir une carte cadeau »: the card's validity is the active list's (Tarifs).
+      giftCardValidityMonths: priceList?.giftCards?.validityMonths ?? null,
       structuredData: [servicesStructuredData(origin, priced), breadcrumbList(origin, CRUMBS)],
     },
     { headers: pageCacheHeaders(request) },
@@ -143,7 +146,7 @@ const FURTHER_SERVICES: readonly {
 ];
 
 export default function Services({ loaderData }: Route.ComponentProps) {
-  const { cards, structuredData } = loaderData;
+  const { cards, structuredData, giftCardValidityMonths } = loaderData;
   return (
     <>
       <PageHeader
@@ -285,6 +288,8 @@ export default function Services({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </Section>
+
+      <GiftCardOffer id="carte-cadeau-titre" validityMonths={giftCardValidityMonths} />
 
       <CallToAction
         title="Votre devis en deux minutes"

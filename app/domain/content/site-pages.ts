@@ -30,6 +30,7 @@ export const STATIC_PUBLIC_PAGES: readonly SitemapEntry[] = [
   { path: '/villes-du-loiret', changeFrequency: 'yearly', priority: 0.4 },
   { path: '/a-propos', changeFrequency: 'yearly', priority: 0.5 },
   { path: '/boutique', changeFrequency: 'monthly', priority: 0.6 },
+  { path: '/carte-cadeau', changeFrequency: 'monthly', priority: 0.6 },
   { path: '/blog', changeFrequency: 'weekly', priority: 0.7 },
   { path: '/services-entreprises', changeFrequency: 'monthly', priority: 0.7 },
   { path: '/contact', changeFrequency: 'yearly', priority: 0.6 },

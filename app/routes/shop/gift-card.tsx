@@ -27,8 +27,6 @@ import type { Route } from './+types/gift-card';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Offrir une carte cadeau | Soovenirs' },
-  // Not offered to search engines until a card can be spent at checkout (decision 037, « Not yet »).
-  { name: 'robots', content: 'noindex' },
   {
     name: 'description',
     content:

@@ -601,6 +601,10 @@ describe('an order a gift card pays in part or in full (decision 037)', () => {
     ]);
     expect(toCard.ok && toCard.next).toMatchObject({ giftCardCents: 0, paymentStatus: 'partially_refunded' });
     expect(refusal(decide(paid, { type: 'refund', amountCents: CARD + 1, toGiftCard: true }))).toBe('amount_invalid');
+    // A card expired since keeps its part: only the money paid can still go back.
+    const expired = state({ paymentStatus: 'paid', giftCardCents: CARD, giftCardOpen: false });
+    expect(refusal(decide(expired, { type: 'refund', amountCents: TOTAL - CARD }))).toBe('ok');
+    expect(refusal(decide(expired, { type: 'refund', amountCents: TOTAL - CARD + 1 }))).toBe('amount_invalid');
     // A paid order's cancellation owes its money back (split card-first by the server), no release.
     const canceled = decide(paid, { type: 'cancel', refundCents: TOTAL, refundRight: true });
     expect(canceled.ok && canceled.effects.filter((effect) => effect.kind === 'restore_gift_card')).toEqual([]);

@@ -86,6 +86,12 @@ export interface OrderState {
    * collect: the payment settles the rest (amountDueCents). 0 when absent.
    */
   giftCardCents?: number;
+  /**
+   * Whether that card can still take money back (neither past its end nor closed). A card expired
+   * since keeps its part: by its terms that value is spent, so it is neither restored nor refunded
+   * in money (no credit note could cancel what the order's invoice never counted). True when absent.
+   */
+  giftCardOpen?: boolean;
 }
 
 /** What the order still asks for in money: its total less what a gift card pays of it. */
@@ -389,9 +395,15 @@ export function isPaid(state: Pick<OrderState, 'paymentStatus'>): boolean {
   return state.paymentStatus === 'paid' || state.paymentStatus === 'partially_refunded';
 }
 
-/** What can still be given back: paid minus refunded (or being refunded) minus what is already owed back. */
-export function refundableCents(state: Pick<OrderState, 'paidCents' | 'refundedCents' | 'owedCents'>): number {
-  return Math.max(0, state.paidCents - state.refundedCents - (state.owedCents ?? 0));
+/**
+ * What can still be given back: paid minus refunded (or being refunded) minus what is already owed
+ * back, less the part of a gift card that can no longer take it back (giftCardOpen).
+ */
+export function refundableCents(
+  state: Pick<OrderState, 'paidCents' | 'refundedCents' | 'owedCents' | 'giftCardCents' | 'giftCardOpen'>,
+): number {
+  const lockedOnCard = state.giftCardOpen === false ? (state.giftCardCents ?? 0) : 0;
+  return Math.max(0, state.paidCents - state.refundedCents - (state.owedCents ?? 0) - lockedOnCard);
 }
 
 /** The refund effect of a change that owes `amountCents` back, and the state that reserves it. */

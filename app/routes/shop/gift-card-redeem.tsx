@@ -122,6 +122,8 @@ export default function GiftCardRedeem({ actionData }: Route.ComponentProps) {
             État{NBSP}: {actionData.card.state} · valable jusqu’au {formatDateFr(actionData.card.expiresAt)}
           </p>
           <p className="text-muted-foreground text-sm">
+            Pour l’utiliser, composez votre commande, puis saisissez ce code dans «{NBSP}Carte cadeau{NBSP}» au moment
+            du paiement{NBSP}: elle en règle tout ou partie.{' '}
             <Link to="/configurateur" className="text-primary underline-offset-4 hover:underline">
               Estimer une commande
             </Link>{' '}

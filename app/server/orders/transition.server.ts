@@ -206,6 +206,7 @@ async function loadOrderState(
       kind: isOrderKind(row?.kind) ? row.kind : 'digitisation',
       giftCardUsed: Boolean(row?.gift_card_used),
       giftCardCents: facts.giftCard?.cents ?? 0,
+      giftCardOpen: facts.giftCard?.open ?? true,
       status: facts.status,
       paymentStatus,
       paymentMethod: facts.paymentMethod,

@@ -18,6 +18,8 @@ export interface OrderGiftCardPart {
   spentCents: number;
   maskedCode: string;
   expiresAt: Date;
+  /** Neither past its end nor closed: it can still take money back. */
+  open: boolean;
   /** The card sale's invoice, where the card's VAT was counted (null before it exists). */
   saleInvoiceNumber: string | null;
 }
@@ -29,9 +31,12 @@ export async function orderGiftCardPart(executor: Executor, orderId: string): Pr
     restored: number;
     last4: string;
     expires_at: string | Date;
+    open: boolean;
     sale_invoice: string | null;
   }>(sql`
     select c.id as card_id, c.code_last4 as last4, c.expires_at,
+      (c.expires_at > now() and not exists (select 1 from gift_card_ledger x
+        where x.card_id = c.id and x.kind in ('expired', 'refunded'))) as open,
       coalesce(sum(e.amount) filter (where e.kind = 'spent'), 0)::int as spent,
       coalesce(sum(e.amount) filter (where e.kind = 'restored'), 0)::int as restored,
       (select i.number from invoices i where i.order_id = c.sale_order_id and i.adjustment_id is null
@@ -49,6 +54,7 @@ export async function orderGiftCardPart(executor: Executor, orderId: string): Pr
     spentCents: Number(row.spent),
     maskedCode: maskGiftCardCode(row.last4),
     expiresAt: new Date(row.expires_at),
+    open: Boolean(row.open),
     saleInvoiceNumber: row.sale_invoice,
   };
 }

@@ -27,6 +27,10 @@ export const AUDIT_KIND_LABELS = {
   'gift_card.resend': 'Carte cadeau renvoyée',
   'gift_card.extend': 'Carte cadeau prolongée',
   'gift_card.refund': 'Carte cadeau annulée et remboursée',
+  // « Codes promo » (decision 038): the subject is the code's id, known by the code itself.
+  'promotion.create': 'Code promo créé',
+  'promotion.pause': 'Code promo suspendu',
+  'promotion.resume': 'Code promo réactivé',
   'payment.validate': 'Paiement validé',
   'payment.reject': 'Paiement rejeté',
   'price.change': 'Modification des tarifs',

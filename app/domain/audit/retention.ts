@@ -23,6 +23,8 @@ const ACCOUNTING_KINDS: ReadonlySet<AuditKind> = new Set<AuditKind>([
   // what is left ceases to be), are records of that debt.
   'gift_card.refund',
   'gift_card.extend',
+  // A code's terms price every order placed with it.
+  'promotion.create',
   'payment.validate',
   'payment.reject',
   'price.change',

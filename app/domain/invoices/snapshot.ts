@@ -150,6 +150,11 @@ export interface SnapshotOrder {
   insuredValueCents?: number;
   totalPriceCents: number;
   items: readonly OrderLine[];
+  /**
+   * What promotion codes took off (decision 038), one negative line each: the total is already net
+   * of them, so the lines add up to it and the VAT is that of the price paid.
+   */
+  discounts?: ReadonlyArray<{ label: string; detail: string; cents: number }>;
 }
 
 function itemDetail(list: PriceListDocument, item: OrderLine): string {
@@ -235,6 +240,9 @@ export function buildDocumentLines(order: SnapshotOrder, list: PriceListDocument
     lines.push(
       simpleLine('Assurance du retour', `Ad valorem, valeur déclarée ${declared}`, 1, order.insurancePriceCents ?? 0),
     );
+  }
+  for (const discount of order.discounts ?? []) {
+    if (discount.cents > 0) lines.push(simpleLine(discount.label, discount.detail, 1, -discount.cents));
   }
   const sum = lines.reduce((total, line) => total + line.totalCents, 0);
   if (sum !== order.totalPriceCents) {

@@ -92,6 +92,8 @@ export interface OrderState {
    * in money (no credit note could cancel what the order's invoice never counted). True when absent.
    */
   giftCardOpen?: boolean;
+  /** What promotion codes took off the order (decision 038); 0 when absent. */
+  discountCents?: number;
 }
 
 /** What the order still asks for in money: its total less what a gift card pays of it. */
@@ -101,12 +103,16 @@ export function amountDueCents(state: Pick<OrderState, 'totalCents' | 'giftCardC
 
 /**
  * A cancellation or withdrawal of an unpaid order gives its gift card back what the card was
- * holding for it: nothing was paid, nothing is refunded, the reservation ends.
+ * holding for it, and its promotion codes their use: nothing was paid, nothing is refunded, the
+ * reservation ends.
  */
 function releaseGiftCard(state: OrderState): { changes: Partial<OrderState>; effects: Effect[] } {
+  if (isPaid(state)) return { changes: {}, effects: [] };
+  // Its promotion codes too: an order never paid does not use up a code's uses.
+  const codes: Effect[] = (state.discountCents ?? 0) > 0 ? [{ kind: 'release_promotions' }] : [];
   const cents = state.giftCardCents ?? 0;
-  if (cents <= 0 || isPaid(state)) return { changes: {}, effects: [] };
-  return { changes: { giftCardCents: 0 }, effects: [{ kind: 'restore_gift_card', amountCents: cents }] };
+  if (cents <= 0) return { changes: {}, effects: codes };
+  return { changes: { giftCardCents: 0 }, effects: [{ kind: 'restore_gift_card', amountCents: cents }, ...codes] };
 }
 
 /** Something physical travels: it needs a delivery address (docs/fulfilment.md). */
@@ -231,7 +237,9 @@ export type Effect =
   /** A gift card's sale is withdrawn, unused: the card is closed, its whole value refunded with the order. */
   | { kind: 'cancel_gift_card' }
   /** What a gift card paid of this order goes back to it (a `restored` ledger entry). */
-  | { kind: 'restore_gift_card'; amountCents: number };
+  | { kind: 'restore_gift_card'; amountCents: number }
+  /** An unpaid order ends: its promotion codes' uses count no more (decision 038). */
+  | { kind: 'release_promotions' };
 
 export type EmailEffect =
   | 'order-confirmation'

@@ -5,13 +5,15 @@ import type { OrderStatus, PaymentStatus, WorkshopStage } from '~/domain/order-s
 import { countryName, sameAddress } from '~/domain/orders/address';
 import { amountDueCents } from '~/domain/orders/lifecycle';
 import type { OrderPaymentMethod } from '~/domain/payments/offline';
-import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/default-price-list';
 import { ORDER_EXTRA_KEYS, pickPriceFields } from '~/domain/pricing/pricing';
+import { promotionDescription } from '~/domain/vouchers/promotions';
 import type { Executor } from '../config/config-options.server';
 import { orders, priceLists, user } from '../db/schema';
 import { loadOrderAddresses, type OrderAddress, type OrderAddresses } from '../orders/addresses.server';
 import { customerOf, loadOrderLines, type OrderCustomer, OWNER_COLUMNS } from '../orders/order-parts.server';
 import { type OrderGiftCardPart, orderGiftCardPart } from '../vouchers/order-gift-card.server';
+import { type OrderPromotion, orderPromotions } from '../vouchers/promotions.server';
 
 /*
  * What the payment and invoicing code reads about an order: its amounts, items, the price list it
@@ -40,6 +42,10 @@ export interface OrderFacts extends SnapshotOrder {
   giftCard: OrderGiftCardPart | null;
   /** The money the order asks for: its total less the gift card's part (what a gateway is asked). */
   amountDueCents: number;
+  /** What promotion codes took off (decision 038): the total is already net of it. */
+  discountCents: number;
+  /** The codes it was placed with, in the order they applied. */
+  promotions: OrderPromotion[];
 }
 
 /** The order's facts, or null. With `lock`, the order row is locked (FOR UPDATE) until the transaction ends. */
@@ -51,7 +57,7 @@ export async function loadOrderFacts(
   const query = executor.select().from(orders).where(eq(orders.id, orderId));
   const [order] = lock ? await query.for('update') : await query;
   if (!order) return null;
-  const [items, owner, list, addresses, giftCard] = await Promise.all([
+  const [items, owner, list, addresses, giftCard, promotions] = await Promise.all([
     loadOrderLines(executor, orderId),
     order.userId
       ? executor
@@ -69,6 +75,7 @@ export async function loadOrderFacts(
       : Promise.resolve(null),
     loadOrderAddresses(executor, orderId),
     orderGiftCardPart(executor, orderId),
+    order.discountCents > 0 ? orderPromotions(executor, orderId) : Promise.resolve([]),
   ]);
   return {
     id: order.id,
@@ -95,6 +102,13 @@ export async function loadOrderFacts(
     priceList: list,
     giftCard,
     amountDueCents: amountDueCents({ totalCents: order.totalPriceCents, giftCardCents: giftCard?.cents ?? 0 }),
+    discountCents: order.discountCents,
+    promotions,
+    discounts: promotions.map(({ terms, cents }) => ({
+      label: `Remise ${terms.code}`,
+      detail: `${terms.label} (${promotionDescription(terms, list ?? DEFAULT_PRICE_LIST)})`,
+      cents,
+    })),
   };
 }
 

@@ -36,6 +36,7 @@ import {
   issueGiftCardInTx,
   recordGiftCardEntry,
 } from '../vouchers/gift-cards.server';
+import { releasePromotionUses } from '../vouchers/promotions.server';
 import { enqueueOrderConfirmation, enqueuePaymentReceived, enqueuePaymentRejected } from './confirmation-email.server';
 import { enqueueJourneyEmail } from './journey-emails.server';
 import { forgetIbanWhenSettled, type IbanRequestOutcome, requestIbanForRefund } from './refund-iban.server';
@@ -207,6 +208,7 @@ async function loadOrderState(
       giftCardUsed: Boolean(row?.gift_card_used),
       giftCardCents: facts.giftCard?.cents ?? 0,
       giftCardOpen: facts.giftCard?.open ?? true,
+      discountCents: facts.discountCents,
       status: facts.status,
       paymentStatus,
       paymentMethod: facts.paymentMethod,
@@ -482,6 +484,9 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       await restoreGiftCard(run, effect.amountCents);
       return;
     }
+    case 'release_promotions':
+      await releasePromotionUses(tx, facts.id, run.now);
+      return;
     case 'extend_retention': {
       // A paid « Prolonger d’un an »: the source order's files are kept longer, in this transaction.
       await applyPaidRetentionExtension(tx, facts.id, run.actor, run.now);

@@ -3,6 +3,7 @@ import type { CheckoutDetails } from '~/domain/orders/checkout-details';
 import { amountDueCents, type CheckoutMethod, LIFECYCLE_MESSAGES, type OrderState } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
+import { PROMOTION_MESSAGES } from '~/domain/vouchers/promotions';
 import type { Tx } from '../db/client.server';
 import { saveAddressToProfile } from '../orders/checkout-details.server';
 import { recordEarlyStartConsentInTx } from '../orders/early-start.server';
@@ -13,6 +14,7 @@ import {
   requestedGiftCardCents,
   spendGiftCardInTx,
 } from '../vouchers/gift-card-spending.server';
+import { applyPromotionCodesInTx } from '../vouchers/promotions.server';
 import { CheckoutError } from './checkout.server';
 import { getCardAvailability } from './sandbox-mode.server';
 
@@ -68,6 +70,11 @@ export async function confirmCheckout(input: {
    * `request` and `userId` count a wrong code against the client and the account.
    */
   giftCard?: { typed: string; amount?: string; request: Request; userId: string | null } | null;
+  /**
+   * The promotion codes typed at « Payer » (decision 038): checked again with their rows locked,
+   * their uses written and the order's total lowered, in this transaction, before the gift card.
+   */
+  promotion?: { typed: string; request: Request; userId: string | null } | null;
 }): Promise<{ paidByGiftCard: boolean }> {
   // No card may be chosen while no gateway can take one: the order stays as it was (a draft is
   // not placed, nobody is e-mailed); transfer and cheque remain.
@@ -90,18 +97,21 @@ export async function confirmCheckout(input: {
       const locked = await lockOrderState(tx, input.orderId);
       if (!locked)
         throw new CheckoutRefusal({ ok: false, code: 'not_found', message: NOT_FOUND_MESSAGE, orderNumber: null });
-      const { state } = locked;
-      if (input.contact || (!state.placed && input.details)) {
+      const { state: before } = locked;
+      if (input.contact || (!before.placed && input.details)) {
         await recordCheckoutContact(tx, {
           orderId: input.orderId,
           contact: input.contact ?? null,
           details: input.details ?? null,
-          placed: state.placed,
+          placed: before.placed,
           actor: input.actor,
         });
       }
       if (input.earlyStart) await recordEarlyStartConsentInTx(tx, input.orderId, input.actor);
       if (input.saveToProfileOf && input.details) await saveAddressToProfile(input.saveToProfileOf, input.details, tx);
+      if (input.promotion?.typed.trim()) await takePromotionCodes(tx, before, input.orderId, input.promotion);
+      // The order as written above (its insurance, its discount): what the card and the rest pay.
+      const { state } = (await lockOrderState(tx, input.orderId)) ?? locked;
       // Paying again the way already chosen: nothing else changes (a paid, cancelled or withdrawn
       // order is refused by the transition, which rolls back what was written above).
       const fromCard = typedCode ? await spendCard(tx, state, input, typedCode) : 0;
@@ -138,6 +148,33 @@ export async function confirmCheckout(input: {
       message: error.result.message,
     };
     throw new CheckoutError(refusal.status, refusal.message);
+  }
+}
+
+/**
+ * The typed promotion codes lower a draft's total (their uses written, their rows locked). A
+ * placed order keeps the codes it was placed with: typed again, they change nothing; others are
+ * refused.
+ */
+async function takePromotionCodes(
+  tx: Tx,
+  state: OrderState,
+  orderId: string,
+  promotion: { typed: string; request: Request; userId: string | null },
+): Promise<void> {
+  if (state.placed) {
+    if ((state.discountCents ?? 0) > 0) return;
+    throw new CheckoutRefusal(
+      { ok: false, code: 'promotion', message: PROMOTION_MESSAGES.alreadyPlaced, orderNumber: null },
+      409,
+    );
+  }
+  const taken = await applyPromotionCodesInTx(tx, { ...promotion, orderId, now: new Date() });
+  if (!taken.ok) {
+    throw new CheckoutRefusal(
+      { ok: false, code: 'promotion', message: taken.message, orderNumber: null },
+      taken.limited ? 429 : 422,
+    );
   }
 }
 

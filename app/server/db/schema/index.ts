@@ -10,3 +10,4 @@ export * from './saved-filters';
 export * from './shares';
 export * from './shop';
 export * from './tracking';
+export * from './promotions';

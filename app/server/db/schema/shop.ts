@@ -87,6 +87,11 @@ export const orders = pgTable(
     /** The express turnaround's surcharge (0 when standard) and the return's ad valorem insurance. */
     expressPriceCents: integer('express_price').notNull().default(0),
     insurancePriceCents: integer('insurance_price').notNull().default(0),
+    /**
+     * What promotion codes took off (decision 038; promotion_code_uses holds each code's part): the
+     * total is the price fields' sum less this.
+     */
+    discountCents: integer('discount').notNull().default(0),
     totalPriceCents: integer('total_price').notNull().default(0),
     /** The promised turnaround: express (priced in Tarifs) or standard. */
     express: boolean('express').notNull().default(false),
@@ -152,6 +157,7 @@ export const orders = pgTable(
     ),
     // `gift_card`: a gift card paid the whole order at checkout (decision 037).
     check('orders_payment_method_check', sql`${t.paymentMethod} in ('card', 'transfer', 'cheque', 'gift_card')`),
+    check('orders_discount_check', sql`${t.discountCents} >= 0`),
     check(
       'orders_stage_check',
       sql`${t.stage} in ('awaiting_originals', 'received', 'digitising', 'quality_check', 'ready')`,

@@ -1,0 +1,443 @@
+import { z } from 'zod';
+import '../zod-config';
+import { addDays, type CalendarDay, parisMidnight } from '../calendar';
+import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
+import { allocateCents } from '../invoices/vat';
+import { parseEurosToCents } from '../orders/refund-form';
+import { type PriceListDocument, SUPPORT_TYPES, type SupportType } from '../pricing/default-price-list';
+import { type LineChoice, priceLine } from '../pricing/pricing';
+import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
+
+/*
+ * Promotion codes (« codes promo », decision 038). Pure: the server finds the code, counts its
+ * uses and writes them; everything that decides lives here, so that the checkout's preview, the
+ * placing, the reception's recount and a refund compute the same cents.
+ *
+ * A code takes off a percentage, or an amount, of the order's digitisation items (all of them, or
+ * those of chosen supports); delivery, shipping, the express turnaround and the insurance are
+ * never discounted. A percentage is rounded once, half up, on the eligible total, then shared among
+ * the eligible lines in proportion to their amounts (largest remainders), so that the lines' parts
+ * add up to it and a line's part is what a refund of that line gives back (pro rata). Several
+ * codes on one order apply one after the other, each on what the previous ones left.
+ */
+
+export const PROMOTION_KINDS = ['percent', 'amount'] as const;
+export type PromotionKind = (typeof PROMOTION_KINDS)[number];
+
+/** What a code promises: fixed at its creation (only its pause changes afterwards). */
+export interface PromotionTerms {
+  code: string;
+  label: string;
+  kind: PromotionKind;
+  /** `percent`: 1 to 100. */
+  percent: number | null;
+  /** `amount`: cents. */
+  amountCents: number | null;
+  /** Empty: every digitisation item. */
+  supports: readonly SupportType[];
+  minimumOrderCents: number;
+  startsAt: Date;
+  endsAt: Date | null;
+  maxUses: number | null;
+  maxUsesPerCustomer: number | null;
+  firstOrderOnly: boolean;
+  combinable: boolean;
+}
+
+/** How many codes one order may carry (each must be combinable when there are several). */
+export const MAX_CODES_PER_ORDER = 3;
+export const MAX_PROMOTION_CODE_LENGTH = 32;
+
+/** « noël 20 » → « NOËL20 »: codes are read without case and without spaces. */
+export function normalisePromotionCode(typed: string): string {
+  return typed
+    .normalize('NFC')
+    .replace(/[\s\u00a0\u202f]+/g, '')
+    .toUpperCase();
+}
+
+/** The codes typed in the checkout's field, separated by commas, semicolons or spaces, each once. */
+export function typedPromotionCodes(typed: string): string[] {
+  const codes = typed
+    .normalize('NFC')
+    .split(/[,;\s\u00a0\u202f]+/)
+    .map(normalisePromotionCode)
+    .filter((code) => code !== '');
+  return [...new Set(codes)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The discount
+// ---------------------------------------------------------------------------------------------
+
+/** An order line as a code sees it: its support and its amount (including VAT). */
+export interface DiscountableLine {
+  type: string;
+  lineTotalCents: number;
+}
+
+export interface PromotionDiscount {
+  code: string;
+  /** What the code takes off, in cents (0 when nothing of the order is eligible). */
+  cents: number;
+  /** Its share on each line, in the lines' order: what a refund of that line gives back. */
+  perLine: number[];
+}
+
+function isSupport(type: string): type is SupportType {
+  return (SUPPORT_TYPES as readonly string[]).includes(type);
+}
+
+/** Whether the code applies to a line of this support (extra copies, gift cards: never). */
+export function promotionCovers(terms: Pick<PromotionTerms, 'supports'>, type: string): boolean {
+  if (!isSupport(type)) return false;
+  return terms.supports.length === 0 || terms.supports.includes(type);
+}
+
+/** numerator / denominator rounded half up (positive integers). */
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  return (2n * numerator + denominator) / (2n * denominator);
+}
+
+/** One code on what is left of each line: its cents and their share. */
+function discountOn(terms: PromotionTerms, left: readonly number[], types: readonly string[]): PromotionDiscount {
+  const weights = left.map((cents, i) => (promotionCovers(terms, types[i] as string) ? Math.max(cents, 0) : 0));
+  const eligible = weights.reduce((sum, cents) => sum + cents, 0);
+  let cents = 0;
+  if (eligible > 0 && terms.kind === 'percent') {
+    cents = Number(roundHalfUp(BigInt(eligible) * BigInt(terms.percent ?? 0), 100n));
+  } else if (eligible > 0) {
+    cents = Math.min(terms.amountCents ?? 0, eligible);
+  }
+  cents = Math.min(cents, eligible);
+  const perLine = eligible > 0 ? allocateCents(cents, weights) : weights.map(() => 0);
+  return { code: terms.code, cents, perLine };
+}
+
+/**
+ * What the codes take off the lines, in the order given: each applies to what the previous ones
+ * left of each line. No line ever goes below 0.
+ */
+export function promotionDiscounts(
+  codes: readonly PromotionTerms[],
+  lines: readonly DiscountableLine[],
+): PromotionDiscount[] {
+  const types = lines.map((line) => line.type);
+  const left = lines.map((line) => line.lineTotalCents);
+  return codes.map((terms) => {
+    const discount = discountOn(terms, left, types);
+    discount.perLine.forEach((share, i) => {
+      left[i] = (left[i] as number) - share;
+    });
+    return discount;
+  });
+}
+
+/** The codes' whole discount on these lines. */
+export function totalDiscountCents(codes: readonly PromotionTerms[], lines: readonly DiscountableLine[]): number {
+  return promotionDiscounts(codes, lines).reduce((sum, discount) => sum + discount.cents, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whether a code may be used
+// ---------------------------------------------------------------------------------------------
+
+export const PROMOTION_MESSAGES = {
+  unknown: (code: string) => `Le code promo «${NBSP}${code}${NBSP}» n’existe pas. Vérifiez son orthographe.`,
+  paused: (code: string) => `Le code promo ${code} est suspendu pour le moment.`,
+  notYet: (code: string, startsAt: Date) => `Le code promo ${code} sera valable à partir du ${formatDateFr(startsAt)}.`,
+  ended: (code: string, endsAt: Date) => `Le code promo ${code} n’est plus valable depuis le ${formatDateFr(endsAt)}.`,
+  minimum: (code: string, minimumCents: number) =>
+    `Le code promo ${code} demande au moins ${formatEurosFromCents(minimumCents)} de numérisation (hors livraison et envois).`,
+  nothingEligible: (code: string, supports: string) =>
+    `Le code promo ${code} ne porte sur aucun article de votre commande (il s’applique à${NBSP}: ${supports}).`,
+  usedUp: (code: string) => `Le code promo ${code} a atteint son nombre d’utilisations.`,
+  perCustomer: (code: string) => `Vous avez déjà utilisé le code promo ${code}.`,
+  firstOrder: (code: string) => `Le code promo ${code} est réservé à une première commande.`,
+  notCombinable: (code: string) => `Le code promo ${code} ne se cumule pas avec un autre code.`,
+  tooMany: `Au plus ${MAX_CODES_PER_ORDER} codes promo par commande.`,
+  giftCardSale: 'Un code promo ne s’applique pas à l’achat d’une carte cadeau.',
+  alreadyPlaced: 'Les codes promo se saisissent avant de confirmer la commande.',
+  tooLong: 'Ce code promo est trop long.',
+} as const;
+
+/** What the server knows of a code's use when the customer types it. */
+export interface PromotionUseFacts {
+  now: Date;
+  paused: boolean;
+  /** Uses not released (orders placed with it and not cancelled before payment). */
+  uses: number;
+  usesByCustomer: number;
+  /** Whether the customer placed an order before (any, but this one). */
+  customerHasOrdered: boolean;
+  /** The order's items' total, before any code (shipping and delivery apart). */
+  itemsCents: number;
+}
+
+/** The supports of a code, in French: « Photos papier, Diapositives » or « toute la numérisation ». */
+export function promotionSupportsText(terms: Pick<PromotionTerms, 'supports'>, list: PriceListDocument): string {
+  if (terms.supports.length === 0) return 'toute la numérisation';
+  return terms.supports.map((type) => list.supports[type]?.title ?? type).join(', ');
+}
+
+/**
+ * Why the code cannot be used on this order now, in French; null when it can. The other codes
+ * typed with it are checked by `combinationProblem`.
+ */
+export function promotionProblem(
+  terms: PromotionTerms,
+  facts: PromotionUseFacts,
+  lines: readonly DiscountableLine[],
+  list: PriceListDocument,
+): string | null {
+  const { code } = terms;
+  if (facts.paused) return PROMOTION_MESSAGES.paused(code);
+  if (facts.now < terms.startsAt) return PROMOTION_MESSAGES.notYet(code, terms.startsAt);
+  if (terms.endsAt && facts.now >= terms.endsAt) return PROMOTION_MESSAGES.ended(code, lastValidDay(terms.endsAt));
+  if (terms.maxUses !== null && facts.uses >= terms.maxUses) return PROMOTION_MESSAGES.usedUp(code);
+  if (terms.maxUsesPerCustomer !== null && facts.usesByCustomer >= terms.maxUsesPerCustomer) {
+    return PROMOTION_MESSAGES.perCustomer(code);
+  }
+  if (terms.firstOrderOnly && facts.customerHasOrdered) return PROMOTION_MESSAGES.firstOrder(code);
+  if (facts.itemsCents < terms.minimumOrderCents) return PROMOTION_MESSAGES.minimum(code, terms.minimumOrderCents);
+  if (!lines.some((line) => promotionCovers(terms, line.type) && line.lineTotalCents > 0)) {
+    return PROMOTION_MESSAGES.nothingEligible(code, promotionSupportsText(terms, list));
+  }
+  return null;
+}
+
+/** Several codes together: each must be marked combinable. */
+export function combinationProblem(codes: readonly PromotionTerms[]): string | null {
+  if (codes.length > MAX_CODES_PER_ORDER) return PROMOTION_MESSAGES.tooMany;
+  if (codes.length < 2) return null;
+  const lone = codes.find((terms) => !terms.combinable);
+  return lone ? PROMOTION_MESSAGES.notCombinable(lone.code) : null;
+}
+
+/** The last day a code is valid (its end is the midnight after it). */
+function lastValidDay(endsAt: Date): Date {
+  return new Date(endsAt.getTime() - 1);
+}
+
+/** « 20 % sur Photos papier », « 10,00 € sur toute la numérisation ». */
+export function promotionDescription(terms: PromotionTerms, list: PriceListDocument): string {
+  const value =
+    terms.kind === 'percent' ? `${terms.percent ?? 0}${NBSP}%` : formatEurosFromCents(terms.amountCents ?? 0);
+  return `${value} sur ${promotionSupportsText(terms, list)}`;
+}
+
+/** What the code's dates say: « du 01/12/2026 au 31/12/2026 », « à partir du 01/12/2026 ». */
+export function promotionPeriodText(terms: Pick<PromotionTerms, 'startsAt' | 'endsAt'>): string {
+  const from = formatDateFr(terms.startsAt);
+  return terms.endsAt ? `du ${from} au ${formatDateFr(lastValidDay(terms.endsAt))}` : `à partir du ${from}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference price (code de la consommation, L112-1-1)
+// ---------------------------------------------------------------------------------------------
+
+/** How far back the reference price looks. */
+export const REFERENCE_PRICE_DAYS = 30;
+
+/** A price list version and when it was the shop's. */
+export interface PriceListPeriod {
+  list: PriceListDocument;
+  from: Date;
+  /** Null: still the shop's prices. */
+  until: Date | null;
+}
+
+/**
+ * The lowest unit price of this line over the 30 days before `at` (the reduction's start, or now
+ * when it started earlier): what a reduction must be announced against. Null when no price list
+ * of that window can price it.
+ */
+export function referenceUnitPriceCents(
+  periods: readonly PriceListPeriod[],
+  line: LineChoice,
+  at: Date,
+): number | null {
+  const windowStart = at.getTime() - REFERENCE_PRICE_DAYS * 86_400_000;
+  let lowest: number | null = null;
+  for (const period of periods) {
+    if (period.from.getTime() > at.getTime()) continue;
+    if (period.until && period.until.getTime() < windowStart) continue;
+    try {
+      const unit = priceLine(period.list, { ...line, quantity: 1, restoration: 0, denoise: false }).unitPriceCents;
+      if (unit > 0 && (lowest === null || unit < lowest)) lowest = unit;
+    } catch {
+      // This version did not sell the support: it sets no reference.
+    }
+  }
+  return lowest;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The back office's form
+// ---------------------------------------------------------------------------------------------
+
+export const PROMOTION_FORM_MESSAGES = {
+  code: 'Indiquez un code de 3 à 32 lettres ou chiffres (tirets permis), par exemple NOEL20.',
+  codeTaken: 'Ce code existe déjà.',
+  label: 'Indiquez un libellé de 120 caractères au plus.',
+  kind: 'Choisissez une remise en pourcentage ou en montant.',
+  percent: 'Indiquez un pourcentage entier entre 1 et 100.',
+  amount: 'Indiquez un montant en euros, par exemple 10 ou 12,50.',
+  supports: 'Choisissez des supports de la liste.',
+  minimum: 'Indiquez un montant minimum en euros, ou laissez vide.',
+  startsOn: 'Indiquez la date de début (jj/mm/aaaa).',
+  endsOn: 'Indiquez une date de fin (jj/mm/aaaa) postérieure au début, ou laissez vide.',
+  limit: 'Indiquez un nombre entier entre 1 et 1 000 000, ou laissez vide.',
+} as const;
+
+/** « 01/12/2026 » or « 2026-12-01 » (a date input) → that Paris day. */
+export function parseDay(value: string): CalendarDay | null {
+  const fr = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value.trim());
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const [y, m, d] = fr ? [fr[3], fr[2], fr[1]] : iso ? [iso[1], iso[2], iso[3]] : [];
+  if (!y || !m || !d) return null;
+  const check = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  if (check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(m) - 1) return null;
+  return { year: Number(y), month: Number(m), day: Number(d) };
+}
+
+const optionalText = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+const limit = z.preprocess(
+  optionalText,
+  z.coerce
+    .number({ error: PROMOTION_FORM_MESSAGES.limit })
+    .int(PROMOTION_FORM_MESSAGES.limit)
+    .min(1, PROMOTION_FORM_MESSAGES.limit)
+    .max(1_000_000, PROMOTION_FORM_MESSAGES.limit)
+    .optional(),
+);
+
+const euros = (message: string) =>
+  z.preprocess(
+    optionalText,
+    z
+      .string({ error: message })
+      .transform((value, ctx) => {
+        const cents = parseEurosToCents(value);
+        if (cents === null) {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .optional(),
+  );
+
+const day = (message: string) =>
+  z.preprocess(
+    optionalText,
+    z
+      .string({ error: message })
+      .transform((value, ctx) => {
+        const parsed = parseDay(value);
+        if (!parsed) {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+        return parsed;
+      })
+      .optional(),
+  );
+
+const checkbox = z.preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean());
+
+/** The terms a new code is created with, as the back office's form posts them. */
+export const promotionFormSchema = z
+  .object({
+    code: z
+      .string({ error: PROMOTION_FORM_MESSAGES.code })
+      .transform(normalisePromotionCode)
+      .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9-]{2,31}$/, PROMOTION_FORM_MESSAGES.code)),
+    label: z
+      .string({ error: PROMOTION_FORM_MESSAGES.label })
+      .trim()
+      .min(1, PROMOTION_FORM_MESSAGES.label)
+      .max(120, PROMOTION_FORM_MESSAGES.label)
+      .refine(hasNoForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE),
+    kind: z.enum(PROMOTION_KINDS, { error: PROMOTION_FORM_MESSAGES.kind }),
+    percent: z.preprocess(
+      optionalText,
+      z.coerce
+        .number({ error: PROMOTION_FORM_MESSAGES.percent })
+        .int(PROMOTION_FORM_MESSAGES.percent)
+        .min(1, PROMOTION_FORM_MESSAGES.percent)
+        .max(100, PROMOTION_FORM_MESSAGES.percent)
+        .optional(),
+    ),
+    amount: euros(PROMOTION_FORM_MESSAGES.amount),
+    supports: z.preprocess(
+      (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+      z.array(z.enum(SUPPORT_TYPES, { error: PROMOTION_FORM_MESSAGES.supports })),
+    ),
+    minimum: euros(PROMOTION_FORM_MESSAGES.minimum),
+    startsOn: day(PROMOTION_FORM_MESSAGES.startsOn).refine((value) => value !== undefined, {
+      message: PROMOTION_FORM_MESSAGES.startsOn,
+    }),
+    endsOn: day(PROMOTION_FORM_MESSAGES.endsOn),
+    maxUses: limit,
+    maxUsesPerCustomer: limit,
+    firstOrderOnly: checkbox,
+    combinable: checkbox,
+  })
+  .superRefine((form, ctx) => {
+    if (form.kind === 'percent' && form.percent === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['percent'], message: PROMOTION_FORM_MESSAGES.percent });
+    }
+    if (form.kind === 'amount' && (form.amount === undefined || form.amount <= 0)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: PROMOTION_FORM_MESSAGES.amount });
+    }
+    if (form.endsOn && form.startsOn && dayNumber(form.endsOn) < dayNumber(form.startsOn)) {
+      ctx.addIssue({ code: 'custom', path: ['endsOn'], message: PROMOTION_FORM_MESSAGES.endsOn });
+    }
+  })
+  .transform((form): Omit<PromotionTerms, 'startsAt'> & { startsAt: Date } => ({
+    code: form.code,
+    label: form.label,
+    kind: form.kind,
+    percent: form.kind === 'percent' ? (form.percent ?? null) : null,
+    amountCents: form.kind === 'amount' ? (form.amount ?? null) : null,
+    supports: [...new Set(form.supports)],
+    minimumOrderCents: form.minimum ?? 0,
+    // From midnight of the first day to the midnight after the last (Paris time).
+    startsAt: parisMidnight(form.startsOn as CalendarDay),
+    endsAt: form.endsOn ? parisMidnight(addDays(form.endsOn, 1)) : null,
+    maxUses: form.maxUses ?? null,
+    maxUsesPerCustomer: form.maxUsesPerCustomer ?? null,
+    firstOrderOnly: form.firstOrderOnly,
+    combinable: form.combinable,
+  }));
+
+export type PromotionFormInput = z.input<typeof promotionFormSchema>;
+
+function dayNumber(day: CalendarDay): number {
+  return Date.UTC(day.year, day.month - 1, day.day);
+}
+
+/** A code's state in the back office. */
+export type PromotionState = 'scheduled' | 'active' | 'paused' | 'ended' | 'used_up';
+
+export const PROMOTION_STATE_LABELS: Readonly<Record<PromotionState, string>> = {
+  scheduled: 'Programmé',
+  active: 'Actif',
+  paused: 'Suspendu',
+  ended: 'Terminé',
+  used_up: 'Épuisé',
+};
+
+export function promotionState(
+  terms: Pick<PromotionTerms, 'startsAt' | 'endsAt' | 'maxUses'>,
+  paused: boolean,
+  uses: number,
+  now: Date,
+): PromotionState {
+  if (terms.endsAt && now >= terms.endsAt) return 'ended';
+  if (terms.maxUses !== null && uses >= terms.maxUses) return 'used_up';
+  if (paused) return 'paused';
+  return now < terms.startsAt ? 'scheduled' : 'active';
+}

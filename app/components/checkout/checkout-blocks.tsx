@@ -214,6 +214,7 @@ export function PaymentBlock({
   methodText = CHECKOUT_PAYMENT_METHOD_TEXT,
   giftCard = null,
   paidByGiftCard = false,
+  promotion = null,
 }: {
   form: FormMetadata<CheckoutPayFields, string[]>;
   fields: Record<'paymentMethod' | 'earlyStartConsent', FieldMetadata<string, CheckoutPayFields, string[]>>;
@@ -231,6 +232,8 @@ export function PaymentBlock({
   giftCard?: React.ReactNode;
   /** The card typed pays the whole order: the button says so. */
   paidByGiftCard?: boolean;
+  /** The promotion codes' field (decision 038), inside the form, before the gift card. */
+  promotion?: React.ReactNode;
 }) {
   const methods = CHECKOUT_PAYMENT_METHODS.filter((value) => cardAvailable || value !== 'card');
   // What was posted, else the loader's default (the card when it can be taken): the button's words.
@@ -281,6 +284,7 @@ export function PaymentBlock({
               </p>
             </>
           ) : null}
+          {promotion}
           {giftCard}
           <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal" disabled={disabled}>
             {processing ? (

@@ -54,9 +54,12 @@ export const DELIVERY_LABELS: Readonly<Record<string, string>> = PRICING_DELIVER
 
 export { PAYMENT_METHOD_LABELS } from '../order-status';
 
-/** The order's price fields; the express turnaround and the return's insurance absent: none, as on older orders. */
-export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'> &
-  Partial<Pick<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents'>>;
+/**
+ * The order's price fields; the express turnaround, the return's insurance and the codes' discount
+ * absent: none, as on older orders.
+ */
+export type OrderPrices = Omit<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents' | 'discountCents'> &
+  Partial<Pick<PriceBreakdown, 'expressPriceCents' | 'insurancePriceCents' | 'discountCents'>>;
 
 /** The base price's name on an order of extra items only (its items say what it sold). */
 function extraBaseLabel(items: ReadonlyArray<Pick<OrderLine, 'type'>>): string {
@@ -82,8 +85,10 @@ export function priceBreakdown(
         deliveryCostCents: 'Envoi des copies',
       }
     : BREAKDOWN_LABELS;
-  return PRICE_BREAKDOWN_KEYS.filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0).map((key) => ({
-    label: labels[key],
-    cents: prices[key] ?? 0,
-  }));
+  const rows = PRICE_BREAKDOWN_KEYS.filter((key) => key === 'basePriceCents' || (prices[key] ?? 0) !== 0).map(
+    (key) => ({ label: labels[key], cents: prices[key] ?? 0 }),
+  );
+  // The codes' discount (decision 038): the total is net of it, so the rows add up to the total.
+  const discount = prices.discountCents ?? 0;
+  return discount > 0 ? [...rows, { label: labels.discountCents, cents: -discount }] : rows;
 }

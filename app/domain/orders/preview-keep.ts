@@ -1,5 +1,6 @@
 import { formatEurosFromCents, NBSP } from '../format';
 import { type PriceListDocument, SUPPORT_TYPES, type SupportType } from '../pricing/default-price-list';
+import type { PromotionTerms } from '../vouchers/promotions';
 import { lineKey, type OrderedLine, recount } from './reception';
 
 /*
@@ -69,6 +70,8 @@ export function priceDrops(
   lines: readonly OrderedLine[],
   counted: Readonly<Record<string, number>>,
   drops: ReadonlyMap<SupportType, number>,
+  /** The promotion codes the order was placed with: a file given back refunds what it was paid. */
+  codes: readonly PromotionTerms[] = [],
 ): KeepPricing {
   const base: Record<string, number> = {};
   for (const line of lines) base[lineKey(line.position)] = counted[lineKey(line.position)] ?? line.quantity;
@@ -85,8 +88,12 @@ export function priceDrops(
     }
   }
   // The pricing function prices both (restoration follows a count down: reception.ts).
-  const beforeCents = recount(list, lines, base).countedCents;
-  const afterCents = recount(list, lines, kept).countedCents;
+  const net = (counts: Record<string, number>) => {
+    const priced = recount(list, lines, counts, codes);
+    return priced.countedCents - priced.countedDiscountCents;
+  };
+  const beforeCents = net(base);
+  const afterCents = net(kept);
   return { beforeCents, afterCents, refundCents: beforeCents - afterCents, kept };
 }
 
@@ -143,6 +150,8 @@ export function decideSelection(input: {
   maxDropPercent: number;
   /** The files under review when it opened (the limit's base). */
   fileCount: number;
+  /** The promotion codes the order was placed with. */
+  codes?: readonly PromotionTerms[];
 }): SelectionDecision {
   const dropped = new Set(input.files.filter((file) => !input.kept.has(file.id)).map((file) => file.id));
   const max = maxDrops(input.fileCount, input.maxDropPercent);
@@ -150,7 +159,7 @@ export function decideSelection(input: {
     return { ok: false, message: REVIEW_MESSAGES.tooMany(dropped.size, max, input.maxDropPercent) };
   }
   const drops = dropsBySupport(input.files, dropped);
-  return { ok: true, dropped, drops, pricing: priceDrops(input.list, input.lines, input.counted, drops) };
+  return { ok: true, dropped, drops, pricing: priceDrops(input.list, input.lines, input.counted, drops, input.codes) };
 }
 
 /** The end of the review: `days` calendar days after it opened. */

@@ -5,6 +5,7 @@ import { type PriceListDocument, REEL_SIZES, type ReelSize, type SupportType } f
 import { lineTitle } from '../pricing/labels';
 import { type LineChoice, priceLine } from '../pricing/pricing';
 import { hasNoForbiddenCharacter } from '../text-input';
+import { type PromotionTerms, totalDiscountCents } from '../vouchers/promotions';
 
 /*
  * The reception of the originals (« Colis reçu », docs/fulfilment.md): the staff count what arrived, line by
@@ -42,7 +43,16 @@ export interface Recount {
   lines: RecountLine[];
   orderedCents: number;
   countedCents: number;
-  /** counted - ordered: positive = supplement, negative = reduction, 0 = nothing. */
+  /**
+   * What the order's promotion codes take off the lines as ordered and as counted (decision 038):
+   * the order keeps the terms it was placed with, so a code in percent follows the count.
+   */
+  orderedDiscountCents: number;
+  countedDiscountCents: number;
+  /**
+   * (counted - its discount) - (ordered - its discount): positive = supplement, negative =
+   * reduction, 0 = nothing.
+   */
   differenceCents: number;
 }
 
@@ -97,13 +107,15 @@ function amountOf(list: PriceListDocument, line: LineChoice, quantity: number): 
 }
 
 /**
- * Re-prices the order's lines with the counted quantities (missing counts: as ordered). Throws
- * PricingError on lines the price list cannot price (validation comes first).
+ * Re-prices the order's lines with the counted quantities (missing counts: as ordered), with the
+ * promotion codes it was placed with. Throws PricingError on lines the price list cannot price
+ * (validation comes first).
  */
 export function recount(
   list: PriceListDocument,
   lines: readonly OrderedLine[],
   counts: Readonly<Record<string, number>>,
+  codes: readonly PromotionTerms[] = [],
 ): Recount {
   const recounted: RecountLine[] = lines.map((line) => {
     const counted = counts[lineKey(line.position)] ?? line.quantity;
@@ -139,7 +151,22 @@ export function recount(
   }
   const orderedCents = recounted.reduce((sum, line) => sum + line.orderedCents, 0);
   const countedCents = recounted.reduce((sum, line) => sum + line.countedCents, 0);
-  return { lines: recounted, orderedCents, countedCents, differenceCents: countedCents - orderedCents };
+  const orderedDiscountCents = totalDiscountCents(
+    codes,
+    recounted.map((line) => ({ type: line.type, lineTotalCents: line.orderedCents })),
+  );
+  const countedDiscountCents = totalDiscountCents(
+    codes,
+    recounted.map((line) => ({ type: line.type, lineTotalCents: line.countedCents })),
+  );
+  return {
+    lines: recounted,
+    orderedCents,
+    countedCents,
+    orderedDiscountCents,
+    countedDiscountCents,
+    differenceCents: countedCents - countedDiscountCents - (orderedCents - orderedDiscountCents),
+  };
 }
 
 /** What the e-mail and the back office show: `{ counts: [{label, ordered, counted}], remarks: [{group, text}] }`. */

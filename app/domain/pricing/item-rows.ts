@@ -108,6 +108,7 @@ export function orderChargeRows(
     | 'returnShippingCostCents'
     | 'expressPriceCents'
     | 'insurancePriceCents'
+    | 'discountCents'
   >,
   deliveryMethod: string,
 ): PricedRow[] {
@@ -123,5 +124,17 @@ export function orderChargeRows(
     ...charge('Retour des originaux', 'Envoi suivi', prices.returnShippingCostCents),
     ...charge('Traitement express', 'Délai de traitement raccourci', prices.expressPriceCents),
     ...charge('Assurance du retour', 'Ad valorem', prices.insurancePriceCents),
+    // Promotion codes (decision 038): a negative row, so that the rows add up to the total.
+    ...(prices.discountCents && prices.discountCents > 0
+      ? [
+          {
+            label: 'Remise code promo',
+            detail: 'Codes promo appliqués à la commande',
+            quantity: 1,
+            unitPriceCents: -prices.discountCents,
+            totalCents: -prices.discountCents,
+          },
+        ]
+      : []),
   ];
 }

@@ -56,6 +56,7 @@ export const BREAKDOWN_LABELS: Readonly<Record<keyof PriceBreakdown, string>> = 
   returnShippingCostCents: 'Retour de vos originaux',
   expressPriceCents: 'Traitement express',
   insurancePriceCents: 'Assurance du retour',
+  discountCents: 'Remise code promo',
   totalPriceCents: 'Total TTC',
 };
 
@@ -87,7 +88,7 @@ export interface LabelledAmount {
 
 /** Delivery and shipping of the originals, when they cost something or were chosen. */
 export function extraLines(
-  price: Pick<PriceBreakdown, OrderExtraKey>,
+  price: Pick<PriceBreakdown, OrderExtraKey> & { discountCents?: number },
   choice: { deliveryMethod: DeliveryMethod; sendMethod: SendMethod; returnOriginals: boolean },
 ): LabelledAmount[] {
   const extras: LabelledAmount[] = [];
@@ -105,6 +106,10 @@ export function extraLines(
     extras.push({ label: BREAKDOWN_LABELS.expressPriceCents, totalCents: price.expressPriceCents });
   if (price.insurancePriceCents > 0) {
     extras.push({ label: BREAKDOWN_LABELS.insurancePriceCents, totalCents: price.insurancePriceCents });
+  }
+  // Promotion codes (decision 038): the total is net of them, so the lines must say what they took.
+  if ((price.discountCents ?? 0) > 0) {
+    extras.push({ label: BREAKDOWN_LABELS.discountCents, totalCents: -(price.discountCents ?? 0) });
   }
   return extras;
 }

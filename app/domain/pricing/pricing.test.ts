@@ -471,9 +471,9 @@ describe('the price fields, from one list', () => {
     insuredValueCents: 25_000,
   });
 
-  it('are the 12 fields of the breakdown, no other', () => {
+  it('are the 13 fields of the breakdown (the codes' discount included), no other', () => {
     expect([...PRICE_FIELDS].sort()).toEqual(Object.keys(price).sort());
-    expect(PRICE_FIELDS).toHaveLength(12);
+    expect(PRICE_FIELDS).toHaveLength(13);
   });
 
   it('are copied from an order row to the cent, without its other columns', () => {

@@ -79,6 +79,11 @@ export interface PriceBreakdown extends LineParts {
   returnShippingCostCents: number;
   expressPriceCents: number;
   insurancePriceCents: number;
+  /**
+   * What promotion codes took off (decision 038): 0 until the order is placed with a code. The
+   * total is the other fields' sum less this.
+   */
+  discountCents: number;
   totalPriceCents: number;
 }
 
@@ -110,8 +115,8 @@ export type OrderExtraKey = (typeof ORDER_EXTRA_KEYS)[number];
 /** The fields that add up to the total, in the order a breakdown shows them. */
 export const PRICE_BREAKDOWN_KEYS = [...LINE_PART_KEYS, ...ORDER_EXTRA_KEYS] as const;
 
-/** The 12 price fields an order stores: the breakdown's and its total. */
-export const PRICE_FIELDS = [...PRICE_BREAKDOWN_KEYS, 'totalPriceCents'] as const;
+/** The 13 price fields an order stores: the breakdown's, the codes' discount and the total. */
+export const PRICE_FIELDS = [...PRICE_BREAKDOWN_KEYS, 'discountCents', 'totalPriceCents'] as const;
 export type PriceField = (typeof PRICE_FIELDS)[number];
 
 /*
@@ -296,13 +301,13 @@ export function insurancePriceCents(list: PriceListDocument, insuredValueCents: 
  */
 export function withInsuredValue(
   list: PriceListDocument,
-  price: Pick<PriceBreakdown, (typeof PRICE_BREAKDOWN_KEYS)[number]>,
+  price: Pick<PriceBreakdown, (typeof PRICE_BREAKDOWN_KEYS)[number]> & { discountCents?: number },
   insuredValueCents: number,
 ): PriceBreakdown {
   const next = { ...price, insurancePriceCents: insurancePriceCents(list, insuredValueCents) };
-  const totalPriceCents = PRICE_BREAKDOWN_KEYS.reduce((sum, key) => sum + next[key], 0);
+  const totalPriceCents = PRICE_BREAKDOWN_KEYS.reduce((sum, key) => sum + next[key], 0) - (price.discountCents ?? 0);
   if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
-  return { ...next, totalPriceCents };
+  return { ...next, discountCents: price.discountCents ?? 0, totalPriceCents };
 }
 
 /** Prices every line and the order's extras; the breakdown's fields add up exactly to its total. */
@@ -324,7 +329,10 @@ export function priceOrder(list: PriceListDocument, order: OrderChoice): PricedO
     expressPriceCents +
     insured;
   if (!Number.isSafeInteger(totalPriceCents)) throw new PricingError('total out of range');
-  return { lines, price: { ...parts, ...extras, expressPriceCents, insurancePriceCents: insured, totalPriceCents } };
+  return {
+    lines,
+    price: { ...parts, ...extras, expressPriceCents, insurancePriceCents: insured, discountCents: 0, totalPriceCents },
+  };
 }
 
 /** The VAT included in an amount at 20 %: amount - round(amount / 1.2), in cents. */
@@ -400,6 +408,7 @@ function extraBreakdown(lineCents: number, deliveryCents: number): PriceBreakdow
     sendShippingCostCents: 0,
     returnShippingCostCents: 0,
     expressPriceCents: 0,
+    discountCents: 0,
     insurancePriceCents: 0,
     totalPriceCents,
   };

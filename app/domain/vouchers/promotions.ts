@@ -5,6 +5,7 @@ import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
 import { allocateCents } from '../invoices/vat';
 import { parseEurosToCents } from '../orders/refund-form';
 import { type PriceListDocument, SUPPORT_TYPES, type SupportType } from '../pricing/default-price-list';
+import { lineTitle } from '../pricing/labels';
 import { type LineChoice, priceLine } from '../pricing/pricing';
 import { FORBIDDEN_CHARACTER_MESSAGE, hasNoForbiddenCharacter } from '../text-input';
 
@@ -270,6 +271,43 @@ export function referenceUnitPriceCents(
     }
   }
   return lowest;
+}
+
+export interface ReferencePriceRow {
+  /** « Photos papier ». */
+  label: string;
+  code: string;
+  /** The lowest unit price of the 30 days before the reduction. */
+  referenceCents: number;
+  /** One unit with the code's percentage taken off today's price. */
+  discountedCents: number;
+}
+
+/**
+ * What a percentage code announces on each line it covers: the unit price with the reduction,
+ * against the reference price the law asks for. An amount off the order is no unit price: it
+ * states no reference.
+ */
+export function referencePriceRows(
+  codes: readonly PromotionTerms[],
+  lines: ReadonlyArray<LineChoice & { unitPriceCents: number }>,
+  periods: readonly PriceListPeriod[],
+  list: PriceListDocument,
+): ReferencePriceRow[] {
+  return codes.flatMap((terms) =>
+    terms.kind !== 'percent'
+      ? []
+      : lines
+          .filter((line) => promotionCovers(terms, line.type))
+          .map((line) => ({
+            label: lineTitle(list, line),
+            code: terms.code,
+            referenceCents: referenceUnitPriceCents(periods, line, terms.startsAt) ?? line.unitPriceCents,
+            discountedCents: Number(
+              roundHalfUp(BigInt(line.unitPriceCents) * BigInt(100 - (terms.percent ?? 0)), 100n),
+            ),
+          })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,12 @@ import {
   type GiftCardPreviewView,
 } from '~/components/checkout/gift-card-payment';
 import { GiftCardSaleBlock } from '~/components/checkout/gift-card-sale';
+import {
+  PROMOTION_APPLY_FIELD,
+  PROMOTION_CODES_FIELD,
+  PromotionCodeField,
+  type PromotionPreviewView,
+} from '~/components/checkout/promotion-codes';
 import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
@@ -81,6 +87,7 @@ import {
 } from '~/server/vouchers/gift-card-spending.server';
 import { giftCardSaleOf } from '~/server/vouchers/gift-card-views.server';
 import { giftCardPartOf } from '~/server/vouchers/order-gift-card.server';
+import { promotionPreview } from '~/server/vouchers/promotion-preview.server';
 import type { Route } from './+types/checkout';
 
 /*
@@ -197,6 +204,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       returnOriginals: order.returnOriginals,
       items: order.items,
       prices: pickPriceFields(order),
+      placed: order.placedAt !== null,
       // Without the early-start request: the end of the withdrawal period of an order of today's.
       workStartsAfterPeriod: workNotBefore({ createdAt: order.createdAt, earlyStartConsentAt: null }) as Date,
     },
@@ -272,7 +280,9 @@ type ActionResult =
     }
   | { intent: 'sign-in' | 'register'; submission: Submission }
   /** « Appliquer » a gift card: what it would pay, or why not; every field typed comes back. */
-  | { intent: 'gift-card'; submission: Submission; preview: GiftCardPreviewView | null; error: string | null };
+  | { intent: 'gift-card'; submission: Submission; preview: GiftCardPreviewView | null; error: string | null }
+  /** « Appliquer » promotion codes: what they would take off, or why not. */
+  | { intent: 'promotion'; submission: Submission; preview: PromotionPreviewView | null; error: string | null };
 
 /** The password never comes back to the browser. */
 const HIDDEN_FIELDS = ['password'];
@@ -314,6 +324,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'sign-in' || intent === 'register') return accountAction(request, formData, intent, found);
   if (intent !== 'pay') throw data('Requête invalide', { status: 400 });
   if (formData.get(GIFT_CARD_APPLY_FIELD) === 'apply') return giftCardPreviewAction(request, formData, found);
+  if (formData.get(PROMOTION_APPLY_FIELD) === 'apply') return promotionPreviewAction(request, formData, found);
   return payAction(request, formData, found);
 }
 
@@ -348,6 +359,27 @@ async function giftCardPreviewAction(request: Request, formData: FormData, { ord
     },
     null,
   );
+}
+
+/**
+ * « Appliquer » promotion codes: what they would take off this draft. Nothing is written (the
+ * codes are taken at « Payer »); an unknown code counts against the client.
+ */
+async function promotionPreviewAction(request: Request, formData: FormData, { order, user }: ViewableOrder) {
+  if (wasPaid(order.paymentStatus) || isClosedUnpaid(order)) throw redirect(confirmationPath(order.id));
+  const typedBack = { ...parseWithZod(formData, { schema: checkoutFormAsTyped }).reply(), error: undefined };
+  const result = await promotionPreview({
+    request,
+    typed: String(formData.get(PROMOTION_CODES_FIELD) ?? ''),
+    orderId: order.id,
+    placed: order.placedAt !== null,
+    userId: user?.id ?? null,
+    items: order.items,
+    totalCents: order.totalPriceCents,
+  });
+  return data({ intent: 'promotion', submission: typedBack, ...result } satisfies ActionResult, {
+    status: result.status,
+  });
 }
 
 /** The sign-in and register forms of the checkout's account block. */
@@ -440,6 +472,11 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
         request,
         userId: user?.id ?? null,
       },
+      promotion: {
+        typed: String(formData.get(PROMOTION_CODES_FIELD) ?? '').slice(0, 128),
+        request,
+        userId: user?.id ?? null,
+      },
     });
     // Paid by the gift card, or by transfer or cheque: nothing to open at a gateway.
     if (placed.paidByGiftCard || method !== 'card') return redirect(confirmationPath(order.id));
@@ -485,9 +522,16 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return <CheckoutPage page={loaderData} result={actionData} />;
 }
 
+/** The form's fields as posted last (every answer of the payment form brings them back). */
+function postedPayForm(result: Route.ComponentProps['actionData']) {
+  return result?.intent === 'gift-card' || result?.intent === 'promotion' || result?.intent === 'pay'
+    ? result.submission.initialValue
+    : null;
+}
+
 /** The gift card's code and amount as posted last (they come back with the form). */
 function typedGiftCard(result: Route.ComponentProps['actionData']): { code: string; amount: string } {
-  const posted = result?.intent === 'gift-card' || result?.intent === 'pay' ? result.submission.initialValue : null;
+  const posted = postedPayForm(result);
   return {
     code: String(posted?.[GIFT_CARD_CODE_FIELD] ?? ''),
     amount: String(posted?.[GIFT_CARD_AMOUNT_FIELD] ?? ''),
@@ -502,13 +546,17 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
   const submitting = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null;
   const lastResult = (intent: ActionResult['intent']) => (result?.intent === intent ? result.submission : undefined);
   const preview = result?.intent === 'gift-card' ? result.preview : null;
-  // What is asked in money: the total less the card's part taken, or the part the typed card would pay.
-  const dueCents = order.prices.totalPriceCents - (page.paidByCard?.cents ?? preview?.fromCardCents ?? 0);
+  const promotion = result?.intent === 'promotion' ? result.preview : null;
+  // What is asked in money: the total (less the codes typed) less the card's part taken, or the part
+  // the typed card would pay.
+  const dueCents =
+    (promotion?.totalCents ?? order.prices.totalPriceCents) - (page.paidByCard?.cents ?? preview?.fromCardCents ?? 0);
   const total = formatEurosFromCents(dueCents);
   // The payment form, whose fields sit in the contact block and in the payment block.
   const [payForm, payFields] = useForm<CheckoutPayFields>({
     id: PAY_FORM_ID,
-    lastResult: result?.intent === 'gift-card' ? result.submission : lastResult('pay'),
+    lastResult:
+      result?.intent === 'gift-card' || result?.intent === 'promotion' ? result.submission : lastResult('pay'),
     defaultValue: page.payForm,
     shouldValidate: 'onSubmit',
   });
@@ -589,6 +637,16 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
             cardAvailable={page.cardAvailable}
             processing={submitting === 'pay'}
             paidByGiftCard={preview !== null && preview.fromOtherCents === 0}
+            promotion={
+              // Codes are taken when the order is placed: a placed order shows its discount in the recap.
+              page.giftCard || order.placed ? null : (
+                <PromotionCodeField
+                  typed={String(postedPayForm(result)?.[PROMOTION_CODES_FIELD] ?? '')}
+                  preview={promotion}
+                  error={result?.intent === 'promotion' ? result.error : null}
+                />
+              )
+            }
             giftCard={
               // A card's sale is not paid by a card; an order takes one card.
               page.giftCard || page.paidByCard ? null : (

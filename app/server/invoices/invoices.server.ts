@@ -422,6 +422,15 @@ export function supplementItems(pricing: unknown): OrderLine[] {
     }));
 }
 
+/** What the order's codes take off a supplement's extra items: one line naming them. */
+function supplementDiscounts(pricing: unknown, facts: OrderFacts) {
+  const recounted = pricing as Partial<Recount> | null;
+  const cents = (recounted?.countedDiscountCents ?? 0) - (recounted?.orderedDiscountCents ?? 0);
+  if (cents <= 0) return [];
+  const codes = facts.promotions.map((code) => code.terms.code).join(', ');
+  return [{ label: `Remise ${codes}`, detail: 'Sur les articles en plus, aux conditions de la commande', cents }];
+}
+
 /**
  * The invoice of a paid reception supplement, in the transaction that records its payment: its own
  * number, the extra items as lines, paid (idempotent: one invoice per supplement). Money from the
@@ -438,10 +447,12 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     .where(eq(orderAdjustments.id, input.adjustmentId));
   if (!adjustment) throw new InvoiceError(`no supplement ${input.adjustmentId}`);
 
-  // Only the extra items: no delivery or shipping, the total is the supplement's amount.
+  // Only the extra items: no delivery or shipping, the total is the supplement's amount; the
+  // order's promotion codes take off the extra items what they take off the others (decision 038).
   const order = {
     ...facts,
     items: supplementItems(adjustment.pricing),
+    discounts: supplementDiscounts(adjustment.pricing, facts),
     deliveryCostCents: 0,
     sendShippingCostCents: 0,
     returnShippingCostCents: 0,

@@ -14,6 +14,7 @@ import {
 } from '~/domain/orders/preview-keep';
 import type { OrderedLine } from '~/domain/orders/reception';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import type { PromotionTerms } from '~/domain/vouchers/promotions';
 import { type Database, db, type Tx } from '../db/client.server';
 import { orderEvents, orderFiles, orderReviewDrops, orderReviews, orders, receptions } from '../db/schema';
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
@@ -56,6 +57,8 @@ interface ReviewTerms {
   list: PriceListDocument;
   lines: OrderedLine[];
   counted: Record<string, number>;
+  /** The promotion codes it was placed with (decision 038): a file given back refunds what was paid for it. */
+  codes: PromotionTerms[];
 }
 
 /** The order's own price list, its lines and the reception's counts (the quantities paid for). */
@@ -69,7 +72,7 @@ async function loadTerms(executor: Tx | Database, orderId: string): Promise<Revi
   const counted = Object.fromEntries(
     parseReceptionCounts(reception?.counts).map((line) => [line.key, line.counted] as const),
   );
-  return { list: order.list, lines: order.lines, counted };
+  return { list: order.list, lines: order.lines, counted, codes: order.codes };
 }
 
 /** The live files of the reviewed supports. */

@@ -16,9 +16,11 @@ import {
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '~/domain/pricing/default-price-list';
 import { parsePriceListDocument } from '~/domain/pricing/price-list-schema';
 import type { LineChoice } from '~/domain/pricing/pricing';
+import type { PromotionTerms } from '~/domain/vouchers/promotions';
 import { db, type Tx } from '../db/client.server';
 import { orderAdjustments, orderItems, orders, priceLists, receptionPhotos, receptions } from '../db/schema';
 import { log } from '../log.server';
+import { orderPromotions } from '../vouchers/promotions.server';
 import {
   type Actor,
   type LifecycleTx,
@@ -47,6 +49,8 @@ export interface ReceptionPhotoUpload {
 
 export interface ReceptionOrder {
   lines: OrderedLine[];
+  /** The promotion codes the order was placed with (decision 038), which price its recount. */
+  codes: PromotionTerms[];
   list: PriceListDocument;
   express: boolean;
   stage: string;
@@ -88,8 +92,11 @@ export async function loadReceptionOrder(orderId: string, executor: Tx | ReturnT
     denoise: row.denoise,
     reelSize: row.reelSize as LineChoice['reelSize'],
   }));
+  // The promotion codes it was placed with price its recount (decision 038).
+  const codes = (await orderPromotions(executor, orderId)).map((code) => code.terms);
   return {
     lines,
+    codes,
     list: parsed?.ok ? parsed.document : DEFAULT_PRICE_LIST,
     express: order.express,
     stage: order.stage,
@@ -167,7 +174,7 @@ export async function receiveParcel(input: {
   const problem = photosProblem(input.photos);
   if (problem) return { ok: false, message: problem, status: 400 };
   const form = parsed.data;
-  const result = recount(order.list, order.lines, form.counts);
+  const result = recount(order.list, order.lines, form.counts, order.codes);
   // Money goes back only after who holds the right saw how much: nothing is recorded yet.
   const refundCents = -result.differenceCents;
   if (refundCents > 0 && input.canRefund && input.confirmedRefundCents !== refundCents) {

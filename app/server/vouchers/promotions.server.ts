@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
+import { parsePriceListDocument } from '~/domain/pricing/price-list-schema';
 import {
   combinationProblem,
   type DiscountableLine,
   MAX_PROMOTION_CODE_LENGTH,
   PROMOTION_FORM_MESSAGES,
   PROMOTION_MESSAGES,
+  type PriceListPeriod,
   type PromotionTerms,
   promotionDiscounts,
   promotionProblem,
@@ -210,6 +212,22 @@ export async function releasePromotionUses(tx: Tx, orderId: string, now: Date): 
     .where(and(eq(promotionCodeUses.orderId, orderId), isNull(promotionCodeUses.releasedAt)));
 }
 
+/**
+ * When each price list version was the shop's: from its publication to the next one's (the
+ * reference price of a reduction looks 30 days back through them).
+ */
+export async function priceListPeriods(executor: Executor = db()): Promise<PriceListPeriod[]> {
+  const rows = await executor
+    .select({ data: priceLists.data, createdAt: priceLists.createdAt })
+    .from(priceLists)
+    .orderBy(asc(priceLists.createdAt));
+  return rows.flatMap((row, i) => {
+    const parsed = parsePriceListDocument(row.data);
+    if (!parsed.ok) return [];
+    return [{ list: parsed.document, from: row.createdAt, until: rows[i + 1]?.createdAt ?? null }];
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking and taking codes at checkout
 // ---------------------------------------------------------------------------------------------
@@ -278,7 +296,7 @@ async function checkCodes(executor: Executor, input: CheckInput, lock: boolean):
   if (customer.giftCardSale) return { ok: false, message: PROMOTION_MESSAGES.giftCardSale, limited: false };
   const itemsCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
   for (const row of chosen) {
-    const counts = await useCounts(executor, row.id, customer.key, input.orderId);
+    const counts = await countUses(executor, row.id, customer.key, input.orderId);
     const problem = promotionProblem(
       termsOf(row),
       {
@@ -332,7 +350,7 @@ async function customerOf(executor: Executor, orderId: string) {
   };
 }
 
-async function useCounts(executor: Executor, promotionId: string, customerKey: string, orderId: string) {
+async function countUses(executor: Executor, promotionId: string, customerKey: string, orderId: string) {
   const result = await executor.execute<{ uses: number; by_customer: number }>(sql`
     select count(*)::int as uses,
       (count(*) filter (where customer_key = ${customerKey} and ${customerKey} <> ''))::int as by_customer

@@ -108,7 +108,7 @@ describe('npm run seed', () => {
     expect(forced.code).toBe(0);
     const { rows } = await pool().query('select count(*)::int as n from orders');
     expect(rows).toEqual([{ n: 45 }]);
-  });
+  }, 120_000);
 
   it('checks its options', async () => {
     const bad = await command('seed.ts', ['--demo', '--orders', 'beaucoup']);

@@ -194,11 +194,15 @@ describe('a gift card from its purchase to its last cent', () => {
     await jeanne.goto(`${env.server.url}/retractation/${first}`);
     await jeanne.getByRole('button', { name: 'Confirmer la rétractation' }).click();
     await expect.poll(() => balanceOf(code), { timeout: 15_000 }).toBe(3500);
-    const { rows: refunds } = await env.db.query<{ method: string; amount: number; status: string }>(
-      'select method, amount, status from refunds where order_id = $1 order by amount',
-      [first],
-    );
-    expect(refunds).toEqual([
+    // The bank card's refund goes to the gateway once the withdrawal is committed: until it answers.
+    const refunds = async () =>
+      (
+        await env.db.query<{ method: string; amount: number; status: string }>(
+          'select method, amount, status from refunds where order_id = $1 order by amount',
+          [first],
+        )
+      ).rows;
+    await expect.poll(refunds, { timeout: 15_000 }).toEqual([
       { method: 'gift_card', amount: 3500, status: 'succeeded' },
       { method: 'gateway', amount: 5500, status: 'succeeded' },
     ]);

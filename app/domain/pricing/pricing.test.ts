@@ -471,7 +471,7 @@ describe('the price fields, from one list', () => {
     insuredValueCents: 25_000,
   });
 
-  it('are the 13 fields of the breakdown (the codes' discount included), no other', () => {
+  it('are the 13 fields of the breakdown with the codes’ discount, no other', () => {
     expect([...PRICE_FIELDS].sort()).toEqual(Object.keys(price).sort());
     expect(PRICE_FIELDS).toHaveLength(13);
   });

@@ -72,7 +72,8 @@ export function PromotionsPage({
 
 function PromotionsTable({ rows }: { rows: PromotionOfficeRow[] }) {
   const navigation = useNavigation();
-  const busyId = navigation.state !== 'idle' ? navigation.formData?.get('promotionId') : null;
+  // Only while the post is on its way: the list's reload after the answer leaves the buttons usable.
+  const busyId = navigation.state === 'submitting' ? navigation.formData?.get('promotionId') : null;
   return (
     <div className="rounded-md border">
       <Table>
@@ -163,7 +164,7 @@ function CreatePromotionForm({
   lastResult: PromotionActionData | null;
 }) {
   const navigation = useNavigation();
-  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'create';
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const [form, fields] = useForm<PromotionFormFields>({
     id: 'nouveau-code-promo',
     lastResult: lastResult?.submission,
@@ -196,7 +197,6 @@ function CreatePromotionForm({
             hint="3 à 32 lettres ou chiffres, sans espace (par exemple NOEL20)"
             autoComplete="off"
             spellCheck={false}
-            className="flex flex-col gap-1.5"
           />
           <Field
             meta={fields.label}

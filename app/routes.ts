@@ -105,6 +105,8 @@ export default [
     route('comptabilite', 'routes/admin/accounting.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
+    // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
+    route('codes-promo', 'routes/admin/promotions.tsx'),
     route('tests', 'routes/admin/tests.tsx'),
     // Staff and roles: the team (administrators), each one's two-factor sign-in.
     route('equipe', 'routes/admin/team.tsx'),

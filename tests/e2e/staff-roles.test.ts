@@ -194,6 +194,7 @@ describe('a team in the back office', () => {
       'Rapports',
       'Comptabilité',
       'Cartes cadeaux',
+      'Codes promo',
       'Sécurité',
     ]);
     accountantCookie = await cookieOf(accountantPage);

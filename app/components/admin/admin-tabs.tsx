@@ -7,6 +7,7 @@ import {
   ShieldCheckIcon,
   ShoppingBagIcon,
   TagIcon,
+  TicketPercentIcon,
   UsersIcon,
   UsersRoundIcon,
   WrenchIcon,
@@ -17,7 +18,7 @@ import type { Role } from '~/domain/account/session-user';
 import { can } from '~/domain/staff/permissions';
 
 /**
- * The six original tabs, the workshop board, the gift cards, the team and the journal, one URL each
+ * The six original tabs, the workshop board, the gift cards, the promotion codes, the team and the journal, one URL each
  * (Commandes is /admin itself), each with the capability its page asks for (docs/decisions/016).
  */
 export const ADMIN_TABS = [
@@ -40,6 +41,13 @@ export const ADMIN_TABS = [
     icon: GiftIcon,
     searchable: false,
     capability: 'giftcards',
+  },
+  {
+    path: '/admin/codes-promo',
+    label: 'Codes promo',
+    icon: TicketPercentIcon,
+    searchable: false,
+    capability: 'promotions',
   },
   { path: '/admin/tests', label: 'Tests', icon: FlaskConicalIcon, searchable: false, capability: 'tests' },
   { path: '/admin/equipe', label: 'Équipe', icon: UsersRoundIcon, searchable: false, capability: 'team' },

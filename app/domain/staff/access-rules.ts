@@ -82,6 +82,16 @@ export const GIFT_CARD_INTENTS: Readonly<Record<string, Capability>> = {
   cancel: 'refunds',
 };
 
+/**
+ * « Codes promo » (routes/admin/promotions.tsx): creating a code, pausing it, resuming it. All
+ * three are the offer's management, one right; none moves money already paid.
+ */
+export const PROMOTION_INTENTS: Readonly<Record<string, Capability>> = {
+  create: 'promotions',
+  pause: 'promotions',
+  resume: 'promotions',
+};
+
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */
 export const SECURITY_INTENTS: Readonly<Record<string, Capability>> = {
   enable: 'dashboard',
@@ -198,6 +208,7 @@ export const ROUTE_ACCESS = {
   'routes/admin/reports': staff('reports'),
   'routes/admin/accounting': staff('accounting'),
   'routes/admin/gift-cards': staffIntents('giftcards', GIFT_CARD_INTENTS),
+  'routes/admin/promotions': staffIntents('promotions', PROMOTION_INTENTS),
   'routes/admin/tests': staff('tests'),
   'routes/admin/team': staff('team'),
   'routes/admin/security': {

@@ -47,6 +47,11 @@ export const CAPABILITIES = [
    * one refunds money: that intent needs `refunds` too).
    */
   'giftcards',
+  /**
+   * « Codes promo »: the codes with their uses and revenue, creating a code, pausing and resuming
+   * it (a code's terms never change once created).
+   */
+  'promotions',
   /** CSV and accounting exports. */
   'exports',
   /** The Rapports tab (figures of the business). */
@@ -69,6 +74,10 @@ export const ROLE_CAPABILITIES: Readonly<Record<StaffRole, readonly Capability[]
   // The workshop: orders from reception to shipping; no money, no settings.
   atelier: ['dashboard', 'orders.read', 'orders.write', 'customers', 'workshop', 'reception', 'files', 'shipping'],
   // The accountant: orders read only, and everything about money (gift cards are money owed).
+  // Promotion codes are granted as gift cards are: the shop's commercial offers are the office's
+  // work, a code's cost is read in the accountant's own figures (discount given, revenue), and
+  // every creation, pause and resumption is journaled. The price list itself (`prices`) stays the
+  // administrator's: a code takes off a share of it, it never changes what the shop charges.
   comptabilite: [
     'dashboard',
     'orders.read',
@@ -77,6 +86,7 @@ export const ROLE_CAPABILITIES: Readonly<Record<StaffRole, readonly Capability[]
     'refunds',
     'accounting',
     'giftcards',
+    'promotions',
     'exports',
     'reports',
   ],

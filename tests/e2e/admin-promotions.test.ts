@@ -8,7 +8,7 @@ import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
  * « Codes promo » in Chromium on the built app (decision 038), on the worker's shared server: an
- * administrator creates NOEL20 (20 % on paper photos, from today, once per customer) and reads it
+ * administrator creates HIVER20 (20 % on paper photos, from today, once per customer) and reads it
  * in the list; a bad form (percent 0, an end before the start, a code taken) answers in French
  * under the fields and creates nothing, in the browser and posted plainly; the code is paused and
  * resumed, and the Journal shows the three entries; the workshop is refused by the door; axe finds
@@ -86,7 +86,7 @@ afterAll(async () => {
 });
 
 describe('« Codes promo » in the back office', () => {
-  it('an administrator creates NOEL20, is told a bad form in French, pauses and resumes it; the Journal shows it', async () => {
+  it('an administrator creates HIVER20, is told a bad form in French, pauses and resumes it; the Journal shows it', async () => {
     const today = parisDay();
     const page = await openStaffPage(browser, server.url, admin.cookie, '/admin/cartes-cadeaux', DESKTOP);
     await page
@@ -99,8 +99,8 @@ describe('« Codes promo » in the back office', () => {
 
     const form = await fillForm(page, { code: 'noel20', percent: '20', startsOn: today });
     await form.getByRole('button', { name: 'Créer le code' }).click();
-    await form.getByText('Code promo NOEL20 créé.').waitFor();
-    const row = codeRow(page, 'NOEL20');
+    await form.getByText('Code promo HIVER20 créé.').waitFor();
+    const row = codeRow(page, 'HIVER20');
     await expect.poll(async () => row.count()).toBe(1);
     const shown = await textOf(row);
     expect(shown).toContain('Noël : 20 % sur vos photos');
@@ -111,7 +111,7 @@ describe('« Codes promo » in the back office', () => {
     expect(shown).toMatch(/\b0\s+0,00 €\s+0,00 €/);
     // The form is emptied for the next code.
     expect(await form.getByLabel('Code', { exact: true }).inputValue()).toBe('');
-    expect(await codesNamed('NOEL20')).toBe(1);
+    expect(await codesNamed('HIVER20')).toBe(1);
     await expectNoSeriousA11yViolations(page);
 
     // A percentage of 0 and an end before the start: both said under their fields, nothing written.
@@ -128,25 +128,25 @@ describe('« Codes promo » in the back office', () => {
     await expectNoSeriousA11yViolations(page);
 
     // A code taken already.
-    await fillForm(page, { code: 'NOEL20', percent: '15', startsOn: today });
+    await fillForm(page, { code: 'HIVER20', percent: '15', startsOn: today });
     await form.getByRole('button', { name: 'Créer le code' }).click();
     await form.getByText('Ce code existe déjà.').waitFor();
-    expect(await codesNamed('NOEL20')).toBe(1);
+    expect(await codesNamed('HIVER20')).toBe(1);
     const { rows: kept } = await client.query<{ percent: number }>(
-      "select percent from promotion_codes where code = 'NOEL20'",
+      "select percent from promotion_codes where code = 'HIVER20'",
     );
     expect(kept).toEqual([{ percent: 20 }]);
 
     // Pause, then resume.
-    await row.getByRole('button', { name: 'Suspendre le code NOEL20' }).click();
-    await page.getByText('Code promo NOEL20 suspendu : il ne s’applique plus aux nouvelles commandes.').waitFor();
+    await row.getByRole('button', { name: 'Suspendre le code HIVER20' }).click();
+    await page.getByText('Code promo HIVER20 suspendu : il ne s’applique plus aux nouvelles commandes.').waitFor();
     await expect.poll(async () => textOf(row)).toContain('Suspendu');
     await expectNoSeriousA11yViolations(page);
-    await row.getByRole('button', { name: 'Réactiver le code NOEL20' }).click();
-    await page.getByText('Code promo NOEL20 réactivé.').waitFor();
+    await row.getByRole('button', { name: 'Réactiver le code HIVER20' }).click();
+    await page.getByText('Code promo HIVER20 réactivé.').waitFor();
     await expect.poll(async () => textOf(row)).toContain('Actif');
     const { rows: state } = await client.query<{ paused_at: Date | null }>(
-      "select paused_at from promotion_codes where code = 'NOEL20'",
+      "select paused_at from promotion_codes where code = 'HIVER20'",
     );
     expect(state).toEqual([{ paused_at: null }]);
 
@@ -165,7 +165,7 @@ describe('« Codes promo » in the back office', () => {
     expect(paused).toContain('Code promo suspendu');
     expect(created).toContain('Code promo créé');
     for (const entry of [resumed, paused, created]) {
-      expect(entry).toContain('NOEL20');
+      expect(entry).toContain('HIVER20');
       expect(entry).toContain('Paule Promo');
     }
     await journal.context().close();

@@ -3,6 +3,7 @@ import { NBSP } from '../format';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
 import { parsePriceListDocument } from '../pricing/price-list-schema';
 import { priceLine } from '../pricing/pricing';
+import type { PromotionTerms } from '../vouchers/promotions';
 import {
   decideSelection,
   dropSummary,
@@ -117,5 +118,39 @@ describe('preview and keep: the Tarifs entry', () => {
       previewAndKeep: { ...DEFAULT_PRICE_LIST.previewAndKeep, maxDropPercent: 120, reviewDays: 0 },
     });
     expect(parsed.ok).toBe(false);
+  });
+});
+
+describe('preview and keep with the order’s promotion codes', () => {
+  const photos = (quantity: number): OrderedLine => ({
+    ...slides(quantity),
+    type: 'photos',
+    resolution: '2400dpi',
+    format: 'jpeg',
+  });
+  const NOEL20: PromotionTerms = {
+    code: 'NOEL20',
+    label: 'Noël 2026',
+    kind: 'percent',
+    percent: 20,
+    amountCents: null,
+    supports: ['photos'],
+    minimumOrderCents: 0,
+    startsAt: new Date('2026-11-30T23:00:00Z'),
+    endsAt: null,
+    maxUses: null,
+    maxUsesPerCustomer: null,
+    firstOrderOnly: false,
+    combinable: false,
+  };
+
+  it('a dropped photo with 20 % off refunds 80 % of its price (0,28 €, not 0,35 €)', () => {
+    const pricing = priceDrops(DEFAULT_PRICE_LIST, [photos(100)], {}, new Map([['photos', 1]]), [NOEL20]);
+    expect(pricing).toMatchObject({ beforeCents: 2800, afterCents: 2772, refundCents: 28, kept: { 'line-0': 99 } });
+  });
+
+  it('a code on other supports changes nothing of a dropped slide', () => {
+    const drops = new Map([['slides', 10]] as const);
+    expect(priceDrops(DEFAULT_PRICE_LIST, [slides(50)], {}, drops, [NOEL20]).refundCents).toBe(621);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parisMidnight } from '../calendar';
 import { DEFAULT_PRICE_LIST } from '../pricing/default-price-list';
+import type { PromotionTerms } from '../vouchers/promotions';
 import {
   countKeys,
   type OrderedLine,
@@ -90,6 +92,64 @@ describe('recount', () => {
       counts: [{ label: 'Photos papier', ordered: 250, counted: 270 }],
       remarks: [{ group: 'Photos papier', text: 'moisissures' }],
     });
+  });
+});
+
+const NOEL20: PromotionTerms = {
+  code: 'NOEL20',
+  label: 'Noël 2026',
+  kind: 'percent',
+  percent: 20,
+  amountCents: null,
+  supports: ['photos'],
+  minimumOrderCents: 0,
+  startsAt: parisMidnight({ year: 2026, month: 12, day: 1 }),
+  endsAt: null,
+  maxUses: null,
+  maxUsesPerCustomer: null,
+  firstOrderOnly: false,
+  combinable: true,
+};
+const DIX: PromotionTerms = { ...NOEL20, code: 'DIX', kind: 'amount', percent: null, amountCents: 1000, supports: [] };
+const vhs = (position: number, quantity: number): OrderedLine => ({
+  ...photos(quantity),
+  position,
+  type: 'vhs',
+  resolution: null,
+  format: null,
+});
+
+describe('recount with the order’s promotion codes', () => {
+  it('20 % off the photos, 80 photos for 100 ordered: the reduction is what was paid for 20 photos (−5,60 €)', () => {
+    const result = recount(DEFAULT_PRICE_LIST, [photos(100), vhs(1, 2)], { 'line-0': 80 }, [NOEL20]);
+    // Ordered: 35,00 € of photos, 7,00 € off; counted: 28,00 €, 5,60 € off. The VHS stay as ordered.
+    expect(result).toMatchObject({
+      orderedCents: 3500 + 3400,
+      countedCents: 2800 + 3400,
+      orderedDiscountCents: 700,
+      countedDiscountCents: 560,
+      differenceCents: -560,
+    });
+  });
+
+  it('a supplement is charged net too: 120 photos for 100 with 20 % off is +5,60 €', () => {
+    const result = recount(DEFAULT_PRICE_LIST, [photos(100)], { 'line-0': 120 }, [NOEL20]);
+    expect(result).toMatchObject({ orderedDiscountCents: 700, countedDiscountCents: 840, differenceCents: 560 });
+  });
+
+  it('without codes: no discount, the gross difference as before', () => {
+    const result = recount(DEFAULT_PRICE_LIST, [photos(100)], { 'line-0': 80 });
+    expect(result).toMatchObject({ orderedDiscountCents: 0, countedDiscountCents: 0, differenceCents: -700 });
+    expect(recount(DEFAULT_PRICE_LIST, [photos(100)], { 'line-0': 80 }, [])).toEqual(result);
+  });
+
+  it('an amount code keeps its whole amount while what it covers still exceeds it', () => {
+    // 10,00 € off: 35,00 € ordered, 28,00 € counted → the customer gets back the 7,00 € of 20 photos.
+    const result = recount(DEFAULT_PRICE_LIST, [photos(100)], { 'line-0': 80 }, [DIX]);
+    expect(result).toMatchObject({ orderedDiscountCents: 1000, countedDiscountCents: 1000, differenceCents: -700 });
+    // 20 photos counted (7,00 €): the code cannot take more than them, and the order is then free.
+    const few = recount(DEFAULT_PRICE_LIST, [photos(100)], { 'line-0': 20 }, [DIX]);
+    expect(few).toMatchObject({ countedCents: 700, countedDiscountCents: 700, differenceCents: -2500 });
   });
 });
 

@@ -97,7 +97,7 @@ describe('« Codes promo » in the back office', () => {
     await page.getByRole('heading', { name: 'Codes promo', level: 2 }).waitFor();
     await expectNoSeriousA11yViolations(page);
 
-    const form = await fillForm(page, { code: 'noel20', percent: '20', startsOn: today });
+    const form = await fillForm(page, { code: 'hiver20', percent: '20', startsOn: today });
     await form.getByRole('button', { name: 'Créer le code' }).click();
     await form.getByText('Code promo HIVER20 créé.').waitFor();
     const row = codeRow(page, 'HIVER20');

@@ -74,7 +74,9 @@ describe('typing a promotion code', () => {
   });
 
   it('reads several codes separated by commas, semicolons or spaces, each once', () => {
-    expect(typedPromotionCodes('noel20, dix;Bienvenue  NOEL20')).toEqual(['NOEL20', 'DIX', 'BIENVENUE']);
+    expect(typedPromotionCodes('noel20, dix;Bienvenue ,NOEL20')).toEqual(['NOEL20', 'DIX', 'BIENVENUE']);
+    // A code read aloud and typed with a space is still one code.
+    expect(typedPromotionCodes(' noel 20 ')).toEqual(['NOEL20']);
     expect(typedPromotionCodes(' , ; ')).toEqual([]);
     expect(typedPromotionCodes('')).toEqual([]);
   });

@@ -57,13 +57,12 @@ export function normalisePromotionCode(typed: string): string {
     .toUpperCase();
 }
 
-/** The codes typed in the checkout's field, separated by commas, semicolons or spaces, each once. */
+/**
+ * The codes typed in the checkout's field, separated by commas or semicolons, each once. Spaces
+ * inside a code are dropped like its case (« noel 20 » is NOEL20), as people type codes read aloud.
+ */
 export function typedPromotionCodes(typed: string): string[] {
-  const codes = typed
-    .normalize('NFC')
-    .split(/[,;\s\u00a0\u202f]+/)
-    .map(normalisePromotionCode)
-    .filter((code) => code !== '');
+  const codes = typed.split(/[,;]+/).map(normalisePromotionCode).filter((code) => code !== '');
   return [...new Set(codes)];
 }
 

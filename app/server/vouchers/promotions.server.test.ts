@@ -199,7 +199,7 @@ describe('a promotion code at checkout', () => {
     );
     expect(await orderRow(order.id)).toEqual({ total_price: DEFAULT_ORDER_TOTAL_CENTS, discount: 0, placed: false });
     const both = await newCode({ combinable: true });
-    await pay(order.id, `${both.code} ${friend.code}`);
+    await pay(order.id, `${both.code}; ${friend.code}`);
     // 7,00 € off the photos, then 5,00 € off what is left of the items.
     expect((await orderRow(order.id))?.discount).toBe(1200);
   });

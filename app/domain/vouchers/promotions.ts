@@ -62,7 +62,10 @@ export function normalisePromotionCode(typed: string): string {
  * inside a code are dropped like its case (« noel 20 » is NOEL20), as people type codes read aloud.
  */
 export function typedPromotionCodes(typed: string): string[] {
-  const codes = typed.split(/[,;]+/).map(normalisePromotionCode).filter((code) => code !== '');
+  const codes = typed
+    .split(/[,;]+/)
+    .map(normalisePromotionCode)
+    .filter((code) => code !== '');
   return [...new Set(codes)];
 }
 

@@ -79,7 +79,7 @@ async function orderSlides(page: Page, slides: number): Promise<string> {
 async function applyCard(page: Page, code: string, amount: string): Promise<string> {
   await page.getByLabel('Code de la carte (facultatif)').fill(code);
   await page.getByLabel('Montant à utiliser (facultatif)').fill(amount);
-  await page.getByRole('button', { name: 'Appliquer' }).click();
+  await page.getByRole('group', { name: 'Carte cadeau' }).getByRole('button', { name: 'Appliquer' }).click();
   const status = page.getByRole('status').filter({ hasText: 'Votre carte cadeau' });
   await status.waitFor();
   return plain(await status.textContent());
@@ -222,7 +222,7 @@ describe('a gift card from its purchase to its last cent', () => {
     const page = await pageOf(recipient);
     const orderId = await orderSlides(page, 20);
     await page.getByLabel('Code de la carte (facultatif)').fill('ABCD-EFGH');
-    await page.getByRole('button', { name: 'Appliquer' }).click();
+    await page.getByRole('group', { name: 'Carte cadeau' }).getByRole('button', { name: 'Appliquer' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'carte cadeau' });
     await alert.waitFor();
     expect(plain(await alert.textContent())).toContain('Ce code n’est pas celui d’une carte cadeau Soovenirs');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { noel20 } from '../../../tests/support/promotions';
 import { NBSP } from '../format';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
 import { parsePriceListDocument } from '../pricing/price-list-schema';
 import { priceLine } from '../pricing/pricing';
-import type { PromotionTerms } from '../vouchers/promotions';
 import {
   decideSelection,
   dropSummary,
@@ -128,21 +128,7 @@ describe('preview and keep with the order’s promotion codes', () => {
     resolution: '2400dpi',
     format: 'jpeg',
   });
-  const NOEL20: PromotionTerms = {
-    code: 'NOEL20',
-    label: 'Noël 2026',
-    kind: 'percent',
-    percent: 20,
-    amountCents: null,
-    supports: ['photos'],
-    minimumOrderCents: 0,
-    startsAt: new Date('2026-11-30T23:00:00Z'),
-    endsAt: null,
-    maxUses: null,
-    maxUsesPerCustomer: null,
-    firstOrderOnly: false,
-    combinable: false,
-  };
+  const NOEL20 = noel20();
 
   it('a dropped photo with 20 % off refunds 80 % of its price (0,28 €, not 0,35 €)', () => {
     const pricing = priceDrops(DEFAULT_PRICE_LIST, [photos(100)], {}, new Map([['photos', 1]]), [NOEL20]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parisMidnight } from '../calendar';
+import { noel20 } from '../../../tests/support/promotions';
 import { DEFAULT_PRICE_LIST } from '../pricing/default-price-list';
 import type { PromotionTerms } from '../vouchers/promotions';
 import {
@@ -95,21 +95,9 @@ describe('recount', () => {
   });
 });
 
-const NOEL20: PromotionTerms = {
-  code: 'NOEL20',
-  label: 'Noël 2026',
-  kind: 'percent',
-  percent: 20,
-  amountCents: null,
-  supports: ['photos'],
-  minimumOrderCents: 0,
-  startsAt: parisMidnight({ year: 2026, month: 12, day: 1 }),
-  endsAt: null,
-  maxUses: null,
-  maxUsesPerCustomer: null,
-  firstOrderOnly: false,
+const NOEL20 = noel20({
   combinable: true,
-};
+});
 const DIX: PromotionTerms = { ...NOEL20, code: 'DIX', kind: 'amount', percent: null, amountCents: 1000, supports: [] };
 const vhs = (position: number, quantity: number): OrderedLine => ({
   ...photos(quantity),

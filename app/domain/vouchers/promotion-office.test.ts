@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noel20 } from '../../../tests/support/promotions';
 import { parisMidnight } from '../calendar';
 import { DEFAULT_PRICE_LIST, SUPPORT_TYPES } from '../pricing/default-price-list';
 import { PROMOTION_INTENTS, routeAccess } from '../staff/access-rules';
@@ -9,25 +10,12 @@ import {
   promotionOfficeRow,
   promotionSupportOptions,
 } from './promotion-office';
-import type { PromotionTerms } from './promotions';
 
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
 
-const NOEL20: PromotionTerms = {
-  code: 'NOEL20',
-  label: 'Noël 2026',
-  kind: 'percent',
-  percent: 20,
-  amountCents: null,
-  supports: ['photos'],
-  minimumOrderCents: 0,
-  startsAt: parisMidnight({ year: 2026, month: 12, day: 1 }),
-  endsAt: null,
-  maxUses: null,
+const NOEL20 = noel20({
   maxUsesPerCustomer: 1,
-  firstOrderOnly: false,
-  combinable: false,
-};
+});
 
 describe('« Codes promo »: a code’s row', () => {
   it('says the terms, the state and the figures in French', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { noel20 } from '../../../tests/support/promotions';
 import { parisMidnight } from '../calendar';
 import { NBSP } from '../format';
 import { allocateCents } from '../invoices/vat';
@@ -31,22 +32,10 @@ const DAY = 86_400_000;
 // Intl writes « 50,00 € » with a narrow or plain non-breaking space: compare with plain spaces.
 const plain = (text: string | null) => text?.replace(/[\u00A0\u202F]/g, ' ') ?? null;
 
-const NOEL20: PromotionTerms = {
-  code: 'NOEL20',
-  label: 'Noël 2026',
-  kind: 'percent',
-  percent: 20,
-  amountCents: null,
-  supports: ['photos'],
-  minimumOrderCents: 0,
-  startsAt: parisMidnight({ year: 2026, month: 12, day: 1 }),
+const NOEL20 = noel20({
   // The code's last day is 31/12/2026: it ends at the midnight after it.
   endsAt: parisMidnight({ year: 2027, month: 1, day: 1 }),
-  maxUses: null,
-  maxUsesPerCustomer: null,
-  firstOrderOnly: false,
-  combinable: false,
-};
+});
 
 const DIX: PromotionTerms = {
   ...NOEL20,

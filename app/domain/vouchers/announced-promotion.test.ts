@@ -3,7 +3,7 @@ import { parisMidnight } from '../calendar';
 import { DEFAULT_PRICE_LIST, type PriceListDocument } from '../pricing/default-price-list';
 import { type LineChoice, priceOrder } from '../pricing/pricing';
 import { announcedEstimate, announcedTerms, announcePromotion } from './announced-promotion';
-import type { PriceListPeriod, PromotionTerms } from './promotions';
+import { type PriceListPeriod, type PromotionTerms, promotionTimingProblem } from './promotions';
 
 const DAY = 86_400_000;
 const plain = (text: string) => text.replace(/[\u00A0\u202F]/g, ' ');
@@ -98,5 +98,22 @@ describe('a promotion code announced by a link', () => {
     };
     const estimate = announcedEstimate(announcePromotion(dix, periods), quoteOf([photos]), DEFAULT_PRICE_LIST);
     expect(estimate).toMatchObject({ applies: true, discountCents: 1000, references: [] });
+  });
+});
+
+describe('whether a link may announce a code', () => {
+  it('only while it is not paused and within its dates, whatever the order', () => {
+    const during = new Date(start.getTime() + DAY);
+    expect(promotionTimingProblem(PRINTEMPS20, { now: during, paused: false })).toBeNull();
+    expect(promotionTimingProblem(PRINTEMPS20, { now: during, paused: true })).toBe(
+      'Le code promo PRINTEMPS20 est suspendu pour le moment.',
+    );
+    expect(promotionTimingProblem(PRINTEMPS20, { now: new Date(start.getTime() - DAY), paused: false })).toBe(
+      'Le code promo PRINTEMPS20 sera valable à partir du 01/12/2026.',
+    );
+    // Its end is the midnight after its last day, which the message names.
+    expect(promotionTimingProblem(PRINTEMPS20, { now: PRINTEMPS20.endsAt as Date, paused: false })).toBe(
+      'Le code promo PRINTEMPS20 n’est plus valable depuis le 31/12/2026.',
+    );
   });
 });

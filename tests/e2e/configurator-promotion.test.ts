@@ -68,6 +68,17 @@ describe('a promotion code announced by the configurator’s link', () => {
     await page.context().close();
   });
 
+  it('works without JavaScript: the server’s estimate shows the code, « Commander » carries it', async () => {
+    const page = await openPage(browser, undefined, { ...DESKTOP, javaScriptEnabled: false });
+    const query = new URLSearchParams({ code: 'ete15', support: 'photos', 'photos.quantity': '100' });
+    await page.goto(`${env.server.url}/configurateur?${query}`);
+    expect(await promotionText(page)).toContain('Code ETE15 (15 % sur Photos papier)−5,25 €');
+    await page.getByRole('button', { name: 'Commander' }).click();
+    await page.waitForURL(/\/checkout\?orderId=[0-9a-f-]{36}&code=ETE15$/);
+    expect(await page.getByLabel('Code promo (facultatif)').inputValue()).toBe('ETE15');
+    await page.context().close();
+  });
+
   it('says a code that does not exist does not, and estimates without it', async () => {
     const page = await openPage(browser, `${env.server.url}/configurateur?code=inconnu42`, DESKTOP);
     expect(plain(await page.getByRole('status').filter({ hasText: 'INCONNU42' }).textContent())).toBe(

@@ -32,6 +32,7 @@ import {
   selectionToSearchParams,
 } from '~/domain/pricing/selection';
 import { serviceImage } from '~/domain/site-navigation';
+import { type AnnouncedPromotion, announcedEstimate } from '~/domain/vouchers/announced-promotion';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { useHydrated } from '../use-hydrated';
@@ -65,7 +66,12 @@ export interface ConfiguratorFormProps {
   lastResult: SubmissionResult<string[]> | null;
   /** Set when the price list changed since the previous render, to say so. */
   pricesUpdated: boolean;
+  /** The promotion code a link announced (`?code=`), for the estimate; null without one. */
+  promotion?: AnnouncedPromotion | null;
 }
+
+/** The URL's and the form's field for an announced promotion code (carried to the checkout). */
+export const PROMOTION_CODE_PARAM = 'code';
 
 const FORM_ID = 'configurateur';
 const percent = new Intl.NumberFormat('fr-FR', {
@@ -84,7 +90,13 @@ function isSubmitIntent(payload: Record<string, unknown>): boolean {
   return payload.intent === 'save' || payload.intent === 'order';
 }
 
-export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated }: ConfiguratorFormProps) {
+export function ConfiguratorForm({
+  priceList,
+  payload,
+  lastResult,
+  pricesUpdated,
+  promotion = null,
+}: ConfiguratorFormProps) {
   const list = priceList.data;
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -120,7 +132,10 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
     if (!next) return;
     window.clearTimeout(urlTimer.current);
     urlTimer.current = window.setTimeout(() => {
-      const query = selectionToSearchParams(next).toString();
+      const params = selectionToSearchParams(next);
+      // The announced code stays in the link, so that a copied link still carries it.
+      if (promotion) params.set(PROMOTION_CODE_PARAM, promotion.terms.code);
+      const query = params.toString();
       const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;
       if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
         window.history.replaceState(window.history.state, '', url);
@@ -135,11 +150,14 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
   }
 
   const quote = selection && selection.supports.length > 0 ? computeQuote(list, selection) : null;
+  const promotionEstimate = quote && promotion ? announcedEstimate(promotion, quote, list) : null;
   const formProps = getFormProps(form);
 
   return (
     <Form method="get" {...formProps} noValidate onChange={onChange} onKeyDown={onKeyDown} className="flex flex-col">
       <input type="hidden" name="priceListVersion" value={priceList.version} />
+      {/* Kept by the no-JavaScript refresh (GET) and posted by « Commander » to fill the checkout's field. */}
+      {promotion ? <input type="hidden" name={PROMOTION_CODE_PARAM} value={promotion.terms.code} /> : null}
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex min-w-0 flex-col gap-8">
           <fieldset className="flex flex-col gap-3">
@@ -264,7 +282,14 @@ export function ConfiguratorForm({ priceList, payload, lastResult, pricesUpdated
             </p>
           ) : null}
           {quote && selection ? (
-            <PriceDetails list={list} quote={quote} choice={selection} totalId="estimate-total" live />
+            <PriceDetails
+              list={list}
+              quote={quote}
+              choice={selection}
+              totalId="estimate-total"
+              live
+              promotion={promotionEstimate}
+            />
           ) : (
             <p className="text-muted-foreground" id="estimate-total" aria-live="polite">
               {selection

@@ -2,6 +2,7 @@ import { formatEurosFromCents, NBSP } from '~/domain/format';
 import type { DeliveryMethod, PriceListDocument, SendMethod } from '~/domain/pricing/default-price-list';
 import { BREAKDOWN_LABELS, extraLines, lineOptions, lineTitle } from '~/domain/pricing/labels';
 import { PRICE_BREAKDOWN_KEYS, type PricedOrder } from '~/domain/pricing/pricing';
+import type { AnnouncedEstimate } from '~/domain/vouchers/announced-promotion';
 import { cn } from '../ui/cn';
 
 export interface PriceDetailsProps {
@@ -13,6 +14,8 @@ export interface PriceDetailsProps {
   totalLabel?: string;
   /** Announce the total to screen readers when it changes (the live estimate). */
   live?: boolean;
+  /** What a promotion code announced by a link would take off (the configurator). */
+  promotion?: AnnouncedEstimate | null;
   className?: string;
 }
 
@@ -24,6 +27,7 @@ export function PriceDetails({
   totalId,
   totalLabel = 'Total TTC',
   live = false,
+  promotion = null,
   className,
 }: PriceDetailsProps) {
   const extras = extraLines(quote.price, choice);
@@ -98,6 +102,49 @@ export function PriceDetails({
         >
           {formatEurosFromCents(quote.price.totalPriceCents)}
         </span>
+      </p>
+      {promotion ? <PromotionEstimate promotion={promotion} /> : null}
+    </div>
+  );
+}
+
+/**
+ * The announced code on the estimate: its discount and the total after it, and for a percentage
+ * each covered line's reduced unit price against its reference price (code de la consommation,
+ * L112-1-1). The minimum and the uses per customer are checked at checkout, so it is an estimate.
+ */
+function PromotionEstimate({ promotion }: { promotion: AnnouncedEstimate }) {
+  if (!promotion.applies) {
+    return (
+      <p id="promotion-estimate" className="rounded-md border border-border px-3 py-2 text-muted-foreground text-sm">
+        {promotion.message}
+      </p>
+    );
+  }
+  return (
+    <div id="promotion-estimate" className="flex flex-col gap-1 rounded-md border border-border px-3 py-2 text-sm">
+      <p className="flex items-baseline justify-between gap-4">
+        <span className="font-medium">
+          Code {promotion.code} ({promotion.description})
+        </span>
+        <span className="shrink-0 tabular-nums">−{formatEurosFromCents(promotion.discountCents)}</span>
+      </p>
+      {promotion.references.map((row) => (
+        <p key={`${row.code}-${row.label}`} className="text-muted-foreground">
+          {row.label}
+          {NBSP}: {formatEurosFromCents(row.discountedCents)} l’unité avec {row.code}, prix de référence{' '}
+          {formatEurosFromCents(row.referenceCents)} (le plus bas des 30{NBSP}jours précédant la remise).
+        </p>
+      ))}
+      <p className="flex items-baseline justify-between gap-4 font-semibold">
+        <span>Total avec le code {promotion.code}</span>
+        <span className="shrink-0 tabular-nums" data-promotion-total-cents={promotion.totalCents}>
+          {formatEurosFromCents(promotion.totalCents)}
+        </span>
+      </p>
+      <p className="text-muted-foreground text-xs">
+        Le montant minimum et les utilisations par client sont vérifiés au paiement. La remise est confirmée à la
+        commande.
       </p>
     </div>
   );

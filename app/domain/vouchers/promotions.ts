@@ -194,9 +194,8 @@ export function promotionProblem(
   list: PriceListDocument,
 ): string | null {
   const { code } = terms;
-  if (facts.paused) return PROMOTION_MESSAGES.paused(code);
-  if (facts.now < terms.startsAt) return PROMOTION_MESSAGES.notYet(code, terms.startsAt);
-  if (terms.endsAt && facts.now >= terms.endsAt) return PROMOTION_MESSAGES.ended(code, lastValidDay(terms.endsAt));
+  const timing = promotionTimingProblem(terms, facts);
+  if (timing) return timing;
   if (terms.maxUses !== null && facts.uses >= terms.maxUses) return PROMOTION_MESSAGES.usedUp(code);
   if (terms.maxUsesPerCustomer !== null && facts.usesByCustomer >= terms.maxUsesPerCustomer) {
     return PROMOTION_MESSAGES.perCustomer(code);
@@ -206,6 +205,21 @@ export function promotionProblem(
   if (!lines.some((line) => promotionCovers(terms, line.type) && line.lineTotalCents > 0)) {
     return PROMOTION_MESSAGES.nothingEligible(code, promotionSupportsText(terms, list));
   }
+  return null;
+}
+
+/**
+ * Whether the code may be used at all now (not paused, within its dates), whatever the order: what
+ * a link announcing it (the configurator's `?code=`) checks.
+ */
+export function promotionTimingProblem(
+  terms: Pick<PromotionTerms, 'code' | 'startsAt' | 'endsAt'>,
+  facts: Pick<PromotionUseFacts, 'now' | 'paused'>,
+): string | null {
+  const { code } = terms;
+  if (facts.paused) return PROMOTION_MESSAGES.paused(code);
+  if (facts.now < terms.startsAt) return PROMOTION_MESSAGES.notYet(code, terms.startsAt);
+  if (terms.endsAt && facts.now >= terms.endsAt) return PROMOTION_MESSAGES.ended(code, lastValidDay(terms.endsAt));
   return null;
 }
 

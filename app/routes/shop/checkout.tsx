@@ -55,6 +55,7 @@ import { gatewayReturnPath } from '~/domain/payments/confirmation';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { type CheckoutPaymentMethod, GIFT_CARD_PAYMENT_METHOD_TEXT } from '~/domain/payments/offline';
 import { pickPriceFields } from '~/domain/pricing/pricing';
+import { MAX_PROMOTION_CODE_LENGTH, normalisePromotionCode } from '~/domain/vouchers/promotions';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { retentionDays } from '~/server/files/retention-settings.server';
@@ -191,6 +192,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     state: 'shown' as const,
     cardAvailable: card.available,
     canceled: url.searchParams.get('canceled') === 'true',
+    // The code the configurator announced (`&code=NOEL20`): it only fills the field, the customer
+    // still presses « Appliquer » or « Payer », where it is checked.
+    promotionTyped: normalisePromotionCode(url.searchParams.get('code') ?? '').slice(0, MAX_PROMOTION_CODE_LENGTH),
     accountTab: accountTabOf(url.searchParams.get('compte')),
     viewer,
     signedIn: user !== null,
@@ -641,7 +645,11 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
               // Codes are taken when the order is placed: a placed order shows its discount in the recap.
               page.giftCard || order.placed ? null : (
                 <PromotionCodeField
-                  typed={String(postedPayForm(result)?.[PROMOTION_CODES_FIELD] ?? '')}
+                  typed={
+                    postedPayForm(result)
+                      ? String(postedPayForm(result)?.[PROMOTION_CODES_FIELD] ?? '')
+                      : page.promotionTyped
+                  }
                   preview={promotion}
                   error={result?.intent === 'promotion' ? result.error : null}
                 />

@@ -2,12 +2,13 @@ import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useEffect, useRef, useState } from 'react';
 import { data, redirect, type ShouldRevalidateFunctionArgs, useLocation } from 'react-router';
-import { ConfiguratorForm } from '~/components/configurator/configurator-form';
+import { ConfiguratorForm, PROMOTION_CODE_PARAM } from '~/components/configurator/configurator-form';
 import { useLivePriceList } from '~/components/configurator/use-live-price-list';
-import { pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-control';
+import { PRIVATE_PAGE_CACHE_CONTROL, pageCacheHeaders, publicPageHeaders } from '~/domain/content/cache-control';
 import { pageTitle, seoMeta } from '~/domain/content/seo';
 import { configuratorPostSchema, selectionSchema } from '~/domain/pricing/configurator-form';
 import { EMPTY_SELECTION, selectionToPayload } from '~/domain/pricing/selection';
+import { MAX_PROMOTION_CODE_LENGTH, normalisePromotionCode } from '~/domain/vouchers/promotions';
 import { getUser } from '~/server/auth/session.server';
 import { siteOrigin } from '~/server/content/site.server';
 import { readFormData } from '~/server/form-data.server';
@@ -15,6 +16,7 @@ import { createOrder, InvalidSelectionError, PriceListChangedError } from '~/ser
 import { redirectToCheckout } from '~/server/orders/order-response.server';
 import { getActivePriceList } from '~/server/pricing/price-lists.server';
 import { saveQuote } from '~/server/quotes/quotes.server';
+import { announcedPromotion } from '~/server/vouchers/announced-promotion.server';
 import type { Route } from './+types/configurator';
 
 /*
@@ -37,10 +39,15 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const priceList = await getActivePriceList();
-  const hasSelection = [...url.searchParams.keys()].length > 0;
+  // A newsletter's link may announce a promotion code (`?code=NOEL20`): not part of the selection.
+  const typedCode = url.searchParams.get(PROMOTION_CODE_PARAM) ?? '';
+  const selectionParams = new URLSearchParams(url.searchParams);
+  selectionParams.delete(PROMOTION_CODE_PARAM);
+  const [priceList, user] = await Promise.all([getActivePriceList(), typedCode ? getUser(request) : null]);
+  const announced = typedCode ? await announcedPromotion(request, typedCode, new Date(), user?.id ?? null) : null;
+  const hasSelection = [...selectionParams.keys()].length > 0;
   const submission = hasSelection
-    ? parseWithZod(url.searchParams, {
+    ? parseWithZod(selectionParams, {
         schema: selectionSchema({ priceList: priceList.data }),
         disableAutoCoercion: true,
       })
@@ -52,9 +59,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       payload: submission ? submission.payload : selectionToPayload(EMPTY_SELECTION),
       // Messages for a URL that does not describe a valid selection (a link typed by hand).
       result: submission && submission.status !== 'success' ? (submission.reply() as SubmissionResult<string[]>) : null,
+      promotion: announced?.ok ? announced.promotion : null,
+      promotionNotice: announced && !announced.ok ? announced.message : null,
     },
-    // The same page for every visitor (prices of the live list, the selection in the URL): public.
-    { headers: pageCacheHeaders(request) },
+    {
+      // The same page for every visitor (prices of the live list, the selection in the URL): public.
+      // A code's answer is not: it changes when the code is paused, and an unknown one is counted.
+      headers: typedCode ? { 'Cache-Control': PRIVATE_PAGE_CACHE_CONTROL } : pageCacheHeaders(request),
+    },
   );
 }
 
@@ -85,7 +97,9 @@ export async function action({ request }: Route.ActionArgs) {
       return redirect(saved.token ? `/devis/${saved.token}?enregistre=1` : `/mes-devis/${saved.id}?enregistre=1`);
     }
     const order = await createOrder({ selection, user, expectedPriceListVersion: shownVersion });
-    return redirectToCheckout(order);
+    // The code announced by the page fills the checkout's field; it is checked there again.
+    const code = normalisePromotionCode(String(formData.get(PROMOTION_CODE_PARAM) ?? ''));
+    return redirectToCheckout(order, code.slice(0, MAX_PROMOTION_CODE_LENGTH));
   } catch (error) {
     if (error instanceof PriceListChangedError) return pricesChanged();
     if (error instanceof InvalidSelectionError) {
@@ -125,6 +139,11 @@ export default function Configurator({ loaderData, actionData }: Route.Component
           Choisissez vos supports et vos options&#8239;: le prix s’affiche au fur et à mesure. Enregistrez votre devis
           pour plus tard, ou commandez directement.
         </p>
+        {loaderData.promotionNotice ? (
+          <p role="status" className="rounded-md bg-info-tint px-3 py-2 text-info-tint-foreground text-sm">
+            {loaderData.promotionNotice}
+          </p>
+        ) : null}
       </header>
       <ConfiguratorForm
         // A new page (a link, back and forward) starts from its own URL; the live edits of this page
@@ -134,6 +153,7 @@ export default function Configurator({ loaderData, actionData }: Route.Component
         payload={actionData?.payload ?? loaderData.payload}
         lastResult={refused ?? loaderData.result}
         pricesUpdated={pricesUpdated}
+        promotion={loaderData.promotion}
       />
     </div>
   );

@@ -5,11 +5,16 @@ import { orders } from '../db/schema';
 import { accessTokenMatches, orderAccessCookie, orderAccessCookieName } from './access.server';
 import type { CreatedOrder } from './create-order.server';
 
-/** Where `Commander` leads: the checkout of the new order, with the guest's access cookie. */
-export function redirectToCheckout(order: Pick<CreatedOrder, 'id' | 'accessToken'>): Response {
+/**
+ * Where `Commander` leads: the checkout of the new order, with the guest's access cookie, and the
+ * promotion code the configurator announced (it fills the checkout's field, nothing more).
+ */
+export function redirectToCheckout(order: Pick<CreatedOrder, 'id' | 'accessToken'>, promotionCode = ''): Response {
   const headers = new Headers();
   if (order.accessToken) headers.append('Set-Cookie', orderAccessCookie(order.id, order.accessToken));
-  return redirect(`/checkout?${new URLSearchParams({ orderId: order.id })}`, { headers });
+  const query = new URLSearchParams({ orderId: order.id });
+  if (promotionCode) query.set('code', promotionCode);
+  return redirect(`/checkout?${query}`, { headers });
 }
 
 /** The value of one cookie of a request, or null. */

@@ -35,7 +35,8 @@ import { getActivePriceList } from '../pricing/price-lists.server';
 
 type PromotionRow = typeof promotionCodes.$inferSelect;
 
-const limiter = createSharedRateLimiter({
+/** Shared with the configurator's `?code=` link: an unknown code counts the same wherever it is typed. */
+export const limiter = createSharedRateLimiter({
   name: 'promotion-code',
   limit: () => {
     const value = Number(process.env.PROMOTION_CODE_RATE_LIMIT ?? 10);
@@ -45,6 +46,11 @@ const limiter = createSharedRateLimiter({
 });
 
 export const PROMOTION_LIMITED_MESSAGE = 'Trop de codes essayés\u00A0: réessayez dans une minute.';
+
+/** Whom a wrong code counts against: the client's address, and the account when signed in. */
+export function promotionLimiterKeys(request: Request, userId: string | null): string[] {
+  return [`ip:${request.headers.get(CLIENT_IP_HEADER) || 'unknown'}`, ...(userId ? [`user:${userId}`] : [])];
+}
 
 /** A stored code's terms as the domain reads them. */
 export function termsOf(row: PromotionRow): PromotionTerms {
@@ -256,10 +262,7 @@ interface CheckInput {
  * counted here still hold when the uses are written.
  */
 async function checkCodes(executor: Executor, input: CheckInput, lock: boolean): Promise<PromotionCheck> {
-  const keys = [
-    `ip:${input.request.headers.get(CLIENT_IP_HEADER) || 'unknown'}`,
-    ...(input.userId ? [`user:${input.userId}`] : []),
-  ];
+  const keys = promotionLimiterKeys(input.request, input.userId);
   const over = await Promise.all(keys.map((key) => limiter.isSpent(key)));
   if (over.some(Boolean)) return { ok: false, message: PROMOTION_LIMITED_MESSAGE, limited: true };
   if (input.typed.length > MAX_PROMOTION_CODE_LENGTH * 4) {

@@ -115,6 +115,8 @@ function pdfAttachment(message: ReceivedMessage): Buffer | null {
 }
 
 describe('a gift card from its purchase to its last cent', () => {
+  // A whole journey (two buyers, three orders, an e-mail, a withdrawal): more than the default minute
+  // on a loaded machine.
   it('is e-mailed on its day, pays 35 € then 15 € of two orders, invoices add up, a withdrawal gives the card back', async () => {
     // Claire buys a 50 € card for Jeanne, e-mailed tomorrow morning.
     const claire = await pageOf(buyer);
@@ -216,7 +218,7 @@ describe('a gift card from its purchase to its last cent', () => {
     await jeanne.getByLabel('Code de la carte').fill(code);
     await jeanne.getByRole('button', { name: 'Voir le solde' }).click();
     await expect.poll(async () => plain(await jeanne.locator('main').textContent())).toContain('35,00 €');
-  });
+  }, 150_000);
 
   it('refuses a wrong code in French and keeps what was typed; nothing is taken before « Payer »', async () => {
     const page = await pageOf(recipient);

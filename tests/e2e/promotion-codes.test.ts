@@ -146,5 +146,5 @@ describe('NOEL20, 20 % on paper photos from 1 December', () => {
     // MERCI5 alone still applies: 5,00 € off.
     await applyCodes(page, 'merci5');
     await expect.poll(() => codeAnswer(page)).toContain('Code MERCI5 (5,00 € sur toute la numérisation) : −5,00 €');
-  });
+  }, 120_000);
 });

@@ -43,4 +43,5 @@ ALTER TABLE "promotion_codes" ADD CONSTRAINT "promotion_codes_created_by_user_id
 CREATE UNIQUE INDEX "promotion_code_uses_order_promotion_idx" ON "promotion_code_uses" USING btree ("order_id","promotion_id");--> statement-breakpoint
 CREATE INDEX "promotion_code_uses_promotion_idx" ON "promotion_code_uses" USING btree ("promotion_id","customer_key");--> statement-breakpoint
 CREATE INDEX "promotion_codes_created_at_idx" ON "promotion_codes" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "promotion_codes_created_by_idx" ON "promotion_codes" USING btree ("created_by");--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_discount_check" CHECK ("orders"."discount" >= 0);

@@ -51,6 +51,7 @@ export const promotionCodes = pgTable(
       sql`coalesce(${t.maxUses}, 1) > 0 and coalesce(${t.maxUsesPerCustomer}, 1) > 0`,
     ),
     index('promotion_codes_created_at_idx').on(t.createdAt.desc()),
+    index('promotion_codes_created_by_idx').on(t.createdBy),
   ],
 );
 

@@ -26,7 +26,9 @@ const SITE_PAGE_BUDGET_KIB = 4;
  * sonner…) fails here; the figures are in docs/lighthouse.md.
  */
 const HYDRATED_BUDGET_KIB: Record<string, number> = {
-  '/configurateur': 174,
+  // 174 until the promotion codes' estimate (decision 038: the reduction and its reference price,
+  // ~2 KiB of pure rules) joined the live prices: 174.9 KiB measured then.
+  '/configurateur': 178,
   '/login': 184,
 };
 

@@ -6,19 +6,17 @@ import { NBSP } from '../format';
 import { allocateCents } from '../invoices/vat';
 import { DEFAULT_PRICE_LIST, type PriceListDocument, SUPPORT_TYPES } from '../pricing/default-price-list';
 import type { LineChoice } from '../pricing/pricing';
+import { PROMOTION_FORM_MESSAGES, type PromotionFormInput, promotionFormSchema } from './promotion-form';
 import {
   combinationProblem,
   type DiscountableLine,
   MAX_CODES_PER_ORDER,
   normalisePromotionCode,
-  PROMOTION_FORM_MESSAGES,
   type PriceListPeriod,
-  type PromotionFormInput,
   type PromotionTerms,
   type PromotionUseFacts,
   promotionDescription,
   promotionDiscounts,
-  promotionFormSchema,
   promotionPeriodText,
   promotionProblem,
   promotionState,

@@ -3,13 +3,13 @@ import { PromotionsPage } from '~/components/admin/promotions-page';
 import { TabError } from '~/components/admin/tab-error';
 import { dayKey, parisDay } from '~/domain/calendar';
 import { PROMOTION_INTENTS } from '~/domain/staff/access-rules';
+import { promotionFormSchema } from '~/domain/vouchers/promotion-form';
 import {
   PROMOTION_OFFICE_MESSAGES,
   type PromotionActionData,
   promotionOfficeRow,
   promotionSupportOptions,
 } from '~/domain/vouchers/promotion-office';
-import { promotionFormSchema } from '~/domain/vouchers/promotions';
 import { requireIntent, requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
 import { getActivePriceList } from '~/server/pricing/price-lists.server';

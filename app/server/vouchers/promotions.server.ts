@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PriceListDocument } from '~/domain/pricing/default-price-list';
 import { parsePriceListDocument } from '~/domain/pricing/price-list-schema';
+import { PROMOTION_FORM_MESSAGES } from '~/domain/vouchers/promotion-form';
 import {
   combinationProblem,
   type DiscountableLine,
   MAX_PROMOTION_CODE_LENGTH,
-  PROMOTION_FORM_MESSAGES,
   PROMOTION_MESSAGES,
   type PriceListPeriod,
   type PromotionTerms,

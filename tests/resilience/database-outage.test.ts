@@ -249,7 +249,7 @@ describe('PostgreSQL stopped and started under the running app', () => {
     expect(server.process().pid).toBe(appPid);
     expect(await server.stop()).toBe(0);
     // The adopted postmaster is stopped with the app; a loaded machine may take a moment to reap it.
-    await expect.poll(() => isAlive(byHand), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => isAlive(byHand), { timeout: 30_000 }).toBe(false);
     await fs.rm(log, { force: true });
   });
 });

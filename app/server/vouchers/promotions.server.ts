@@ -245,7 +245,14 @@ export interface AppliedPromotion {
 }
 
 export type PromotionCheck =
-  | { ok: true; applied: AppliedPromotion[]; discountCents: number; list: PriceListDocument }
+  | {
+      ok: true;
+      applied: AppliedPromotion[];
+      discountCents: number;
+      list: PriceListDocument;
+      /** Whom the uses count for: the customer's e-mail in lower case. */
+      customerKey: string;
+    }
   | { ok: false; message: string; limited: boolean };
 
 interface CheckInput {
@@ -270,7 +277,7 @@ async function checkCodes(executor: Executor, input: CheckInput, lock: boolean):
   }
   const codes = typedPromotionCodes(input.typed);
   if (codes.length === 0)
-    return { ok: true, applied: [], discountCents: 0, list: await orderList(executor, input.orderId) };
+    return { ok: true, applied: [], discountCents: 0, list: await orderList(executor, input.orderId), customerKey: '' };
   const query = executor
     .select()
     .from(promotionCodes)
@@ -317,7 +324,8 @@ async function checkCodes(executor: Executor, input: CheckInput, lock: boolean):
   }
   const discounts = promotionDiscounts(chosen.map(termsOf), lines);
   const applied = chosen.map((row, i) => ({ id: row.id, terms: termsOf(row), cents: discounts[i]?.cents ?? 0 }));
-  return { ok: true, applied, discountCents: applied.reduce((sum, code) => sum + code.cents, 0), list };
+  const discountCents = applied.reduce((sum, code) => sum + code.cents, 0);
+  return { ok: true, applied, discountCents, list, customerKey: customer.key };
 }
 
 async function orderList(executor: Executor, orderId: string): Promise<PriceListDocument> {
@@ -375,13 +383,12 @@ export async function previewPromotionCodes(input: CheckInput, executor: Executo
 export async function applyPromotionCodesInTx(tx: Tx, input: CheckInput): Promise<PromotionCheck> {
   const checked = await checkCodes(tx, input, true);
   if (!checked.ok || checked.applied.length === 0) return checked;
-  const { key } = await customerOf(tx, input.orderId);
   await tx.insert(promotionCodeUses).values(
     checked.applied.map((code, position) => ({
       promotionId: code.id,
       orderId: input.orderId,
       position,
-      customerKey: key,
+      customerKey: checked.customerKey,
       discountCents: code.cents,
     })),
   );

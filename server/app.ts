@@ -5,10 +5,10 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { rateLimit } from 'express-rate-limit';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { databaseIsUp } from '~/server/db/client.server';
 import { PostgresRateLimitStore } from '~/server/db/rate-limit.server';
 import { baseUrl } from '~/server/env.server';
 import { uploadsMiddleware } from '~/server/files/uploads.server';
+import { healthRoutes } from '~/server/health.server';
 import { log } from '~/server/log.server';
 import { precompressedAssets } from '~/server/rendering/precompressed-assets.server';
 import { announcesBody, holdBodies, lingerBeforeClosing, whenBodyHeld } from './body-limits';
@@ -46,13 +46,8 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   app.use(whenBodyHeld);
   app.use(closeWhenBodyUnread);
 
-  app.get('/healthz', async (_req, res) => {
-    const up = await databaseIsUp();
-    res
-      .status(up ? 200 : 503)
-      .set('Cache-Control', 'no-store')
-      .json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
-  });
+  // Liveness and readiness (app/server/health.server.ts), before any page work.
+  healthRoutes(app);
 
   app.use(cspNonce);
   app.use(securityHeaders({ production, dev: Boolean(vite) }));

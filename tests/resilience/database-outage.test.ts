@@ -191,7 +191,12 @@ describe('PostgreSQL stopped and started under the running app', () => {
 
     await stopPostgres(pgData);
     const to503 = await waitForHealth(server.url, 503, DOWN_WITHIN_MS);
-    expect(await (await fetchWithin(`${server.url}/healthz`)).json()).toEqual({ status: 'error', db: 'down' });
+    expect(await (await fetchWithin(`${server.url}/healthz`)).json()).toEqual({
+      status: 'error',
+      database: 'down',
+      migrations: 'down',
+      server: 'ok',
+    });
     await expectFrenchErrorPages(server.url);
 
     // The app restarts its cluster after RESTART_DELAY_MS; it is the same app process throughout.

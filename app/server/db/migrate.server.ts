@@ -13,10 +13,28 @@ export class MigrationsPendingError extends Error {
   }
 }
 
-/** Whether every committed migration is applied (what drizzle's migrator compares). */
-async function upToDate(client: pg.Client, migrationsFolder: string): Promise<boolean> {
-  const migrations = readMigrationFiles({ migrationsFolder });
-  const last = migrations[migrations.length - 1];
+/** When the last committed migration of `migrationsFolder` was made (0 without any), read once. */
+const lastMigrationMillis = new Map<string, number>();
+function lastMigrationOf(migrationsFolder: string): number {
+  let millis = lastMigrationMillis.get(migrationsFolder);
+  if (millis === undefined) {
+    const migrations = readMigrationFiles({ migrationsFolder });
+    millis = migrations[migrations.length - 1]?.folderMillis ?? 0;
+    lastMigrationMillis.set(migrationsFolder, millis);
+  }
+  return millis;
+}
+
+/**
+ * Whether every migration this code was built with is applied (what drizzle's migrator compares).
+ * A database migrated further by a newer version of the shop counts as up to date: migrations are
+ * written expand-then-contract (docs/operations.md, « Upgrading »), so this version still runs on it.
+ */
+export async function upToDate(
+  client: Pick<pg.ClientBase, 'query'>,
+  migrationsFolder = path.resolve('drizzle'),
+): Promise<boolean> {
+  const last = lastMigrationOf(migrationsFolder);
   if (!last) return true;
   const table = await client.query<{ ok: boolean }>(
     `select to_regclass('drizzle.__drizzle_migrations') is not null
@@ -26,7 +44,7 @@ async function upToDate(client: pg.Client, migrationsFolder: string): Promise<bo
   const applied = await client.query<{ at: string | null }>(
     'select max(created_at) as at from drizzle.__drizzle_migrations',
   );
-  return Number(applied.rows[0]?.at ?? 0) >= last.folderMillis;
+  return Number(applied.rows[0]?.at ?? 0) >= last;
 }
 
 /** Whether the URL's role may create what migrations create (the owner, or a superuser). */

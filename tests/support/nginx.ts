@@ -1,0 +1,172 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import https from 'node:https';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { freePort } from '~/server/db/embedded.server';
+
+/*
+ * The repository's nginx configuration (deploy/nginx/soovenirs.conf), run as it is by Debian's nginx
+ * in front of test instances: only the lines marked « deployment value » are swapped (upstream
+ * addresses, listening ports, a throwaway self-signed certificate, the server name). Whatever the
+ * tests prove through it, an operator gets by copying the file.
+ */
+
+const SITE = path.resolve(import.meta.dirname, '../../deploy/nginx/soovenirs.conf');
+
+export interface NginxProxy {
+  /** https://localhost:<port>: the shop through nginx, TLS with `ca`. */
+  url: string;
+  /** The plain HTTP server (redirects to HTTPS). */
+  httpUrl: string;
+  /** The self-signed certificate nginx presents (for `request`, or a client's `ca`). */
+  ca: string;
+  /** One request through nginx over TLS (node:https, the certificate trusted). */
+  request(pathname: string, options?: ProxyRequestOptions): Promise<ProxyResponse>;
+  /** nginx's error log so far (upstream failures, 413s, timeouts). */
+  errorLog(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface ProxyRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string | Readable;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Replaces one marked line of the site's configuration; throws if the file no longer has it. */
+function swap(text: string, pattern: RegExp, replacement: string): string {
+  if (!pattern.test(text)) throw new Error(`deploy/nginx/soovenirs.conf has no line matching ${pattern}`);
+  return text.replace(pattern, replacement);
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${await log()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nginx did not listen on ${port} in time:\n${await log()}`);
+}
+
+/** nginx in front of `upstreams` (« 127.0.0.1:port » each), with the repository's configuration. */
+export async function startNginx(upstreams: string[]): Promise<NginxProxy> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-nginx-'));
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+
+  let site = await fs.readFile(SITE, 'utf8');
+  site = swap(
+    site,
+    /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
+    `$1${upstreams.map((address) => `    server ${address};\n`).join('')}`,
+  );
+  site = swap(site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
+  site = swap(site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
+  site = site.replace(/server_name [^;]+;/g, 'server_name localhost;');
+  site = swap(site, /ssl_certificate \S+;/, `ssl_certificate ${path.join(dir, 'cert.pem')};`);
+  site = swap(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${path.join(dir, 'key.pem')};`);
+  await fs.writeFile(path.join(dir, 'site.conf'), site);
+
+  // As root, nginx's workers would run as « nobody », who may not write its temporary folders here.
+  const user = process.getuid?.() === 0 ? 'user root;' : '';
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
+  await fs.writeFile(
+    path.join(dir, 'nginx.conf'),
+    `${user}
+worker_processes 1;
+daemon off;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${path.join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log ${path.join(dir, 'access.log')};
+  ${temp('client_body')}
+  ${temp('proxy')}
+  ${temp('fastcgi')}
+  ${temp('uwsgi')}
+  ${temp('scgi')}
+  include ${path.join(dir, 'site.conf')};
+}
+`,
+  );
+  const errorLog = () => fs.readFile(path.join(dir, 'error.log'), 'utf8').catch(() => '');
+  const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
+  await waitForPort(httpsPort, child, errorLog);
+  const ca = await fs.readFile(path.join(dir, 'cert.pem'), 'utf8');
+  const agent = new https.Agent({ ca, keepAlive: true });
+  const url = `https://localhost:${httpsPort}`;
+
+  return {
+    url,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    ca,
+    errorLog,
+    request: (pathname, options = {}) =>
+      new Promise<ProxyResponse>((resolve, reject) => {
+        const req = https.request(
+          new URL(pathname, url),
+          { method: options.method ?? 'GET', headers: options.headers, agent },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        const body = options.body;
+        if (body === undefined) req.end();
+        else if (typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
+        else body.pipe(req);
+      }),
+    stop: async () => {
+      agent.destroy();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        // QUIT: nginx's graceful stop (its workers finish what they serve).
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}

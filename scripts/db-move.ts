@@ -32,7 +32,7 @@ import {
 import { checkTarget, connectTarget, type TargetFacts, TargetRefusedError, withoutPassword } from './move/target';
 
 /*
- * npm run db:move -- --to postgres://… [--app-url postgres://…] [--files-to-s3] [--env-file F]
+ * npm run db:move -- --to postgres://… [--app-url postgres://…] [--files-to-s3] [--write-env F]
  * The way out of one machine (docs/operations.md, « Moving to an external PostgreSQL »;
  * docs/decisions/039): copies the shop's database (the embedded PostgreSQL of DATA_DIR, running or
  * not, opened as every command opens it) into an empty external PostgreSQL 15 or later, whose
@@ -42,7 +42,7 @@ import { checkTarget, connectTarget, type TargetFacts, TargetRefusedError, witho
  * says what to start. Exit code 0 only when everything matches.
  */
 
-const usage = `Usage\u00a0: npm run db:move -- --to <URL PostgreSQL> [--app-url <URL>] [--files-to-s3] [--env-file <fichier>]
+const usage = `Usage\u00a0: npm run db:move -- --to <URL PostgreSQL> [--app-url <URL>] [--files-to-s3] [--write-env <fichier>]
        npm run db:move -- --files-only --files-to-s3
 
 Copie la base de la boutique (la PostgreSQL embarquée de DATA_DIR, serveur démarré ou non) dans une
@@ -54,7 +54,7 @@ base PostgreSQL externe VIDE, version 15 ou plus récente, puis compare les deux
                   variables S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY\u00a0;
                   les fichiers déjà présents avec la même taille ne sont pas renvoyés
   --files-only    avec --files-to-s3\u00a0: les fichiers seulement (reprise après une coupure)
-  --env-file      où écrire l’environnement de la nouvelle machine (DATABASE_URL, APP_SECRET, S3_*),
+  --write-env     où écrire l’environnement de la nouvelle machine (DATABASE_URL, APP_SECRET, S3_*),
                   en mode 600 (défaut\u00a0: DATA_DIR/external.env)
 La copie lit un instantané cohérent de la base pendant que la boutique tourne\u00a0; ce qui est écrit
 après n’est pas copié\u00a0: pour la bascule, arrêtez la boutique avant de lancer la commande.
@@ -72,7 +72,8 @@ function parse() {
       'app-url': { type: 'string' },
       'files-to-s3': { type: 'boolean', default: false },
       'files-only': { type: 'boolean', default: false },
-      'env-file': { type: 'string' },
+      // Not --env-file: Node 20 takes that one for itself, wherever it is on the command line.
+      'write-env': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -452,13 +453,13 @@ function seconds(since: number): string {
 
 /** Writes the new machine's environment (secrets included, mode 600) and says what to start. */
 async function nextSteps(
-  values: { to?: string; 'app-url'?: string; 'env-file'?: string },
+  values: { to?: string; 'app-url'?: string; 'write-env'?: string },
   database: DatabaseMove,
   files: FilesMove | null,
   s3: boolean,
 ): Promise<void> {
   const dataDir = path.resolve(env().DATA_DIR);
-  const file = path.resolve(values['env-file'] ?? path.join(dataDir, 'external.env'));
+  const file = path.resolve(values['write-env'] ?? path.join(dataDir, 'external.env'));
   const ownerUrl = values.to as string;
   const variables: Record<string, string> = database.appRole
     ? { DATABASE_URL: values['app-url'] as string, DATABASE_OWNER_URL: ownerUrl }

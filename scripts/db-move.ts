@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import { formatEurosFromCents } from '../app/domain/format';
-import { migrateDatabase } from '../app/server/db/migrate.server';
+import { MigrationsPendingError, migrateDatabase } from '../app/server/db/migrate.server';
 import type { OpenedDatabase } from '../app/server/db/open.server';
 import { grantRuntimeRole, roleOf } from '../app/server/db/runtime-role.server';
 import { env } from '../app/server/env.server';
@@ -89,6 +89,8 @@ interface DatabaseMove {
   source: Figures;
   target: Figures;
   sequences: number;
+  /** Sequences whose value on the target is not the source's. */
+  sequenceDifferences: Difference[];
   appRole: string | null;
 }
 
@@ -259,7 +261,14 @@ async function moveDatabase(
 
     // Checked again just before the first write: the files' copy may have taken hours.
     const facts = await checkTarget(target);
-    await migrateDatabase(targetUrl);
+    await migrateDatabase(targetUrl).catch((error: Error) => {
+      throw new CommandError(
+        error instanceof MigrationsPendingError
+          ? 'Le rôle de --to ne possède pas la base cible\u00a0: donnez l’URL de son propriétaire (create database … owner …). Rien n’a été écrit.'
+          : `Les migrations de la boutique ont échoué sur la base cible\u00a0: ${error.message}. ` +
+              'La base doit être vide et permettre l’extension pg_trgm (docs/operations.md, « Moving to an external PostgreSQL »).',
+      );
+    });
     await target.query(COPY_SESSION_SETTINGS);
     const tables = await foreignKeyOrder(target, await listTables(target));
     requireSameTables(await listTables(source), tables);
@@ -289,11 +298,21 @@ async function moveDatabase(
         await grantRuntimeRole(targetUrl, appRole);
         await requireAppRoleReads(appUrl);
       }
+      // Read back: a sequence behind its table would hand out an id already taken.
+      const written = new Map((await readSequences(target)).map((q) => [q.name, q]));
+      const sequenceDifferences: Difference[] = sequences
+        .filter((q) => written.get(q.name)?.lastValue !== q.lastValue || written.get(q.name)?.isCalled !== q.isCalled)
+        .map((q) => ({
+          what: `séquence ${q.name}`,
+          source: q.lastValue,
+          target: written.get(q.name)?.lastValue ?? '—',
+        }));
       return {
         facts,
         source: sourceFigures,
         target: await readFigures(target, tables, money),
         sequences: sequences.length,
+        sequenceDifferences,
         appRole,
       };
     } catch (error) {
@@ -369,7 +388,7 @@ function report(database: DatabaseMove | null, files: FilesMove | null): Differe
   say('');
   if (database) {
     const found = compareFigures(database.source, database.target);
-    differences.push(...found);
+    differences.push(...found, ...database.sequenceDifferences);
     const wrong = new Set(found.map((d) => d.what));
     line('Table (lignes, contenu)', 'source', 'cible', '');
     const byName = [...database.source].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -388,8 +407,11 @@ function report(database: DatabaseMove | null, files: FilesMove | null): Differe
     }
     const rows = [...database.source.values()].reduce((sum, f) => sum + f.rows, 0);
     say(
-      `\n${fr.format(database.source.size)} tables, ${fr.format(rows)} lignes, ${database.sequences} séquence(s) reprise(s).`,
+      `\n${fr.format(database.source.size)} tables, ${fr.format(rows)} lignes, ${database.sequences} séquence(s) reprise(s)` +
+        (database.sequenceDifferences.length ? ', DIFFÉRENTES\u00a0:' : ' à la même valeur.'),
     );
+    for (const d of database.sequenceDifferences)
+      say(`  ${d.what}\u00a0: ${d.source} à la source, ${d.target} dans la cible`);
   }
   say('');
   if (!files) {

@@ -236,6 +236,7 @@ describe('npm run db:move', () => {
     expect(moved.stdout).toMatch(/orders\s+\d+\s+\d+\s+identique/);
     expect(moved.stdout).toMatch(/refunds\.amount\s+5,00\s€\s+5,00\s€\s+identique/);
     expect(moved.stdout).toMatch(/nombre\s+2\s+2\s+identique/);
+    expect(moved.stdout).toMatch(/[1-9]\d* séquence\(s\) reprise\(s\) à la même valeur\./);
     expect(moved.stdout).toContain('Vérification\u00a0: tout concorde');
     expect(moved.stdout).not.toContain('DIFFÉRENT');
     // The secrets are in the file only: never on the screen.

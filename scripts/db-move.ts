@@ -140,13 +140,15 @@ async function main(): Promise<void> {
         say(`Cible\u00a0: ${withoutPassword(values.to as string)} (PostgreSQL ${facts.version}, rôle ${facts.role})`);
       }
       // The files first: the long part, which a second run resumes; the database after, in one go.
-      const files = values['files-to-s3'] ? await moveFiles(s3 as S3Settings, opened, null) : null;
+      // (--files-only: one pass, below.)
+      const files =
+        values['files-to-s3'] && target ? await moveFiles(s3 as S3Settings, opened, null, { last: false }) : null;
       if (target) {
         database = await moveDatabase(opened, target, values.to as string, values['app-url']);
       }
       // Without --files-to-s3: already in the shop's bucket (S3_* set), or left in the local folder.
       const filesAfter = values['files-to-s3']
-        ? await moveFiles(s3 as S3Settings, opened, files)
+        ? await moveFiles(s3 as S3Settings, opened, files, { last: true })
         : s3
           ? null
           : await localFiles();
@@ -183,9 +185,15 @@ async function localFiles(): Promise<FilesMove> {
 
 /**
  * Copies the local files into the bucket, skipping those already there; `earlier` is the first
- * pass's result, when this is the pass after the database (it sends what was stored meanwhile).
+ * pass's result, when this is the pass after the database (it sends what was stored meanwhile);
+ * `last`: the pass whose bucket the check compares.
  */
-async function moveFiles(s3: S3Settings, opened: OpenedDatabase, earlier: FilesMove | null): Promise<FilesMove> {
+async function moveFiles(
+  s3: S3Settings,
+  opened: OpenedDatabase,
+  earlier: FilesMove | null,
+  { last }: { last: boolean },
+): Promise<FilesMove> {
   const root = localFilesRoot();
   const { files, ignored } = await listLocalFiles(root);
   const bucket = createS3Storage(s3);
@@ -210,7 +218,8 @@ async function moveFiles(s3: S3Settings, opened: OpenedDatabase, earlier: FilesM
         `(${formatBytes(copied.bytesCopied)}), ${fr.format(copied.skipped)} déjà présent(s).`,
     );
   }
-  const measured = await measureFiles(bucket, files);
+  // The bucket is measured for the check once, after the last pass.
+  const measured = last ? await measureFiles(bucket, files) : null;
   const total = earlier?.copied;
   return {
     local: { count: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
@@ -219,7 +228,8 @@ async function moveFiles(s3: S3Settings, opened: OpenedDatabase, earlier: FilesM
     copied: total
       ? {
           copied: total.copied + copied.copied,
-          skipped: copied.skipped - total.copied,
+          // What the first pass found there already; the second finds those and the first's copies.
+          skipped: total.skipped,
           bytesCopied: total.bytesCopied + copied.bytesCopied,
           conflicts: copied.conflicts,
         }

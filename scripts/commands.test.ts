@@ -119,3 +119,22 @@ describe('npm run seed', () => {
     expect(orphan.stderr).toContain('qu’avec --demo');
   });
 });
+
+// The move itself needs two servers: tests/resilience/db-move.test.ts.
+describe('npm run db:move', () => {
+  // Three runs of the script, each starting Node and tsx.
+  it('says what it needs before opening anything', async () => {
+    const help = await command('db-move.ts', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage\u00a0: npm run db:move -- --to');
+    expect(help.stdout).toContain('Moving to an external PostgreSQL');
+
+    const noTarget = await command('db-move.ts', []);
+    expect(noTarget.code).toBe(1);
+    expect(noTarget.stderr).toContain('Indiquez la base cible avec --to.');
+
+    const filesOnly = await command('db-move.ts', ['--files-only']);
+    expect(filesOnly.code).toBe(1);
+    expect(filesOnly.stderr).toContain('--files-only s’utilise avec --files-to-s3.');
+  }, 60_000);
+});

@@ -81,6 +81,12 @@ async function main(): Promise<void> {
   if (!result.appSecret) {
     console.log('La sauvegarde ne contient pas app-secret\u00a0: démarrez avec le même APP_SECRET qu’avant.');
   }
+  console.log(
+    'Les e-mails sortants de cette copie sont retenus\u00a0: ceux qui attendaient au moment de la sauvegarde ' +
+      'ne partiront pas d’eux-mêmes vers les clients. Une fois la copie vérifiée, libérez-les depuis le bandeau ' +
+      'du back-office ou avec\u00a0:\n\n' +
+      `  DATA_DIR=${shellWord(target)} npm run mail:release [-- --discard-copied]\n`,
+  );
   console.log(`Pour démarrer la boutique sur cette copie\u00a0:\n\n  DATA_DIR=${shellWord(target)} npm start\n`);
   console.log(
     'Puis faites une nouvelle sauvegarde (npm run backup avec ce DATA_DIR)\u00a0: la base restaurée commence ' +

@@ -168,7 +168,7 @@ export default function EmailSigning({ loaderData, actionData }: Route.Component
                 aria-invalid={errors.privateKey ? true : undefined}
                 aria-describedby={described('privateKey')}
               />
-              <FieldError id="dkim-private-key-error" message={errors.privateKey} />
+              <FieldError id="dkim-privateKey-error" message={errors.privateKey} />
             </div>
             <div className="flex flex-wrap gap-2">
               <Button type="submit" name="intent" value="generate" disabled={busy}>

@@ -138,5 +138,11 @@ describe('npm run restore', () => {
     const dump = await command('restore.ts', [path.join(work, 'dump'), '--target', path.join(work, 'new')], {});
     expect(dump.code).toBe(1);
     expect(dump.stderr).toContain('il se restaure avec pg_restore');
+
+    // A restored DATA_DIR holds the customers' data and secrets: not where git would take it.
+    const inside = path.join(root, 'content', 'restauree');
+    const intoProject = await command('restore.ts', [path.join(work, 'dump'), '--target', inside], {});
+    expect(intoProject.code).toBe(1);
+    expect(intoProject.stderr).toContain(`--target (${inside}) est dans le dossier du projet et git ne l’ignore pas`);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listBackups, readManifest } from './backup/files';
+import { refuseUnignoredInProject } from './backup/location';
 import { type RecoveryTarget, restoreBaseBackup } from './backup/recover';
 import { CommandError, readArguments, reportFailure } from './database';
 
@@ -50,6 +51,13 @@ async function main(): Promise<void> {
     }
   }
   const target = path.resolve(values.target);
+  const projectRoot = path.resolve(import.meta.dirname, '..');
+  refuseUnignoredInProject(
+    projectRoot,
+    target,
+    '--target',
+    `par exemple ${path.dirname(projectRoot)}/soovenirs-restauree`,
+  );
   const entries = await fs.readdir(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;

@@ -11,7 +11,8 @@ import { CommandError } from '../database';
  *   - else a folder beside the project, named after it (/home/me/soovenirs-shop with the default
  *     ./data → /home/me/soovenirs-shop-backups).
  * A BACKUP_DIR set inside the project is accepted only when git ignores it (`backups/` is in
- * .gitignore); else the command stops before writing anything.
+ * .gitignore); else the command stops before writing anything. `npm run restore --target` follows
+ * the same rule: a restored DATA_DIR holds the same data and secrets.
  */
 
 /** Whether `child` is `parent` or inside it. */
@@ -41,6 +42,20 @@ function gitIgnores(projectRoot: string, dir: string): boolean {
 }
 
 /**
+ * Refuses, in French, a folder for customers' data and secrets (`what`: « BACKUP_DIR », « --target »)
+ * inside the project unless git ignores it.
+ */
+export function refuseUnignoredInProject(projectRoot: string, dir: string, what: string, elsewhere: string): void {
+  if (isInside(dir, projectRoot) && (dir === projectRoot || !gitIgnores(projectRoot, dir))) {
+    throw new CommandError(
+      `${what} (${dir}) est dans le dossier du projet et git ne l’ignore pas\u00a0: une sauvegarde contient ` +
+        'les données des clients, le mot de passe de PostgreSQL et app-secret, qu’un « git add » enverrait au dépôt. ' +
+        `Choisissez un dossier hors du projet (${elsewhere}), ou un dossier ignoré par git.`,
+    );
+  }
+}
+
+/**
  * BACKUP_DIR as configured (empty counts as unset) or the default; refuses, in French, a folder
  * inside the project that git does not ignore.
  */
@@ -55,13 +70,11 @@ export function resolveBackupDir({
 }): string {
   if (!configured) return defaultBackupDir(projectRoot, dataDir);
   const dir = path.resolve(configured);
-  if (isInside(dir, projectRoot) && (dir === projectRoot || !gitIgnores(projectRoot, dir))) {
-    throw new CommandError(
-      `BACKUP_DIR (${dir}) est dans le dossier du projet et git ne l’ignore pas\u00a0: une sauvegarde contient ` +
-        'les données des clients, le mot de passe de PostgreSQL et app-secret, qu’un « git add » enverrait au dépôt. ' +
-        `Choisissez un dossier hors du projet (par défaut\u00a0: ${defaultBackupDir(projectRoot, dataDir)}), ` +
-        'ou un dossier ignoré par git (« backups/ » l’est).',
-    );
-  }
+  refuseUnignoredInProject(
+    projectRoot,
+    dir,
+    'BACKUP_DIR',
+    `par défaut\u00a0: ${defaultBackupDir(projectRoot, dataDir)}\u00a0; « backups/ » dans le projet est ignoré par git`,
+  );
   return dir;
 }

@@ -60,6 +60,11 @@ describe('outgoing e-mail on a copied database', () => {
 
     expect(await releaseMail('discard-copied')).toEqual({ released: true, discarded: 1, queued: 1 });
     expect(await readMailHold()).toBeNull();
+    // In the Journal, with the e-mail settings.
+    const journal = await db().execute<{ after: unknown }>(
+      sql`select "after" from audit_log where kind = 'settings.email' and subject = 'mail_hold' order by id desc limit 1`,
+    );
+    expect(journal.rows[0]?.after).toEqual({ mailHeld: false, setAside: 1, released: 1 });
     expect(await drainOutbox(workerOptionsFor(smtp))).toMatchObject({ sent: 1 });
     expect(smtp.messages.map((m) => m.envelopeTo)).toEqual([['nouveau@exemple.fr']]);
     const copied = (await outboxRows()).find((r) => r.to === 'copie@exemple.fr');

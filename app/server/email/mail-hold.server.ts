@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit.server';
 import {
   type Executor,
   InvalidConfigOptionError,
@@ -96,7 +97,11 @@ export interface ReleaseResult {
  * the hold began (those that came with the copy) are marked failed with a French reason, so they
  * stay listed and can still be resent one by one; the newer ones go. Wakes every worker.
  */
-export async function releaseMail(choice: ReleaseChoice, executor: Executor = db()): Promise<ReleaseResult> {
+export async function releaseMail(
+  choice: ReleaseChoice,
+  actor: AuditActor = 'system',
+  executor: Executor = db(),
+): Promise<ReleaseResult> {
   return executor.transaction(async (tx) => {
     const [row] = await tx
       .delete(configOptions)
@@ -120,6 +125,14 @@ export async function releaseMail(choice: ReleaseChoice, executor: Executor = db
       discarded = rows.length;
     }
     const queued = await waitingMessages(tx);
+    // In the Journal with the e-mail settings: who let the copy's e-mail go, and how.
+    await recordAudit(tx, {
+      actor,
+      kind: 'settings.email',
+      subject: MAIL_HOLD_OPTION,
+      before: { mailHeld: true },
+      after: { mailHeld: false, setAside: discarded, released: queued },
+    });
     await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);
     return { released: true, discarded, queued };
   });

@@ -35,9 +35,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   if (form.get('intent') === 'release') {
-    await requireStaff(request, 'settings');
+    const staff = await requireStaff(request, 'settings');
     const choice = form.get('choice') === 'discard-copied' ? 'discard-copied' : 'send';
-    await releaseMail(choice);
+    await releaseMail(choice, staff.id);
     return redirect('/admin');
   }
   const admin = await requireStaff(request, 'orders.write');

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The built shop started as an operator does (`npm start`'s entry) on the Node binary given as the
-# argument (.ci/run: the machine's Node 20, the other line package.json accepts; the suite runs on 22): its own embedded PostgreSQL in a temp DATA_DIR, a free port. Passes when
+# argument (.ci/run: Node 24 from the registry, the other supported line; the suite runs on 22): its
+# own embedded PostgreSQL in a temp DATA_DIR, a free port. Passes when
 # /healthz answers 200, the home page answers 200 in French, and SIGTERM stops the server and its
 # PostgreSQL. Bounded: two minutes at most (20 s on an idle machine).
 set -euo pipefail

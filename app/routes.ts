@@ -112,6 +112,8 @@ export default [
     route('equipe', 'routes/admin/team.tsx'),
     route('securite', 'routes/admin/security.tsx'),
     route('journal', 'routes/admin/journal.tsx'),
+    // The e-mails' DKIM signing key and the DNS record to publish (a setting).
+    route('signature-email', 'routes/admin/email-signing.tsx'),
   ]),
   // Its resource routes: dialogs' data and actions, search, notifications (and their event stream), exports.
   route('admin/api/recherche', 'routes/admin/api/search.ts'),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defaultBackupDir } from './backup/location';
 
 /*
  * `npm run backup` and `npm run restore` as an operator runs them (node --import tsx scripts/…):
@@ -40,6 +41,27 @@ async function command(script: string, args: string[], env: Record<string, strin
     return { code: failure.code ?? -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' };
   }
 }
+
+describe('where npm run backup writes', () => {
+  it('defaults outside the project, and refuses a BACKUP_DIR inside it that git does not ignore', async () => {
+    // The default ./data: beside the project, named after it. A DATA_DIR elsewhere: beside it.
+    expect(defaultBackupDir('/srv/shop', '/srv/shop/data')).toBe('/srv/shop-backups');
+    expect(defaultBackupDir('/srv/shop', '/var/lib/soovenirs/data')).toBe('/var/lib/soovenirs/backups');
+
+    const inside = path.join(root, 'content', 'sauvegardes');
+    const refused = await command('backup.ts', [], { BACKUP_DIR: inside });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`BACKUP_DIR (${inside}) est dans le dossier du projet et git ne l’ignore pas`);
+    expect(refused.stderr).toContain(`par défaut\u00a0: ${path.dirname(root)}/`);
+    await expect(fs.access(inside)).rejects.toThrow();
+    // `backups/` is ignored by git and by the lint: accepted.
+    const check = await run('git', ['check-ignore', '-q', '--no-index', 'backups/'], { cwd: root }).then(
+      () => 'ignored',
+      () => 'not ignored',
+    );
+    expect(check).toBe('ignored');
+  });
+});
 
 describe('npm run backup with DATABASE_URL (an external PostgreSQL)', () => {
   // This file's database is served by PostgreSQL 17 (the test harness's cluster).
@@ -116,5 +138,11 @@ describe('npm run restore', () => {
     const dump = await command('restore.ts', [path.join(work, 'dump'), '--target', path.join(work, 'new')], {});
     expect(dump.code).toBe(1);
     expect(dump.stderr).toContain('il se restaure avec pg_restore');
+
+    // A restored DATA_DIR holds the customers' data and secrets: not where git would take it.
+    const inside = path.join(root, 'content', 'restauree');
+    const intoProject = await command('restore.ts', [path.join(work, 'dump'), '--target', inside], {});
+    expect(intoProject.code).toBe(1);
+    expect(intoProject.stderr).toContain(`--target (${inside}) est dans le dossier du projet et git ne l’ignore pas`);
   });
 });

@@ -5,6 +5,7 @@ import { walArchiveDir } from '../app/server/db/embedded.server';
 import { baseBackup } from './backup/base-backup';
 import { dumpBackup } from './backup/dump';
 import { formatSize, listBackups } from './backup/files';
+import { resolveBackupDir } from './backup/location';
 import { pruneArchive } from './backup/wal';
 import { CommandError, readArguments, reportFailure, withDatabase } from './database';
 
@@ -13,15 +14,18 @@ import { CommandError, readArguments, reportFailure, withDatabase } from './data
  * An online backup of the shop, server running or not (docs/operations.md, « Sauvegarder et
  * restaurer »): with the embedded PostgreSQL, a base backup through PostgreSQL's low-level API plus
  * the WAL that makes it consistent (scripts/backup/base-backup.ts); with DATABASE_URL, a pg_dump
- * (scripts/backup/dump.ts). Written into BACKUP_DIR (default: `backups` next to DATA_DIR), one
- * dated folder per backup. --keep N then deletes all but the N most recent backups, and the
+ * (scripts/backup/dump.ts). Written into BACKUP_DIR, never inside the project unless git ignores
+ * it (scripts/backup/location.ts: by default beside DATA_DIR or beside the project), one dated
+ * folder per backup. --keep N then deletes all but the N most recent backups, and the
  * archived WAL that none of the remaining base backups needs.
  */
 
 const usage = `Usage\u00a0: npm run backup [-- --keep N]
 
-Sauvegarde la boutique sans l’arrêter, dans BACKUP_DIR (par défaut le dossier « backups » à côté
-de DATA_DIR), un dossier daté par sauvegarde.
+Sauvegarde la boutique sans l’arrêter, dans BACKUP_DIR, un dossier daté par sauvegarde. Par défaut,
+hors du projet\u00a0: le dossier « backups » à côté de DATA_DIR quand DATA_DIR est hors du projet,
+sinon le dossier « <nom du projet>-backups » à côté du projet. Un BACKUP_DIR dans le projet est
+refusé, sauf s’il est ignoré par git.
   - Base embarquée (DATA_DIR)\u00a0: copie de la base pendant qu’elle tourne, plus les WAL qui la
     rendent cohérente, app-secret et les identifiants de la base.
   - DATABASE_URL\u00a0: pg_dump --format=custom (un pg_dump de la version du serveur ou plus récent).
@@ -50,7 +54,11 @@ async function main(): Promise<void> {
   // DATA_DIR and DATABASE_URL as the server reads them (an empty variable counts as unset).
   const dataDir = path.resolve(process.env.DATA_DIR || './data');
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const backupDir = path.resolve(process.env.BACKUP_DIR || path.join(dataDir, '..', 'backups'));
+  const backupDir = resolveBackupDir({
+    projectRoot: path.resolve(import.meta.dirname, '..'),
+    dataDir,
+    configured: process.env.BACKUP_DIR,
+  });
   await fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
   const say = (line: string) => console.log(line);
   const began = Date.now();

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listBackups, readManifest } from './backup/files';
+import { refuseUnignoredInProject } from './backup/location';
 import { type RecoveryTarget, restoreBaseBackup } from './backup/recover';
 import { CommandError, readArguments, reportFailure } from './database';
 
@@ -50,6 +51,13 @@ async function main(): Promise<void> {
     }
   }
   const target = path.resolve(values.target);
+  const projectRoot = path.resolve(import.meta.dirname, '..');
+  refuseUnignoredInProject(
+    projectRoot,
+    target,
+    '--target',
+    `par exemple ${path.dirname(projectRoot)}/soovenirs-restauree`,
+  );
   const entries = await fs.readdir(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
@@ -81,6 +89,12 @@ async function main(): Promise<void> {
   if (!result.appSecret) {
     console.log('La sauvegarde ne contient pas app-secret\u00a0: démarrez avec le même APP_SECRET qu’avant.');
   }
+  console.log(
+    'Les e-mails sortants de cette copie sont retenus\u00a0: ceux qui attendaient au moment de la sauvegarde ' +
+      'ne partiront pas d’eux-mêmes vers les clients. Une fois la copie vérifiée, libérez-les depuis le bandeau ' +
+      'du back-office ou avec\u00a0:\n\n' +
+      `  DATA_DIR=${shellWord(target)} npm run mail:release [-- --discard-copied]\n`,
+  );
   console.log(`Pour démarrer la boutique sur cette copie\u00a0:\n\n  DATA_DIR=${shellWord(target)} npm start\n`);
   console.log(
     'Puis faites une nouvelle sauvegarde (npm run backup avec ce DATA_DIR)\u00a0: la base restaurée commence ' +

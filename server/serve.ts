@@ -4,6 +4,7 @@ import { issueSetupCode } from '~/server/auth/setup-code.server';
 import { closeDatabase } from '~/server/db/client.server';
 import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
+import { checkMailHoldAtStart } from '~/server/email/mail-hold.server';
 import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
 import { startFilePreviews, stopFilePreviews } from '~/server/files/previews.server';
@@ -70,6 +71,9 @@ export async function serve(): Promise<void> {
 
   // A shop always has a price list: the defaults until the back office publishes one.
   await ensureDefaultPriceList();
+  // Outgoing e-mail held on a restored or copied database until an operator releases it: said
+  // here, before the worker starts (app/server/email/mail-hold.server.ts, decision 041).
+  await checkMailHoldAtStart({ dataDir: database.embedded ? env.DATA_DIR : null });
   startEmailWorker();
   startFilePreviews();
   startOrderHousekeeping();

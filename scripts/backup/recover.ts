@@ -11,6 +11,7 @@ import {
   spawnPostgres,
   unprivilegedIds,
 } from '../../app/server/db/embedded.server';
+import { MAIL_HOLD_OPTION, type MailHold } from '../../app/server/email/mail-hold.server';
 import { CommandError } from '../database';
 import { type BaseBackupManifest, copyFile, exists, formatSize, type ManifestFile, noRow, readManifest } from './files';
 
@@ -25,7 +26,9 @@ import { type BaseBackupManifest, copyFile, exists, formatSize, type ManifestFil
  *     (restore_command reading the archive, recovery_target_time, recovery_target_action =
  *     promote): nothing of the restore stays in the cluster's configuration;
  *   - PostgreSQL started on a free port: it replays the WAL, promotes itself (a new timeline) and
- *     accepts connections; we check it is out of recovery, count what it holds, and stop it.
+ *     accepts connections; we check it is out of recovery, count what it holds, mark the copy's
+ *     outgoing e-mail held (the messages in flight at backup time must not reach customers twice:
+ *     app/server/email/mail-hold.server.ts), and stop it.
  */
 
 export type RecoveryTarget = 'latest' | { time: string };
@@ -152,6 +155,18 @@ export async function restoreBaseBackup({
              pg_last_xact_replay_timestamp() as last`,
           )
         ).rows[0] ?? noRow();
+      // Written in the database, not beside it: the hold travels with the data wherever it is started.
+      const hold: MailHold = {
+        since: new Date().toISOString(),
+        reason: 'restore',
+        source: folder,
+        restoredTo: row.last ? row.last.toISOString() : manifest.consistentAt,
+      };
+      await client.query(
+        `insert into config_options (option_name, option_value) values ($1, $2)
+         on conflict (option_name) do update set option_value = excluded.option_value, updated_at = now()`,
+        [MAIL_HOLD_OPTION, JSON.stringify(hold)],
+      );
       return {
         orders: row.orders,
         invoices: row.invoices,

@@ -146,6 +146,12 @@ function EmailConfigForm({ config }: { config: PublicEmailConfig }) {
           </Button>
         </div>
       </fieldset>
+      <p className="text-sm">
+        Signature DKIM (clé et enregistrement DNS à publier) :{' '}
+        <a className="text-primary underline underline-offset-4" href="/admin/signature-email">
+          régler la signature des e-mails
+        </a>
+      </p>
     </fetcher.Form>
   );
 }

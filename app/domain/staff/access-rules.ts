@@ -211,6 +211,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/promotions': staffIntents('promotions', PROMOTION_INTENTS),
   'routes/admin/tests': staff('tests'),
   'routes/admin/team': staff('team'),
+  // The e-mails' DKIM key: part of the e-mail settings.
+  'routes/admin/email-signing': staff('settings'),
   'routes/admin/security': {
     ...staffIntents('dashboard', SECURITY_INTENTS),
     whileHeldForTwoFactor: true,
@@ -221,7 +223,7 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/notifications-stream': staff('dashboard'),
   'routes/admin/api/reports': staff('reports'),
   // The outbox is a setting; re-sending an order's e-mail is the workshop's everyday work.
-  'routes/admin/api/emails': staffIntents('settings', { resend: 'orders.write' }),
+  'routes/admin/api/emails': staffIntents('settings', { resend: 'orders.write', release: 'settings' }),
   // One e-mail's delivery state, followed by the order dialog after a status change.
   'routes/admin/api/email-state': staff('orders.read'),
   'routes/admin/api/email-config': staff('settings'),

@@ -5,6 +5,7 @@ import { AccessDenied, AccessRedirect } from '~/components/admin/access-state';
 import { AdminHeader, type SettingsDialog } from '~/components/admin/admin-header';
 import { AdminTabs } from '~/components/admin/admin-tabs';
 import { GlobalSearch } from '~/components/admin/global-search';
+import { MailHoldBanner } from '~/components/admin/mail-hold-banner';
 import { SettingsDialogs } from '~/components/admin/settings-dialogs';
 import { StatsCards } from '~/components/admin/stats-cards';
 import { Alert } from '~/components/ui/alert';
@@ -12,10 +13,12 @@ import { useHydrated } from '~/components/use-hydrated';
 import { isAccessRefusal } from '~/domain/admin/access';
 import { ACCESS_MESSAGES } from '~/domain/admin/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
+import { can } from '~/domain/staff/permissions';
 import { heldForTwoFactor, requireStaffPage } from '~/server/admin/access.server';
 import { getNotificationFeed } from '~/server/admin/notifications.server';
 import { warmReports } from '~/server/admin/reports.server';
 import { getDashboardStats } from '~/server/admin/stats.server';
+import { readMailHold, waitingMessages } from '~/server/email/mail-hold.server';
 import { getCardAvailability } from '~/server/payments/sandbox-mode.server';
 import type { Route } from './+types/layout';
 
@@ -47,19 +50,35 @@ export async function loader({ request }: Route.LoaderArgs) {
   // An administrator held by the team's two-factor rule sees « Sécurité » alone: no figures, no
   // notifications, no tabs (their resource routes would refuse them).
   if (await heldForTwoFactor(admin)) {
-    return { adminName, role: admin.role, held: true as const, stats: null, feed: null, paymentAlert: null };
+    return {
+      adminName,
+      role: admin.role,
+      held: true as const,
+      stats: null,
+      feed: null,
+      paymentAlert: null,
+      mailHold: null,
+      canReleaseMail: false,
+    };
   }
-  const [stats, feed, card] = await Promise.all([
+  const [stats, feed, card, hold] = await Promise.all([
     getDashboardStats(),
     getNotificationFeed(admin.id),
     getCardAvailability(),
+    readMailHold(),
   ]);
+  // A restored or copied shop sends no e-mail until released (decision 041): every tab says so.
+  const mailHold = hold
+    ? { reason: hold.reason, since: hold.since, source: hold.source, waiting: await waitingMessages() }
+    : null;
+  // Releasing is an intent of the e-mails' settings (access-rules.ts, routes/admin/api/emails).
+  const canReleaseMail = can(admin.role, 'settings');
   // The Rapports tab's charts read most of the orders: start computing them now, in the background,
   // so that they are ready (cached) when the tab is opened.
   warmReports();
   // Until a real gateway is configured, customers cannot pay by card: every tab says so.
   const paymentAlert = card.available ? null : SANDBOX_POLICY_MESSAGES.adminBanner[card.reason];
-  return { adminName, role: admin.role, held: false as const, stats, feed, paymentAlert };
+  return { adminName, role: admin.role, held: false as const, stats, feed, paymentAlert, mailHold, canReleaseMail };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -84,6 +103,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <Alert variant="danger" className="font-semibold">
               {loaderData.paymentAlert}
             </Alert>
+          ) : null}
+          {loaderData.mailHold ? (
+            <MailHoldBanner hold={loaderData.mailHold} canRelease={loaderData.canReleaseMail} />
           ) : null}
           <StatsCards stats={loaderData.stats} />
           <GlobalSearch />

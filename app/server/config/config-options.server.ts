@@ -14,7 +14,12 @@ export type ConfigOptionName =
   | 'coliship_credentials'
   | 'laposte_tracking'
   | 'files_config'
-  | 'staff_security';
+  | 'staff_security'
+  // Outgoing e-mail held on a restored or copied database, and where it last ran (email/mail-hold.server.ts).
+  | 'mail_hold'
+  | 'database_identity'
+  // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
+  | 'email_dkim';
 
 export type Executor = Database | Tx;
 

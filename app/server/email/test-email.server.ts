@@ -9,6 +9,7 @@ import {
 import { db } from '../db/client.server';
 import { emailOutbox } from '../db/schema';
 import { log } from '../log.server';
+import { loadDkim } from './dkim.server';
 import { loadEmailConfig } from './email-config.server';
 import { renderEmail } from './templates/registry';
 import { classifySmtpError, type SmtpOverrides, sendOverSmtp } from './transport.server';
@@ -76,7 +77,9 @@ export async function sendTestEmail(
   const id = crypto.randomUUID();
   try {
     const rendered = await renderEmail('test-email', data);
-    const result = await sendOverSmtp(config, { ...rendered, to, messageKey: id }, options.smtp);
+    // Signed like every message when a DKIM key is saved: the test shows the signature passes.
+    const dkim = await loadDkim();
+    const result = await sendOverSmtp(config, { ...rendered, to, messageKey: id, dkim }, options.smtp);
     await db()
       .insert(emailOutbox)
       .values({

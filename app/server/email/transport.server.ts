@@ -2,6 +2,7 @@ import type { ConnectionOptions } from 'node:tls';
 import nodemailer, { type SMTPTransportOptions } from 'nodemailer';
 import { company as SHOP_IDENTITY } from '~/domain/company';
 import { type EmailConfig, smtpSecurity } from '~/domain/email/email-config';
+import type { DkimSigning } from './dkim.server';
 import type { RenderedEmail } from './templates/registry';
 
 /*
@@ -64,10 +65,15 @@ export interface SmtpResult {
  */
 export async function sendOverSmtp(
   config: EmailConfig,
-  message: RenderedEmail & { to: string; messageKey: string },
+  message: RenderedEmail & { to: string; messageKey: string; dkim?: DkimSigning | null },
   overrides: SmtpOverrides = {},
 ): Promise<SmtpResult> {
-  const transport = nodemailer.createTransport(smtpTransportOptions(config, overrides));
+  // Signed with the shop's DKIM key when one is saved (dkim.server.ts): nodemailer signs the
+  // headers and body it sends, as receiving servers check them against the published record.
+  const transport = nodemailer.createTransport({
+    ...smtpTransportOptions(config, overrides),
+    ...(message.dkim ? { dkim: message.dkim } : {}),
+  });
   try {
     const info = await transport.sendMail({
       from: { name: config.senderName, address: config.senderEmail },

@@ -5,7 +5,9 @@ import { db } from '../db/client.server';
 import { emailOutbox, orderEvents } from '../db/schema';
 import { log } from '../log.server';
 import { OUTBOX_CHANNEL } from './constants.server';
+import { type DkimSigning, loadDkim } from './dkim.server';
 import { type LoadedEmailConfig, loadEmailConfig } from './email-config.server';
+import { type MailHold, readMailHold, waitingMessages } from './mail-hold.server';
 import { sealClearOutboxLinks } from './outbox.server';
 import { revealEmailData } from './sealed-data.server';
 import { InvalidEmailDataError, isSensitiveTemplate, renderEmail } from './templates/registry';
@@ -21,6 +23,8 @@ import { classifySmtpError, type SmtpOverrides, sendOverSmtp } from './transport
  *    (credentials refused, or no usable SMTP configuration) until the configuration is saved.
  * A process that dies mid-send leaves the row to be sent again when the lease ends: at-least-once,
  * with a stable Message-ID so that the duplicate is recognisable.
+ * On a restored or copied database the whole outbox is held until an operator releases it
+ * (mail-hold.server.ts): no row is claimed, each pass only looks whether the hold is still there.
  */
 
 export interface EmailWorkerOptions {
@@ -131,7 +135,7 @@ export const UNUSABLE_CONFIG_ERROR =
 
 async function processRow(
   row: ClaimedRow,
-  config: LoadedEmailConfig,
+  { config, dkim }: { config: LoadedEmailConfig; dkim: DkimSigning | null },
   options: ResolvedOptions,
 ): Promise<{ outcome: Outcome; connectionProblem: boolean }> {
   if (!isSmtpConfigured(config)) {
@@ -150,7 +154,7 @@ async function processRow(
     return { outcome: 'failed', connectionProblem: false };
   }
   try {
-    const result = await sendOverSmtp(config, { ...rendered, to: row.to, messageKey: row.id }, options.smtp);
+    const result = await sendOverSmtp(config, { ...rendered, to: row.to, messageKey: row.id, dkim }, options.smtp);
     await markSent(row, result.messageId);
     log.info({ outboxId: row.id, template: row.template, attempt: row.attempts }, 'e-mail sent');
     return { outcome: 'sent', connectionProblem: false };
@@ -189,20 +193,24 @@ export interface DrainResult {
 /**
  * Sends every due message, one claim at a time, until none is due. Stops early when the SMTP
  * server cannot be reached (the next messages would only wait for the same time-out).
- * Usable without the worker (scripts, tests).
+ * Usable without the worker (scripts, tests). Sends nothing while the outgoing mail is held.
  */
 export async function drainOutbox(
   options: EmailWorkerOptions = {},
   shouldContinue: () => boolean = () => true,
 ): Promise<DrainResult> {
-  const resolved = resolveOptions(options);
+  if (await readMailHold()) return { sent: 0, retry: 0, failed: 0, held: 0 };
+  return drainDue(resolveOptions(options), shouldContinue);
+}
+
+async function drainDue(resolved: ResolvedOptions, shouldContinue: () => boolean): Promise<DrainResult> {
   const counts: DrainResult = { sent: 0, retry: 0, failed: 0, held: 0 };
-  let config: LoadedEmailConfig | undefined;
+  let settings: { config: LoadedEmailConfig; dkim: DkimSigning | null } | undefined;
   while (shouldContinue()) {
     const row = await claimNext(resolved.leaseMs);
     if (!row) break;
-    config ??= await loadEmailConfig();
-    const { outcome, connectionProblem } = await processRow(row, config, resolved);
+    settings ??= { config: await loadEmailConfig(), dkim: await loadDkim() };
+    const { outcome, connectionProblem } = await processRow(row, settings, resolved);
     counts[outcome]++;
     if (connectionProblem) break;
   }
@@ -231,6 +239,8 @@ interface WorkerState {
   listener: pg.Client | null;
   reconnectTimer: NodeJS.Timeout | null;
   startedAt: Date;
+  /** The hold this worker last saw (logged once when it appears and when it is lifted). */
+  hold: MailHold | null;
 }
 
 // One worker per process: the startup starts it and the pages wake it, in the one copy of this
@@ -272,7 +282,13 @@ async function runLoop(state: WorkerState): Promise<void> {
   while (state.running) {
     let pause = state.options.pollMs;
     try {
-      await drainOutbox(state.options, () => state.running);
+      if (await noticeHold(state)) {
+        // Each pass that sent nothing because of the hold, for whoever debugs (and the tests' signal).
+        log.debug('e-mail worker: pass skipped, outgoing e-mail held');
+        await sleep(state, pause);
+        continue;
+      }
+      await drainDue(state.options, () => state.running);
       const nextDue = await msUntilNextDue();
       // A retry due before the next poll is taken on time (and a row due now at once).
       if (nextDue !== null) pause = Math.min(pause, Math.max(nextDue, 10));
@@ -281,6 +297,24 @@ async function runLoop(state: WorkerState): Promise<void> {
     }
     await sleep(state, pause);
   }
+}
+
+/**
+ * Whether the outgoing mail is held now. The worker says so once when it finds the hold (the
+ * operator's sign, and the tests' proof that a pass ran and sent nothing) and once when it is lifted.
+ */
+async function noticeHold(state: WorkerState): Promise<boolean> {
+  const hold = await readMailHold();
+  if (hold && hold.since !== state.hold?.since) {
+    log.warn(
+      { reason: hold.reason, since: hold.since, source: hold.source, waiting: await waitingMessages() },
+      'e-mail worker: outgoing e-mail is held, nothing sent until it is released',
+    );
+  } else if (!hold && state.hold) {
+    log.info({ since: state.hold.since }, 'e-mail worker: outgoing e-mail released, sending resumes');
+  }
+  state.hold = hold;
+  return hold !== null;
 }
 
 function scheduleReconnect(state: WorkerState): void {
@@ -336,6 +370,7 @@ export function startEmailWorker(options: EmailWorkerOptions = {}): void {
     listener: null,
     reconnectTimer: null,
     startedAt: new Date(),
+    hold: null,
   };
   processWorker = state;
   state.loop = runLoop(state);

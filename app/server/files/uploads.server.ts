@@ -121,7 +121,7 @@ const S3_PREFIX = 'uploads/';
 
 /**
  * An upload that received no byte for this long is abandoned (a file the staff never finished
- * sending): removeAbandonedUploads (the hourly housekeeping) removes it, its address then answers
+ * sending): removeAbandonedUploads (the housekeeping, every 15 minutes) removes it, its address then answers
  * 404 and the client starts the file again. A day: the bytes it still promised are counted against
  * the disk until then (docs/operations.md).
  */
@@ -530,10 +530,6 @@ interface UploadService {
   server: Server;
   /** What became of a finished upload, by the id in its address; null while it is not finished. */
   finished(urlId: string): Promise<FinishedUpload | null>;
-}
-
-export function createUploadServer(options: UploadsOptions): Server {
-  return createUploadService(options).server;
 }
 
 function createUploadService(options: UploadsOptions): UploadService {

@@ -90,7 +90,7 @@ function patch(location: string, offset: number, body: Buffer) {
       'Upload-Offset': String(offset),
       'Content-Type': 'application/offset+octet-stream',
     },
-    body,
+    body: new Uint8Array(body),
   });
 }
 

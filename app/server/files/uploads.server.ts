@@ -275,7 +275,7 @@ async function finishedDigests(backend: UploadBackend, upload: Upload): Promise<
   }
   log.info(
     { upload: upload.id },
-    'a finished upload is read once for its digests (its chunks came through several processes)',
+    'a finished upload is read once for its digests (not kept as it arrived: another process, a restart)',
   );
   const digest = digestingStream();
   // pipeline: the file is closed whatever happens.

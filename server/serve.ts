@@ -63,7 +63,7 @@ export async function serve(): Promise<void> {
     fail(error.message);
   });
   await startSharedCaches();
-  // The customers' files: the bucket answers (S3_*), or DATA_DIR/files can be written.
+  // The customers' files: the bucket answers (S3_*), or FILES_DIR (default DATA_DIR/files) can be written.
   await checkFileStorage().catch(async (error: Error) => {
     await database.stop();
     fail(error.message);

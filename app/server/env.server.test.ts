@@ -62,6 +62,17 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...s3, S3_ENDPOINT: 'pas une adresse' })).toThrow('S3_ENDPOINT doit être une adresse');
   });
 
+  it('takes the files’ own folder and a reserve written as a size or a share of the disk', () => {
+    expect(parseEnv({ FILES_DIR: '/mnt/fichiers', UPLOAD_DISK_RESERVE: '2GiB' })).toMatchObject({
+      FILES_DIR: '/mnt/fichiers',
+      UPLOAD_DISK_RESERVE: '2GiB',
+    });
+    expect(parseEnv({ UPLOAD_DISK_RESERVE: '5%' }).UPLOAD_DISK_RESERVE).toBe('5%');
+    expect(() => parseEnv({ UPLOAD_DISK_RESERVE: 'beaucoup' })).toThrow(
+      'UPLOAD_DISK_RESERVE doit être une taille (« 1GiB », « 500MB », un nombre d’octets) ou une part du disque (« 5% »)',
+    );
+  });
+
   it('treats an empty variable as not set', () => {
     expect(parseEnv({ CHECKOUT_RATE_LIMIT: '', STRIPE_API_URL: '' }).CHECKOUT_RATE_LIMIT).toBeUndefined();
   });

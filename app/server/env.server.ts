@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDiskReserve } from '~/domain/files/disk-space';
 import { PAYMENT_SANDBOX_SETTINGS } from '~/domain/payments/sandbox-policy';
 
 function positiveInteger(name: string) {
@@ -72,6 +73,19 @@ const envSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    // The files' own disk (docs/operations.md, « Files and uploads on disk »): the customers' files
+    // and the partial uploads (FILES_DIR/uploads, so that finishing one is a rename) live apart from
+    // the embedded PostgreSQL (DATA_DIR/postgres), and an operator may mount another disk there.
+    // Default DATA_DIR/files, where the files always were. UPLOAD_DISK_RESERVE is what uploads never
+    // take of that disk (bytes, « 2GiB », « 500MB » or « 5% »; default 1 GiB).
+    FILES_DIR: z.string().min(1).optional(),
+    UPLOAD_DISK_RESERVE: z
+      .string()
+      .refine(
+        (value) => parseDiskReserve(value) !== null,
+        'UPLOAD_DISK_RESERVE doit être une taille (« 1GiB », « 500MB », un nombre d’octets) ou une part du disque (« 5% »)',
+      )
+      .optional(),
   })
   // With a database of its own (DATABASE_URL), an instance may share it with others: a secret
   // generated here would differ from theirs (sessions refused, stored passwords unreadable), so the

@@ -44,7 +44,13 @@ describe('the HTTP server', () => {
   it('answers /healthz with the state of the database', async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', migrations: 'ok', server: 'ok' });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+      migrations: 'ok',
+      server: 'ok',
+      disk: 'ok',
+    });
   });
 
   it('serves French pages with a per-request CSP nonce and security headers', async () => {
@@ -221,7 +227,13 @@ describe('the embedded PostgreSQL in DATA_DIR', () => {
       try {
         const res = await fetch(`${url}/healthz`);
         expect(res.status).toBe(503);
-        expect(await res.json()).toEqual({ status: 'error', database: 'down', migrations: 'down', server: 'ok' });
+        expect(await res.json()).toEqual({
+          status: 'error',
+          database: 'down',
+          migrations: 'down',
+          server: 'ok',
+          disk: 'ok',
+        });
       } finally {
         for (const pid of frozen) signal(pid, 'SIGCONT');
       }

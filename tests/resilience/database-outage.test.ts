@@ -196,6 +196,7 @@ describe('PostgreSQL stopped and started under the running app', () => {
       database: 'down',
       migrations: 'down',
       server: 'ok',
+      disk: 'ok',
     });
     await expectFrenchErrorPages(server.url);
 

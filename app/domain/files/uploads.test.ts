@@ -3,6 +3,7 @@ import {
   decodeUploadOutcome,
   describeUploadOutcome,
   describeUploadProgress,
+  diskFullMessage,
   encodeUploadOutcome,
   type UploadOutcome,
   uploadPercent,
@@ -68,5 +69,14 @@ describe('refusals', () => {
     [500, 'veuillez réessayer'],
   ])('%i is explained in French', (status, words) => {
     expect(uploadRefusalMessage(status)).toContain(words);
+  });
+});
+
+describe('the refusal of an upload that does not fit the disk', () => {
+  it('says both sizes in French', () => {
+    expect(diskFullMessage(300_000_000, 12_500_000)).toBe(
+      `Espace disque insuffisant sur le serveur${N}: ce fichier fait 300${N}Mo et il reste 13${N}Mo de place pour les dépôts. Libérez de la place ou prévenez l’administrateur du site.`,
+    );
+    expect(diskFullMessage(300_000_000, 0)).toContain('il ne reste plus de place pour les dépôts');
   });
 });

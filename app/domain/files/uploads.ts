@@ -96,8 +96,23 @@ export const UPLOAD_MESSAGES = {
   tooLarge: `Fichier trop volumineux${NBSP}: ${formatFileSize(MAX_UPLOAD_BYTES)} au plus.`,
   storeFailed: `Le fichier a été reçu mais n’a pas pu être enregistré${NBSP}: déposez-le à nouveau.`,
   invalidRequest: 'Requête de téléversement invalide.',
+  // A chunk of an accepted upload, refused because something else filled the server's disk meanwhile.
+  diskFullDuring: `Le disque des fichiers du serveur est plein${NBSP}: le téléversement est interrompu. Reprenez-le quand de la place aura été libérée.`,
+  lengthRequired: `Taille du fichier manquante${NBSP}: le navigateur doit l’annoncer avant l’envoi.`,
   serverError: `Une erreur est survenue pendant le téléversement${NBSP}: veuillez réessayer.`,
 } as const;
+
+/**
+ * A new upload whose declared size does not fit the free space of the files' disk (less its
+ * reserve and the uploads in progress): refused before a byte is sent.
+ */
+export function diskFullMessage(declaredBytes: number, availableBytes: number): string {
+  const room =
+    availableBytes > 0
+      ? `il reste ${formatFileSize(availableBytes)} de place pour les dépôts`
+      : 'il ne reste plus de place pour les dépôts';
+  return `Espace disque insuffisant sur le serveur${NBSP}: ce fichier fait ${formatFileSize(declaredBytes)} et ${room}. Libérez de la place ou prévenez l’administrateur du site.`;
+}
 
 /** A French message for the statuses of the tus protocol's own refusals. */
 export function uploadRefusalMessage(status: number): string {

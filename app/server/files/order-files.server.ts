@@ -6,7 +6,7 @@ import { fileTypeOf, sanitizeFileName, uniqueFileName } from '~/domain/files/del
 import { type Database, db } from '../db/client.server';
 import { orderFiles } from '../db/schema';
 import { wakeFilePreviews } from './previews.server';
-import { type FileStorage, fileKey, fileStorage } from './storage.server';
+import { type AdoptedFile, type FileStorage, fileKey, fileStorage } from './storage.server';
 
 /*
  * The rows of the customers' files and the one way a file enters the shop (decision 011): the tus
@@ -25,9 +25,24 @@ export interface StoreOrderFileInput {
   name: string;
   /** The support (service key) the file belongs to: photos, vhs… */
   support: string;
-  body: Readable;
   /** The staff member's user id, or `import` for the command line. */
   uploadedBy: string;
+}
+
+/** The file's bytes: streamed into the storage, or a file already there taken over (a finished upload). */
+export type StoreOrderFileSource =
+  | { body: Readable }
+  | {
+      /** Moved under the file's key by `FileStorage.adopt`, never copied through the process. */
+      adopt: AdoptedFile;
+      /** Its digests, computed while its bytes arrived (uploads.server.ts). */
+      digests: FileDigests;
+    };
+
+export interface FileDigests {
+  sha256: string;
+  crc32: number;
+  size: number;
 }
 
 export type StoreOrderFileResult =
@@ -40,7 +55,7 @@ export type StoreOrderFileResult =
 /** Digests of a stream as it passes, without holding it. */
 export function digestingStream(): {
   stream: Transform;
-  result: () => { sha256: string; crc32: number; size: number };
+  result: () => FileDigests;
 } {
   const hash = createHash('sha256');
   let crc = 0;
@@ -57,17 +72,29 @@ export function digestingStream(): {
 }
 
 export async function storeOrderFile(
-  input: StoreOrderFileInput,
+  input: StoreOrderFileInput & StoreOrderFileSource,
   { database = db(), storage = fileStorage() }: { database?: Database; storage?: FileStorage } = {},
 ): Promise<StoreOrderFileResult> {
   const requestedName = sanitizeFileName(input.name);
   const { contentType, kind } = fileTypeOf(requestedName);
   const id = randomUUID();
   const storageKey = fileKey(input.orderId, id);
-  const digest = digestingStream();
-  input.body.on('error', (error) => digest.stream.destroy(error));
-  await storage.put(storageKey, input.body.pipe(digest.stream), { contentType });
-  const { sha256, crc32: crc, size } = digest.result();
+  let digests: FileDigests;
+  if ('body' in input) {
+    const digest = digestingStream();
+    input.body.on('error', (error) => digest.stream.destroy(error));
+    await storage.put(storageKey, input.body.pipe(digest.stream), { contentType });
+    digests = digest.result();
+  } else {
+    // A fresh key, as for a stream: the same guarantees (no overwrite, the row after the bytes).
+    const { size: stored } = await storage.adopt(storageKey, input.adopt, { contentType });
+    if (stored !== input.digests.size) {
+      await storage.delete(storageKey).catch(() => undefined);
+      throw new Error(`the adopted file has ${stored} bytes, ${input.digests.size} were digested`);
+    }
+    digests = input.digests;
+  }
+  const { sha256, crc32: crc, size } = digests;
 
   try {
     return await database

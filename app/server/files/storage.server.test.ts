@@ -108,3 +108,52 @@ describe('storage keys', () => {
     );
   });
 });
+
+/*
+ * A finished upload is taken over where it lies (decision 042): renamed on the same disk (the same
+ * inode, no byte copied), copied by the service in the bucket; an existing key is never overwritten.
+ */
+describe('a finished upload adopted by the storage', () => {
+  it('on the disk: moved, not copied, never over an existing file', async () => {
+    const files = createLocalStorage(folder);
+    const uploads = path.join(folder, 'uploads');
+    await fs.mkdir(uploads, { recursive: true });
+    const partial = path.join(uploads, randomBytes(16).toString('hex'));
+    const content = randomBytes(3 * 1024 * 1024);
+    await fs.writeFile(partial, content);
+    const { ino } = await fs.stat(partial);
+    const key = fileKey('7c7a4a56-3f6e-4a8b-9a51-8c1b1f0c2d11', `a-${randomBytes(6).toString('hex')}`);
+
+    expect(await files.adopt(key, { localPath: partial }, { contentType: 'video/mp4' })).toEqual({
+      size: content.length,
+    });
+    expect((await fs.stat(path.join(folder, ...key.split('/')))).ino).toBe(ino);
+    await expect(fs.stat(partial)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(sha(await bytesOf(await files.read(key)))).toBe(sha(content));
+
+    const other = path.join(uploads, randomBytes(16).toString('hex'));
+    await fs.writeFile(other, 'autre');
+    await expect(files.adopt(key, { localPath: other }, { contentType: 'video/mp4' })).rejects.toBeInstanceOf(
+      FileExistsError,
+    );
+    // Neither file lost: the stored one unchanged, the refused one still there.
+    expect(sha(await bytesOf(await files.read(key)))).toBe(sha(content));
+    expect(await fs.readFile(other, 'utf8')).toBe('autre');
+  });
+
+  it('in the bucket: copied by the service under its key, never over an existing object', async () => {
+    const files = createS3Storage(s3.settings);
+    const source = `uploads/${randomBytes(16).toString('hex')}`;
+    const content = randomBytes(2 * 1024 * 1024 + 7);
+    await files.put(source, Readable.from([content]), { contentType: 'application/octet-stream' });
+    const key = fileKey('7c7a4a56-3f6e-4a8b-9a51-8c1b1f0c2d11', `a-${randomBytes(6).toString('hex')}`);
+
+    expect(await files.adopt(key, { bucketKey: source }, { contentType: 'video/mp4' })).toEqual({
+      size: content.length,
+    });
+    expect(sha(await bytesOf(await files.read(key)))).toBe(sha(content));
+    await expect(files.adopt(key, { bucketKey: source }, { contentType: 'video/mp4' })).rejects.toBeInstanceOf(
+      FileExistsError,
+    );
+  });
+});

@@ -4,15 +4,20 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   S3Client,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '../env.server';
+import { log } from '../log.server';
 
 /*
  * The one storage of the customers' files (docs/fulfilment.md; decision 011): a folder in
@@ -36,6 +41,13 @@ export interface FileStorage {
   readonly kind: 'local' | 's3';
   /** Stores the stream under `key`; throws FileExistsError when the key already holds a file. */
   put(key: string, body: Readable, options: { contentType: string }): Promise<{ size: number }>;
+  /**
+   * Takes `from` over as `key` without passing its bytes through the process where the medium
+   * allows (decision 042): a rename on the same disk, a server-side copy in the bucket. The source
+   * is gone afterwards (local) or left to the caller to remove (bucket). Never overwrites: throws
+   * FileExistsError when the key already holds a file.
+   */
+  adopt(key: string, from: AdoptedFile, options: { contentType: string }): Promise<{ size: number }>;
   /** The bytes of `key` (or of its range), streamed; null when there is no such file. */
   read(key: string, range?: ByteRange): Promise<Readable | null>;
   /** The size of `key`, or null when there is no such file. */
@@ -48,6 +60,12 @@ export interface FileStorage {
    */
   signedDownloadUrl(key: string, options: { fileName: string; contentType: string }): Promise<string | null>;
 }
+
+/**
+ * A file already on the storage's own medium that `adopt` takes over: a finished upload, on this
+ * machine's disk (local folder) or in the bucket (S3).
+ */
+export type AdoptedFile = { localPath: string } | { bucketKey: string };
 
 export class FileExistsError extends Error {
   constructor(key: string) {
@@ -85,7 +103,12 @@ export function createLocalStorage(root: string): FileStorage {
     assertStorageKey(key);
     return path.join(root, ...key.split('/'));
   };
-  return {
+  // link() fails atomically when the key exists: no overwrite, even between two machines on one disk.
+  const linkInPlace = (key: string, source: string, target: string) =>
+    fs.promises.link(source, target).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EEXIST' ? new FileExistsError(key) : error;
+    });
+  const storage: FileStorage = {
     kind: 'local',
     async put(key, body) {
       const target = pathOf(key);
@@ -95,13 +118,29 @@ export function createLocalStorage(root: string): FileStorage {
       const partial = `${target}.${randomUUID()}.partial`;
       try {
         await pipeline(body, fs.createWriteStream(partial, { flags: 'wx' }));
-        await fs.promises.link(partial, target).catch((error: NodeJS.ErrnoException) => {
-          throw error.code === 'EEXIST' ? new FileExistsError(key) : error;
-        });
+        await linkInPlace(key, partial, target);
         return { size: (await fs.promises.stat(target)).size };
       } finally {
         await fs.promises.rm(partial, { force: true });
       }
+    },
+    async adopt(key, from, options) {
+      if (!('localPath' in from)) throw new Error('the local folder adopts files of this machine only');
+      const target = pathOf(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      try {
+        // A second name on the same disk, then the first removed: no byte copied, no overwrite.
+        await linkInPlace(key, from.localPath, target);
+      } catch (error) {
+        // Another disk (FILES_DIR's uploads mounted apart, which the docs advise against): copied.
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        log.warn({ key }, 'a finished upload is on another disk than the files: copied instead of moved');
+        const size = await storage.put(key, fs.createReadStream(from.localPath), options);
+        await fs.promises.rm(from.localPath, { force: true });
+        return size;
+      }
+      await fs.promises.rm(from.localPath, { force: true });
+      return { size: (await fs.promises.stat(target)).size };
     },
     async read(key, range) {
       const file = pathOf(key);
@@ -129,6 +168,7 @@ export function createLocalStorage(root: string): FileStorage {
       return null;
     },
   };
+  return storage;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +232,15 @@ export function createS3Storage(settings: S3Settings, client: S3Client = s3Clien
       await upload.done();
       return { size };
     },
+    async adopt(key, from) {
+      if (!('bucketKey' in from)) throw new Error('the bucket adopts objects of the bucket only');
+      assertStorageKey(key);
+      if (await stat(key)) throw new FileExistsError(key);
+      const source = await stat(from.bucketKey);
+      if (!source) throw new Error(`no object ${from.bucketKey} to adopt`);
+      await serverSideCopy(client, Bucket, from.bucketKey, key, source.size);
+      return source;
+    },
     async read(key, range) {
       assertStorageKey(key);
       try {
@@ -224,6 +273,40 @@ export function createS3Storage(settings: S3Settings, client: S3Client = s3Clien
   };
 }
 
+/** S3's largest single CopyObject; past it, the copy goes by parts (UploadPartCopy). */
+export const S3_SINGLE_COPY_BYTES = 5 * 1024 ** 3;
+const COPY_PART_BYTES = 1024 ** 3;
+
+/**
+ * Copies `from` to `to` inside the bucket: the service moves the bytes, not the shop. Objects over
+ * 5 GiB go by parts of 1 GiB (UploadPartCopy, which Amazon S3, MinIO, Garage and the large
+ * providers have; s3rver, the tests' peer, does not: only the single copy is tested).
+ */
+async function serverSideCopy(client: S3Client, Bucket: string, from: string, to: string, size: number) {
+  const CopySource = `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  if (size <= S3_SINGLE_COPY_BYTES) {
+    await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource }));
+    return;
+  }
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: to }));
+  const Parts: { ETag: string | undefined; PartNumber: number }[] = [];
+  for (let start = 0, PartNumber = 1; start < size; start += COPY_PART_BYTES, PartNumber++) {
+    const end = Math.min(size, start + COPY_PART_BYTES) - 1;
+    const part = await client.send(
+      new UploadPartCopyCommand({
+        Bucket,
+        Key: to,
+        UploadId,
+        PartNumber,
+        CopySource,
+        CopySourceRange: `bytes=${start}-${end}`,
+      }),
+    );
+    Parts.push({ ETag: part.CopyPartResult?.ETag, PartNumber });
+  }
+  await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: to, UploadId, MultipartUpload: { Parts } }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The shop's storage, from its environment
 
@@ -240,9 +323,46 @@ export function s3SettingsFromEnv(): S3Settings | null {
   };
 }
 
-/** Where the local folder keeps the files: DATA_DIR/files. */
+/**
+ * Where the local folder keeps the files: FILES_DIR, by default DATA_DIR/files (where they always
+ * were), apart from the embedded PostgreSQL's DATA_DIR/postgres so that it may be another disk.
+ */
 export function localFilesRoot(): string {
-  return path.resolve(env().DATA_DIR, 'files');
+  const e = env();
+  return path.resolve(e.FILES_DIR ?? path.join(e.DATA_DIR, 'files'));
+}
+
+/**
+ * The partial uploads: FILES_DIR/uploads, on the files' own disk so that finishing one is a rename
+ * (as the bucket keeps them under `uploads/`). Storage keys all start with `orders/`: no clash.
+ */
+export function localUploadsDir(): string {
+  return path.join(localFilesRoot(), 'uploads');
+}
+
+/**
+ * The partial uploads' folder before FILES_DIR (DATA_DIR/uploads): its uploads in progress are moved
+ * under FILES_DIR/uploads at start when both are on one disk, else left to the client to start
+ * again (they are then removed as abandoned).
+ */
+async function adoptLegacyUploads(): Promise<void> {
+  const legacy = path.resolve(env().DATA_DIR, 'uploads');
+  const current = localUploadsDir();
+  if (legacy === current) return;
+  const entries = await fs.promises.readdir(legacy).catch(() => null);
+  if (!entries) return;
+  await fs.promises.mkdir(current, { recursive: true });
+  let moved = 0;
+  for (const name of entries) {
+    try {
+      await fs.promises.rename(path.join(legacy, name), path.join(current, name));
+      moved++;
+    } catch (error) {
+      log.warn({ err: error, name }, 'a partial upload of DATA_DIR/uploads could not be moved under FILES_DIR');
+    }
+  }
+  await fs.promises.rmdir(legacy).catch(() => undefined);
+  if (moved > 0) log.info({ moved, to: current }, 'partial uploads moved from DATA_DIR/uploads');
 }
 
 let shared: FileStorage | undefined;
@@ -264,14 +384,15 @@ export async function checkFileStorage(): Promise<void> {
   if (!s3) {
     const root = localFilesRoot();
     try {
-      await fs.promises.mkdir(root, { recursive: true });
+      await fs.promises.mkdir(localUploadsDir(), { recursive: true });
       await fs.promises.access(root, fs.constants.W_OK);
     } catch (error) {
       throw new Error(
         `Le dossier des fichiers des clients (${root}) ne peut pas être créé ou écrit : ${(error as Error).message}. ` +
-          'Vérifiez DATA_DIR et les droits du dossier.',
+          'Vérifiez FILES_DIR (ou DATA_DIR) et les droits du dossier.',
       );
     }
+    await adoptLegacyUploads();
     return;
   }
   try {

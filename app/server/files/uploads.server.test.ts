@@ -8,6 +8,7 @@ import path from 'node:path';
 import express from 'express';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DiskReserve } from '~/domain/files/disk-space';
 import { decodeUploadOutcome, UPLOAD_RESULT_HEADER, UPLOADS_PATH, type UploadOutcome } from '~/domain/files/uploads';
 import { pool } from '~/server/db/client.server';
 import { bodyLimits } from '../../../server/body-limits';
@@ -44,7 +45,12 @@ interface Shop {
   close(): Promise<void>;
 }
 
-async function startShop(options: { storage: FileStorage; s3: S3Settings | null; uploadsDir: string }): Promise<Shop> {
+async function startShop(options: {
+  storage: FileStorage;
+  s3: S3Settings | null;
+  uploadsDir: string;
+  reserve?: DiskReserve;
+}): Promise<Shop> {
   const app = express();
   app.use(bodyLimits());
   app.use(uploadsMiddleware(() => options));
@@ -71,6 +77,8 @@ async function sampleFile(name: string, bytes: number): Promise<{ file: string; 
 
 interface UploadRun {
   outcome: UploadOutcome | null;
+  /** The upload's address. */
+  url: string;
   /** Bytes the client had pushed when the connection was cut, and the offset it resumed from. */
   sentBeforeCut: number;
   resumedFrom: number | null;
@@ -114,6 +122,7 @@ function upload(
       onSuccess({ lastResponse }) {
         resolve({
           outcome: decodeUploadOutcome(lastResponse.getHeader(UPLOAD_RESULT_HEADER)),
+          url: run.url ?? '',
           sentBeforeCut,
           resumedFrom,
         });
@@ -205,12 +214,36 @@ describe.each(['local', 's3'] as const)('tus uploads to the %s storage', (kind) 
     expect(await shop.storage.stat(row?.storage_key ?? '')).toEqual({ size });
     expect(row?.storage_key).toBe(fileKey(order.id, run.outcome?.fileId ?? ''));
 
-    // The partial upload is gone once stored (disk, or the bucket's uploads/).
-    if (kind === 'local') expect(await listFiles(uploadsDir)).toEqual([]);
+    // The partial upload is gone once stored (disk, or the bucket's uploads/): only its outcome is
+    // kept, for a client that asks again.
+    if (kind === 'local')
+      expect((await listFiles(uploadsDir)).map((f) => path.relative(uploadsDir, f))).toEqual([
+        `finished/${run.url.split('/').pop()}.json`,
+      ]);
     else
       expect(
-        (await listFiles(path.join(s3Directory ?? '', 'soovenirs-fichiers'))).filter((f) => f.includes('/uploads/')),
+        (await listFiles(path.join(s3Directory ?? '', 'soovenirs-fichiers'))).filter(
+          (f) => f.includes('/uploads/') && !f.includes('.outcome'),
+        ),
       ).toEqual([]);
+
+    // Asked again (the last answer lost to a proxy's timeout, another instance): complete, with
+    // the same outcome, both to a HEAD and to the last chunk sent again.
+    for (const method of ['HEAD', 'PATCH']) {
+      const asked = await fetch(run.url, {
+        method,
+        headers: {
+          cookie: admin.cookie,
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': String(3 * CHUNK),
+          'Content-Type': 'application/offset+octet-stream',
+        },
+        ...(method === 'PATCH' ? { body: Buffer.alloc(12_345) } : {}),
+      });
+      expect(asked.status, method).toBe(method === 'HEAD' ? 200 : 204);
+      expect(asked.headers.get('upload-offset'), method).toBe(String(size));
+      expect(decodeUploadOutcome(asked.headers.get(UPLOAD_RESULT_HEADER)), method).toEqual(run.outcome);
+    }
 
     // The same bytes under the same name again: recognised, not stored twice; other bytes: renamed.
     const again = await upload(shop, file, {
@@ -337,7 +370,36 @@ describe('who may upload, and what', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('removes the partial uploads abandoned for a week, and only those', async () => {
+  it('refuses at once an upload that does not fit the disk less its reserve, in French', async () => {
+    const full = await startShop({
+      storage: createLocalStorage(path.join(work, 'files-full')),
+      s3: null,
+      uploadsDir: path.join(work, 'uploads-full'),
+      // All but a ten-thousandth of the disk kept: whatever this machine has free, nothing fits.
+      reserve: { percent: 99.99 },
+    });
+    try {
+      const order = await insertTestOrder(process.env.DATABASE_URL as string);
+      const response = await fetch(`${full.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: {
+          cookie: admin.cookie,
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': String(1000 ** 3),
+          'Upload-Metadata': encode({ orderId: order.id, support: 'photos', filename: 'a.jpg' }),
+        },
+      });
+      expect(response.status).toBe(413);
+      expect(await response.text()).toBe(
+        'Espace disque insuffisant sur le serveur\u00a0: ce fichier fait 1\u00a0Go et il ne reste plus de place pour les dépôts. Libérez de la place ou prévenez l’administrateur du site.',
+      );
+      expect(await listFiles(path.join(work, 'uploads-full'))).toEqual([]);
+    } finally {
+      await full.close();
+    }
+  });
+
+  it('removes the partial uploads that received nothing for a day, and only those', async () => {
     const uploadsDir = path.join(work, 'uploads-refusals');
     const order = await insertTestOrder(process.env.DATABASE_URL as string);
     const metadata = { orderId: order.id, support: 'photos', filename: 'a.jpg' };
@@ -349,8 +411,11 @@ describe('who may upload, and what', () => {
     const [old, recent] = ids;
     const info = path.join(uploadsDir, `${old}.json`);
     const upload = JSON.parse(await fsp.readFile(info, 'utf8'));
-    upload.creation_date = new Date(Date.now() - ABANDONED_UPLOAD_MS - 60_000).toISOString();
+    const past = new Date(Date.now() - ABANDONED_UPLOAD_MS - 60_000);
+    upload.creation_date = past.toISOString();
     await fsp.writeFile(info, JSON.stringify(upload));
+    // Its last byte as long ago: counted from the last byte received, not from the creation.
+    await fsp.utimes(path.join(uploadsDir, old ?? '-'), past, past);
     const options = { storage: createLocalStorage(path.join(work, 'files-refusals')), s3: null, uploadsDir };
     expect(await removeAbandonedUploads(options)).toBe(1);
     const left = await fsp.readdir(uploadsDir);

@@ -93,7 +93,7 @@ async function runOnce(): Promise<void> {
     const reviewReminders = await sendReviewReminders(now);
     const reviewsClosed = await closeLapsedReviews(now);
     if (reviewReminders > 0 || reviewsClosed > 0) log.info({ reviewReminders, reviewsClosed }, 'files reviews');
-    // Uploads the staff started and never finished, untouched for a week (DATA_DIR/uploads).
+    // Uploads the staff started and never finished, no byte for a day (FILES_DIR/uploads).
     const abandonedUploads = await removeAbandonedUploads();
     if (reminders > 0 || deleted.orders > 0 || deleted.failed > 0 || abandonedUploads > 0) {
       log.info({ reminders, ...deleted, abandonedUploads }, 'delivered files retention');

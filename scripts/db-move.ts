@@ -50,8 +50,8 @@ base PostgreSQL externe VIDE, version 15 ou plus récente, puis compare les deux
   --to            URL du propriétaire de la base cible (il crée les tables par les migrations)
   --app-url       URL du rôle sous lequel la boutique tournera (sans droits de propriétaire)\u00a0:
                   il reçoit les droits dont la boutique a besoin (docs/operations.md, « Database role »)
-  --files-to-s3   copie aussi les fichiers des clients (DATA_DIR/files) dans le compartiment des
-                  variables S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY\u00a0;
+  --files-to-s3   copie aussi les fichiers des clients (FILES_DIR, par défaut DATA_DIR/files)
+                  dans le compartiment des variables S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY\u00a0;
                   les fichiers déjà présents avec la même taille ne sont pas renvoyés
   --files-only    avec --files-to-s3\u00a0: les fichiers seulement (reprise après une coupure)
   --write-env     où écrire l’environnement de la nouvelle machine (DATABASE_URL, APP_SECRET, S3_*),
@@ -463,7 +463,7 @@ function report(database: DatabaseMove | null, files: FilesMove | null): Differe
   }
   if (files?.ignored.length) {
     say(
-      `  ${files.ignored.length} fichier(s) ignoré(s), restes d’écritures interrompues (….partial) ou noms inconnus.`,
+      `  ${files.ignored.length} fichier(s) ignoré(s), restes d’écritures interrompues (….partial), téléversements en cours (uploads/) ou noms inconnus.`,
     );
   }
   return differences;

@@ -16,8 +16,9 @@ export interface StoredFile {
 
 /**
  * Every file of the local storage under `root`, by key. The storage's own leftovers (a
- * `….partial` being written, or left by a crash) and names that are no storage key are not files
- * of the shop: they are counted apart.
+ * `….partial` being written, or left by a crash), names that are no storage key and the uploads
+ * under way (`uploads/`: tus's partial files, which a bucket keeps as multipart uploads of its own;
+ * an upload unfinished at the move is sent again) are not files of the shop: they are counted apart.
  */
 export async function listLocalFiles(root: string): Promise<{ files: StoredFile[]; ignored: string[] }> {
   const files: StoredFile[] = [];
@@ -31,7 +32,8 @@ export async function listLocalFiles(root: string): Promise<{ files: StoredFile[
     for (const entry of entries) {
       const key = prefix ? `${prefix}/${entry.name}` : entry.name;
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await visit(full, key);
+      if (entry.isDirectory() && key === 'uploads') ignored.push('uploads/');
+      else if (entry.isDirectory()) await visit(full, key);
       else if (!entry.isFile() || entry.name.endsWith('.partial') || !isStorageKey(key)) ignored.push(key);
       else files.push({ key, size: (await fs.stat(full)).size });
     }

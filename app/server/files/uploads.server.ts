@@ -410,6 +410,9 @@ export function isUploadPath(pathname: string): boolean {
   return pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`);
 }
 
+/** Called with the tus server once it is made: the metrics count its uploads (observability/metrics.server.ts). */
+export const uploadServerWatchers = new Set<(server: Server) => void>();
+
 /**
  * The Express (Node) middleware: requests under /admin/api/televersements are checked and handed
  * to tus; anything else goes on. The tus server is made at the first upload request, so that a
@@ -456,7 +459,10 @@ export function uploadsMiddleware(options: () => UploadsOptions = uploadsOptions
         return;
       }
       staffOfRequest.set(req, staff);
-      server ??= createUploadServer(options());
+      if (!server) {
+        server = createUploadServer(options());
+        for (const watch of uploadServerWatchers) watch(server);
+      }
       await server.handle(req, res);
     } catch (error) {
       next(error);

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { UPLOADS_PATH } from '~/domain/files/uploads';
 import { freePort } from '~/server/db/embedded.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
 import { insertTestOrder } from '../support/orders';
@@ -81,6 +82,32 @@ async function metrics(): Promise<string> {
   return res.text();
 }
 
+const SCAN = Buffer.from('numérisation de test, 38 octets');
+
+/** An upload of SCAN to the order through the tus protocol, as the back office's client sends it: the last answer's status. */
+async function upload(orderId: string, cookie?: string): Promise<number> {
+  const metadata = [
+    ['orderId', orderId],
+    ['support', 'photos'],
+    ['filename', 'scan.txt'],
+  ]
+    .map(([key, value]) => `${key} ${Buffer.from(value as string).toString('base64')}`)
+    .join(',');
+  const headers = { 'Tus-Resumable': '1.0.0', origin: server.url, ...(cookie ? { cookie } : {}) };
+  const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
+    method: 'POST',
+    headers: { ...headers, 'Upload-Length': String(SCAN.length), 'Upload-Metadata': metadata },
+  });
+  const location = created.headers.get('location');
+  if (created.status !== 201 || !location) return created.status;
+  const sent = await fetch(new URL(location, server.url), {
+    method: 'PATCH',
+    headers: { ...headers, 'Upload-Offset': '0', 'content-type': 'application/offset+octet-stream' },
+    body: SCAN,
+  });
+  return sent.status;
+}
+
 /** The value of one series (`name{labels}`), or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split('\n')) {
@@ -121,6 +148,9 @@ describe('observability', () => {
   it('counts a card checkout in the metrics, on their own port only', async () => {
     const order = await insertTestOrder(server.databaseUrl, { guestEmail: 'metriques@example.fr' });
     await payBySandboxCard(server.url, order, 'metriques@example.fr');
+    // The staff upload a scan of the paid order (tus), and a stranger's upload is refused.
+    expect(await upload(order.id, adminCookie)).toBe(204);
+    expect(await upload(order.id)).toBe(401);
 
     const text = await metrics();
     expect(
@@ -137,10 +167,12 @@ describe('observability', () => {
     expect(sample(text, 'soovenirs_outbox_messages', { status: 'queued' })).toBe(0);
     expect(sample(text, 'soovenirs_outbox_oldest_queued_age_seconds')).toBe(0);
     expect(sample(text, 'soovenirs_data_dir_free_bytes')).toBeGreaterThan(0);
-    // Declared before their first count (a refund, an upload).
+    // Declared before its first count.
     expect(text).toContain('# TYPE soovenirs_refunds_total counter');
-    expect(text).toContain('# TYPE soovenirs_uploads_total counter');
-    expect(text).toContain('# TYPE soovenirs_upload_bytes_total counter');
+    expect(sample(text, 'soovenirs_uploads_total', { event: 'started' })).toBe(1);
+    expect(sample(text, 'soovenirs_uploads_total', { event: 'finished' })).toBe(1);
+    expect(sample(text, 'soovenirs_uploads_total', { event: 'refused' })).toBe(1);
+    expect(sample(text, 'soovenirs_upload_bytes_total')).toBe(SCAN.length);
     // The addresses are not labels: the order's id appears nowhere.
     expect(text).not.toContain(order.id);
     // The public site does not serve them.

@@ -3,11 +3,23 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
-import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
+import { type AppLoadContext, type EntryContext, type HandleErrorFunction, ServerRouter } from 'react-router';
 import { NonceProvider } from '~/components/nonce';
 import { log } from '~/server/log.server';
+import { reportRequestError } from '~/server/observability/errors.server';
 
 export const streamTimeout = 5_000;
+
+/**
+ * Errors thrown by loaders and actions: React Router would print them raw on stderr (a multi-line
+ * stack, with whatever its message quotes); they go to the scrubbing logger as one JSON line with
+ * the request's id, and to the error reporting when configured. A request the client abandoned
+ * is not an error of the shop.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  reportRequestError(error, request);
+};
 
 export default function handleRequest(
   request: Request,

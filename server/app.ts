@@ -10,6 +10,8 @@ import { baseUrl } from '~/server/env.server';
 import { uploadsMiddleware } from '~/server/files/uploads.server';
 import { healthRoutes } from '~/server/health.server';
 import { log } from '~/server/log.server';
+import { observeRequests } from '~/server/observability/http.server';
+import { knowRoutes } from '~/server/observability/routes.server';
 import { precompressedAssets } from '~/server/rendering/precompressed-assets.server';
 import { announcesBody, holdBodies, lingerBeforeClosing, whenBodyHeld } from './body-limits';
 import { door } from './door';
@@ -37,6 +39,12 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
     ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : (build as ServerBuild);
 
+  // Observability (app/server/observability): the request's id (X-Request-Id) on every log line
+  // written for it, its route pattern, its metrics. Entered again once the body is held: what runs
+  // after a body's stream events would otherwise lose the request's context.
+  if (build) knowRoutes(build);
+  app.use(observeRequests);
+
   // First of all, the door (server/door.ts): who asks, from the headers, before anything reads the
   // body. The limits (server/body-limits.ts) hold JSON and chunked bodies from their first byte (a
   // small one arrives with the request, while the door awaits the session) and refuse one over its
@@ -44,6 +52,7 @@ export function createApp({ mode, build, vite, clientDir = path.resolve('build/c
   app.use(holdBodies());
   app.use(door(typeof getBuild === 'function' ? getBuild : () => getBuild));
   app.use(whenBodyHeld);
+  app.use(observeRequests);
   app.use(closeWhenBodyUnread);
 
   // Liveness and readiness (app/server/health.server.ts), before any page work.

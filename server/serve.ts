@@ -10,6 +10,7 @@ import { parseEnv } from '~/server/env.server';
 import { startFilePreviews, stopFilePreviews } from '~/server/files/previews.server';
 import { checkFileStorage } from '~/server/files/storage.server';
 import { log } from '~/server/log.server';
+import { startObservability, stopObservability } from '~/server/observability/start.server';
 import { startOrderHousekeeping, stopOrderHousekeeping } from '~/server/orders/housekeeping.server';
 import { getCardAvailability, isDemoShopRunning } from '~/server/payments/sandbox-mode.server';
 import { ensureAppSecret, requireSharedAppSecret } from '~/server/secrets.server';
@@ -42,6 +43,8 @@ export async function serve(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
+  // Metrics, error reporting (docs/operations.md « Observability »): only what is configured.
+  await startObservability(env);
 
   await ensureAppSecret(env.DATA_DIR);
 
@@ -127,6 +130,7 @@ export async function serve(): Promise<void> {
     await stopFilePreviews();
     await closeDatabase();
     await database.stop();
+    await stopObservability();
     log.info('stopped');
     process.exit(0);
   }

@@ -58,6 +58,10 @@ function ensureFreshBuild() {
 
 ensureFreshBuild();
 
+// Traces only when an OTLP endpoint is configured, and before the bundle: the instrumentations patch
+// http, express and pg as they load (server/tracing.js).
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) await import('./tracing.js');
+
 /** @type {typeof import('./serve')} */
 let bundle;
 try {

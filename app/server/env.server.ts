@@ -86,6 +86,27 @@ const envSchema = z
         'UPLOAD_DISK_RESERVE doit être une taille (« 1GiB », « 500MB », un nombre d’octets) ou une part du disque (« 5% »)',
       )
       .optional(),
+    // Observability (app/server/observability, docs/operations.md « Observability »), all off unless
+    // set. Prometheus metrics on a port of their own, on loopback unless METRICS_HOST says otherwise
+    // (the public site never serves them); OpenTelemetry traces to an OTLP/HTTP endpoint (read by the
+    // OpenTelemetry SDK itself, server/tracing.js); errors of loaders and actions to a Sentry DSN.
+    METRICS_PORT: z.coerce
+      .number({ message: 'METRICS_PORT must be a port number' })
+      .int('METRICS_PORT must be a port number')
+      .min(1, 'METRICS_PORT must be a port number')
+      .max(65535, 'METRICS_PORT must be a port number')
+      .optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .url({
+        protocol: /^https?$/,
+        message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an absolute URL (http://collector:4318)',
+      })
+      .optional(),
+    SENTRY_DSN: z
+      .url({ protocol: /^https?$/, message: 'SENTRY_DSN must be the DSN given by Sentry (https://key@host/project)' })
+      .optional(),
+    SENTRY_ENVIRONMENT: z.string().min(1).optional(),
   })
   // With a database of its own (DATABASE_URL), an instance may share it with others: a secret
   // generated here would differ from theirs (sessions refused, stored passwords unreadable), so the

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { currentRequest } from './observability/request-context.server';
 
 /*
  * The app's logger: JSON lines in production (for the log collector), readable lines in a terminal
@@ -16,6 +17,9 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * - cuts long texts, large objects and arrays and deep nesting, and the whole line at
  *   `LOG_LIMITS.lineChars`.
  * pino's `redact` list stays as a second net for the usual paths.
+ *
+ * A line written while a request is handled carries its id and route (`requestId`, `route`:
+ * observability/request-context.server.ts), whichever module writes it.
  */
 
 export const LOG_LIMITS = {
@@ -161,6 +165,11 @@ export function createLogger(destination?: DestinationStream, options: { level?:
     formatters: {
       // Fields given to `log.child(...)` are scrubbed too.
       bindings: (bindings) => scrub(bindings) as Record<string, unknown>,
+    },
+    mixin() {
+      const request = currentRequest();
+      if (!request) return {};
+      return request.route ? { requestId: request.requestId, route: request.route } : { requestId: request.requestId };
     },
     // Errors are already plain objects (scrubError): pino's serializer would rename their type.
     serializers: { err: (err: unknown) => err },

@@ -286,11 +286,13 @@ function createAuth() {
       disableOriginCheck: false,
     },
     logger: {
-      level: 'info',
+      // Every level is handed to the app's logger, which keeps what LOG_LEVEL asks for: nothing of
+      // Better Auth reaches the console (its own printer writes raw text, errors with their data).
+      level: 'debug',
       log: (level, message, ...args) => {
         // Better Auth's "info" lines are per-request chatter (with e-mail addresses) and its
         // warnings are mostly a customer's mistakes ("Invalid password"): one level down each.
-        const target = level === 'info' ? 'debug' : level === 'warn' ? 'info' : level;
+        const target = level === 'debug' ? 'trace' : level === 'info' ? 'debug' : level === 'warn' ? 'info' : level;
         log[target]({ source: 'better-auth', details: args.length ? args : undefined }, message);
       },
     },

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { log } from '../log.server';
 import * as schema from './schema';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -32,8 +33,8 @@ function state(): DbState {
       keepAlive: true,
     });
     // An idle client losing its connection (database restarted) must not crash the process: the
-    // pool drops it and opens a new one for the next query.
-    pool.on('error', () => {});
+    // pool drops it and opens a new one for the next query. Said once per connection, as JSON.
+    pool.on('error', (error) => log.warn({ err: error }, 'database: an idle connection was lost'));
     // Nor a client checked out at that moment (a transaction, a worker's claim): the pool listens to
     // its clients' errors only while they are idle, and an 'error' event nobody listens to ends the
     // process. Its query in flight fails with the error, and the pool drops it when it is released.

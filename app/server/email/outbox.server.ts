@@ -129,3 +129,17 @@ export async function sealClearOutboxLinks(executor: Executor = db()): Promise<n
   }
   return found.rows.length;
 }
+
+/**
+ * What waits in the outbox, for the metrics (observability/metrics.server.ts): messages queued and
+ * held, and the age of the oldest queued one in seconds (0 when none waits).
+ */
+export async function outboxBacklog(executor: Executor = db()) {
+  const { rows } = await executor.execute<{ queued: number; held: number; oldest: number }>(sql`
+    select count(*) filter (where status = 'queued')::int as queued,
+           count(*) filter (where status = 'held')::int as held,
+           coalesce(extract(epoch from now() - min(created_at) filter (where status = 'queued')), 0)::float8 as oldest
+    from email_outbox where status in ('queued', 'held')`);
+  const row = rows[0];
+  return { queued: row?.queued ?? 0, held: row?.held ?? 0, oldestQueuedSeconds: row?.oldest ?? 0 };
+}

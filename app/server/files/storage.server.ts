@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { awsSdkLogger } from '~/server/observability/library-loggers.server';
 import { env } from '../env.server';
 import { log } from '../log.server';
 
@@ -192,6 +193,8 @@ export function s3Client(settings: S3Settings): S3Client {
     forcePathStyle: Boolean(settings.endpoint),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // Its warnings through the scrubbing logger (observability/library-loggers.server.ts).
+    logger: awsSdkLogger,
   });
 }
 

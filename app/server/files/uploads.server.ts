@@ -650,6 +650,9 @@ export function isUploadPath(pathname: string): boolean {
   return pathname === UPLOADS_PATH || pathname.startsWith(`${UPLOADS_PATH}/`);
 }
 
+/** Called with the tus server once it is made: the metrics count its uploads (observability/metrics.server.ts). */
+export const uploadServerWatchers = new Set<(server: Server) => void>();
+
 /**
  * The Express (Node) middleware: requests under /admin/api/televersements are checked and handed
  * to tus; anything else goes on. The tus server is made at the first upload request, so that a
@@ -698,7 +701,10 @@ export function uploadsMiddleware(options: () => UploadsOptions = uploadsOptions
         return;
       }
       staffOfRequest.set(req, staff);
-      service ??= createUploadService(options());
+      if (!service) {
+        service = createUploadService(options());
+        for (const watch of uploadServerWatchers) watch(service.server);
+      }
       const uploads = service;
       const urlId = pathname.slice(UPLOADS_PATH.length + 1);
       if ((req.method === 'HEAD' || req.method === 'PATCH') && URL_ID.test(urlId)) {

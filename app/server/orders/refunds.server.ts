@@ -3,6 +3,7 @@ import { formatEurosFromCents } from '~/domain/format';
 import { allocate } from '~/domain/orders/allocation';
 import { decide } from '~/domain/orders/lifecycle';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/payments/payment-config';
+import { countRefund } from '~/server/observability/metrics.server';
 import { db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, payments, refunds } from '../db/schema';
 import { log } from '../log.server';
@@ -166,6 +167,12 @@ interface MakeRefund {
 }
 
 async function makeRefund(input: MakeRefund): Promise<RefundResult> {
+  const result = await refundWhole(input);
+  countRefund(input.method, result.ok ? result.status : result.due ? 'due' : 'failed');
+  return result;
+}
+
+async function refundWhole(input: MakeRefund): Promise<RefundResult> {
   const prepared = await db().transaction((tx) => prepare(tx, input));
   if (prepared.kind === 'done') return prepared.result;
   const outcomes: RefundResult[] = [];

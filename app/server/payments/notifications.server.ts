@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
 import { PAYMENT_PROVIDER_LABELS } from '~/domain/payments/payment-config';
 import { nextPaymentRecordStatus, type PaymentRecordStatus } from '~/domain/payments/status';
+import { countPayment } from '~/server/observability/metrics.server';
 import { type Database, db } from '../db/client.server';
 import { notifications, orderEvents, paymentEvents, payments } from '../db/schema';
 import { loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
@@ -51,6 +52,7 @@ export async function applyPaymentNotification(
 ): Promise<NotificationResult> {
   // The lifecycle's post-commit work (the prepaid sending label once paid) runs once committed.
   const result = await withLifecycle((lifecycle) => applyNotificationInTx(lifecycle, notification), database);
+  countPayment(notification.provider, result.status === 'applied' ? result.paymentStatus : result.status);
   if (result.status === 'applied' && result.unapplied) {
     await refundUnappliedPayment({ paymentId: result.paymentId, actor: notification.provider });
   }

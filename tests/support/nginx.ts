@@ -92,10 +92,12 @@ export async function startNginx(upstreams: string[]): Promise<NginxProxy> {
   );
 
   let site = await fs.readFile(SITE, 'utf8');
+  // The addresses are swapped; the parameters of the file's first server line (max_fails…) are kept.
+  const parameters = /upstream soovenirs_app \{\n\s*server \S+?( [^;\n]*)?;/.exec(site)?.[1] ?? '';
   site = swap(
     site,
     /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
-    `$1${upstreams.map((address) => `    server ${address};\n`).join('')}`,
+    `$1${upstreams.map((address) => `    server ${address}${parameters};\n`).join('')}`,
   );
   site = swap(site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
   site = swap(site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);

@@ -5,10 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { UPLOADS_PATH } from '~/domain/files/uploads';
 import { signSandboxPayload } from '~/server/payments/sandbox.server';
 import { createUser, signIn } from '../support/auth';
 import { createTestDatabase, dropTestDatabase } from '../support/databases';
 import { type NginxProxy, type ProxyResponse, startNginx } from '../support/nginx';
+import { insertTestOrder } from '../support/orders';
 import { type RestartableServer, startRestartableServer } from '../support/server';
 import { books, waitUntil } from './checkout-load';
 
@@ -18,9 +20,9 @@ import { books, waitUntil } from './checkout-load';
  * started again and is ready before the other one goes, while guests order and pay through nginx.
  * Nothing may be lost: every post gets its answer (no 502 or 504, no connection error), and every
  * acknowledged order and payment is in the database. On the way, the drain itself is watched on the
- * first instance: a request whose body is still arriving at SIGTERM is answered, with
- * `Connection: close`, and an open notification stream ends at once with its reconnect hint instead
- * of holding the stop.
+ * first instance: an upload chunk whose body is still arriving at SIGTERM is stored and answered,
+ * with `Connection: close`, and an open notification stream ends at once with its reconnect hint
+ * instead of holding the stop.
  */
 
 const GUESTS = 6;
@@ -145,27 +147,53 @@ async function guest(load: Load, seed: number, shouldStop: () => boolean): Promi
   }
 }
 
-/** A form post straight to `server` whose body is sent in two halves, the second once `ready` resolves. */
-function slowPost(server: RestartableServer, ready: Promise<unknown>) {
-  const body = new URLSearchParams({ support: 'vhs', 'vhs.quantity': '2', intent: 'order' }).toString();
-  const half = Math.floor(body.length / 2);
-  return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+/**
+ * A staff member's upload chunk (tus PATCH) straight to `server`, on a slow line: half of it now, the
+ * rest once `ready` resolves. Resolves with its answer.
+ */
+async function slowChunk(server: RestartableServer, cookie: string, ready: Promise<unknown>) {
+  const order = await insertTestOrder(database.url, { paymentStatus: 'paid', status: 'processing' });
+  const chunk = 4 * 1024 * 1024;
+  const metadata = ['orderId', 'support', 'filename']
+    .map((key, i) => `${key} ${Buffer.from([order.id, 'vhs', 'cassette.mp4'][i] as string).toString('base64')}`)
+    .join(',');
+  const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
+    method: 'POST',
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(2 * chunk), 'Upload-Metadata': metadata, cookie },
+  });
+  expect(created.status).toBe(201);
+  const location = new URL(created.headers.get('location') as string, server.url);
+  const body = Buffer.alloc(chunk, 7);
+  const answer = new Promise<{ status: number; offset: unknown; connection: unknown }>((resolve, reject) => {
     const req = http.request(
-      `${server.url}/configurateur`,
+      location,
       {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
+        method: 'PATCH',
+        headers: {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': '0',
+          'Content-Type': 'application/offset+octet-stream',
+          'Content-Length': String(chunk),
+          cookie,
+        },
         agent: new http.Agent({ keepAlive: true }),
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            offset: res.headers['upload-offset'],
+            connection: res.headers.connection,
+          }),
+        );
       },
     );
     req.on('error', reject);
-    req.write(body.slice(0, half));
-    void ready.then(() => req.end(body.slice(half)));
+    req.write(body.subarray(0, chunk / 2));
+    void ready.then(() => req.end(body.subarray(chunk / 2)));
   });
+  return { answer, chunk };
 }
 
 /** The back office's notification stream on `server`, as an administrator's tab holds it: all it receives. */
@@ -207,8 +235,9 @@ describe('a rolling restart behind nginx', () => {
       const watched =
         server === a
           ? {
-              slow: slowPost(
+              slow: await slowChunk(
                 server,
+                adminCookie,
                 waitUntil(drainingLogged, 30_000, 'the drain to start').catch(() => {}),
               ),
               stream: await openStream(server, adminCookie),
@@ -220,7 +249,12 @@ describe('a rolling restart behind nginx', () => {
         const streamText = await watched.stream.ended;
         // Its last words tell the browser to reconnect (elsewhere) within a second.
         expect(streamText).toMatch(/retry: 1000\n: server restarting, reconnect\n\n$/);
-        expect(await watched.slow).toEqual({ status: 302, connection: 'close' });
+        // The chunk half sent at SIGTERM is stored and answered, and the connection is not kept.
+        expect(await watched.slow.answer).toEqual({
+          status: 204,
+          offset: String(watched.slow.chunk),
+          connection: 'close',
+        });
       }
       expect(await exited).toBe(0);
       // Well under the 10 s an open stream used to hold every stop.

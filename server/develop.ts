@@ -47,7 +47,7 @@ async function start(vite: ViteDevServer) {
     if (stopping) return;
     stopping = true;
     server.close();
-    stopOrderHousekeeping();
+    await stopOrderHousekeeping();
     await stopEmailWorker();
     await vite.close();
     await database.stop();

@@ -18,6 +18,7 @@ import { ensureDefaultPriceList } from '~/server/seed/price-list.server';
 import { startSharedCaches, stopSharedCaches } from '~/server/shared-caches.server';
 import { createApp } from './app';
 import { answerClientErrorsInFrench } from './client-errors';
+import { drainable } from './drain';
 import { failStart, listenFailure, onFailedStart } from './start-failure';
 
 // What server/start.js calls when serve() throws: the copy of start-failure.ts that serve() filled.
@@ -81,7 +82,7 @@ export async function serve(): Promise<void> {
   startFilePreviews();
   startOrderHousekeeping();
   onFailedStart(async () => {
-    stopOrderHousekeeping();
+    await stopOrderHousekeeping();
     await stopEmailWorker();
     await stopFilePreviews();
   });
@@ -111,23 +112,22 @@ export async function serve(): Promise<void> {
     }
   });
   answerClientErrorsInFrench(server);
+  // Counts the requests under way, for a stop that answers them all (server/drain.ts).
+  const drainer = drainable(server);
   server.on('error', (error) => void failStart(listenFailure(error, env.HOST, env.PORT), error));
 
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
+    // Stop taking requests, answer those under way (SHUTDOWN_GRACE_SECONDS at most), end the event
+    // streams with a reconnect hint (server/drain.ts); then the workers finish what they hold (the
+    // e-mail being sent, the preview being made, the housekeeping pass), and the database closes.
     log.info({ signal }, 'shutting down');
-    // Refuse new connections and let the requests under way finish (10 s at most).
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const forced = setTimeout(() => server.closeAllConnections(), 10_000);
-    await closed;
-    clearTimeout(forced);
-    stopOrderHousekeeping();
+    await drainer.drain(env.SHUTDOWN_GRACE_SECONDS * 1000);
+    await Promise.all([stopOrderHousekeeping(), stopEmailWorker(), stopFilePreviews()]);
+    log.info('shutting down: workers stopped');
     await stopSharedCaches();
-    await stopEmailWorker();
-    await stopFilePreviews();
     await closeDatabase();
     await database.stop();
     await stopObservability();

@@ -70,6 +70,16 @@ const envSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET doit être un nom de compartiment S3 valide')
       .optional(),
+    // How long a stopping instance (SIGTERM) keeps answering the requests under way, a slow upload
+    // chunk included, before cutting them (server/drain.ts). Under the orchestrator's own limit
+    // (systemd TimeoutStopSec, Kubernetes terminationGracePeriodSeconds), which must leave a few
+    // seconds more for the workers and the database to stop.
+    SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number({ message: 'SHUTDOWN_GRACE_SECONDS must be a number of seconds' })
+      .int('SHUTDOWN_GRACE_SECONDS must be a whole number of seconds')
+      .min(0, 'SHUTDOWN_GRACE_SECONDS must be 0 or more')
+      .max(3600, 'SHUTDOWN_GRACE_SECONDS must be at most 3600')
+      .default(25),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),

@@ -1,11 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { freePort } from '~/server/db/embedded.server';
+import { type ProxyRequestOptions, type ProxyResponse, tlsClient } from './tls-client';
 
 /*
  * The repository's nginx configuration (deploy/nginx/soovenirs.conf), run as it is by Debian's nginx
@@ -25,22 +25,14 @@ export interface NginxProxy {
   ca: string;
   /** One request through nginx over TLS (node:https, the certificate trusted). */
   request(pathname: string, options?: ProxyRequestOptions): Promise<ProxyResponse>;
+  /** A request whose answer is read as it arrives (an event stream). */
+  open(pathname: string, options?: ProxyRequestOptions): Promise<IncomingMessage>;
   /** nginx's error log so far (upstream failures, 413s, timeouts). */
   errorLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
-export interface ProxyRequestOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: Buffer | string | Readable;
-}
-
-export interface ProxyResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+export type { ProxyRequestOptions, ProxyResponse } from './tls-client';
 
 /** Replaces one marked line of the site's configuration; throws if the file no longer has it. */
 function swap(text: string, pattern: RegExp, replacement: string): string {
@@ -92,10 +84,12 @@ export async function startNginx(upstreams: string[]): Promise<NginxProxy> {
   );
 
   let site = await fs.readFile(SITE, 'utf8');
+  // The addresses are swapped; the parameters of the file's first server line (max_fails…) are kept.
+  const parameters = /upstream soovenirs_app \{\n\s*server \S+?( [^;\n]*)?;/.exec(site)?.[1] ?? '';
   site = swap(
     site,
     /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
-    `$1${upstreams.map((address) => `    server ${address};\n`).join('')}`,
+    `$1${upstreams.map((address) => `    server ${address}${parameters};\n`).join('')}`,
   );
   site = swap(site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
   site = swap(site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
@@ -130,36 +124,18 @@ http {
   const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
   await waitForPort(httpsPort, child, errorLog);
   const ca = await fs.readFile(path.join(dir, 'cert.pem'), 'utf8');
-  const agent = new https.Agent({ ca, keepAlive: true });
   const url = `https://localhost:${httpsPort}`;
+  const client = tlsClient(url, ca);
 
   return {
     url,
     httpUrl: `http://127.0.0.1:${httpPort}`,
     ca,
     errorLog,
-    request: (pathname, options = {}) =>
-      new Promise<ProxyResponse>((resolve, reject) => {
-        const req = https.request(
-          new URL(pathname, url),
-          { method: options.method ?? 'GET', headers: options.headers, agent },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () =>
-              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-            );
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        const body = options.body;
-        if (body === undefined) req.end();
-        else if (typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
-        else body.pipe(req);
-      }),
+    request: client.request,
+    open: client.open,
     stop: async () => {
-      agent.destroy();
+      client.close();
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         // QUIT: nginx's graceful stop (its workers finish what they serve).

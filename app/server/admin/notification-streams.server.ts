@@ -26,7 +26,9 @@ import { log } from '../log.server';
 export const STREAMS_PER_SESSION = 8;
 export const STREAM_RECHECK_MS = 60_000;
 
-type Close = () => void;
+/** Why a stream is ended: its access is gone, or this instance is stopping (the client should reconnect). */
+export type StreamEnd = 'access' | 'draining';
+type Close = (why?: StreamEnd) => void;
 
 interface Registry {
   bySession: Map<string, Set<Close>>;
@@ -66,6 +68,17 @@ export function openStreamSlot(sessionId: string, close: Close, recheckMs = STRE
       r.timer = null;
     }
   };
+}
+
+/**
+ * This instance is stopping (server/drain.ts): every stream it holds ends now, each telling its
+ * browser to reconnect soon (to another instance behind the proxy), instead of holding the shutdown
+ * until the connections are cut. Returns how many were ended.
+ */
+export function endAllStreams(): number {
+  const closes = [...registry().bySession.values()].flatMap((streams) => [...streams]);
+  for (const close of closes) close('draining');
+  return closes.length;
 }
 
 /** How many streams this process holds open for the session (all sessions without one). */

@@ -123,12 +123,24 @@ async function runOnce(): Promise<void> {
 /** Runs the housekeeping now and then every `intervalMs` (15 minutes), in this process. */
 export function startOrderHousekeeping(intervalMs = 15 * 60_000): void {
   if (timer) return;
-  void runOnce();
-  timer = setInterval(() => void runOnce(), intervalMs);
+  run();
+  timer = setInterval(run, intervalMs);
   timer.unref();
 }
 
-export function stopOrderHousekeeping(): void {
+/** The pass under way, if any: a stopping server lets it finish before it closes the database. */
+let running: Promise<void> | undefined;
+
+function run(): void {
+  if (running) return;
+  running = runOnce().finally(() => {
+    running = undefined;
+  });
+}
+
+/** No further pass; resolves once the one under way (if any) is over. */
+export async function stopOrderHousekeeping(): Promise<void> {
   if (timer) clearInterval(timer);
   timer = undefined;
+  await running;
 }

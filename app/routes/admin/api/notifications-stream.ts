@@ -1,8 +1,9 @@
 import { data } from 'react-router';
 import { requireStaff } from '~/server/admin/access.server';
-import { openStreamSlot } from '~/server/admin/notification-streams.server';
+import { openStreamSlot, type StreamEnd } from '~/server/admin/notification-streams.server';
 import { notificationsAfter, subscribeToNotifications } from '~/server/admin/notifications.server';
 import { getSessionId } from '~/server/auth/session.server';
+import { isDraining } from '~/server/health.server';
 import type { Route } from './+types/notifications-stream';
 
 /*
@@ -13,13 +14,16 @@ import type { Route } from './+types/notifications-stream';
  *
  * The stream ends when its access does (admin/notification-streams.server.ts): the member
  * deactivated or without `dashboard` any more, the session signed out or revoked, checked at once
- * on such a change and every minute; at most three streams per session (429 beyond).
+ * on such a change and every minute; at most three streams per session (429 beyond). It also ends
+ * when this instance stops (SIGTERM, server/drain.ts), with a hint to reconnect within a second.
  */
 
 export const TOO_MANY_STREAMS_MESSAGE =
   'Trop de fenêtres du back-office sont ouvertes avec cette session : fermez-en une pour recevoir les notifications ici.';
 
 const HEARTBEAT_MS = 25_000;
+/** The last words of a stream whose instance stops: reconnect in 1 s rather than 5 (EventSource's `retry`). */
+export const RECONNECT_SOON = 'retry: 1000\n: server restarting, reconnect\n\n';
 
 function lastSeen(request: Request): number {
   const header = Number(request.headers.get('last-event-id'));
@@ -34,9 +38,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   let after = lastSeen(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};
-  let end = () => {};
+  let end = (_why?: StreamEnd) => {};
   // `end` is bound once the stream has started, which the ReadableStream does right away.
-  const release = sessionId ? openStreamSlot(sessionId, () => end()) : null;
+  const release = sessionId ? openStreamSlot(sessionId, (why) => end(why)) : null;
   if (!release) {
     throw data(
       { message: TOO_MANY_STREAMS_MESSAGE },
@@ -70,7 +74,11 @@ export async function loader({ request }: Route.LoaderArgs) {
         release();
         cleanup = () => {};
       };
-      end = () => {
+      end = (why) => {
+        // A stopping instance (SIGTERM) tells the browser to come back within a second: behind the
+        // proxy, the reconnection reaches an instance still running, and gets what it missed by
+        // Last-Event-ID.
+        if (why === 'draining') send(RECONNECT_SOON);
         cleanup();
         try {
           controller.close();
@@ -78,8 +86,10 @@ export async function loader({ request }: Route.LoaderArgs) {
           // already closed
         }
       };
-      request.signal.addEventListener('abort', end);
+      request.signal.addEventListener('abort', () => end());
       send('retry: 5000\n\n');
+      // Opened while this instance stops: back at once to reconnect elsewhere.
+      if (isDraining()) return end('draining');
       // What was added between the page's load and this connection.
       if (after > 0) emit(await notificationsAfter(after));
       // Ended while reading (access gone, tab closed): nothing more to deliver.

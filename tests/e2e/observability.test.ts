@@ -167,6 +167,7 @@ describe('observability', () => {
     expect(sample(text, 'soovenirs_outbox_messages', { status: 'queued' })).toBe(0);
     expect(sample(text, 'soovenirs_outbox_oldest_queued_age_seconds')).toBe(0);
     expect(sample(text, 'soovenirs_data_dir_free_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'soovenirs_files_dir_free_bytes')).toBeGreaterThan(0);
     // Declared before its first count.
     expect(text).toContain('# TYPE soovenirs_refunds_total counter');
     expect(sample(text, 'soovenirs_uploads_total', { event: 'started' })).toBe(1);

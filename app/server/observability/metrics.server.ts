@@ -1,9 +1,10 @@
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import { EVENTS } from '@tus/server';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { pool } from '~/server/db/client.server';
 import { outboxBacklog } from '~/server/email/outbox.server';
+import { measureDisk } from '~/server/files/disk-space.server';
+import { localFilesRoot, s3SettingsFromEnv } from '~/server/files/storage.server';
 import { uploadServerWatchers } from '~/server/files/uploads.server';
 import { log } from '~/server/log.server';
 
@@ -166,24 +167,36 @@ async function createMetrics(dataDir: string): Promise<Metrics> {
     help: 'Bytes of the uploads finished.',
     registers,
   });
-  new client.Gauge({
-    name: 'soovenirs_data_dir_free_bytes',
-    help: 'Free space of the filesystem holding DATA_DIR, for the shop (blocks available to unprivileged users).',
-    registers,
-    async collect() {
-      const stats = await fs.statfs(dataDir);
-      this.set(stats.bavail * stats.bsize);
-    },
-  });
-  new client.Gauge({
-    name: 'soovenirs_data_dir_size_bytes',
-    help: 'Size of the filesystem holding DATA_DIR.',
-    registers,
-    async collect() {
-      const stats = await fs.statfs(dataDir);
-      this.set(stats.blocks * stats.bsize);
-    },
-  });
+  // The disks that can stop the shop: DATA_DIR's (the embedded PostgreSQL) and, without a bucket,
+  // FILES_DIR's (the customers' files and the uploads under way, often a disk of its own).
+  const disks: [string, string, () => string | null][] = [
+    ['data_dir', 'DATA_DIR', () => dataDir],
+    ['files_dir', 'FILES_DIR (without S3_BUCKET)', () => (s3SettingsFromEnv() ? null : localFilesRoot())],
+  ];
+  for (const [name, what, directory] of disks) {
+    const measure = async () => {
+      const dir = directory();
+      return dir ? measureDisk(dir) : null;
+    };
+    new client.Gauge({
+      name: `soovenirs_${name}_free_bytes`,
+      help: `Free space of the filesystem holding ${what}, for the shop (blocks available to unprivileged users).`,
+      registers,
+      async collect() {
+        const disk = await measure();
+        if (disk) this.set(disk.freeBytes);
+      },
+    });
+    new client.Gauge({
+      name: `soovenirs_${name}_size_bytes`,
+      help: `Size of the filesystem holding ${what}.`,
+      registers,
+      async collect() {
+        const disk = await measure();
+        if (disk) this.set(disk.totalBytes);
+      },
+    });
+  }
   return { registry, requests, duration, payments, refunds, uploads, uploadBytes };
 }
 

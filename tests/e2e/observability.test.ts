@@ -145,6 +145,21 @@ async function databaseAccepting(accepting: boolean): Promise<void> {
 }
 
 describe('observability', () => {
+  it('counts a transfer the staff validate, under its own provider', async () => {
+    const order = await insertTestOrder(server.databaseUrl, { guestEmail: 'virement-metriques@example.fr' });
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    await client.query(`update orders set payment_method = 'transfer' where id = $1`, [order.id]);
+    await client.end();
+    const res = await fetch(`${server.url}/admin/api/paiements`, {
+      method: 'POST',
+      headers: { cookie: adminCookie, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ decision: 'validate', id: `o:${order.id}` }),
+    });
+    expect(res.status).toBe(200);
+    expect(sample(await metrics(), 'soovenirs_payments_total', { provider: 'transfer', outcome: 'paid' })).toBe(1);
+  });
+
   it('counts a card checkout in the metrics, on their own port only', async () => {
     const order = await insertTestOrder(server.databaseUrl, { guestEmail: 'metriques@example.fr' });
     await payBySandboxCard(server.url, order, 'metriques@example.fr');

@@ -7,6 +7,7 @@ import { amountDueCents } from '~/domain/orders/lifecycle';
 import type { SessionUser } from '../auth/session.server';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { countPayment } from '../observability/metrics.server';
 import { isOrderId } from '../orders/access.server';
 import { withLifecycle } from '../orders/lifecycle.server';
 import { giftCardPartOfOrder } from '../vouchers/gift-card-sql.server';
@@ -74,7 +75,15 @@ export async function listPendingPayments(
 }
 
 export type PaymentDecisionResult =
-  | { id: string; ok: true; reference: string; orderNumber: string; invoiceNumber: string | null }
+  | {
+      id: string;
+      ok: true;
+      reference: string;
+      orderNumber: string;
+      invoiceNumber: string | null;
+      /** `transfer` or `cheque`: the payments' metric counts it under that provider. */
+      method: string;
+    }
   | {
       id: string;
       ok: false;
@@ -128,6 +137,7 @@ async function decideOne(
       reference: order.number,
       orderNumber: order.number,
       invoiceNumber: result.invoiceNumber,
+      method: order.payment_method,
     };
   });
 }
@@ -146,6 +156,8 @@ export async function decidePayments(
   for (const id of [...new Set(ids)]) {
     try {
       const result = await decideOne(id, decision, admin, reason);
+      // Counted once committed, like the gateways' notifications (observability/metrics.server.ts).
+      if (result.ok) countPayment(result.method, decision === 'validate' ? 'paid' : 'rejected');
       results.push(result);
     } catch (error) {
       log.error({ err: error, paymentId: id, decision }, 'payment decision failed');

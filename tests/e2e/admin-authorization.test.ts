@@ -17,6 +17,7 @@ import routes from '../../app/routes';
 import { createUser, randomIp, type TestUser } from '../support/auth';
 import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
+import { tusMetadata } from '../support/tus';
 
 /*
  * Every loader and every action of the back office, called over HTTP as an anonymous visitor and
@@ -496,9 +497,7 @@ describe('the endpoints outside app/routes.ts’s pages', () => {
 
   it('tus: the workshop starts an upload (201), the door refuses the others before tus reads a byte', async () => {
     const order = await insertTestOrder(server.databaseUrl);
-    const metadata = ['orderId', 'support', 'filename']
-      .map((key, i) => `${key} ${Buffer.from([order.id, 'photos', 'a.jpg'][i] as string).toString('base64')}`)
-      .join(',');
+    const metadata = tusMetadata({ orderId: order.id, support: 'photos', filename: 'a.jpg' });
     for (const persona of PERSONAS) {
       const response = await fetch(`${server.url}${UPLOADS_PATH}`, {
         method: 'POST',

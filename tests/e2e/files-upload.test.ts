@@ -11,6 +11,7 @@ import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, waitForHydrationOnLoad } from '../support/browser';
 import { insertTestOrder } from '../support/orders';
 import { type SharedServer, sharedServer } from '../support/shared-shop';
+import { tusMetadata } from '../support/tus';
 
 /*
  * « Fichiers à livrer » in Chromium against the production server (docs/decisions/012): the staff
@@ -206,9 +207,7 @@ describe('the upload address', () => {
   it('answers 401 to strangers and 403 to customers, in French, on the production server', async () => {
     const customer = await createUser({ url: server.url });
     const order = await insertTestOrder(server.databaseUrl);
-    const metadata = ['orderId', 'support', 'filename']
-      .map((key, i) => `${key} ${Buffer.from([order.id, 'photos', 'a.jpg'][i] as string).toString('base64')}`)
-      .join(',');
+    const metadata = tusMetadata({ orderId: order.id, support: 'photos', filename: 'a.jpg' });
     const post = (cookie?: string) =>
       fetch(`${server.url}${UPLOADS_PATH}`, {
         method: 'POST',

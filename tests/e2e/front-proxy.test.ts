@@ -9,6 +9,7 @@ import { insertTestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { test } from '../support/shared-shop';
 import type { ProxyRequestOptions, ProxyResponse } from '../support/tls-client';
+import { tusMetadata } from '../support/tus';
 
 /*
  * The repository's front-proxy configurations (deploy/nginx/soovenirs.conf, deploy/caddy/Caddyfile)
@@ -131,9 +132,7 @@ describe.each<Kind>(['nginx', 'caddy'])('behind %s', (kind) => {
     const cookie = await signIn({ url: shop.url, email: admin.email });
     const order = await insertTestOrder(shop.databaseUrl, { paymentStatus: 'paid', status: 'processing' });
     const chunk = 16 * 1024 * 1024;
-    const metadata = ['orderId', 'support', 'filename']
-      .map((key, i) => `${key} ${Buffer.from([order.id, 'vhs', 'cassette.mp4'][i] as string).toString('base64')}`)
-      .join(',');
+    const metadata = tusMetadata({ orderId: order.id, support: 'vhs', filename: 'cassette.mp4' });
     const created = await proxy.request(UPLOADS_PATH, {
       method: 'POST',
       headers: {

@@ -9,6 +9,7 @@ import { createUser, signIn, type TestUser } from '../support/auth';
 import { insertTestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { startServer, type TestServer } from '../support/server';
+import { tusMetadata } from '../support/tus';
 
 /*
  * What an operator sees of a running shop with every observability setting on (docs/operations.md
@@ -86,13 +87,7 @@ const SCAN = Buffer.from('numérisation de test, 38 octets');
 
 /** An upload of SCAN to the order through the tus protocol, as the back office's client sends it: the last answer's status. */
 async function upload(orderId: string, cookie?: string): Promise<number> {
-  const metadata = [
-    ['orderId', orderId],
-    ['support', 'photos'],
-    ['filename', 'scan.txt'],
-  ]
-    .map(([key, value]) => `${key} ${Buffer.from(value as string).toString('base64')}`)
-    .join(',');
+  const metadata = tusMetadata({ orderId, support: 'photos', filename: 'scan.txt' });
   const headers = { 'Tus-Resumable': '1.0.0', origin: server.url, ...(cookie ? { cookie } : {}) };
   const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
     method: 'POST',

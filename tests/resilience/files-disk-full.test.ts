@@ -10,6 +10,7 @@ import { ABANDONED_UPLOAD_MS, removeAbandonedUploads } from '~/server/files/uplo
 import { createUser, signIn } from '../support/auth';
 import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
+import { tusMetadata } from '../support/tus';
 import { deliverPaidNotification } from './checkout-load';
 
 /*
@@ -64,11 +65,6 @@ async function freeBytes(): Promise<number> {
   return stats.bavail * stats.bsize;
 }
 
-const encode = (metadata: Record<string, string>) =>
-  Object.entries(metadata)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-
 function create(bytes: number, filename = 'cassette.mp4') {
   return fetch(`${server.url}${UPLOADS_PATH}`, {
     method: 'POST',
@@ -76,7 +72,7 @@ function create(bytes: number, filename = 'cassette.mp4') {
       cookie,
       'Tus-Resumable': '1.0.0',
       'Upload-Length': String(bytes),
-      'Upload-Metadata': encode({ orderId, support: 'autres', filename }),
+      'Upload-Metadata': tusMetadata({ orderId, support: 'autres', filename }),
     },
   });
 }

@@ -8,6 +8,7 @@ import { createUser, signIn } from '../support/auth';
 import { type NginxProxy, startNginx } from '../support/nginx';
 import { insertTestOrder } from '../support/orders';
 import { startServer, type TestServer } from '../support/server';
+import { tusMetadata } from '../support/tus';
 
 /*
  * A 2 GB file sent as the back office sends it (tus: a POST, then 16 MiB PATCHes with their
@@ -44,11 +45,6 @@ async function freeBytes(dir: string): Promise<number> {
   return stats.bavail * stats.bsize;
 }
 
-const encode = (metadata: Record<string, string>) =>
-  Object.entries(metadata)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-
 describe('a 2 GB upload through nginx', () => {
   it('goes through in 16 MiB chunks, the last answered at once, stored whole', async () => {
     const freeBefore = await freeBytes(server.dataDir);
@@ -58,7 +54,7 @@ describe('a 2 GB upload through nginx', () => {
         cookie,
         'Tus-Resumable': '1.0.0',
         'Upload-Length': String(TOTAL),
-        'Upload-Metadata': encode({ orderId, support: 'vhs', filename: 'Cassette intégrale.mp4' }),
+        'Upload-Metadata': tusMetadata({ orderId, support: 'vhs', filename: 'Cassette intégrale.mp4' }),
       },
     });
     expect(created.status, created.body.toString()).toBe(201);

@@ -12,6 +12,7 @@ import { createTestDatabase, dropTestDatabase } from '../support/databases';
 import { type NginxProxy, type ProxyResponse, startNginx } from '../support/nginx';
 import { insertTestOrder } from '../support/orders';
 import { type RestartableServer, startRestartableServer } from '../support/server';
+import { tusMetadata } from '../support/tus';
 import { books, waitUntil } from './checkout-load';
 
 /*
@@ -154,9 +155,7 @@ async function guest(load: Load, seed: number, shouldStop: () => boolean): Promi
 async function slowChunk(server: RestartableServer, cookie: string, ready: Promise<unknown>) {
   const order = await insertTestOrder(database.url, { paymentStatus: 'paid', status: 'processing' });
   const chunk = 4 * 1024 * 1024;
-  const metadata = ['orderId', 'support', 'filename']
-    .map((key, i) => `${key} ${Buffer.from([order.id, 'vhs', 'cassette.mp4'][i] as string).toString('base64')}`)
-    .join(',');
+  const metadata = tusMetadata({ orderId: order.id, support: 'vhs', filename: 'cassette.mp4' });
   const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
     method: 'POST',
     headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(2 * chunk), 'Upload-Metadata': metadata, cookie },

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '~/server/db/embedded.server';
+import { selfSignedCertificate, swapLine, waitForPort } from './proxy-harness';
 import { type ProxyRequestOptions, type ProxyResponse, tlsClient } from './tls-client';
 
 /*
@@ -15,7 +15,8 @@ import { type ProxyRequestOptions, type ProxyResponse, tlsClient } from './tls-c
  * its own. Whatever the tests prove through it, an operator gets by copying the file.
  */
 
-const CADDYFILE = path.resolve(import.meta.dirname, '../../deploy/caddy/Caddyfile');
+const CONFIG = 'deploy/caddy/Caddyfile';
+const CADDYFILE = path.resolve(import.meta.dirname, '../..', CONFIG);
 
 export interface CaddyProxy {
   /** https://localhost:<port>: the shop through Caddy, TLS with `ca`. */
@@ -28,62 +29,21 @@ export interface CaddyProxy {
   stop(): Promise<void>;
 }
 
-function swap(text: string, pattern: RegExp, replacement: string): string {
-  if (!pattern.test(text)) throw new Error(`deploy/caddy/Caddyfile has no line matching ${pattern}`);
-  return text.replace(pattern, replacement);
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`caddy exited (${child.exitCode}):\n${log()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`caddy did not listen on ${port} in time:\n${log()}`);
-}
-
 /** Caddy in front of `upstreams` (« 127.0.0.1:port » each), with the repository's Caddyfile. */
 export async function startCaddy(upstreams: string[]): Promise<CaddyProxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-caddy-'));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = selfSignedCertificate(dir);
 
   let file = await fs.readFile(CADDYFILE, 'utf8');
-  file = swap(file, /^\{\n/m, `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n`);
-  file = swap(file, /\temail \S+ # deployment value/, '\temail exploitation@example.fr');
-  file = swap(file, /\tto .* # deployment value/, `\tto ${upstreams.join(' ')}`);
-  file = swap(
+  file = swapLine(CONFIG, file, /^\{\n/m, `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n`);
+  file = swapLine(CONFIG, file, /\temail \S+ # deployment value/, '\temail exploitation@example.fr');
+  file = swapLine(CONFIG, file, /\tto .* # deployment value/, `\tto ${upstreams.join(' ')}`);
+  file = swapLine(
+    CONFIG,
     file,
     /^\S+ \{ # deployment value\n/m,
-    `localhost:${httpsPort} {\n\ttls ${path.join(dir, 'cert.pem')} ${path.join(dir, 'key.pem')}\n`,
+    `localhost:${httpsPort} {\n\ttls ${certificate.cert} ${certificate.key}\n`,
   );
   await fs.writeFile(path.join(dir, 'Caddyfile'), file);
 
@@ -104,8 +64,8 @@ export async function startCaddy(upstreams: string[]): Promise<CaddyProxy> {
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  await waitForPort(httpsPort, child, () => output);
-  const ca = await fs.readFile(path.join(dir, 'cert.pem'), 'utf8');
+  await waitForPort('caddy', httpsPort, child, () => output);
+  const ca = await fs.readFile(certificate.cert, 'utf8');
   const url = `https://localhost:${httpsPort}`;
   const client = tlsClient(url, ca);
   return {

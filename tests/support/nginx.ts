@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '~/server/db/embedded.server';
+import { selfSignedCertificate, swapLine, waitForPort } from './proxy-harness';
 import { type ProxyRequestOptions, type ProxyResponse, tlsClient } from './tls-client';
 
 /*
@@ -14,7 +14,8 @@ import { type ProxyRequestOptions, type ProxyResponse, tlsClient } from './tls-c
  * tests prove through it, an operator gets by copying the file.
  */
 
-const SITE = path.resolve(import.meta.dirname, '../../deploy/nginx/soovenirs.conf');
+const CONFIG = 'deploy/nginx/soovenirs.conf';
+const SITE = path.resolve(import.meta.dirname, '../..', CONFIG);
 
 export interface NginxProxy {
   /** https://localhost:<port>: the shop through nginx, TLS with `ca`. */
@@ -34,68 +35,26 @@ export interface NginxProxy {
 
 export type { ProxyRequestOptions, ProxyResponse } from './tls-client';
 
-/** Replaces one marked line of the site's configuration; throws if the file no longer has it. */
-function swap(text: string, pattern: RegExp, replacement: string): string {
-  if (!pattern.test(text)) throw new Error(`deploy/nginx/soovenirs.conf has no line matching ${pattern}`);
-  return text.replace(pattern, replacement);
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${await log()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nginx did not listen on ${port} in time:\n${await log()}`);
-}
-
 /** nginx in front of `upstreams` (« 127.0.0.1:port » each), with the repository's configuration. */
 export async function startNginx(upstreams: string[]): Promise<NginxProxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'soovenirs-nginx-'));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = selfSignedCertificate(dir);
 
   let site = await fs.readFile(SITE, 'utf8');
   // The addresses are swapped; the parameters of the file's first server line (max_fails…) are kept.
   const parameters = /upstream soovenirs_app \{\n\s*server \S+?( [^;\n]*)?;/.exec(site)?.[1] ?? '';
-  site = swap(
+  site = swapLine(
+    CONFIG,
     site,
     /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
     `$1${upstreams.map((address) => `    server ${address}${parameters};\n`).join('')}`,
   );
-  site = swap(site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
-  site = swap(site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
+  site = swapLine(CONFIG, site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
+  site = swapLine(CONFIG, site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
   site = site.replace(/server_name [^;]+;/g, 'server_name localhost;');
-  site = swap(site, /ssl_certificate \S+;/, `ssl_certificate ${path.join(dir, 'cert.pem')};`);
-  site = swap(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${path.join(dir, 'key.pem')};`);
+  site = swapLine(CONFIG, site, /ssl_certificate \S+;/, `ssl_certificate ${certificate.cert};`);
+  site = swapLine(CONFIG, site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${certificate.key};`);
   await fs.writeFile(path.join(dir, 'site.conf'), site);
 
   // As root, nginx's workers would run as « nobody », who may not write its temporary folders here.
@@ -122,8 +81,8 @@ http {
   );
   const errorLog = () => fs.readFile(path.join(dir, 'error.log'), 'utf8').catch(() => '');
   const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
-  await waitForPort(httpsPort, child, errorLog);
-  const ca = await fs.readFile(path.join(dir, 'cert.pem'), 'utf8');
+  await waitForPort('nginx', httpsPort, child, errorLog);
+  const ca = await fs.readFile(certificate.cert, 'utf8');
   const url = `https://localhost:${httpsPort}`;
   const client = tlsClient(url, ca);
 

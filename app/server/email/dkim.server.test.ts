@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../db/client.server';
 import { DKIM_MESSAGES, getPublicDkim, loadDkim, removeDkim, saveDkim } from './dkim.server';
 import { queueEmail } from './outbox.server';
-import { clearOutbox, configureSmtpFor, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
+import { configureSmtpFor, resetEmailState, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-server';
 import { drainOutbox } from './worker.server';
 
@@ -25,9 +25,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 beforeEach(async () => {
-  await clearOutbox();
-  await db().execute(sql`delete from config_options`);
-  smtp.messages.length = 0;
+  await resetEmailState(smtp);
 });
 
 /** A DNS that knows one TXT record, as the operator published it. */

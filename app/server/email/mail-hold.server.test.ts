@@ -4,7 +4,7 @@ import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { checkMailHoldAtStart, readMailHold, releaseMail } from './mail-hold.server';
 import { queueEmail } from './outbox.server';
-import { clearOutbox, configureSmtpFor, outboxRows, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
+import { configureSmtpFor, outboxRows, resetEmailState, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-server';
 import { drainOutbox } from './worker.server';
 
@@ -26,9 +26,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 beforeEach(async () => {
-  await clearOutbox();
-  await db().execute(sql`delete from config_options`);
-  smtp.messages.length = 0;
+  await resetEmailState(smtp);
 });
 
 function statusEmail(key: string, to: string) {

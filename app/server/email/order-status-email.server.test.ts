@@ -11,7 +11,7 @@ import {
   STATUS_EMAIL_DEFAULT_ERROR,
   sendOrderStatusEmail,
 } from './order-status-email.server';
-import { clearOutbox, configureSmtpFor, outboxRows, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
+import { configureSmtpFor, outboxRows, resetEmailState, TEST_BASE_URL, workerOptionsFor } from './testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-server';
 import { drainOutbox } from './worker.server';
 
@@ -33,9 +33,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await clearOutbox();
-  await db().execute(sql`delete from config_options`);
-  smtp.messages.length = 0;
+  await resetEmailState(smtp);
 });
 
 const input = (status: string, eventKey?: string) => ({

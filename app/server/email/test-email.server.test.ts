@@ -1,11 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_CONFIG_MESSAGES } from '~/domain/email/email-config';
-import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { loadEmailConfig, saveEmailConfig } from './email-config.server';
 import { INCOMPLETE_SMTP_DETAIL, sendTestEmail } from './test-email.server';
-import { clearOutbox, configureSmtpFor, outboxRows, TEST_BASE_URL } from './testing/fixtures';
+import { configureSmtpFor, outboxRows, resetEmailState, TEST_BASE_URL } from './testing/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from './testing/smtp-test-server';
 
 process.env.BASE_URL = TEST_BASE_URL;
@@ -24,9 +22,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await clearOutbox();
-  await db().execute(sql`delete from config_options`);
-  smtp.messages.length = 0;
+  await resetEmailState(smtp);
 });
 
 describe('test e-mail of the configuration dialog', () => {

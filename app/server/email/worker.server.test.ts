@@ -5,9 +5,9 @@ import { orders } from '../db/schema';
 import { log } from '../log.server';
 import { enqueueEmail, queueEmail, sealClearOutboxLinks } from './outbox.server';
 import {
-  clearOutbox,
   configureSmtpFor,
   outboxRows,
+  resetEmailState,
   TEST_BASE_URL,
   waitFor,
   workerOptionsFor,
@@ -39,10 +39,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await clearOutbox();
-  await db().execute(sql`delete from config_options`);
-  starttls.messages.length = 0;
-  implicitTls.messages.length = 0;
+  await resetEmailState(starttls, implicitTls);
 });
 
 afterEach(async () => {

@@ -64,6 +64,13 @@ export async function clearOutbox(): Promise<void> {
   await db().execute(sql`delete from email_outbox`);
 }
 
+/** A test's clean start: no message in the outbox, no stored setting, nothing received by `peers`. */
+export async function resetEmailState(...peers: TestSmtpServer[]): Promise<void> {
+  await clearOutbox();
+  await db().execute(sql`delete from config_options`);
+  for (const peer of peers) peer.messages.length = 0;
+}
+
 export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -6,6 +6,7 @@ import { addressLines, documentHeading, sellerLegalLine } from './format';
 import {
   buildDocumentLines,
   buildDocumentSnapshot,
+  operationCategoryOf,
   parseDocumentSnapshot,
   type SnapshotOrder,
   sellerFromCompany,
@@ -115,8 +116,29 @@ describe('document lines', () => {
         quantity: 1,
         unitPriceCents: 2000,
         totalCents: 2000,
+        category: 'services',
       },
     ]);
+  });
+
+  it('tells goods (a USB key delivered, extra copies) from services (everything else)', () => {
+    expect(lines.map((l) => l.category)).toEqual([
+      'services',
+      'services',
+      'services',
+      'services',
+      'services',
+      'goods',
+      'services',
+    ]);
+    const digital = buildDocumentLines(
+      { ...order, deliveryMethod: 'digital', deliveryCostCents: 0 },
+      DEFAULT_PRICE_LIST,
+    );
+    expect(operationCategoryOf({ lines: digital.map((l) => ({ ...l, totalExcludingVatCents: 0 })) })).toBe('services');
+    expect(operationCategoryOf({ lines: lines.map((l) => ({ ...l, totalExcludingVatCents: 0 })) })).toBe('mixed');
+    // A document issued before categories were recorded: its lines were services.
+    expect(operationCategoryOf({ lines: [{ ...lines[0], category: undefined } as never] })).toBe('services');
   });
 });
 

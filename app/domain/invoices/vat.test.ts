@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateCents, excludingVatCents, includedVatCents, linesExcludingVat, splitVat } from './vat';
+import {
+  allocateCents,
+  excludingVatCents,
+  includedVatCents,
+  linesExcludingVat,
+  splitVat,
+  unitPriceExcludingVat,
+} from './vat';
 
 describe('VAT at 20 % included in a price', () => {
   it.each([
@@ -78,5 +85,14 @@ describe('sharing an amount among lines', () => {
     const withAdjustment = [5000, 2000, -120];
     expect(linesExcludingVat(withAdjustment).reduce((a, b) => a + b, 0)).toBe(excludingVatCents(6880));
     expect(linesExcludingVat(withAdjustment)[2]).toBe(-100);
+  });
+
+  it('states a unit price excluding VAT to four decimals of a euro', () => {
+    // 100 photos at 0,455 € TTC: 45,50 € TTC, 37,92 € HT, 0,3792 € HT each.
+    expect(unitPriceExcludingVat(3792, 100)).toBe('0.3792');
+    expect(unitPriceExcludingVat(2500, 1)).toBe('25.0000');
+    expect(unitPriceExcludingVat(1000, 3)).toBe('3.3333');
+    expect(unitPriceExcludingVat(-100, 1)).toBe('-1.0000');
+    expect(() => unitPriceExcludingVat(100, 0)).toThrow(RangeError);
   });
 });

@@ -93,3 +93,18 @@ export function linesExcludingVat(lineTotalsCents: readonly number[]): number[] 
   );
   return lineTotalsCents.map((cents, i) => (cents < 0 ? (fixed[i] as number) : (shared[i] as number)));
 }
+
+/**
+ * A line's unit price excluding VAT, as a decimal number of euros with four decimals ("0.3792"):
+ * its excluding-VAT total divided by its quantity, rounded half away from zero. Invoices state it
+ * (a compulsory mention) and the e-invoice's net price carries it; four decimals, because a cent
+ * would not multiply back to the line's total for items priced below a euro.
+ */
+export function unitPriceExcludingVat(totalExcludingVatCents: number, quantity: number): string {
+  if (!Number.isSafeInteger(quantity) || quantity <= 0) throw new RangeError(`quantity must be positive: ${quantity}`);
+  // Ten-thousandths of a euro = hundredths of a cent.
+  const units = roundHalf(checkCents(totalExcludingVatCents, 'amount') * HUNDRED, BigInt(quantity));
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(5, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+}

@@ -342,6 +342,8 @@ export interface BuildSnapshotInput {
   demo?: boolean;
   /** What a gift card paid of the order: its negative line « déjà facturé » (decision 037). */
   giftCard?: { cents: number; maskedCode: string; saleInvoiceNumber: string | null } | null;
+  /** The buyer as a business, frozen on the order; null or absent for a consumer. */
+  business?: BusinessBuyer | null;
 }
 
 /** The line of a gift card's part: a payment already invoiced, with the VAT counted at the card's sale. */
@@ -427,6 +429,7 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
   };
   snapshot.operationCategory = operationCategoryOf({ lines });
   if (input.deliveryAddress) snapshot.deliveryAddress = input.deliveryAddress;
+  if (input.business) snapshot.business = input.business;
   if (cardCents > 0) {
     snapshot.giftCardCents = cardCents;
     snapshot.notes.push(

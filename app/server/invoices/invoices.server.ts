@@ -130,6 +130,7 @@ async function insertPaidInvoice(
     demo,
     // The order's own invoice states a gift card's part; a supplement's is paid in money only.
     giftCard: adjustmentId === null ? facts.giftCard : null,
+    business: facts.business,
   });
   const [row] = await tx
     .insert(invoices)
@@ -277,6 +278,8 @@ async function creditInvoice(
     reason: input.reason,
     partial: !full,
     demo,
+    // A credit note names the buyer its invoice named.
+    business: invoiceSnapshot ? (invoiceSnapshot.business ?? null) : facts.business,
   });
   let snapshot: DocumentSnapshot;
   if (!full) {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
+import type { BusinessBuyer, DocumentParty, SnapshotOrder } from '~/domain/invoices/snapshot';
 import { partyName } from '~/domain/invoices/snapshot';
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '~/domain/order-status';
 import { countryName, sameAddress } from '~/domain/orders/address';
@@ -46,6 +46,8 @@ export interface OrderFacts extends SnapshotOrder {
   discountCents: number;
   /** The codes it was placed with, in the order they applied. */
   promotions: OrderPromotion[];
+  /** The buyer as a business, frozen at placement; null for a consumer. */
+  business: BusinessBuyer | null;
 }
 
 /** The order's facts, or null. With `lock`, the order row is locked (FOR UPDATE) until the transaction ends. */
@@ -104,6 +106,7 @@ export async function loadOrderFacts(
     amountDueCents: amountDueCents({ totalCents: order.totalPriceCents, giftCardCents: giftCard?.cents ?? 0 }),
     discountCents: order.discountCents,
     promotions,
+    business: order.business ?? null,
     discounts: promotions.map(({ terms, cents }) => ({
       label: `Remise ${terms.code}`,
       detail: `${terms.label} (${promotionDescription(terms, list ?? DEFAULT_PRICE_LIST)})`,

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { BusinessBuyer } from '../../../domain/invoices/snapshot';
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '../../../domain/order-status';
 import type { OrderEventKind } from '../../../domain/orders/events';
 import type { OrderPaymentMethod } from '../../../domain/payments/offline';
@@ -95,6 +96,12 @@ export const orders = pgTable(
     totalPriceCents: integer('total_price').notNull().default(0),
     /** The promised turnaround: express (priced in Tarifs) or standard. */
     express: boolean('express').notNull().default(false),
+    /**
+     * The buyer as a business (company, SIREN, VAT number, purchase order, Chorus Pro references),
+     * frozen when the order is placed; null for a consumer. Its invoices state it and are
+     * e-invoices deposited on the shop's plateforme agréée.
+     */
+    business: jsonb('business').$type<BusinessBuyer>(),
     /** The value the customer declared for the return parcel's insurance (0: not insured). */
     insuredValueCents: integer('insured_value').notNull().default(0),
     /**

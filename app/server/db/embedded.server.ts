@@ -227,7 +227,13 @@ export async function openEmbeddedPostgres({
       const child = await startPostgres(bin.postgres, pgData, runPort, ids, fast, onLog);
       return { pid: child.pid as number, child, adopted: false };
     };
-    const supervisor = supervise(running, restart, supervision);
+    // Whichever postmaster holds the cluster now, adopted or not yet (a restart attempt that failed
+    // while someone was starting it by hand waits for its next try): stop() must not leave it running.
+    const holder = async (): Promise<Running | null> => {
+      const found = await readOrphan(pgData);
+      return found ? { pid: found.pid, child: null } : null;
+    };
+    const supervisor = supervise(running, restart, supervision, holder);
 
     return {
       url: connectionUrl(credentials, runPort),
@@ -259,6 +265,7 @@ function supervise(
   first: Running,
   restart: () => Promise<Running & { adopted: boolean }>,
   options: SupervisionOptions | undefined,
+  holder: () => Promise<Running | null>,
 ): { stop(): Promise<void> } {
   const baseDelay = options?.restartDelayMs ?? 1000;
   let current = first;
@@ -324,6 +331,8 @@ function supervise(
       if (timer) clearTimeout(timer);
       await attempt;
       await shutdown(current);
+      const other = await holder();
+      if (other && other.pid !== current.pid) await shutdown(other);
     },
   };
 }

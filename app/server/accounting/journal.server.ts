@@ -51,7 +51,12 @@ interface SourceRow {
   piece_at: Date | string | null;
 }
 
-async function sourceBatch(period: AccountingPeriod, after: Cursor | null, database: Database): Promise<SourceRow[]> {
+async function sourceBatch(
+  period: AccountingPeriod,
+  after: Cursor | null,
+  database: Database,
+  batch: number,
+): Promise<SourceRow[]> {
   const inPeriod = (column: ReturnType<typeof sql.raw>) =>
     sql`${column} >= ${periodStart(period.from)} and ${column} < ${periodEnd(period.to)}`;
   const keyset = (column: ReturnType<typeof sql.raw>, id: ReturnType<typeof sql.raw>) =>
@@ -66,14 +71,14 @@ async function sourceBatch(period: AccountingPeriod, after: Cursor | null, datab
          i.issued_at as piece_at
        from invoices i
        where not i.is_demo and ${inPeriod(sql.raw('i.issued_at'))} ${keyset(sql.raw('i.issued_at'), sql.raw('i.id'))}
-       order by i.issued_at, i.id limit ${JOURNAL_BATCH})
+       order by i.issued_at, i.id limit ${batch})
       union all
       (select 'credit_note', c.id, c.issued_at, c.issued_at::text, c.number, c.snapshot,
          exists (select 1 from gift_card_sales g where g.order_id = c.order_id),
          null, null, null, c.issued_at
        from credit_notes c
        where not c.is_demo and ${inPeriod(sql.raw('c.issued_at'))} ${keyset(sql.raw('c.issued_at'), sql.raw('c.id'))}
-       order by c.issued_at, c.id limit ${JOURNAL_BATCH})
+       order by c.issued_at, c.id limit ${batch})
       union all
       (select 'refund', r.id, r.updated_at, r.updated_at::text, c.number, c.snapshot, false,
          r.method, r.amount, p.provider, c.issued_at
@@ -82,9 +87,9 @@ async function sourceBatch(period: AccountingPeriod, after: Cursor | null, datab
        left join payments p on p.id = r.payment_id
        where not c.is_demo and r.status = 'succeeded' and r.method <> 'gift_card'
          and ${inPeriod(sql.raw('r.updated_at'))} ${keyset(sql.raw('r.updated_at'), sql.raw('r.id'))}
-       order by r.updated_at, r.id limit ${JOURNAL_BATCH})
+       order by r.updated_at, r.id limit ${batch})
     ) s
-    order by s.at, s.id limit ${JOURNAL_BATCH}`);
+    order by s.at, s.id limit ${batch}`);
   return result.rows as unknown as SourceRow[];
 }
 
@@ -141,13 +146,14 @@ function entriesOf(row: SourceRow): AccountingEntry[] {
 export async function* accountingEntries(
   period: AccountingPeriod,
   database: Database = db(),
+  batch = JOURNAL_BATCH,
 ): AsyncGenerator<AccountingEntry[]> {
   let cursor: Cursor | null = null;
   for (;;) {
-    const rows = await sourceBatch(period, cursor, database);
+    const rows = await sourceBatch(period, cursor, database, batch);
     if (rows.length > 0) yield rows.flatMap(entriesOf);
     const last = rows[rows.length - 1];
-    if (rows.length < JOURNAL_BATCH || !last) return;
+    if (rows.length < batch || !last) return;
     cursor = { at: String(last.at_key), id: String(last.id) };
   }
 }

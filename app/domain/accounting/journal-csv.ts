@@ -34,7 +34,7 @@ export function journalCsvLines(entry: AccountingEntry, number: number, settings
   return entry.lines
     .map(
       (line) =>
-        [
+        `${[
           csvField(settings[entry.journal]),
           csvField(JOURNAL_LABELS[entry.journal]),
           String(number),
@@ -45,7 +45,7 @@ export function journalCsvLines(entry: AccountingEntry, number: number, settings
           csvField(entry.label),
           csvMoney(line.debitCents),
           csvMoney(line.creditCents),
-        ].join(';') + '\r\n',
+        ].join(';')}\r\n`,
     )
     .join('');
 }

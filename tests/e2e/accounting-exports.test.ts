@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { expect } from 'vitest';
 import { DEFAULT_ACCOUNTING_SETTINGS } from '~/domain/accounting/accounts';
 import { decodeLatin9, FEC_COLUMNS } from '~/domain/accounting/fec';
+import { buildDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { createUser } from '../support/auth';
 import { downloadedBytes, expectNoSeriousA11yViolations, openStaffPage } from '../support/browser';
+import { insertTestOrder } from '../support/orders';
 import { test } from '../support/shared-shop';
 
 /*
@@ -10,13 +14,55 @@ import { test } from '../support/shared-shop';
  * accountant corrects a wrong account number (a French message under the field, nothing saved),
  * then downloads the FEC of today from the form: its name is <SIREN>FEC<closing day>.txt, its
  * first line the 18 fields of A47 A-1, every line 18 tab-separated fields, every entry balanced.
- * The shared database holds other files' documents: all of them must balance too.
+ * The shared database holds other files' documents: all of them must balance too. This file's own
+ * invoice (42,00 € paid through Stripe, written as the issuing would leave it) is there with its
+ * receipt; its demonstration twin is not.
  */
+
+/** A paid invoice of 42,00 € on a new order, its snapshot made by the shop's own builder. */
+async function insertInvoice(databaseUrl: string, demo: boolean): Promise<string> {
+  const order = await insertTestOrder(databaseUrl);
+  const number = `${demo ? 'TEST-' : ''}FA-E2E-${randomUUID().slice(0, 8)}`;
+  const now = new Date();
+  const snapshot = buildDocumentSnapshot({
+    kind: 'invoice',
+    number,
+    issuedAt: now,
+    order: {
+      id: order.id,
+      number: order.number,
+      createdAt: now,
+      deliveryMethod: 'digital',
+      deliveryCostCents: 0,
+      sendShippingCostCents: 0,
+      returnShippingCostCents: 0,
+      totalPriceCents: 4200,
+      items: [],
+    },
+    buyer: null,
+    payment: { method: 'card', paidAt: now, provider: 'stripe' },
+    demo,
+  });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into invoices (number, order_id, issued_at, amount, vat, snapshot, is_paid, is_demo)
+       values ($1, $2, $3, 4200, 700, $4, true, $5)`,
+      [number, order.id, now, JSON.stringify(snapshot), demo],
+    );
+  } finally {
+    await client.end();
+  }
+  return number;
+}
 
 const parisDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
 
 test('the accountant sets the accounts and downloads the FEC of a period', async ({ shop, browser }) => {
   const accountant = await createUser({ url: shop.url, databaseUrl: shop.databaseUrl, role: 'comptabilite' });
+  const invoice = await insertInvoice(shop.databaseUrl, false);
+  const demo = await insertInvoice(shop.databaseUrl, true);
   const page = await openStaffPage(browser, shop.url, accountant.cookie, '/admin/exports-comptables');
   await page.getByRole('heading', { name: 'Comptes et journaux' }).waitFor();
   await expectNoSeriousA11yViolations(page);
@@ -54,4 +100,13 @@ test('the accountant sets the accounts and downloads the FEC of a period', async
     entries.set(number, (entries.get(number) ?? 0) + amount(fields[11]) - amount(fields[12]));
   }
   for (const [number, balance] of entries) expect(balance, `entry ${number}`).toBe(0);
+  const ours = lines.map((line) => line.split('\t')).filter((fields) => fields[8] === invoice);
+  expect(ours.map((fields) => [fields[0], fields[4], fields[11], fields[12]])).toEqual([
+    ['VE', '411000', '42,00', '0,00'],
+    ['VE', '706000', '0,00', '35,00'],
+    ['VE', '445710', '0,00', '7,00'],
+    ['BQ', '467100', '42,00', '0,00'],
+    ['BQ', '411000', '0,00', '42,00'],
+  ]);
+  expect(text).not.toContain(demo);
 }, 120_000);

@@ -103,6 +103,8 @@ export default [
     route('tarifs', 'routes/admin/pricing.tsx'),
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
+    // The accounting exports (FEC, journal in entries, Chorus Pro) and the accounts they use.
+    route('exports-comptables', 'routes/admin/accounting-exports.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
@@ -136,6 +138,8 @@ export default [
   route('admin/api/commandes/:orderId/message', 'routes/admin/api/order-message.ts'),
   route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
+  // The FEC, the journal in entries, the Chorus Pro ZIP of a period (?fichier=…&periode=…).
+  route('admin/export-comptable', 'routes/admin/accounting-export.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),

@@ -1,6 +1,7 @@
 import {
   BarChart3Icon,
   CalculatorIcon,
+  FileSpreadsheetIcon,
   FlaskConicalIcon,
   GiftIcon,
   ScrollTextIcon,
@@ -32,6 +33,13 @@ export const ADMIN_TABS = [
     label: 'Comptabilité',
     icon: CalculatorIcon,
     searchable: true,
+    capability: 'accounting',
+  },
+  {
+    path: '/admin/exports-comptables',
+    label: 'Exports comptables',
+    icon: FileSpreadsheetIcon,
+    searchable: false,
     capability: 'accounting',
   },
   // Not searchable: a term typed there is posted (a whole code never goes into an address).

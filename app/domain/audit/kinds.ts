@@ -39,6 +39,8 @@ export const AUDIT_KIND_LABELS = {
   'settings.files': 'Conservation des fichiers',
   'settings.shipping': 'Identifiants Coliship',
   'settings.security': 'Règle de double authentification',
+  // The accounts and journal codes of the accounting exports (FEC, journal in entries).
+  'settings.accounting': 'Comptes comptables',
   'staff.invite': 'Invitation d’un membre de l’équipe',
   'staff.revoke': 'Invitation annulée',
   'staff.role': 'Changement de rôle',

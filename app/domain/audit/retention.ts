@@ -28,6 +28,8 @@ const ACCOUNTING_KINDS: ReadonlySet<AuditKind> = new Set<AuditKind>([
   'payment.validate',
   'payment.reject',
   'price.change',
+  // The accounts every accounting export was written with.
+  'settings.accounting',
   'export',
 ]);
 

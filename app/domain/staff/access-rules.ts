@@ -207,6 +207,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/pricing': staff('prices'),
   'routes/admin/reports': staff('reports'),
   'routes/admin/accounting': staff('accounting'),
+  // « Exports comptables »: the accounts the exports write are the accountant's setting.
+  'routes/admin/accounting-exports': staff('accounting'),
   'routes/admin/gift-cards': staffIntents('giftcards', GIFT_CARD_INTENTS),
   'routes/admin/promotions': staffIntents('promotions', PROMOTION_INTENTS),
   'routes/admin/tests': staff('tests'),
@@ -238,6 +240,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/order-message': staff('orders.write'),
   'routes/admin/api/files-config': staff('settings'),
   'routes/admin/exports': staff('exports'),
+  // The FEC, the journal in entries and the Chorus Pro ZIP.
+  'routes/admin/accounting-export': staff('exports'),
   'routes/admin/job-sheet-pdf': staff('workshop'),
   'routes/admin/job-sheets-pdf': staff('workshop'),
   'routes/admin/api/orders-bulk': staff('orders.read', 'orders.write'),

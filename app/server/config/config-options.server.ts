@@ -19,7 +19,9 @@ export type ConfigOptionName =
   | 'mail_hold'
   | 'database_identity'
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
-  | 'email_dkim';
+  | 'email_dkim'
+  // The accounts and journal codes of the accounting exports (accounting/accounting-settings.server.ts).
+  | 'accounting_accounts';
 
 export type Executor = Database | Tx;
 

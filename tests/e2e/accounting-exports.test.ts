@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { DEFAULT_ACCOUNTING_SETTINGS } from '~/domain/accounting/accounts';
+import { decodeLatin9, FEC_COLUMNS } from '~/domain/accounting/fec';
+import { buildDocumentSnapshot } from '~/domain/invoices/snapshot';
+import { createUser } from '../support/auth';
+import { downloadedBytes, expectNoSeriousA11yViolations, openStaffPage } from '../support/browser';
+import { insertTestOrder } from '../support/orders';
+import { test } from '../support/shared-shop';
+
+/*
+ * « Exports comptables » in Chromium on the built app, on the worker's shared server: the
+ * accountant corrects a wrong account number (a French message under the field, nothing saved),
+ * then downloads the FEC of today from the form: its name is <SIREN>FEC<closing day>.txt, its
+ * first line the 18 fields of A47 A-1, every line 18 tab-separated fields, every entry balanced.
+ * The shared database holds other files' documents: all of them must balance too. This file's own
+ * invoice (42,00 € paid through Stripe, written as the issuing would leave it) is there with its
+ * receipt; its demonstration twin is not.
+ */
+
+/** A paid invoice of 42,00 € on a new order, its snapshot made by the shop's own builder. */
+async function insertInvoice(databaseUrl: string, demo: boolean): Promise<string> {
+  const order = await insertTestOrder(databaseUrl);
+  const number = `${demo ? 'TEST-' : ''}FA-E2E-${randomUUID().slice(0, 8)}`;
+  const now = new Date();
+  const snapshot = buildDocumentSnapshot({
+    kind: 'invoice',
+    number,
+    issuedAt: now,
+    order: {
+      id: order.id,
+      number: order.number,
+      createdAt: now,
+      deliveryMethod: 'digital',
+      deliveryCostCents: 0,
+      sendShippingCostCents: 0,
+      returnShippingCostCents: 0,
+      totalPriceCents: 4200,
+      items: [],
+    },
+    buyer: null,
+    payment: { method: 'card', paidAt: now, provider: 'stripe' },
+    demo,
+  });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into invoices (number, order_id, issued_at, amount, vat, snapshot, is_paid, is_demo)
+       values ($1, $2, $3, 4200, 700, $4, true, $5)`,
+      [number, order.id, now, JSON.stringify(snapshot), demo],
+    );
+  } finally {
+    await client.end();
+  }
+  return number;
+}
+
+const parisDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+
+test('the accountant sets the accounts and downloads the FEC of a period', async ({ shop, browser }) => {
+  const accountant = await createUser({ url: shop.url, databaseUrl: shop.databaseUrl, role: 'comptabilite' });
+  const invoice = await insertInvoice(shop.databaseUrl, false);
+  const demo = await insertInvoice(shop.databaseUrl, true);
+  const page = await openStaffPage(browser, shop.url, accountant.cookie, '/admin/exports-comptables');
+  await page.getByRole('heading', { name: 'Comptes et journaux' }).waitFor();
+  await expectNoSeriousA11yViolations(page);
+
+  // A letter in an account number: refused in French, under its field.
+  const services = page.getByLabel('Prestations de services');
+  expect(await services.inputValue()).toBe(DEFAULT_ACCOUNTING_SETTINGS.services);
+  await services.fill('706A');
+  await page.getByRole('button', { name: 'Enregistrer les comptes' }).click();
+  await page.getByText('Un numéro de compte s’écrit en chiffres seulement').waitFor();
+  await page.reload();
+  expect(await page.getByLabel('Prestations de services').inputValue()).toBe(DEFAULT_ACCOUNTING_SETTINGS.services);
+
+  // The FEC of today, as two dates.
+  const day = parisDay();
+  await page.getByLabel(/^FEC/).check();
+  await page.getByLabel('Du', { exact: true }).check();
+  await page.getByLabel('Du (premier jour)').fill(day);
+  await page.getByLabel('Au (dernier jour, date de clôture)').fill(day);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Télécharger', exact: true }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`912345678FEC${day.replaceAll('-', '')}.txt`);
+  const text = decodeLatin9(await downloadedBytes(download));
+  expect(text.endsWith('\r\n')).toBe(true);
+  const [header, ...lines] = text.slice(0, -2).split('\r\n');
+  expect(header).toBe(FEC_COLUMNS.join('\t'));
+  const entries = new Map<string, number>();
+  for (const line of lines) {
+    const fields = line.split('\t');
+    expect(fields).toHaveLength(18);
+    const amount = (value: string | undefined) => Number((value ?? '').replace(',', ''));
+    const number = fields[2] as string;
+    entries.set(number, (entries.get(number) ?? 0) + amount(fields[11]) - amount(fields[12]));
+  }
+  for (const [number, balance] of entries) expect(balance, `entry ${number}`).toBe(0);
+  const ours = lines.map((line) => line.split('\t')).filter((fields) => fields[8] === invoice);
+  expect(ours.map((fields) => [fields[0], fields[4], fields[11], fields[12]])).toEqual([
+    ['VE', '411000', '42,00', '0,00'],
+    ['VE', '706000', '0,00', '35,00'],
+    ['VE', '445710', '0,00', '7,00'],
+    ['BQ', '467100', '42,00', '0,00'],
+    ['BQ', '411000', '0,00', '42,00'],
+  ]);
+  expect(text).not.toContain(demo);
+}, 120_000);

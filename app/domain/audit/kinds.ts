@@ -39,6 +39,11 @@ export const AUDIT_KIND_LABELS = {
   'settings.files': 'Conservation des fichiers',
   'settings.shipping': 'Identifiants Coliship',
   'settings.security': 'Règle de double authentification',
+  // E-reporting (docs/e-reporting.md): the VAT regime that sets the cadence, each transmission sent
+  // to the plateforme agréée or deposited by hand; the subject is the transmission's id, known by its file.
+  'settings.ereporting': 'Régime de TVA (e-reporting)',
+  'ereporting.send': 'Transmission e-reporting envoyée',
+  'ereporting.deposit': 'Transmission e-reporting déposée manuellement',
   'staff.invite': 'Invitation d’un membre de l’équipe',
   'staff.revoke': 'Invitation annulée',
   'staff.role': 'Changement de rôle',

@@ -29,6 +29,9 @@ const ACCOUNTING_KINDS: ReadonlySet<AuditKind> = new Set<AuditKind>([
   'payment.reject',
   'price.change',
   'export',
+  // What was declared to the tax administration, and when.
+  'ereporting.send',
+  'ereporting.deposit',
 ]);
 
 export function isAccountingKind(kind: AuditKind): boolean {

@@ -63,7 +63,9 @@ export function isReportable(snapshot: Pick<DocumentSnapshot, 'business' | 'demo
 const signOf = (document: ReportedDocument) => (document.kind === 'credit_note' ? -1 : 1);
 
 /** Each category's share of a document: including VAT and excluding VAT, from its lines. */
-function categoryShares(snapshot: DocumentSnapshot): Map<LineCategory, { totalCents: number; excludingVatCents: number }> {
+function categoryShares(
+  snapshot: DocumentSnapshot,
+): Map<LineCategory, { totalCents: number; excludingVatCents: number }> {
   const shares = new Map<LineCategory, { totalCents: number; excludingVatCents: number }>();
   for (const line of snapshot.lines) {
     const category = lineCategory(line);
@@ -106,8 +108,7 @@ export function transactionTotals(
     }
   }
   return [...totals.values()].sort(
-    (a, b) =>
-      a.day.localeCompare(b.day) || a.category.localeCompare(b.category) || a.vatRatePercent - b.vatRatePercent,
+    (a, b) => a.day.localeCompare(b.day) || a.category.localeCompare(b.category) || a.vatRatePercent - b.vatRatePercent,
   );
 }
 

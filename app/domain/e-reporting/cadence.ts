@@ -86,7 +86,8 @@ export function periodContaining(regime: VatRegime, kind: ReportKind, day: strin
   const last = lastDayOfMonth(year, month);
   const following = addMonths(year, month, 1);
   if (regime === 'normal-monthly' && kind === 'transactions') {
-    if (d <= 10) return { kind, start: dayOf(year, month, 1), end: dayOf(year, month, 10), deadline: dayOf(year, month, 20) };
+    if (d <= 10)
+      return { kind, start: dayOf(year, month, 1), end: dayOf(year, month, 10), deadline: dayOf(year, month, 20) };
     if (d <= 20)
       return { kind, start: dayOf(year, month, 11), end: dayOf(year, month, 20), deadline: dayOf(year, month, 30) };
     return {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDocumentSnapshot, type BusinessBuyer, partialCreditLines } from '../invoices/snapshot';
+import { type BusinessBuyer, buildDocumentSnapshot, partialCreditLines } from '../invoices/snapshot';
 import { splitVat } from '../invoices/vat';
 import { paymentTotals, type ReportedDocument, sumPayments, sumTransactions, transactionTotals } from './assembly';
 import { finishedPeriods, periodContaining } from './cadence';
@@ -155,7 +155,14 @@ describe('the daily totals of consumer sales (flux 10.3)', () => {
     const totals = transactionTotals(documents, SEPTEMBER_FIRST_DECADE);
     // 1200 TTC of goods is 1000 HT; 9490 + 3000 TTC of services is 10408 HT (the invoice's HT less the goods').
     expect(totals).toEqual([
-      { day: '2027-09-02', category: 'goods', vatRatePercent: 20, excludingVatCents: 1000, vatCents: 200, documents: 1 },
+      {
+        day: '2027-09-02',
+        category: 'goods',
+        vatRatePercent: 20,
+        excludingVatCents: 1000,
+        vatCents: 200,
+        documents: 1,
+      },
       {
         day: '2027-09-02',
         category: 'services',
@@ -164,7 +171,14 @@ describe('the daily totals of consumer sales (flux 10.3)', () => {
         vatCents: 1582 + 500,
         documents: 2,
       },
-      { day: '2027-09-03', category: 'services', vatRatePercent: 20, excludingVatCents: 833 - 2000, vatCents: 167 - 400, documents: 2 },
+      {
+        day: '2027-09-03',
+        category: 'services',
+        vatRatePercent: 20,
+        excludingVatCents: 833 - 2000,
+        vatCents: 167 - 400,
+        documents: 2,
+      },
     ]);
     expect(sumTransactions(totals)).toEqual({
       excludingVatCents: 8908 + 2500 + 833 - 2000,

@@ -19,7 +19,9 @@ export type ConfigOptionName =
   | 'mail_hold'
   | 'database_identity'
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
-  | 'email_dkim';
+  | 'email_dkim'
+  // The VAT regime that sets the e-reporting cadence, and its first day (e-reporting/settings.server.ts).
+  | 'e_reporting';
 
 export type Executor = Database | Tx;
 

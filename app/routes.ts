@@ -103,6 +103,8 @@ export default [
     route('tarifs', 'routes/admin/pricing.tsx'),
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
+    // E-reporting of consumer sales and payments (decision 051): transmissions and the VAT regime.
+    route('e-reporting', 'routes/admin/e-reporting.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
@@ -136,6 +138,7 @@ export default [
   route('admin/api/commandes/:orderId/message', 'routes/admin/api/order-message.ts'),
   route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
+  route('admin/e-reporting/:id/fichier', 'routes/admin/e-reporting-file.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),

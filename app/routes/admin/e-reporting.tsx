@@ -147,8 +147,8 @@ export default function EReporting({ loaderData, actionData }: Route.ComponentPr
       )}
       {platformConfigured ? null : (
         <Alert variant="info">
-          Aucune plateforme agréée n’est configurée : chaque transmission est préparée comme un fichier à
-          télécharger et à déposer vous-même, puis à marquer comme déposé.
+          Aucune plateforme agréée n’est configurée : chaque transmission est préparée comme un fichier à télécharger et
+          à déposer vous-même, puis à marquer comme déposé.
         </Alert>
       )}
 

@@ -193,6 +193,7 @@ describe('a team in the back office', () => {
       'Clients',
       'Rapports',
       'Comptabilité',
+      'E-reporting',
       'Cartes cadeaux',
       'Codes promo',
       'Sécurité',

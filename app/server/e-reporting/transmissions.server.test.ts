@@ -156,7 +156,12 @@ describe('e-reporting transmissions', () => {
     expect(sent).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
     expect(calls).toBe(first.prepared + 1);
     expect(sent?.flowId).toMatch(/^flow-/);
-    expect(deposited.find((f) => f.name === file?.name)).toMatchObject({ syntax: 'FRR' });
+    // The same tracking id on every attempt: the platform recognises a deposit whose answer was lost.
+    expect(deposited.find((f) => f.name === file?.name)).toMatchObject({
+      syntax: 'FRR',
+      processingRule: 'B2C',
+      trackingId: transactions?.id,
+    });
     expect(deposited.find((f) => f.name === file?.name)?.content.toString('utf8')).toBe(file?.content);
     // Sent once: sending it again is refused.
     expect(await sendTransmission(sent?.id as string, flaky, 'system')).toEqual({ ok: false, reason: 'already-done' });
@@ -169,12 +174,17 @@ describe('e-reporting transmissions', () => {
   });
 
   it('reports the payments for services on the day received, and exports the file when no platform is configured', async () => {
-    // Forty days later the month's payments are over too; no platform: exported.
+    // Forty days later the month's payments are over too; no platform: exported. Two instances
+    // running the pass at the same moment prepare each period once.
     const muchLater = new Date(Date.now() + 40 * DAY_MS);
-    const run = await runEReporting(muchLater, null);
-    expect(run.prepared).toBeGreaterThanOrEqual(1);
-    expect(run.exported).toBe(run.prepared);
+    const before = (await listTransmissions()).length;
+    const runs = await Promise.all([runEReporting(muchLater, null), runEReporting(muchLater, null)]);
+    const prepared = runs[0].prepared + runs[1].prepared;
+    expect(prepared).toBeGreaterThanOrEqual(1);
+    expect(runs[0].exported + runs[1].exported).toBe(prepared);
     const all = await listTransmissions();
+    expect(all.length).toBe(before + prepared);
+    expect(new Set(all.map((t) => `${t.kind} ${t.periodStart}`)).size).toBe(all.length);
     const payments = all.find((t) => t.kind === 'payments' && t.periodStart === today);
     // The services of each consumer invoice (94,90 − 15,90 of USB key), less the 20,00 € given back.
     expect(payments).toMatchObject({ status: 'exported', totalCents: 7900 + 7900 + 8000 - 2000 });

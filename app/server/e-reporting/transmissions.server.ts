@@ -167,6 +167,8 @@ export async function sendTransmission(
         name: row.file_name,
         content: Buffer.from(row.file_content, 'utf8'),
         syntax: REPORT_SYNTAX,
+        processingRule: 'B2C',
+        trackingId: row.id,
       });
       await tx
         .update(eReportingTransmissions)

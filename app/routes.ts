@@ -105,6 +105,8 @@ export default [
     route('comptabilite', 'routes/admin/accounting.tsx'),
     // The accounting exports (FEC, journal in entries, Chorus Pro) and the accounts they use.
     route('exports-comptables', 'routes/admin/accounting-exports.tsx'),
+    // E-reporting of consumer sales and payments (decision 051): transmissions and the VAT regime.
+    route('e-reporting', 'routes/admin/e-reporting.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
@@ -140,6 +142,7 @@ export default [
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
   // The FEC, the journal in entries, the Chorus Pro ZIP of a period (?fichier=…&periode=…).
   route('admin/export-comptable', 'routes/admin/accounting-export.ts'),
+  route('admin/e-reporting/:id/fichier', 'routes/admin/e-reporting-file.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),

@@ -193,6 +193,8 @@ describe('a team in the back office', () => {
       'Clients',
       'Rapports',
       'Comptabilité',
+      'Exports comptables',
+      'E-reporting',
       'Cartes cadeaux',
       'Codes promo',
       'Sécurité',

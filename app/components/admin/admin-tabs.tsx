@@ -2,6 +2,7 @@ import {
   BarChart3Icon,
   CalculatorIcon,
   FileSpreadsheetIcon,
+  FileUpIcon,
   FlaskConicalIcon,
   GiftIcon,
   ScrollTextIcon,
@@ -19,7 +20,7 @@ import type { Role } from '~/domain/account/session-user';
 import { can } from '~/domain/staff/permissions';
 
 /**
- * The six original tabs, the workshop board, the gift cards, the promotion codes, the team and the journal, one URL each
+ * The six original tabs, e-reporting, the workshop board, the gift cards, the promotion codes, the team and the journal, one URL each
  * (Commandes is /admin itself), each with the capability its page asks for (docs/decisions/016).
  */
 export const ADMIN_TABS = [
@@ -42,6 +43,8 @@ export const ADMIN_TABS = [
     searchable: false,
     capability: 'accounting',
   },
+  // The consumer sales and payments declared to the tax administration (decision 051).
+  { path: '/admin/e-reporting', label: 'E-reporting', icon: FileUpIcon, searchable: false, capability: 'accounting' },
   // Not searchable: a term typed there is posted (a whole code never goes into an address).
   {
     path: '/admin/cartes-cadeaux',

@@ -41,6 +41,11 @@ export const AUDIT_KIND_LABELS = {
   'settings.security': 'Règle de double authentification',
   // The accounts and journal codes of the accounting exports (FEC, journal in entries).
   'settings.accounting': 'Comptes comptables',
+  // E-reporting (docs/e-reporting.md): the VAT regime that sets the cadence, each transmission sent
+  // to the plateforme agréée or deposited by hand; the subject is the transmission's id, known by its file.
+  'settings.ereporting': 'Régime de TVA (e-reporting)',
+  'ereporting.send': 'Transmission e-reporting envoyée',
+  'ereporting.deposit': 'Transmission e-reporting déposée manuellement',
   'staff.invite': 'Invitation d’un membre de l’équipe',
   'staff.revoke': 'Invitation annulée',
   'staff.role': 'Changement de rôle',

@@ -31,6 +31,9 @@ const ACCOUNTING_KINDS: ReadonlySet<AuditKind> = new Set<AuditKind>([
   // The accounts every accounting export was written with.
   'settings.accounting',
   'export',
+  // What was declared to the tax administration, and when.
+  'ereporting.send',
+  'ereporting.deposit',
 ]);
 
 export function isAccountingKind(kind: AuditKind): boolean {

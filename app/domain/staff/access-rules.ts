@@ -92,6 +92,17 @@ export const PROMOTION_INTENTS: Readonly<Record<string, Capability>> = {
   resume: 'promotions',
 };
 
+/**
+ * « E-reporting » (routes/admin/e-reporting.tsx): sending a transmission to the plateforme agréée
+ * and recording one deposited by hand are the accountant's declarations; the VAT regime that sets
+ * the cadence is a setting of the shop.
+ */
+export const E_REPORTING_INTENTS: Readonly<Record<string, Capability>> = {
+  send: 'accounting',
+  'mark-deposited': 'accounting',
+  regime: 'settings',
+};
+
 /** « Sécurité »: one's own two-factor sign-in, and the team's rule (routes/admin/security.tsx). */
 export const SECURITY_INTENTS: Readonly<Record<string, Capability>> = {
   enable: 'dashboard',
@@ -209,6 +220,9 @@ export const ROUTE_ACCESS = {
   'routes/admin/accounting': staff('accounting'),
   // « Exports comptables »: the accounts the exports write are the accountant's setting.
   'routes/admin/accounting-exports': staff('accounting'),
+  // E-reporting's transmissions (decision 051) and the file of each.
+  'routes/admin/e-reporting': staffIntents('accounting', E_REPORTING_INTENTS),
+  'routes/admin/e-reporting-file': staff('accounting'),
   'routes/admin/gift-cards': staffIntents('giftcards', GIFT_CARD_INTENTS),
   'routes/admin/promotions': staffIntents('promotions', PROMOTION_INTENTS),
   'routes/admin/tests': staff('tests'),

@@ -21,7 +21,9 @@ export type ConfigOptionName =
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
   | 'email_dkim'
   // The accounts and journal codes of the accounting exports (accounting/accounting-settings.server.ts).
-  | 'accounting_accounts';
+  | 'accounting_accounts'
+  // The VAT regime that sets the e-reporting cadence, and its first day (e-reporting/settings.server.ts).
+  | 'e_reporting';
 
 export type Executor = Database | Tx;
 

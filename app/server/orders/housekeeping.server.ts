@@ -24,6 +24,8 @@ import { deleteUnusedIbans, sendIbanReminders } from './refund-iban.server';
  *  - the carrier events of the parcels still travelling (shipping/tracking.server.ts).
  *  - the gift cards (decision 037): the `expired` entry of a card past its end with money left, and
  *    the reminder a month before it (vouchers/gift-card-housekeeping.server.ts).
+ *  - e-reporting (decision 051): each finished period's transmission prepared, sent or exported
+ *    (e-reporting/transmissions.server.ts).
  * None changes an order's states: an expired attempt leaves the order as it was.
  */
 
@@ -109,6 +111,16 @@ async function runOnce(): Promise<void> {
     if (giftCardsExpired > 0 || giftCardReminders > 0) log.info({ giftCardsExpired, giftCardReminders }, 'gift cards');
   } catch (error) {
     log.warn({ err: error }, 'gift cards housekeeping failed; it runs again later');
+  }
+  // E-reporting (docs/e-reporting.md): each finished period prepared once, then sent through the
+  // plateforme agréée (retried while it fails) or exported. Apart: a platform outage stops nothing else.
+  try {
+    const { runEReporting } = await import('../e-reporting/transmissions.server');
+    const eReporting = await runEReporting();
+    if (eReporting.prepared > 0 || eReporting.sent > 0 || eReporting.failed > 0 || eReporting.exported > 0)
+      log.info(eReporting, 'e-reporting');
+  } catch (error) {
+    log.warn({ err: error }, 'e-reporting failed; it runs again later');
   }
   // The parcels still travelling: their carrier events, at most every N minutes each.
   try {

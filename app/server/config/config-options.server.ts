@@ -19,7 +19,9 @@ export type ConfigOptionName =
   | 'mail_hold'
   | 'database_identity'
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
-  | 'email_dkim';
+  | 'email_dkim'
+  // The payment journal's Ed25519 signing key, its private half encrypted (payment-journal/key.server.ts).
+  | 'payment_journal_key';
 
 export type Executor = Database | Tx;
 

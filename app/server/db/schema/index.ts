@@ -4,6 +4,7 @@ export * from './copies';
 export * from './gift-cards';
 export * from './instances';
 export * from './media';
+export * from './payment-journal';
 export * from './promotions';
 export * from './refund-iban';
 export * from './reviews';

@@ -103,6 +103,8 @@ export default [
     route('tarifs', 'routes/admin/pricing.tsx'),
     route('rapports', 'routes/admin/reports.tsx'),
     route('comptabilite', 'routes/admin/accounting.tsx'),
+    // The payment journal (decision 049): its head, closures, public key and signed archives.
+    route('journal-paiements', 'routes/admin/payment-journal.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
@@ -136,6 +138,7 @@ export default [
   route('admin/api/commandes/:orderId/message', 'routes/admin/api/order-message.ts'),
   route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
+  route('admin/journal-paiements/archive', 'routes/admin/payment-journal-archive.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),

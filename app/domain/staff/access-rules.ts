@@ -238,6 +238,9 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/order-message': staff('orders.write'),
   'routes/admin/api/files-config': staff('settings'),
   'routes/admin/exports': staff('exports'),
+  // The payment journal's page and its signed archive (docs/payment-journal.md).
+  'routes/admin/payment-journal': staff('exports'),
+  'routes/admin/payment-journal-archive': staff('exports'),
   'routes/admin/job-sheet-pdf': staff('workshop'),
   'routes/admin/job-sheets-pdf': staff('workshop'),
   'routes/admin/api/orders-bulk': staff('orders.read', 'orders.write'),

@@ -1,5 +1,5 @@
 import { and, asc, gte, lt, sql } from 'drizzle-orm';
-import { addDays, dayKey, parisMidnight } from '~/domain/calendar';
+import { addDays, dayKey, parisDay, parisMidnight } from '~/domain/calendar';
 import { buildArchive } from '~/domain/payment-journal/archive';
 import type { JournalClosure } from '~/domain/payment-journal/closures';
 import { GENESIS_HASH, KIND_SIGN } from '~/domain/payment-journal/entries';
@@ -80,4 +80,12 @@ export async function exportJournalArchive(from: string, to: string, now: Date =
     publicKey: key.publicKey,
     sign: key.sign,
   });
+}
+
+/** The month before `now`'s (Paris time): the archive a shop exports each month. */
+export function defaultArchivePeriod(now: Date): { from: string; to: string } {
+  const today = parisDay(now);
+  const firstOfMonth = { ...today, day: 1 };
+  const last = addDays(firstOfMonth, -1);
+  return { from: dayKey({ ...last, day: 1 }), to: dayKey(last) };
 }

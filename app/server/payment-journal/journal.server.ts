@@ -1,4 +1,4 @@
-import { asc, gt, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { formatEurosFromCents } from '~/domain/format';
 import { type JournalClosure, normaliseTotals } from '~/domain/payment-journal/closures';
 import type { JournalEntry } from '~/domain/payment-journal/entries';
@@ -98,30 +98,30 @@ async function alteredFields(entry: JournalEntry): Promise<string | null> {
  * chain's end leaves no gap in it, but leaves its payment behind.
  */
 async function unjournaledMoney(since: Date): Promise<{ orderNumber: string; what: string } | null> {
-  const { rows } = await db().execute<{ number: string; what: string }>(sql`
-    select o.number, 'paiement ' || p.provider || ' de ' || p.amount as what
+  const { rows } = await db().execute<{ number: string; what: string; amount: number }>(sql`
+    select o.number, 'paiement ' || p.provider as what, p.amount
       from payments p join orders o on o.id = p.order_id
      where p.status in ('paid', 'refunded') and p.updated_at > ${since}
        and not exists (select 1 from payment_journal j where j.source_table = 'payments' and j.source_id = p.id::text)
     union all
-    select o.number, 'remboursement de ' || r.amount
+    select o.number, 'remboursement', r.amount
       from refunds r join orders o on o.id = r.order_id
      where r.status = 'succeeded' and r.updated_at > ${since}
        and not exists (select 1 from payment_journal j where j.source_table = 'refunds' and j.source_id = r.id::text)
     union all
-    select o.number, 'paiement par carte cadeau de ' || l.amount
+    select o.number, 'paiement par carte cadeau', l.amount
       from gift_card_ledger l join orders o on o.id = l.order_id
      where l.kind = 'spent' and l.at > ${since}
        and not exists (select 1 from payment_journal j where j.source_table = 'gift_card_ledger' and j.source_id = l.id::text)
     union all
-    select o.number, 'validation d’un paiement par ' || o.payment_method
+    select o.number, 'validation d’un paiement par ' || o.payment_method, o.total_price
       from order_events e join orders o on o.id = e.order_id
      where e.kind = 'payment_validated' and e.at > ${since} and o.payment_method in ('transfer', 'cheque')
        and not exists (select 1 from payment_journal j where j.source_table = 'orders' and j.source_id = o.id::text
                          and j.kind = 'payment_validated')
     limit 1`);
   const row = rows[0];
-  return row ? { orderNumber: row.number, what: row.what } : null;
+  return row ? { orderNumber: row.number, what: `${row.what} de ${formatEurosFromCents(Number(row.amount))}` } : null;
 }
 
 /**
@@ -152,7 +152,7 @@ export async function verifyJournal(): Promise<JournalVerification> {
         fault: 'missing',
         seq: (chain.lastSeq ?? 0) + 1,
         orderNumber: missing.orderNumber,
-        detail: `${missing.what} (centimes) sans écriture au journal : une écriture a été supprimée`,
+        detail: `${missing.what} sans écriture au journal\u00a0: une écriture a été supprimée`,
       };
       return { ok: false, problem, message: describeProblem(problem) };
     }
@@ -164,5 +164,42 @@ export async function verifyJournal(): Promise<JournalVerification> {
     lastSeq: chain.lastSeq,
     headHash: chain.headHash,
     perpetualCents: closures.at(-1)?.perpetualCents ?? null,
+  };
+}
+
+export interface JournalSummary {
+  entries: number;
+  last: { seq: number; recordedAt: string; hash: string } | null;
+  /** The latest day closures, newest first. */
+  closures: Array<{
+    periodKey: string;
+    entries: number;
+    receivedCents: number;
+    refundedCents: number;
+    perpetualCents: number;
+  }>;
+}
+
+/** What the back office's page shows: the head of the chain and the last days closed. */
+export async function journalSummary(days = 10): Promise<JournalSummary> {
+  const [head] = await db().select().from(paymentJournal).orderBy(desc(paymentJournal.seq)).limit(1);
+  const closures = (
+    await db()
+      .select()
+      .from(paymentJournalClosures)
+      .where(eq(paymentJournalClosures.period, 'day'))
+      .orderBy(desc(paymentJournalClosures.seq))
+      .limit(days)
+  ).map(closureOfRow);
+  return {
+    entries: head?.seq ?? 0,
+    last: head ? { seq: head.seq, recordedAt: new Date(head.recordedAt).toISOString(), hash: head.hash } : null,
+    closures: closures.map((c) => ({
+      periodKey: c.periodKey,
+      entries: c.firstSeq === null || c.lastSeq === null ? 0 : c.lastSeq - c.firstSeq + 1,
+      receivedCents: c.totals.payment_received.cents + c.totals.payment_validated.cents,
+      refundedCents: c.totals.refund.cents,
+      perpetualCents: c.perpetualCents,
+    })),
   };
 }

@@ -95,21 +95,29 @@ describe('each way money moves appends its entry', () => {
   it('a transfer validated, and one rejected, by the staff member who decided', async () => {
     const validated = await byTransfer();
     const rejected = await byTransfer();
-    await decidePayments([`o:${validated.id}`], 'validate', { id: STAFF });
-    await decidePayments([`o:${rejected.id}`], 'reject', { id: STAFF }, 'Virement non reçu');
+    // The staff member who decided, read from the order's history.
+    const cashier = `user_${randomUUID()}`;
+    await decidePayments([`o:${validated.id}`], 'validate', { id: cashier });
+    await decidePayments([`o:${rejected.id}`], 'reject', { id: cashier }, 'Virement non reçu');
     expect(await entriesOf(validated)).toMatchObject([
       {
         kind: 'payment_validated',
         amountCents: validated.totalCents,
         method: 'transfer',
         provider: null,
-        actor: STAFF,
+        actor: cashier,
         documentNumber: expect.stringMatching(/^FA-/),
         sourceTable: 'orders',
       },
     ]);
     expect(await entriesOf(rejected)).toMatchObject([
-      { kind: 'payment_rejected', amountCents: rejected.totalCents, method: 'transfer', documentNumber: null },
+      {
+        kind: 'payment_rejected',
+        amountCents: rejected.totalCents,
+        method: 'transfer',
+        actor: cashier,
+        documentNumber: null,
+      },
     ]);
   });
 

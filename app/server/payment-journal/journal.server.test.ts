@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyArchive } from '~/domain/payment-journal/archive';
-import { entryHash } from '~/domain/payment-journal/entries';
+import { entryHash, type JournalEntry } from '~/domain/payment-journal/entries';
 import { verifyChain } from '~/domain/payment-journal/verify';
 import { asDatabaseOwner } from '../../../tests/support/databases';
 import { insertTestOrder, type TestOrder } from '../../../tests/support/orders';
@@ -165,6 +165,15 @@ describe('each way money moves appends its entry', () => {
     expect(await entriesOf(order)).toMatchObject([
       { kind: 'payment_received', amountCents: 4200, provider: 'monetico' },
     ]);
+
+    // Text the canonical form must escape as JSON.stringify does: quotes, accents, control characters.
+    const odd = 'Zoé « caisse » "2"\\\n\t\u0001 €';
+    await db().execute(sql`
+      insert into refunds (order_id, method, amount, reason, status, actor)
+      values (${order.id}, 'cheque', 200, 'Geste', 'succeeded', ${odd})`);
+    const [, refund] = await entriesOf(order);
+    expect(refund).toMatchObject({ kind: 'refund', actor: odd, method: 'cheque', amountCents: 200 });
+    expect(entryHash(refund as JournalEntry)).toBe(refund?.hash);
 
     const rolledBack = await insertTestOrder(databaseUrl());
     const before = (await readEntries()).length;

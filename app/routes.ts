@@ -107,6 +107,8 @@ export default [
     route('exports-comptables', 'routes/admin/accounting-exports.tsx'),
     // E-reporting of consumer sales and payments (decision 051): transmissions and the VAT regime.
     route('e-reporting', 'routes/admin/e-reporting.tsx'),
+    // The payment journal (decision 049): its head, closures, public key and signed archives.
+    route('journal-paiements', 'routes/admin/payment-journal.tsx'),
     // Gift cards (decision 037): search, ledger, resend, extend, cancel and refund.
     route('cartes-cadeaux', 'routes/admin/gift-cards.tsx'),
     // Promotion codes (decision 038): the list with uses and revenue, create, pause, resume.
@@ -143,6 +145,7 @@ export default [
   // The FEC, the journal in entries, the Chorus Pro ZIP of a period (?fichier=…&periode=…).
   route('admin/export-comptable', 'routes/admin/accounting-export.ts'),
   route('admin/e-reporting/:id/fichier', 'routes/admin/e-reporting-file.ts'),
+  route('admin/journal-paiements/archive', 'routes/admin/payment-journal-archive.ts'),
 
   // Resource routes (API)
   route('api/auth/*', 'routes/api/auth.ts'),

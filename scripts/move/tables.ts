@@ -29,6 +29,9 @@ export const COPY_SESSION_SETTINGS = [
   "set client_encoding = 'UTF8'",
   // A large table read back from its start, as written, not from where another scan is.
   'set synchronize_seqscans = off',
+  // The copied payments and refunds are not new money: the payment journal's triggers leave them to
+  // the copied journal (they skip for this variable in the tables' owner's session only).
+  "set soovenirs.copying_rows = 'on'",
 ].join('; ');
 
 export function quoteIdentifier(name: string): string {

@@ -256,6 +256,9 @@ export const ROUTE_ACCESS = {
   'routes/admin/exports': staff('exports'),
   // The FEC, the journal in entries and the Chorus Pro ZIP.
   'routes/admin/accounting-export': staff('exports'),
+  // The payment journal's page and its signed archive (docs/payment-journal.md).
+  'routes/admin/payment-journal': staff('exports'),
+  'routes/admin/payment-journal-archive': staff('exports'),
   'routes/admin/job-sheet-pdf': staff('workshop'),
   'routes/admin/job-sheets-pdf': staff('workshop'),
   'routes/admin/api/orders-bulk': staff('orders.read', 'orders.write'),

@@ -83,6 +83,10 @@ export default function AccountingTab({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </section>
+      {/* The payment journal (decision 049): its own page, for the roles that export. */}
+      <Link to="/admin/journal-paiements" className="w-fit text-primary text-sm underline">
+        Journal des paiements inaltérable{NBSP}: clôtures, archives signées
+      </Link>
       {loaderData.paymentSettings ? (
         <section
           aria-labelledby="paiement-en-ligne"

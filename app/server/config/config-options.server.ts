@@ -23,7 +23,9 @@ export type ConfigOptionName =
   // The accounts and journal codes of the accounting exports (accounting/accounting-settings.server.ts).
   | 'accounting_accounts'
   // The VAT regime that sets the e-reporting cadence, and its first day (e-reporting/settings.server.ts).
-  | 'e_reporting';
+  | 'e_reporting'
+  // The payment journal's Ed25519 signing key, its private half encrypted (payment-journal/key.server.ts).
+  | 'payment_journal_key';
 
 export type Executor = Database | Tx;
 

@@ -27,7 +27,8 @@ const DESTRUCTIVE: Array<{ what: string; pattern: RegExp }> = [
   },
   { what: 'RENAME', pattern: /\bRENAME\b/i },
   { what: 'ALTER COLUMN … TYPE', pattern: /\bALTER\s+COLUMN\s+\S+\s+(SET\s+DATA\s+)?TYPE\b/i },
-  { what: 'TRUNCATE', pattern: /\bTRUNCATE\b/i },
+  // A TRUNCATE statement; not a trigger refusing one (BEFORE TRUNCATE … EXECUTE FUNCTION).
+  { what: 'TRUNCATE', pattern: /^TRUNCATE\b/i },
 ];
 
 /** The statements of a drizzle migration, comments removed. */

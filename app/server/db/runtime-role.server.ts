@@ -12,7 +12,9 @@ import pg from 'pg';
  * The role gets what the application does, no more: reading and writing rows, sequences, and
  * reading which migrations are applied (so that it can tell at start that none is pending). On
  * the audit log it may insert and read, and delete what the trigger lets go (the retention
- * housekeeping), but not update or truncate.
+ * housekeeping), but not update or truncate. The payment journal (docs/payment-journal.md) it may
+ * only read: its entries are written by the database's triggers (SECURITY DEFINER, as the owner);
+ * its closures it may insert and read, never change.
  */
 
 /** The embedded cluster's (and the tests') runtime role. */
@@ -59,6 +61,8 @@ export async function grantRuntimeRole(ownerUrl: string, role: string): Promise<
       grant select, insert, update, delete on all tables in schema public to ${who};
       grant usage, select, update on all sequences in schema public to ${who};
       revoke update, truncate, references, trigger on audit_log from ${who};
+      revoke insert, update, delete, truncate, references, trigger on payment_journal from ${who};
+      revoke update, delete, truncate, references, trigger on payment_journal_closures from ${who};
       grant usage on schema drizzle to ${who};
       grant select on drizzle.__drizzle_migrations to ${who};`);
   });

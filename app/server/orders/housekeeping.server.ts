@@ -122,6 +122,14 @@ async function runOnce(): Promise<void> {
   } catch (error) {
     log.warn({ err: error }, 'e-reporting failed; it runs again later');
   }
+  // Apart too: the payment journal's closures, each past day (Paris time) and the ones missed while stopped.
+  try {
+    const { makeDueClosures } = await import('../payment-journal/closures.server');
+    const closures = await makeDueClosures();
+    if (closures > 0) log.info({ closures }, 'payment journal closed');
+  } catch (error) {
+    log.warn({ err: error }, 'payment journal closures failed; they run again later');
+  }
   // The parcels still travelling: their carrier events, at most every N minutes each.
   try {
     const { refreshParcelsInTransit } = await import('../shipping/tracking.server');

@@ -5,6 +5,7 @@ export * from './e-reporting';
 export * from './gift-cards';
 export * from './instances';
 export * from './media';
+export * from './payment-journal';
 export * from './promotions';
 export * from './refund-iban';
 export * from './reviews';

@@ -13,6 +13,7 @@ import {
   waitForToast,
 } from '../support/browser';
 import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
+import { expectValidFacturX } from '../support/factur-x';
 import { startServer, type TestServer } from '../support/server';
 
 /*
@@ -331,6 +332,10 @@ describe('payments and accounting', () => {
     expect(await row.getByRole('link', { name: `PDF de la facture ${invoice?.number}` }).getAttribute('href')).toBe(
       `/facture/${orders.transfer.id}/pdf`,
     );
+    // The invoice of a validated transfer, as the admin downloads it: a valid Factur-X.
+    const pdf = await page.request.get(`${server.url}/facture/${orders.transfer.id}/pdf`);
+    expect(pdf.status()).toBe(200);
+    expectValidFacturX(await pdf.body(), invoice?.number);
   });
 
   it('exports the orders of a period to Excel', async () => {

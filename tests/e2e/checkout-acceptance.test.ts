@@ -6,6 +6,7 @@ import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smt
 import { addSessionCookie, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { expectValidFacturX } from '../support/factur-x';
 import { isPdf, pdfText } from '../support/pdf';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 import type { SharedServer } from '../support/shared-shop';
@@ -124,6 +125,8 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     const pdf = Buffer.concat(chunks);
     expect(isPdf(pdf)).toBe(true);
     expect(pdfText(pdf)).toContain(`Facture ${invoiceNumber}`);
+    // A Factur-X: its XML passes the XSD, EN 16931 and BR-FR; its fonts are embedded.
+    expectValidFacturX(pdf, invoiceNumber);
 
     // Both e-mails reached the SMTP peer.
     const messages = await mailFor(email, 2);

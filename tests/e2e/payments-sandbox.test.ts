@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
+import { expectValidFacturX } from '../support/factur-x';
 import { isPdf, pdfText } from '../support/pdf';
 import { startServer, type TestServer } from '../support/server';
 
@@ -166,6 +167,8 @@ describe('the sandbox payment page', () => {
     expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="facture-${state.invoices[0]}.pdf"`);
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(isPdf(bytes)).toBe(true);
+    // A demonstration invoice is a Factur-X all the same (TEST-FA-…).
+    expectValidFacturX(bytes, state.invoices[0]);
     expect(pdfText(bytes)).toContain(`Facture ${state.invoices[0]}`);
     expect(pdfText(bytes)).toContain('Document de démonstration — sans valeur');
     expect((await fetch(`${server.url}/facture/${order.id}/pdf`)).status).toBe(404);

@@ -156,3 +156,23 @@ export function expectValidFacturX(pdf: Buffer | Uint8Array, name = 'document'):
   expect(problems, `${name} is not a valid Factur-X`).toEqual([]);
   return xml as string;
 }
+
+/**
+ * For journeys that download documents: collect each PDF as the test goes (no cost), validate them
+ * all in the file's afterAll, where the stylesheets' first load (seconds on a busy CI) does not eat
+ * into a test's own time. Fails with every document's problems.
+ */
+export function facturXBatch() {
+  const pending: Array<{ name: string; pdf: Buffer }> = [];
+  return {
+    add(pdf: Buffer | Uint8Array, name: string) {
+      pending.push({ name, pdf: Buffer.from(pdf) });
+    },
+    expectAllValid() {
+      const problems = pending.flatMap(({ name, pdf }) =>
+        facturXProblems(pdf).problems.map((problem) => `${name}: ${problem}`),
+      );
+      expect(problems, 'these documents are not valid Factur-X').toEqual([]);
+    },
+  };
+}

@@ -11,8 +11,9 @@ import { DOCUMENT_FONT, DOCUMENT_FONT_BOLD } from './document-fonts.server';
 
 /*
  * The PDF of an invoice or credit note, drawn from its frozen snapshot only: the same content as
- * the /facture page. The PDF's standard Helvetica covers French (WinAnsi encoding); characters it
- * lacks are written with their nearest Latin letter (pdfText) rather than a wrong glyph.
+ * the /facture page, in embedded fonts (document-fonts.server.ts: a Factur-X is a PDF/A);
+ * factur-x-pdf.server.ts makes it the file people download. pdfText keeps to WinAnsi because the
+ * shop's other PDFs use the standard Helvetica.
  */
 
 // WinAnsi (CP1252) beyond Latin-1.

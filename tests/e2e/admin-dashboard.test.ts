@@ -12,6 +12,7 @@ import {
   openStaffPage,
   waitForToast,
 } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { type FakeColissimo, startFakeColissimo } from '../support/fake-colissimo';
 import { startServer, type TestServer } from '../support/server';
 
@@ -165,6 +166,10 @@ afterAll(async () => {
   await smtp?.stop();
   await colissimo?.close();
 });
+
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
 
 describe('access to /admin', () => {
   // The specification (000, §6): the anonymous to /login remembering the page, others to /.
@@ -331,6 +336,10 @@ describe('payments and accounting', () => {
     expect(await row.getByRole('link', { name: `PDF de la facture ${invoice?.number}` }).getAttribute('href')).toBe(
       `/facture/${orders.transfer.id}/pdf`,
     );
+    // The invoice of a validated transfer, as the admin downloads it: a valid Factur-X.
+    const pdf = await page.request.get(`${server.url}/facture/${orders.transfer.id}/pdf`);
+    expect(pdf.status()).toBe(200);
+    facturX.add(await pdf.body(), invoice?.number as string);
   });
 
   it('exports the orders of a period to Excel', async () => {

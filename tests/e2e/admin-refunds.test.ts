@@ -9,6 +9,7 @@ import {
   openStaffPage,
   waitForToast,
 } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -95,6 +96,10 @@ afterAll(async () => {
   await env?.dispose();
 });
 
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
+
 describe('cancelling a paid order', () => {
   it('refunds it through the sandbox, issues a credit note and e-mails it to the customer', async () => {
     const email = uniqueEmail('rembourse');
@@ -156,6 +161,10 @@ describe('cancelling a paid order', () => {
     expect(await row.getByRole('link', { name: `PDF de l’avoir ${creditNote}` }).getAttribute('href')).toContain(
       `/facture/${order.id}/pdf?avoir=${creditNote}`,
     );
+    // The credit note's PDF is a Factur-X that passes the rules (checked in afterAll).
+    const creditNotePdf = await page.request.get(`${env.server.url}/facture/${order.id}/pdf?avoir=${creditNote}`);
+    expect(creditNotePdf.status()).toBe(200);
+    facturX.add(await creditNotePdf.body(), creditNote);
 
     // The customer's e-mail, at the SMTP peer, with the credit note and its link.
     const message = await receivedMessage(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -57,6 +58,10 @@ async function guestPage(order: TestOrder): Promise<Page> {
   await addSessionCookie(page, server.url, order.cookie as string);
   return page;
 }
+
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
 
 describe('a guest’s card payment, from the configurator to the invoice', () => {
   it('pays with 4242 after a declined card, opens the invoice, downloads its PDF and receives both e-mails', async () => {
@@ -124,6 +129,8 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     const pdf = Buffer.concat(chunks);
     expect(isPdf(pdf)).toBe(true);
     expect(pdfText(pdf)).toContain(`Facture ${invoiceNumber}`);
+    // A Factur-X: its XML passes the XSD, EN 16931 and BR-FR; its fonts are embedded (afterAll).
+    facturX.add(pdf, invoiceNumber);
 
     // Both e-mails reached the SMTP peer.
     const messages = await mailFor(email, 2);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -80,6 +81,10 @@ async function signIn(page: Page) {
   await page.getByLabel('Email').fill(customer.email);
   await page.getByLabel('Mot de passe', { exact: true }).fill(customer.password);
 }
+
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
 
 describe('the links of an account holder’s e-mails, opened signed out', () => {
   it('lead to /login and back to the page or the document, and answer 404 to another customer', async () => {
@@ -206,6 +211,10 @@ describe('the account and the order page', () => {
 
     const invoice = await signedInPage(`/facture/${note?.order_id}`);
     await invoice.getByRole('link', { name: `Voir l’avoir ${note?.number}` }).waitFor();
+    // The withdrawal's credit note, as the customer downloads it: a valid Factur-X.
+    const notePdf = await invoice.request.get(`${env.server.url}/facture/${note?.order_id}/pdf?avoir=${note?.number}`);
+    expect(notePdf.status()).toBe(200);
+    facturX.add(await notePdf.body(), note?.number as string);
     await expectNoSeriousA11yViolations(invoice);
     const orderPage = await signedInPage(`/confirmation?orderId=${note?.order_id}`);
     await orderPage.getByRole('link', { name: `Voir l’avoir ${note?.number}` }).waitFor();

@@ -4,6 +4,7 @@ import { normaliseGiftCardCode } from '~/domain/vouchers/gift-cards';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { createUser, randomIp, signIn, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { isPdf, pdfText } from '../support/pdf';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
@@ -90,6 +91,10 @@ async function fillCardForm(
     await page.getByLabel('Date d’envoi').fill(form.sendDate);
   }
 }
+
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
 
 describe('buying a gift card', () => {
   it('a signed-in buyer buys a 50 € card to print, pays by card, gets it by e-mail, in the account and as a PDF', async () => {
@@ -182,6 +187,11 @@ describe('buying a gift card', () => {
       headers: { cookie: stranger.cookie, 'x-forwarded-for': randomIp() },
     });
     expect(other.status).toBe(404);
+
+    // The card's sale invoice (its VAT is due at the sale): a valid Factur-X.
+    const invoice = await page.request.get(`${env.server.url}/facture/${orderId}/pdf`);
+    expect(invoice.status()).toBe(200);
+    facturX.add(await invoice.body(), 'gift card sale invoice');
   });
 
   it('refuses a wrong form with each French message, keeps what was typed and makes no order', async () => {

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { isPdf, pdfText } from '../support/pdf';
 import { startServer, type TestServer } from '../support/server';
@@ -63,6 +64,10 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel('Date d’expiration').fill('12/30');
   await page.getByLabel('CVV').fill('123');
 }
+
+// The invoices and credit notes this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
 
 describe('create-checkout', () => {
   it('opens a session for the guest holding the order’s cookie, at the order’s own amount', async () => {
@@ -166,6 +171,8 @@ describe('the sandbox payment page', () => {
     expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="facture-${state.invoices[0]}.pdf"`);
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(isPdf(bytes)).toBe(true);
+    // A demonstration invoice is a Factur-X all the same (TEST-FA-…).
+    facturX.add(bytes, state.invoices[0] as string);
     expect(pdfText(bytes)).toContain(`Facture ${state.invoices[0]}`);
     expect(pdfText(bytes)).toContain('Document de démonstration — sans valeur');
     expect((await fetch(`${server.url}/facture/${order.id}/pdf`)).status).toBe(404);

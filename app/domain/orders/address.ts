@@ -67,6 +67,14 @@ export function countryName(code: string): string {
   return isShippingCountry(code) ? COUNTRY_RULES[code].name : code;
 }
 
+/** The ISO code of a country given by its code or its French name (as documents print it); null for another. */
+export function countryCodeOf(codeOrName: string): ShippingCountry | null {
+  const value = codeOrName.trim();
+  if (isShippingCountry(value.toUpperCase())) return value.toUpperCase() as ShippingCountry;
+  const found = SHIPPING_COUNTRIES.find((code) => COUNTRY_RULES[code].name.toLowerCase() === value.toLowerCase());
+  return found ?? null;
+}
+
 /** Colissimo prints 35 characters per address line: a longer one would be cut on the label. */
 export const ADDRESS_LINE_MAX = 35;
 

@@ -1,13 +1,14 @@
 import { data, redirect } from 'react-router';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
+import { creditedInvoiceIssuedAt, renderFacturXPdf } from '~/server/invoices/factur-x-pdf.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
-import { documentFileName, renderDocumentPdf } from '~/server/invoices/pdf.server';
+import { documentFileName } from '~/server/invoices/pdf.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice-pdf';
 
 /*
  * GET /facture/{orderId}/pdf: the invoice as a PDF download, drawn from the same frozen snapshot as
- * the /facture page. `?avoir=AV-2026-000001` gives one of the order's credit notes instead
+ * the /facture page, a Factur-X (docs/factur-x.md). `?avoir=AV-2026-000001` gives one of the order's credit notes instead
  * (its number, or its id), `?facture=FA-…` a reception supplement's invoice. For the
  * order's owner, the guest holding its access cookie and administrators; others get 404.
  */
@@ -28,7 +29,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ? documents.supplementInvoices.find((invoice) => invoice.number === supplement || invoice.id === supplement)
       : (documents.invoice ?? undefined);
   if (!document) throw data('Facture introuvable', { status: 404 });
-  const pdf = await renderDocumentPdf(document.snapshot);
+  // The Factur-X (PDF/A-3 with its XML): the one file of the document, for people and machines.
+  const invoices = [documents.invoice, ...documents.supplementInvoices];
+  const pdf = await renderFacturXPdf(document.snapshot, creditedInvoiceIssuedAt(document.snapshot, invoices));
   return new Response(new Uint8Array(pdf), {
     headers: {
       'Content-Type': 'application/pdf',

@@ -7,11 +7,13 @@ import {
   sellerLegalLine,
 } from '~/domain/invoices/format';
 import { DEMO_DOCUMENT_NOTICE, type DocumentSnapshot } from '~/domain/invoices/snapshot';
+import { DOCUMENT_FONT, DOCUMENT_FONT_BOLD } from './document-fonts.server';
 
 /*
  * The PDF of an invoice or credit note, drawn from its frozen snapshot only: the same content as
- * the /facture page. The PDF's standard Helvetica covers French (WinAnsi encoding); characters it
- * lacks are written with their nearest Latin letter (pdfText) rather than a wrong glyph.
+ * the /facture page, in embedded fonts (document-fonts.server.ts: a Factur-X is a PDF/A);
+ * factur-x-pdf.server.ts makes it the file people download. pdfText keeps to WinAnsi because the
+ * shop's other PDFs use the standard Helvetica.
  */
 
 // WinAnsi (CP1252) beyond Latin-1.
@@ -56,24 +58,30 @@ const styles = StyleSheet.create({
     paddingTop: 40,
     paddingBottom: 70,
     paddingHorizontal: 44,
-    fontFamily: 'Helvetica',
+    fontFamily: DOCUMENT_FONT,
     fontSize: 9.5,
     color: '#1f2933',
   },
   header: { flexDirection: 'row', justifyContent: 'space-between', marginBottom: 26 },
-  brand: { fontFamily: 'Helvetica-Bold', fontSize: 18, color: INK, marginBottom: 4 },
+  brand: { fontFamily: DOCUMENT_FONT_BOLD, fontSize: 18, color: INK, marginBottom: 4 },
   muted: { color: MUTED },
   titleBlock: { alignItems: 'flex-end' },
-  title: { fontFamily: 'Helvetica-Bold', fontSize: 16, color: INK, marginBottom: 6 },
+  title: { fontFamily: DOCUMENT_FONT_BOLD, fontSize: 16, color: INK, marginBottom: 6 },
   parties: { flexDirection: 'row', justifyContent: 'space-between', marginBottom: 22 },
   party: { width: '46%' },
   deliveryParty: { marginTop: 10 },
-  partyLabel: { fontFamily: 'Helvetica-Bold', fontSize: 8, color: MUTED, textTransform: 'uppercase', marginBottom: 4 },
-  bold: { fontFamily: 'Helvetica-Bold' },
+  partyLabel: {
+    fontFamily: DOCUMENT_FONT_BOLD,
+    fontSize: 8,
+    color: MUTED,
+    textTransform: 'uppercase',
+    marginBottom: 4,
+  },
+  bold: { fontFamily: DOCUMENT_FONT_BOLD },
   table: { borderTopWidth: 1, borderTopColor: INK },
   row: { flexDirection: 'row', borderBottomWidth: 0.5, borderBottomColor: RULE, paddingVertical: 5 },
   headRow: { flexDirection: 'row', paddingVertical: 5, borderBottomWidth: 1, borderBottomColor: INK },
-  headCell: { fontFamily: 'Helvetica-Bold', fontSize: 8.5 },
+  headCell: { fontFamily: DOCUMENT_FONT_BOLD, fontSize: 8.5 },
   colLabel: { width: '46%', paddingRight: 6 },
   colQty: { width: '8%', textAlign: 'right' },
   colUnit: { width: '15%', textAlign: 'right' },
@@ -89,7 +97,7 @@ const styles = StyleSheet.create({
     marginTop: 2,
     borderTopWidth: 1,
     borderTopColor: INK,
-    fontFamily: 'Helvetica-Bold',
+    fontFamily: DOCUMENT_FONT_BOLD,
     fontSize: 11,
   },
   notes: { marginTop: 26, gap: 3 },

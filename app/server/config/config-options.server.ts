@@ -19,7 +19,11 @@ export type ConfigOptionName =
   | 'mail_hold'
   | 'database_identity'
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
-  | 'email_dkim';
+  | 'email_dkim'
+  // The plateforme agréée: its addresses and credentials (secret encrypted), and where the reading
+  // of its statuses stopped (einvoicing/pa-config.server.ts, pa-deposits.server.ts).
+  | 'pa_config'
+  | 'pa_status_cursor';
 
 export type Executor = Database | Tx;
 

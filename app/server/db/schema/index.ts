@@ -1,6 +1,7 @@
 export * from './audit';
 export * from './auth';
 export * from './copies';
+export * from './einvoicing';
 export * from './gift-cards';
 export * from './instances';
 export * from './media';

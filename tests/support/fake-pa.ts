@@ -69,6 +69,8 @@ export interface FakePa {
   addCompany(siren: string, name: string): void;
   /** Makes every service answer 503 until called with false. */
   setDown(down: boolean): void;
+  /** Keeps the next deposit but drops its answer (the connection cut): the shop cannot know it arrived. */
+  loseNextAnswer(): void;
   /** Waits (bounded) until `predicate` holds, polling the recorded state. */
   waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -152,6 +154,7 @@ export async function startFakePa({
   const tokens = new Map<string, number>();
   const companies = new Map<string, string>();
   let down = false;
+  let loseAnswer = false;
   let tokenRequests = 0;
 
   const now = () => new Date().toISOString();
@@ -276,6 +279,11 @@ export async function startFakePa({
     } else if (autoDeposited) {
       incomingStatus(documentNumberOf(name), 200);
     }
+    if (loseAnswer) {
+      loseAnswer = false;
+      response.destroy();
+      return;
+    }
     send(response, 202, { ...flowInfo, flowId, submittedAt: at });
   }
 
@@ -373,6 +381,9 @@ export async function startFakePa({
     addCompany: (siren, name) => companies.set(siren, name),
     setDown: (value) => {
       down = value;
+    },
+    loseNextAnswer: () => {
+      loseAnswer = true;
     },
     async waitFor(predicate, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

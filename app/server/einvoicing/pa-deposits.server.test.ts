@@ -5,7 +5,7 @@ import { insertTestOrder, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
-import { forgetPaTokens, lookupSiren, testPaConnection } from './pa-client.server';
+import { forgetPaTokens, getFlow, lookupSiren, testPaConnection } from './pa-client.server';
 import { loadPaConfig, savePaConfig } from './pa-config.server';
 import { drainPaFlows, listOrderPaFlows, pollPaStatuses, reissueRejectedInvoice } from './pa-deposits.server';
 
@@ -124,6 +124,12 @@ describe('a business invoice on the PA', () => {
       processingRule: 'B2B',
     });
     expect(deposits[0]?.file.subarray(0, 5).toString()).toBe('%PDF-');
+    const [recorded] = await rows<{ flow_id: string }>(sql`select flow_id from pa_flows where order_id = ${order.id}`);
+    expect(await getFlow(recorded?.flow_id as string)).toMatchObject({
+      flowId: deposits[0]?.flowId,
+      trackingId: invoice?.number,
+      flowDirection: 'Out',
+    });
     expect((await history(order.id)).map((e) => e.kind)).toEqual(['einvoice_deposited']);
   });
 

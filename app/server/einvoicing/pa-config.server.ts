@@ -102,8 +102,6 @@ export async function savePaConfig(input: unknown, actor: AuditActor = 'system')
       const change = changedFields(stored, next, { secrets: PA_SECRET_FIELDS });
       if (change) await recordAudit(tx, { actor, kind: 'settings.pa', subject: PA_CONFIG_OPTION, ...change });
       log.info({ enabled: next.enabled, testMode: next.testMode }, 'plateforme agréée configuration saved');
-      // Deposits waiting for a usable PA are due now.
-      await tx.execute(sql`select pg_notify('pa_flows', '')`);
       return { ok: true as const, config: toPublicPaConfig(await loadPaConfig(tx)) };
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { PA_REJECTED } from '~/domain/einvoicing/pa-statuses';
 import type { DocumentSnapshot } from '~/domain/invoices/snapshot';
 import type { Tx } from '../db/client.server';
@@ -7,11 +7,9 @@ import { paFlows } from '../db/schema';
 /*
  * Queueing a flow for the plateforme agréée, inside the caller's transaction (the invoice's
  * issuing one): the row and the document commit together or not at all, and the worker
- * (pa-deposits.server.ts), woken at commit, deposits it. A dedupe key per document: queueing twice
+ * (pa-worker.server.ts, a pass every few seconds) deposits it. A dedupe key per document: queueing twice
  * adds nothing. Kept apart from the worker so that invoices.server.ts imports no more than this.
  */
-
-export const PA_CHANNEL = 'pa_flows';
 
 export interface QueueDocumentInput {
   kind: 'invoice' | 'credit_note';
@@ -55,7 +53,6 @@ export async function queueDocumentDeposit(tx: Tx, input: QueueDocumentInput): P
     })
     .onConflictDoNothing()
     .returning({ id: paFlows.id });
-  if (inserted.length > 0) await tx.execute(sql`select pg_notify(${PA_CHANNEL}, '')`);
   return inserted.length > 0;
 }
 
@@ -87,6 +84,5 @@ export async function queueStatusFlow(tx: Tx, input: QueueStatusInput): Promise<
     })
     .onConflictDoNothing()
     .returning({ id: paFlows.id });
-  if (inserted.length > 0) await tx.execute(sql`select pg_notify(${PA_CHANNEL}, '')`);
   return inserted.length > 0;
 }

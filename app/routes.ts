@@ -120,6 +120,8 @@ export default [
     route('journal', 'routes/admin/journal.tsx'),
     // The e-mails' DKIM signing key and the DNS record to publish (a setting).
     route('signature-email', 'routes/admin/email-signing.tsx'),
+    // The plateforme agréée: its addresses and credentials, « Tester la connexion » (a setting).
+    route('plateforme-agreee', 'routes/admin/e-invoicing.tsx'),
   ]),
   // Its resource routes: dialogs' data and actions, search, notifications (and their event stream), exports.
   route('admin/api/recherche', 'routes/admin/api/search.ts'),

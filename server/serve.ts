@@ -4,6 +4,8 @@ import { issueSetupCode } from '~/server/auth/setup-code.server';
 import { closeDatabase } from '~/server/db/client.server';
 import { DataDirBusyError } from '~/server/db/embedded.server';
 import { type OpenedDatabase, openDatabase } from '~/server/db/open.server';
+// The plateforme agréée's deposits and statuses (docs/plateforme-agreee.md).
+import { startPaWorker, stopPaWorker } from '~/server/einvoicing/pa-worker.server';
 import { checkMailHoldAtStart } from '~/server/email/mail-hold.server';
 import { startEmailWorker, stopEmailWorker } from '~/server/email/worker.server';
 import { parseEnv } from '~/server/env.server';
@@ -81,7 +83,9 @@ export async function serve(): Promise<void> {
   startEmailWorker();
   startFilePreviews();
   startOrderHousekeeping();
+  startPaWorker();
   onFailedStart(async () => {
+    await stopPaWorker();
     await stopOrderHousekeeping();
     await stopEmailWorker();
     await stopFilePreviews();
@@ -125,7 +129,7 @@ export async function serve(): Promise<void> {
     // e-mail being sent, the preview being made, the housekeeping pass), and the database closes.
     log.info({ signal }, 'shutting down');
     await drainer.drain(env.SHUTDOWN_GRACE_SECONDS * 1000);
-    await Promise.all([stopOrderHousekeeping(), stopEmailWorker(), stopFilePreviews()]);
+    await Promise.all([stopOrderHousekeeping(), stopEmailWorker(), stopFilePreviews(), stopPaWorker()]);
     log.info('shutting down: workers stopped');
     await stopSharedCaches();
     await closeDatabase();

@@ -80,6 +80,14 @@ const envSchema = z
       .min(0, 'SHUTDOWN_GRACE_SECONDS must be 0 or more')
       .max(3600, 'SHUTDOWN_GRACE_SECONDS must be at most 3600')
       .default(25),
+    // How often the plateforme agréée's statuses are read back (docs/plateforme-agreee.md): the
+    // PA is polled, it does not call the shop. Staff can read them at once from the order's page.
+    PA_STATUS_POLL_SECONDS: z.coerce
+      .number({ message: 'PA_STATUS_POLL_SECONDS must be a number of seconds' })
+      .int('PA_STATUS_POLL_SECONDS must be a whole number of seconds')
+      .min(5, 'PA_STATUS_POLL_SECONDS must be at least 5')
+      .max(86_400, 'PA_STATUS_POLL_SECONDS must be at most 86400')
+      .default(300),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),

@@ -23,6 +23,7 @@ import { orderChargeRows, orderItemRows } from '~/domain/pricing/item-rows';
 import { type Capability, can } from '~/domain/staff/permissions';
 import { FileUploadPanel, uploadSupports } from './file-upload-panel';
 import { OrderContactForm } from './order-contact-form';
+import { type EinvoicingView, OrderEinvoicing } from './order-einvoicing';
 import { OrderFilesSection } from './order-files-section';
 import {
   CancelOwedNotice,
@@ -235,8 +236,11 @@ export function OrderDetailsDialog({
   order,
   role,
   onClose,
+  einvoicing = null,
 }: {
   order: OrderDetails;
+  /** The business documents' life on the plateforme agréée, when the order has any. */
+  einvoicing?: EinvoicingView | null;
   /** Each form shows only to a role that may use it (the server checks again, access.server.ts). */
   role: Role;
   onClose: () => void;
@@ -400,6 +404,15 @@ export function OrderDetailsDialog({
               <FileUploadPanel orderId={order.id} supports={uploadSupports(order.items)} />
             )}
           </>
+        ) : null}
+
+        {einvoicing ? (
+          <OrderEinvoicing
+            orderId={order.id}
+            view={einvoicing}
+            canReissue={allowed('refunds')}
+            canWrite={allowed('orders.write')}
+          />
         ) : null}
 
         <section aria-labelledby="commande-historique" className="flex flex-col gap-2">

@@ -36,6 +36,9 @@ export const AUDIT_KIND_LABELS = {
   'price.change': 'Modification des tarifs',
   'settings.email': 'Paramètres e-mail',
   'settings.payment': 'Paramètres de paiement',
+  // The plateforme agréée (docs/plateforme-agreee.md): its settings, and a buyer corrected after a rejection.
+  'settings.pa': 'Plateforme agréée',
+  'order.einvoice_reissue': 'Facture rejetée corrigée et réémise',
   'settings.files': 'Conservation des fichiers',
   'settings.shipping': 'Identifiants Coliship',
   'settings.security': 'Règle de double authentification',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../zod-config';
+import { PA_REFUSED, PA_REJECTED, paStatusLabel } from '../einvoicing/pa-statuses';
 import { emailTemplateLabel } from '../email/template-labels';
 import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
 import {
@@ -37,6 +38,8 @@ const NAMED_ACTORS: Readonly<Record<string, string>> = {
   stripe: 'Stripe',
   monetico: 'Monetico',
   staff: 'Équipe',
+  // The plateforme agréée: deposits and the statuses it reports (docs/plateforme-agreee.md).
+  pa: 'Plateforme agréée',
 };
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = {
@@ -336,6 +339,61 @@ export const ORDER_EVENTS = {
         nonEmpty(data.invoiceNumber) ? `sur la facture ${data.invoiceNumber}` : null,
       ),
     customer: () => 'Avoir émis',
+  }),
+  // The plateforme agréée (docs/plateforme-agreee.md, decision 047): a business document deposited,
+  // each status it reports, a status the shop sent (« Encaissée »), a deposit given up, a re-issue.
+  einvoice_deposited: kind({
+    schema: z.object({ number: text.optional(), flowId: text.optional(), documentKind: text.optional() }).passthrough(),
+    label: (data) =>
+      data.documentKind === 'credit_note'
+        ? 'Avoir déposé sur la plateforme agréée'
+        : 'Facture déposée sur la plateforme agréée',
+    detail: (data) => joined(nonEmpty(data.number), data.flowId ? `flux ${data.flowId}` : null),
+  }),
+  einvoice_status: kind({
+    schema: z
+      .object({ number: text.optional(), code: z.number().int().optional(), reason: text.optional() })
+      .passthrough(),
+    label: (data) => {
+      const code = data.code ?? 0;
+      if (code === PA_REJECTED) return 'Facture rejetée par la plateforme';
+      if (code === PA_REFUSED) return 'Facture refusée par l’acheteur';
+      return nbsp('Plateforme agréée', paStatusLabel(code));
+    },
+    detail: (data) =>
+      joined(
+        nonEmpty(data.number),
+        data.code !== undefined ? `statut ${data.code}` : null,
+        nonEmpty(data.reason) ? nbsp('motif', data.reason as string) : null,
+      ),
+  }),
+  einvoice_status_sent: kind({
+    schema: z
+      .object({ number: text.optional(), code: z.number().int().optional(), amountCents: cents.nullable().optional() })
+      .passthrough(),
+    label: (data) => nbsp('Statut transmis à la plateforme', paStatusLabel(data.code ?? 0)),
+    detail: (data) => joined(nonEmpty(data.number), amount(data.amountCents)),
+  }),
+  einvoice_deposit_failed: kind({
+    schema: z.object({ number: text.optional(), error: text.optional() }).passthrough(),
+    label: () => 'Dépôt sur la plateforme agréée abandonné',
+    detail: (data) => joined(nonEmpty(data.number), nonEmpty(data.error)),
+  }),
+  einvoice_reissued: kind({
+    schema: z
+      .object({
+        rejectedNumber: text.optional(),
+        creditNoteNumber: text.nullable().optional(),
+        number: text.optional(),
+      })
+      .passthrough(),
+    label: () => 'Facture rejetée corrigée et réémise',
+    detail: (data) =>
+      joined(
+        data.rejectedNumber ? `${data.rejectedNumber} annulée` : null,
+        nonEmpty(data.creditNoteNumber) ? `avoir ${data.creditNoteNumber}` : null,
+        data.number ? `remplacée par ${data.number}` : null,
+      ),
   }),
   withdrawal_requested: kind({
     schema: z.object({ requestedAt: text.optional(), statusAtRequest: text.optional() }).passthrough(),

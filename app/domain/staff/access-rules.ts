@@ -68,6 +68,12 @@ export const ORDER_DIALOG_INTENTS: Readonly<Record<string, Capability>> = {
   'approve-refund': 'refunds',
   // The customer's IBAN in full, to pay a refund by transfer (journaled; decision 025).
   'reveal-iban': 'refunds',
+  // The plateforme agréée (decision 047): a rejected invoice corrected and issued again (a credit
+  // note and a new invoice: the refund right, as every credit note), a failed deposit retried, the
+  // statuses read now rather than at the next pass.
+  'einvoice-reissue': 'refunds',
+  'einvoice-retry': 'orders.write',
+  'einvoice-poll': 'orders.write',
 };
 
 /**
@@ -229,6 +235,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/team': staff('team'),
   // The e-mails' DKIM key: part of the e-mail settings.
   'routes/admin/email-signing': staff('settings'),
+  // The plateforme agréée's addresses and credentials, and its connection test: a setting.
+  'routes/admin/e-invoicing': staff('settings'),
   'routes/admin/security': {
     ...staffIntents('dashboard', SECURITY_INTENTS),
     whileHeldForTwoFactor: true,

@@ -100,6 +100,9 @@ export default function AccountingTab({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="text-muted-foreground text-sm">La configuration du paiement s’affiche avec JavaScript.</p>
           )}
+          <Link to="/admin/plateforme-agreee" className="w-fit text-primary text-sm underline">
+            Plateforme agréée (facturation électronique)
+          </Link>
         </section>
       ) : null}
     </div>

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data, useLocation, useNavigate } from 'react-router';
 import type { StatusActionData } from '~/components/admin/order-details-dialog';
 import { OrderDetailsDialog } from '~/components/admin/order-details-dialog';
+import type { EinvoiceActionData } from '~/components/admin/order-einvoicing';
 import type { MoneyActionData } from '~/components/admin/order-money-forms';
 import type { StageActionData } from '~/components/admin/order-stage-form';
 import { OrderFilters, OrdersTable } from '~/components/admin/orders-table';
@@ -32,6 +33,14 @@ import { addOrderNote, changeOrderStatus, getOrderDetails, listOrders } from '~/
 import { listSavedFilters } from '~/server/admin/saved-filters.server';
 import { invalidateDashboardStats } from '~/server/admin/stats.server';
 import { advanceOrders } from '~/server/admin/workshop.server';
+import { PaError } from '~/server/einvoicing/pa-client.server';
+import {
+  drainPaFlows,
+  getOrderEinvoicing,
+  pollPaStatuses,
+  reissueRejectedInvoice,
+  retryFailedPaFlow,
+} from '~/server/einvoicing/pa-deposits.server';
 import { readFormData } from '~/server/form-data.server';
 import { log } from '~/server/log.server';
 import { applyTransition } from '~/server/orders/lifecycle.server';
@@ -54,12 +63,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const params = parseOrderListParams(url.searchParams);
   const orderId = url.searchParams.get('commande');
-  const [page, details, savedFilters] = await Promise.all([
+  const [page, details, savedFilters, einvoicing] = await Promise.all([
     listOrders(params),
     orderId && UUID.test(orderId) ? getOrderDetails(orderId) : Promise.resolve(null),
     listSavedFilters(staff.id),
+    orderId && UUID.test(orderId) ? getOrderEinvoicing(orderId) : Promise.resolve(null),
   ]);
-  return { params, page, details, missingOrder: Boolean(orderId) && !details, savedFilters, role: staff.role };
+  return {
+    params,
+    page,
+    details,
+    einvoicing,
+    missingOrder: Boolean(orderId) && !details,
+    savedFilters,
+    role: staff.role,
+  };
 }
 
 // Answers a form can correct are 200 with `ok: false`: a 4xx is logged as an error by browsers.
@@ -82,11 +100,60 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'settle-withdrawal') return settleWithdrawal(form, orderId, admin.id);
   if (intent === 'approve-refund') return approveDueRefund(form, orderId, admin.id);
   if (intent === 'reveal-iban') return revealBankDetails(orderId, admin.id);
+  if (intent === 'einvoice-reissue' || intent === 'einvoice-retry' || intent === 'einvoice-poll') {
+    return data(await einvoiceAction(intent, form, orderId, admin.id));
+  }
   if (intent !== 'status') return reply({ intent: 'status', ok: false, error: UNKNOWN_STATUS_MESSAGE }, 400);
   return changeStatus(form, orderId, admin);
 }
 
 type Admin = Awaited<ReturnType<typeof requireStaff>>;
+
+/** The « Facture électronique » section's forms (components/admin/order-einvoicing.tsx). */
+async function einvoiceAction(
+  intent: 'einvoice-reissue' | 'einvoice-retry' | 'einvoice-poll',
+  form: FormData,
+  orderId: string,
+  actor: string,
+): Promise<EinvoiceActionData> {
+  const paFlowId = String(form.get('paFlowId') ?? '');
+  try {
+    if (intent === 'einvoice-poll') {
+      const { received } = await pollPaStatuses();
+      await drainPaFlows();
+      return {
+        intent: 'einvoice',
+        ok: true,
+        message: received > 0 ? `${received} nouveau(x) statut(s) reçu(s).` : 'Aucun nouveau statut.',
+      };
+    }
+    if (!UUID.test(paFlowId)) return { intent: 'einvoice', ok: false, error: 'Dépôt introuvable.' };
+    if (intent === 'einvoice-retry') {
+      const retried = await retryFailedPaFlow(orderId, paFlowId);
+      if (retried) await drainPaFlows();
+      return retried
+        ? { intent: 'einvoice', ok: true, message: 'Dépôt relancé.' }
+        : { intent: 'einvoice', ok: false, error: 'Ce dépôt n’est pas en échec.' };
+    }
+    const correction = Object.fromEntries(
+      ['companyName', 'siren', 'vatNumber', 'chorusServiceCode'].map((field) => [field, String(form.get(field) ?? '')]),
+    );
+    const result = await reissueRejectedInvoice({ orderId, paFlowId, correction, actor });
+    if (!result.ok) return { intent: 'einvoice', ok: false, error: result.error, fieldErrors: result.fieldErrors };
+    await invalidateDashboardStats();
+    // Deposited now rather than at the worker's next pass; a PA that is down leaves it queued.
+    await drainPaFlows().catch((error: unknown) => log.warn({ err: error }, 'PA: deposit after re-issue deferred'));
+    return {
+      intent: 'einvoice',
+      ok: true,
+      message: `Facture réémise\u00a0: ${result.invoiceNumber}${result.creditNoteNumber ? ` (avoir ${result.creditNoteNumber})` : ''}.`,
+    };
+  } catch (error) {
+    log.error({ err: error, orderId, intent }, 'e-invoicing action failed');
+    const message = error instanceof PaError ? error.message : 'L’action n’a pas pu être faite. Réessayez.';
+    return { intent: 'einvoice', ok: false, error: message };
+  }
+}
 
 async function addNote(form: FormData, orderId: string, admin: Admin) {
   const submission = parseWithZod(form, { schema: orderNoteSchema });
@@ -277,7 +344,12 @@ export default function OrdersTab({ loaderData }: Route.ComponentProps) {
         role={loaderData.role}
       />
       {loaderData.details ? (
-        <OrderDetailsDialog order={loaderData.details} role={loaderData.role} onClose={close} />
+        <OrderDetailsDialog
+          order={loaderData.details}
+          role={loaderData.role}
+          onClose={close}
+          einvoicing={loaderData.einvoicing}
+        />
       ) : null}
       {loaderData.missingOrder ? <Alert variant="danger">Cette commande est introuvable.</Alert> : null}
     </div>

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
-import { creditedInvoiceIssuedAt, renderFacturXPdf } from '~/server/invoices/factur-x-pdf.server';
+import { issuedDocumentFacturX } from '~/server/invoices/factur-x-pdf.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
 import { documentFileName } from '~/server/invoices/pdf.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
@@ -30,8 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : (documents.invoice ?? undefined);
   if (!document) throw data('Facture introuvable', { status: 404 });
   // The Factur-X (PDF/A-3 with its XML): the one file of the document, for people and machines.
-  const invoices = [documents.invoice, ...documents.supplementInvoices];
-  const pdf = await renderFacturXPdf(document.snapshot, creditedInvoiceIssuedAt(document.snapshot, invoices));
+  const pdf = await issuedDocumentFacturX(document.snapshot);
   return new Response(new Uint8Array(pdf), {
     headers: {
       'Content-Type': 'application/pdf',

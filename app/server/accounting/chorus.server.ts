@@ -8,7 +8,8 @@ import { parseDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { type AuditActor, recordAudit } from '../audit/audit.server';
 import { type Database, db } from '../db/client.server';
 // The PDF the invoice's route serves (routes/api/invoice-pdf.ts): the same function, never another.
-import { documentFileName, renderDocumentPdf } from '../invoices/pdf.server';
+import { issuedDocumentFacturX } from '../invoices/factur-x-pdf.server';
+import { documentFileName } from '../invoices/pdf.server';
 
 /*
  * « Export Chorus Pro »: the period's invoices and credit notes to public bodies (the buyer's
@@ -63,7 +64,11 @@ export async function chorusExport(
     if (!snapshot?.business) throw new Error(`chorus: the snapshot of ${String(row.number)} does not read`);
     const issuedAt = new Date(row.issued_at as string);
     const fileName = documentFileName(snapshot);
-    entries.push({ name: fileName, bytes: new Uint8Array(await renderDocumentPdf(snapshot)), modifiedAt: issuedAt });
+    entries.push({
+      name: fileName,
+      bytes: new Uint8Array(await issuedDocumentFacturX(snapshot)),
+      modifiedAt: issuedAt,
+    });
     list.push({
       kind: snapshot.kind,
       number: snapshot.number,

@@ -25,7 +25,11 @@ export type ConfigOptionName =
   // The VAT regime that sets the e-reporting cadence, and its first day (e-reporting/settings.server.ts).
   | 'e_reporting'
   // The payment journal's Ed25519 signing key, its private half encrypted (payment-journal/key.server.ts).
-  | 'payment_journal_key';
+  | 'payment_journal_key'
+  // The plateforme agréée: its addresses and credentials (secret encrypted), and where the reading
+  // of its statuses stopped (einvoicing/pa-config.server.ts, pa-deposits.server.ts).
+  | 'pa_config'
+  | 'pa_status_cursor';
 
 export type Executor = Database | Tx;
 

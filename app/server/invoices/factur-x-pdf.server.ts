@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { AFRelationship, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRef, PDFString } from 'pdf-lib';
 import { buildFacturXml, FACTUR_X_FILE_NAME, type FacturXContext } from '~/domain/invoices/factur-x/cii';
 import { facturXmp } from '~/domain/invoices/factur-x/xmp';
 import { documentHeading } from '~/domain/invoices/format';
 import type { DocumentSnapshot } from '~/domain/invoices/snapshot';
+import type { Executor } from '../config/config-options.server';
+import { db } from '../db/client.server';
+import { invoices } from '../db/schema';
 import { renderDocumentPdf } from './pdf.server';
 
 /*
@@ -113,4 +117,20 @@ export function creditedInvoiceIssuedAt(
   if (snapshot.kind !== 'credit_note' || !snapshot.invoiceNumber) return {};
   const invoice = invoices.find((candidate) => candidate?.number === snapshot.invoiceNumber);
   return invoice ? { referencedInvoiceIssuedAt: invoice.issuedAt } : {};
+}
+
+/**
+ * The Factur-X of an issued document, as every reader serves it (the PDF route, the plateforme
+ * agréée's deposits, the Chorus Pro export): a credit note's e-invoice states when the invoice it
+ * cancels was issued, read here by that invoice's number (numbers are unique), so that a credit
+ * note of a replaced or supplement invoice names the right date too.
+ */
+export async function issuedDocumentFacturX(snapshot: DocumentSnapshot, executor: Executor = db()): Promise<Buffer> {
+  if (snapshot.kind !== 'credit_note' || !snapshot.invoiceNumber) return renderFacturXPdf(snapshot);
+  const [invoice] = await executor
+    .select({ number: invoices.number, issuedAt: invoices.issuedAt })
+    .from(invoices)
+    .where(eq(invoices.number, snapshot.invoiceNumber))
+    .limit(1);
+  return renderFacturXPdf(snapshot, creditedInvoiceIssuedAt(snapshot, [invoice]));
 }

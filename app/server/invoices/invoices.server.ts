@@ -14,6 +14,7 @@ import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
+import { queueDocumentDeposit } from '../einvoicing/pa-queue.server';
 import { buyerOf, deliveryPartyOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
@@ -78,10 +79,15 @@ export async function takeDocumentNumber(
   };
 }
 
-/** The order's own invoice (one per order): a reception supplement's invoice is not it. */
+/**
+ * The order's own invoice (one per order): a reception supplement's invoice is not it. Read with
+ * `latestFirst`: an invoice rejected by the plateforme agréée and replaced (decision 047) leaves its
+ * replacement, issued later, as the order's invoice.
+ */
 function orderInvoice(orderId: string) {
   return and(eq(invoices.orderId, orderId), isNull(invoices.adjustmentId));
 }
+const latestFirst = [desc(invoices.issuedAt), desc(invoices.number)] as const;
 
 export interface IssueInvoiceInput {
   orderId: string;
@@ -96,7 +102,12 @@ export interface IssueInvoiceInput {
  * invoice, the existing one is returned). The caller has locked the order row.
  */
 export async function issueInvoice(tx: Tx, input: IssueInvoiceInput): Promise<IssuedDocument> {
-  const [existing] = await tx.select().from(invoices).where(orderInvoice(input.orderId)).limit(1);
+  const [existing] = await tx
+    .select()
+    .from(invoices)
+    .where(orderInvoice(input.orderId))
+    .orderBy(...latestFirst)
+    .limit(1);
   if (existing) return documentOf(existing, false);
   const facts = await loadOrderFacts(tx, input.orderId);
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
@@ -153,6 +164,8 @@ async function insertPaidInvoice(
     kind: 'invoice_issued',
     data: { invoiceId: row.id, number, amountCents: row.amountCents, ...(adjustmentId ? { adjustmentId } : {}) },
   });
+  // A business invoice goes to the plateforme agréée: queued here, in the issuing transaction.
+  await queueDocumentDeposit(tx, { kind: 'invoice', id: row.id, orderId: facts.id, snapshot, isDemo: demo });
   return documentOf(row, true);
 }
 
@@ -167,6 +180,11 @@ export interface IssueCreditNoteInput {
    * « Remboursement partiel — commande SV-… ».
    */
   amountCents?: number;
+  /**
+   * The invoice to credit, when it is not the order's own (a supplement's, or one rejected by the
+   * plateforme agréée and replaced: decision 047). Must be an invoice of the order.
+   */
+  invoiceId?: string;
 }
 
 /**
@@ -180,7 +198,16 @@ export interface IssueCreditNoteInput {
 export async function issueCreditNote(tx: Tx, input: IssueCreditNoteInput): Promise<IssuedDocument | null> {
   const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
   if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
-  const [invoice] = await tx.select().from(invoices).where(orderInvoice(input.orderId)).limit(1);
+  const [invoice] = await tx
+    .select()
+    .from(invoices)
+    .where(
+      input.invoiceId
+        ? and(eq(invoices.orderId, input.orderId), eq(invoices.id, input.invoiceId))
+        : orderInvoice(input.orderId),
+    )
+    .orderBy(...latestFirst)
+    .limit(1);
   if (!invoice) return null;
   const previous = await creditNotesOf(tx, invoice.id);
   const remaining = invoice.amountCents - previous.reduce((sum, note) => sum + note.amountCents, 0);
@@ -324,6 +351,15 @@ async function creditInvoice(
       ...(full ? {} : { partial: true }),
     },
   });
+  // A business credit note goes to the plateforme agréée (not one cancelling a rejected invoice).
+  await queueDocumentDeposit(tx, {
+    kind: 'credit_note',
+    id: row.id,
+    orderId: facts.id,
+    snapshot,
+    isDemo: demo,
+    invoiceId: invoice.id,
+  });
   return documentOf(row, true);
 }
 
@@ -368,7 +404,12 @@ export async function getOrderDocuments(
   executor: Executor | Database = db(),
 ): Promise<OrderDocuments> {
   const [invoiceRows, creditRows, supplementRows] = await Promise.all([
-    executor.select().from(invoices).where(orderInvoice(orderId)).limit(1),
+    executor
+      .select()
+      .from(invoices)
+      .where(orderInvoice(orderId))
+      .orderBy(...latestFirst)
+      .limit(1),
     executor.select().from(creditNotes).where(eq(creditNotes.orderId, orderId)).orderBy(desc(creditNotes.issuedAt)),
     executor
       .select()
@@ -440,7 +481,12 @@ function supplementDiscounts(pricing: unknown, facts: OrderFacts) {
  * sandbox makes it a demonstration invoice, like the order's.
  */
 export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoiceInput): Promise<IssuedDocument> {
-  const [existing] = await tx.select().from(invoices).where(eq(invoices.adjustmentId, input.adjustmentId)).limit(1);
+  const [existing] = await tx
+    .select()
+    .from(invoices)
+    .where(eq(invoices.adjustmentId, input.adjustmentId))
+    .orderBy(...latestFirst)
+    .limit(1);
   if (existing) return documentOf(existing, false);
   const facts = await loadOrderFacts(tx, input.orderId);
   if (!facts) throw new InvoiceError(`no order ${input.orderId} to invoice`);
@@ -464,4 +510,67 @@ export async function issueSupplementInvoice(tx: Tx, input: IssueSupplementInvoi
     totalPriceCents: input.amountCents,
   };
   return insertPaidInvoice(tx, facts, order, input, input.adjustmentId);
+}
+
+export interface IssueReplacementInvoiceInput {
+  orderId: string;
+  /** The invoice rejected by the plateforme agréée (213), already cancelled by its credit note. */
+  rejectedInvoiceId: string;
+  actor: string;
+}
+
+/**
+ * Issues, inside the caller's transaction, the invoice that replaces one the plateforme agréée
+ * rejected (decision 047): the same sale (lines, totals, payment, supplement) under the next
+ * number, with the buyer as the order now states it (corrected by the staff), and a mention naming
+ * the rejected invoice. The rejected one is never updated: its credit note cancels it. Idempotent:
+ * an invoice already replaced returns its replacement (`created: false`). Locks the order row.
+ */
+export async function issueReplacementInvoice(tx: Tx, input: IssueReplacementInvoiceInput): Promise<IssuedDocument> {
+  const facts = await loadOrderFacts(tx, input.orderId, { lock: true });
+  if (!facts) throw new InvoiceError(`no order ${input.orderId}`);
+  const [rejected] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, input.orderId), eq(invoices.id, input.rejectedInvoiceId)));
+  if (!rejected) throw new InvoiceError(`no invoice ${input.rejectedInvoiceId} on order ${facts.number}`);
+  const [existing] = await tx.select().from(invoices).where(eq(invoices.replacesInvoiceId, rejected.id)).limit(1);
+  if (existing) return documentOf(existing, false);
+  const previous = parseDocumentSnapshot(rejected.snapshot);
+  if (!previous) throw new InvoiceError(`invoice ${rejected.number} has a snapshot of an unknown shape`);
+
+  const { number, issuedAt } = await takeDocumentNumber(tx, 'invoice', { demo: rejected.isDemo });
+  const { business: _rejectedBuyer, ...rest } = previous;
+  const snapshot: DocumentSnapshot = {
+    ...rest,
+    number,
+    issuedAt: issuedAt.toISOString(),
+    buyer: buyerOf(facts),
+    ...(facts.business ? { business: facts.business } : {}),
+    notes: [...previous.notes, `Remplace la facture ${rejected.number}, rejetée par la plateforme agréée.`],
+  };
+  const [row] = await tx
+    .insert(invoices)
+    .values({
+      number,
+      orderId: facts.id,
+      issuedAt,
+      amountCents: rejected.amountCents,
+      vatCents: rejected.vatCents,
+      snapshot,
+      isPaid: rejected.isPaid,
+      isDemo: rejected.isDemo,
+      adjustmentId: rejected.adjustmentId,
+      replacesInvoiceId: rejected.id,
+    })
+    .returning();
+  if (!row) throw new InvoiceError('the replacement invoice was not inserted');
+  await tx.insert(orderEvents).values({
+    orderId: facts.id,
+    actor: input.actor,
+    kind: 'invoice_issued',
+    data: { invoiceId: row.id, number, amountCents: row.amountCents, replacesNumber: rejected.number },
+  });
+  await queueDocumentDeposit(tx, { kind: 'invoice', id: row.id, orderId: facts.id, snapshot, isDemo: row.isDemo });
+  return documentOf(row, true);
 }

@@ -2,6 +2,7 @@ export * from './audit';
 export * from './auth';
 export * from './copies';
 export * from './e-reporting';
+export * from './einvoicing';
 export * from './gift-cards';
 export * from './instances';
 export * from './media';

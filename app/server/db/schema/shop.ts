@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -555,10 +556,21 @@ export const invoices = pgTable(
     isPaid: boolean('is_paid').notNull().default(false),
     /** A reception supplement's own invoice; null for the order's invoice (one per order). */
     adjustmentId: uuid('adjustment_id').references(() => orderAdjustments.id, { onDelete: 'restrict' }),
+    /**
+     * The invoice this one replaces: rejected by the plateforme agréée (213), cancelled by a credit
+     * note and issued again under the next number with the buyer corrected (decision 047).
+     */
+    replacesInvoiceId: uuid('replaces_invoice_id').references((): AnyPgColumn => invoices.id, {
+      onDelete: 'restrict',
+    }),
   },
   (t) => [
-    uniqueIndex('invoices_order_id_idx').on(t.orderId).where(sql`${t.adjustmentId} is null`),
-    uniqueIndex('invoices_adjustment_id_idx').on(t.adjustmentId),
+    // One invoice per order and per supplement, replacements apart (each replaces one invoice, once).
+    uniqueIndex('invoices_order_id_idx')
+      .on(t.orderId)
+      .where(sql`${t.adjustmentId} is null and ${t.replacesInvoiceId} is null`),
+    uniqueIndex('invoices_adjustment_id_idx').on(t.adjustmentId).where(sql`${t.replacesInvoiceId} is null`),
+    uniqueIndex('invoices_replaces_invoice_id_idx').on(t.replacesInvoiceId),
     index('invoices_issued_at_idx').on(t.issuedAt.desc()),
   ],
 );

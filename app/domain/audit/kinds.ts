@@ -37,6 +37,7 @@ export const AUDIT_KIND_LABELS = {
   'settings.email': 'Paramètres e-mail',
   'settings.payment': 'Paramètres de paiement',
   'settings.files': 'Conservation des fichiers',
+  'settings.invoicing': 'Réglages de facturation',
   'settings.shipping': 'Identifiants Coliship',
   'settings.security': 'Règle de double authentification',
   'staff.invite': 'Invitation d’un membre de l’équipe',

@@ -237,6 +237,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/order-files': staff('orders.read', 'files'),
   'routes/admin/api/order-message': staff('orders.write'),
   'routes/admin/api/files-config': staff('settings'),
+  // VAT on debits and business payment terms (docs/invoicing.md).
+  'routes/admin/api/invoicing-config': staff('settings'),
   'routes/admin/exports': staff('exports'),
   'routes/admin/job-sheet-pdf': staff('workshop'),
   'routes/admin/job-sheets-pdf': staff('workshop'),

@@ -19,7 +19,9 @@ export type ConfigOptionName =
   | 'mail_hold'
   | 'database_identity'
   // The DKIM signing key, its private half encrypted (email/dkim.server.ts).
-  | 'email_dkim';
+  | 'email_dkim'
+  // VAT on debits and business payment terms, frozen on each document (invoices/invoicing-settings.server.ts).
+  | 'invoicing_config';
 
 export type Executor = Database | Tx;
 

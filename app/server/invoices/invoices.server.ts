@@ -14,6 +14,7 @@ import type { Recount } from '~/domain/orders/reception';
 import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
+import { readInvoicingSettings } from './invoicing-settings.server';
 import { buyerOf, deliveryPartyOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
@@ -131,6 +132,7 @@ async function insertPaidInvoice(
     // The order's own invoice states a gift card's part; a supplement's is paid in money only.
     giftCard: adjustmentId === null ? facts.giftCard : null,
     business: facts.business,
+    invoicing: await readInvoicingSettings(tx),
   });
   const [row] = await tx
     .insert(invoices)
@@ -280,6 +282,7 @@ async function creditInvoice(
     demo,
     // A credit note names the buyer its invoice named.
     business: invoiceSnapshot ? (invoiceSnapshot.business ?? null) : facts.business,
+    invoicing: await readInvoicingSettings(tx),
   });
   let snapshot: DocumentSnapshot;
   if (!full) {

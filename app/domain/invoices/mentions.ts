@@ -1,6 +1,6 @@
 import { formatEurosFromCents } from '../format';
 import { formatSiren } from './business-buyer';
-import type { DocumentLine, DocumentSnapshot, OperationCategory } from './snapshot';
+import type { BusinessBuyer, DocumentLine, DocumentSnapshot, OperationCategory } from './snapshot';
 import { unitPriceExcludingVat } from './vat';
 
 /*
@@ -38,7 +38,7 @@ function formatIsoDay(isoDay: string): string {
 }
 
 /** The business buyer's identity lines, under the buyer's address (none for a consumer). */
-export function businessBuyerLines(snapshot: Pick<DocumentSnapshot, 'business'>): string[] {
+export function businessBuyerLines(snapshot: { business?: BusinessBuyer | null }): string[] {
   const b = snapshot.business;
   if (!b) return [];
   return [

@@ -139,11 +139,19 @@ describe('a business buyer’s invoice', () => {
     sandboxShop: SharedServer;
     browser: Browser;
   }) => {
+    // The configurator is a script's page: the draft is made there, then the checkout is used
+    // without JavaScript in a second browser holding the same cookies.
+    const ip = randomIp();
+    const withScript = await openPage(browser, undefined, { extraHTTPHeaders: { 'x-forwarded-for': ip } });
+    const orderId = await orderFromConfigurator(shop, withScript);
+    const cookies = await withScript.context().cookies();
+    await withScript.context().close();
     const page = await openPage(browser, undefined, {
       javaScriptEnabled: false,
-      extraHTTPHeaders: { 'x-forwarded-for': randomIp() },
+      extraHTTPHeaders: { 'x-forwarded-for': ip },
     });
-    const orderId = await orderFromConfigurator(shop, page);
+    await page.context().addCookies(cookies);
+    await page.goto(`${shop.url}/checkout?orderId=${orderId}`);
     await fillBusinessCheckout(page, '552 100 555');
     await page.getByRole('button', { name: /^Payer/ }).click();
     await page.waitForLoadState('load');

@@ -143,6 +143,7 @@ export default [
   route('admin/api/commandes/:orderId/fichiers', 'routes/admin/api/order-files.ts'),
   route('admin/api/commandes/:orderId/message', 'routes/admin/api/order-message.ts'),
   route('admin/api/configuration-fichiers', 'routes/admin/api/files-config.ts'),
+  route('admin/api/configuration-facturation', 'routes/admin/api/invoicing-config.ts'),
   route('admin/exports/:dataset', 'routes/admin/exports.ts'),
   // The FEC, the journal in entries, the Chorus Pro ZIP of a period (?fichier=…&periode=…).
   route('admin/export-comptable', 'routes/admin/accounting-export.ts'),

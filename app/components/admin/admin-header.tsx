@@ -4,6 +4,7 @@ import {
   ListChecksIcon,
   LogOutIcon,
   MailIcon,
+  ReceiptTextIcon,
   SettingsIcon,
   TruckIcon,
 } from 'lucide-react';
@@ -22,7 +23,7 @@ import type { NotificationFeed } from '~/domain/admin/notifications';
 import { type Capability, can } from '~/domain/staff/permissions';
 import { NotificationsPopover } from './notifications-popover';
 
-export type SettingsDialog = 'coliship' | 'payment' | 'validation' | 'email' | 'files';
+export type SettingsDialog = 'coliship' | 'payment' | 'validation' | 'email' | 'files' | 'invoicing';
 
 export const SETTINGS_DIALOG_TITLES: Readonly<Record<SettingsDialog, string>> = {
   coliship: 'Configuration Coliship',
@@ -30,6 +31,7 @@ export const SETTINGS_DIALOG_TITLES: Readonly<Record<SettingsDialog, string>> = 
   validation: 'Validation Paiements',
   email: 'Configuration Email',
   files: 'Fichiers livrés',
+  invoicing: 'Facturation',
 };
 
 /** What each dialog needs (docs/decisions/016): payment validation is the accountant's too. */
@@ -39,6 +41,7 @@ const SETTINGS_CAPABILITIES: Readonly<Record<SettingsDialog, Capability>> = {
   validation: 'payments.validate',
   email: 'settings',
   files: 'settings',
+  invoicing: 'settings',
 };
 
 const SETTINGS_ICONS = {
@@ -47,6 +50,7 @@ const SETTINGS_ICONS = {
   validation: ListChecksIcon,
   email: MailIcon,
   files: FolderClockIcon,
+  invoicing: ReceiptTextIcon,
 };
 
 /** The dashboard's header: title, notifications, the settings menu (its dialogs) and logout. */
@@ -63,7 +67,7 @@ export function AdminHeader({
   onOpenDialog: (dialog: SettingsDialog) => void;
 }) {
   const dialogs = feed
-    ? (['coliship', 'payment', 'validation', 'email', 'files'] as const).filter((dialog) =>
+    ? (['coliship', 'payment', 'validation', 'email', 'files', 'invoicing'] as const).filter((dialog) =>
         can(role, SETTINGS_CAPABILITIES[dialog]),
       )
     : [];

@@ -17,6 +17,7 @@ import type { OrderNoteInput, StatusChangeInput } from '~/domain/admin/order-dia
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails } from '~/domain/admin/views';
 import { formatDateFr, formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { businessBuyerLines } from '~/domain/invoices/mentions';
 import { ORDER_STATUS_LABELS } from '~/domain/order-status';
 import { offeredStatuses } from '~/domain/orders/allowed-transitions';
 import { orderChargeRows, orderItemRows } from '~/domain/pricing/item-rows';
@@ -281,6 +282,22 @@ export function OrderDetailsDialog({
                 billing={order.addresses.billing}
               />
             </div>
+          ) : null}
+          {order.business ? (
+            <section
+              aria-labelledby="commande-entreprise"
+              className="order-last rounded-lg border border-border p-4 sm:col-span-2"
+            >
+              <h3 id="commande-entreprise" className="mb-2 font-semibold">
+                Client professionnel
+              </h3>
+              <ul className="flex flex-col gap-0.5 text-sm">
+                {businessBuyerLines(order).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+                {order.business.publicBody ? <li>Organisme public (Chorus Pro)</li> : null}
+              </ul>
+            </section>
           ) : null}
           <section aria-labelledby="commande-resume" className="rounded-lg border border-border p-4">
             <h3 id="commande-resume" className="mb-2 font-semibold">

@@ -4,6 +4,7 @@ import { SETTINGS_DIALOG_TITLES, type SettingsDialog } from './admin-header';
 import { ColishipPanel } from './coliship-form';
 import { EmailConfigPanel } from './email-config-dialog';
 import { FilesConfigPanel } from './files-config-form';
+import { InvoicingSettingsPanel } from './invoicing-settings-form';
 import { PaymentConfigPanel } from './payment-config-form';
 import { PaymentValidation } from './payment-validation';
 import { TrackingKeyPanel } from './tracking-key-form';
@@ -14,6 +15,7 @@ const DESCRIPTIONS: Record<SettingsDialog, string> = {
   validation: 'Paiements en attente : validez-les (facture émise, client prévenu) ou rejetez-les.',
   email: 'Serveur d’envoi des emails aux clients, email de test et boîte d’envoi.',
   files: 'Combien de temps les fichiers livrés restent en ligne pour les clients.',
+  invoicing: 'TVA sur les débits et conditions de paiement des factures aux professionnels.',
 };
 
 /** The dialogs of the settings menu (Radix dialogs; their content loads when they open). */
@@ -43,6 +45,7 @@ export function SettingsDialogs({
           {open === 'validation' ? <PaymentValidation /> : null}
           {open === 'email' ? <EmailConfigPanel /> : null}
           {open === 'files' ? <FilesConfigPanel /> : null}
+          {open === 'invoicing' ? <InvoicingSettingsPanel /> : null}
         </DialogContent>
       ) : null}
     </Dialog>

@@ -135,6 +135,7 @@ export function CheckoutContactBlock({
   asksAddress,
   signedIn,
   insurance,
+  namesInBilling = false,
 }: {
   /** The payment form's fields. */
   fields: Pick<
@@ -146,6 +147,8 @@ export function CheckoutContactBlock({
   signedIn: boolean;
   /** Offered when a parcel comes back: its price per started 100 € and its ceiling. */
   insurance: { per100EurosCents: number; maxCents: number } | null;
+  /** The name and address are asked once, in the « Facturation » block's billing address. */
+  namesInBilling?: boolean;
 }) {
   const contact = fields.contact.getFieldset();
   return (
@@ -179,7 +182,7 @@ export function CheckoutContactBlock({
             aria-required
             className="flex flex-col gap-1.5 sm:col-span-2"
           />
-          {contactMode === 'full'
+          {contactMode === 'full' && !namesInBilling
             ? CONTACT_FIELDS.map((field) => (
                 <Field
                   key={field.name}

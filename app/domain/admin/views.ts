@@ -1,3 +1,4 @@
+import type { BusinessBuyer } from '../invoices/snapshot';
 import type { OrderStatus, PaymentStatus, WorkshopStage } from '../order-status';
 import type { FrozenAddress } from '../orders/address';
 import type { AllowedTransitions } from '../orders/allowed-transitions';
@@ -63,6 +64,8 @@ export interface OrderDetails {
   };
   /** The addresses frozen when the order was placed (something physical travels). */
   addresses: { delivery: FrozenAddress | null; billing: FrozenAddress | null };
+  /** The buyer as a business, frozen at placement; null for a consumer. */
+  business: BusinessBuyer | null;
   /** What the lifecycle allows from the order's state (its status menu, stage button, payment actions). */
   allowed: AllowedTransitions;
   prices: PriceBreakdown;

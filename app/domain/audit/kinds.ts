@@ -40,6 +40,7 @@ export const AUDIT_KIND_LABELS = {
   'settings.pa': 'Plateforme agréée',
   'order.einvoice_reissue': 'Facture rejetée corrigée et réémise',
   'settings.files': 'Conservation des fichiers',
+  'settings.invoicing': 'Réglages de facturation',
   'settings.shipping': 'Identifiants Coliship',
   'settings.security': 'Règle de double authentification',
   // The accounts and journal codes of the accounting exports (FEC, journal in entries).

@@ -344,6 +344,28 @@ export interface BuildSnapshotInput {
   giftCard?: { cents: number; maskedCode: string; saleInvoiceNumber: string | null } | null;
   /** The buyer as a business, frozen on the order; null or absent for a consumer. */
   business?: BusinessBuyer | null;
+  /**
+   * The shop's invoicing settings at issue (invoicing-settings.ts): VAT on debits, and a business
+   * document's payment terms. Absent: neither is recorded (as on documents issued before them).
+   */
+  invoicing?: { vatOnDebits: boolean; paymentDueDays: number; latePenaltyRate: string } | null;
+}
+
+/** The fixed recovery indemnity of a late business payment (Code de commerce D441-5). */
+export const RECOVERY_INDEMNITY_CENTS = 4000;
+
+/** A business document's payment terms: due so many days after its issue (in French time). */
+export function paymentTermsOf(
+  issuedAt: Date,
+  settings: { paymentDueDays: number; latePenaltyRate: string },
+): PaymentTerms {
+  const [year, month, day] = parisDay(issuedAt).split('-').map(Number) as [number, number, number];
+  const due = new Date(Date.UTC(year, month - 1, day + settings.paymentDueDays));
+  return {
+    dueDate: due.toISOString().slice(0, 10),
+    latePenaltyRate: settings.latePenaltyRate,
+    recoveryIndemnityCents: RECOVERY_INDEMNITY_CENTS,
+  };
 }
 
 /** The line of a gift card's part: a payment already invoiced, with the VAT counted at the card's sale. */
@@ -374,16 +396,20 @@ function legalNotes(input: BuildSnapshotInput, paidDay: string | null, methodLab
     }
     if (input.reason) notes.push(`Motif\u00A0: ${input.reason}`);
     notes.push('Remboursement par le moyen de paiement utilisé pour la commande.');
-  } else if (paidDay) {
-    notes.unshift(
-      `Facture acquittée le ${formatDayFr(paidDay)}${methodLabel ? ` (${methodLabel.toLowerCase()})` : ''}.`,
-    );
-    notes.push('Pas d’escompte pour paiement anticipé.');
   } else {
+    if (paidDay) {
+      notes.unshift(
+        `Facture acquittée le ${formatDayFr(paidDay)}${methodLabel ? ` (${methodLabel.toLowerCase()})` : ''}.`,
+      );
+    }
     notes.push('Pas d’escompte pour paiement anticipé.');
-    notes.push(
-      'Pénalités de retard\u00A0: trois fois le taux d’intérêt légal\u00A0; indemnité forfaitaire pour frais de recouvrement de 40\u00A0€ (clients professionnels).',
-    );
+    // The late-payment penalties and the recovery indemnity are business mentions (L441-10): a
+    // business document states them with its payment terms (mentions.ts); a consumer's does not.
+    if (input.business && !input.invoicing) {
+      notes.push(
+        'Pénalités de retard\u00A0: trois fois le taux d’intérêt légal\u00A0; indemnité forfaitaire pour frais de recouvrement de 40\u00A0€.',
+      );
+    }
   }
   return notes;
 }
@@ -430,6 +456,10 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
   snapshot.operationCategory = operationCategoryOf({ lines });
   if (input.deliveryAddress) snapshot.deliveryAddress = input.deliveryAddress;
   if (input.business) snapshot.business = input.business;
+  if (input.invoicing) {
+    snapshot.vatOnDebits = input.invoicing.vatOnDebits;
+    if (input.business) snapshot.paymentTerms = paymentTermsOf(input.issuedAt, input.invoicing);
+  }
   if (cardCents > 0) {
     snapshot.giftCardCents = cardCents;
     snapshot.notes.push(

@@ -223,6 +223,24 @@ export function parseAddress(
   return { success: false, fieldErrors };
 }
 
+/**
+ * The billing address of an order with nothing physical (docs/invoicing.md): the same fields and
+ * rules as a postal address, but the phone is not asked (it serves the carrier only). `required`:
+ * a business buyer must give it; a consumer may leave the street, postal code and city all empty,
+ * and then gives none (null).
+ */
+export function parseBillingAddress(
+  form: AddressFormValues,
+  { required }: { required: boolean },
+): { success: true; data: PostalAddress | null } | { success: false; fieldErrors: AddressFieldErrors } {
+  const blank = [form.line1, form.line2, form.postalCode, form.city].every((value) => value.trim() === '');
+  if (!required && blank) return { success: true, data: null };
+  // A placeholder number stands for the phone not asked, dropped from the address returned.
+  const parsed = parseAddress({ ...form, phone: '+33100000000' });
+  if (!parsed.success) return parsed;
+  return { success: true, data: { ...parsed.data, phone: '' } };
+}
+
 /** The phone number for reading: `+33 6 12 34 56 78` for a French one, grouped otherwise. */
 export function formatPhone(phone: string): string {
   if (/^\+33[0-9]{9}$/.test(phone)) {

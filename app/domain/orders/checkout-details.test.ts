@@ -103,6 +103,7 @@ describe('checkout details', () => {
       earlyStart: true,
       details: null,
       contact: null,
+      invoicing: null,
     });
     const forged = parseWithZod(new URLSearchParams({ paymentMethod: 'bitcoin' }), { schema: checkoutPaySchema(null) });
     expect(forged.reply().error).toEqual({ paymentMethod: [PAYMENT_METHOD_MESSAGES.invalid] });

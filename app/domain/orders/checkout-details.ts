@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { formatEurosFromCents } from '../format';
+import {
+  type BusinessFieldErrors,
+  type BusinessFormValues,
+  businessFormOf,
+  parseBusinessBuyer,
+} from '../invoices/business-buyer';
+import type { BusinessBuyer } from '../invoices/snapshot';
 import { type CheckoutPaymentMethod, isCheckoutPaymentMethod, PAYMENT_METHOD_MESSAGES } from '../payments/offline';
 import '../zod-config';
 import {
@@ -8,6 +15,7 @@ import {
   type AddressFormValues,
   type PostalAddress,
   parseAddress,
+  parseBillingAddress,
 } from './address';
 import { type GuestContact, guestContactFromAddress } from './checkout-contact';
 import { guestInfoSchema } from './guest-info';
@@ -137,7 +145,25 @@ export type CheckoutPayFields = {
   insure: string;
   insuredValue: string;
   saveToProfile: string;
+  /** « Je commande pour une entreprise, une association ou un organisme public ». */
+  isBusiness: string;
+  business: BusinessFormValues;
 };
+
+/**
+ * What a draft's invoice will say of its buyer (docs/invoicing.md): the billing address of an
+ * order with nothing physical (a physical one's is in its CheckoutDetails), and the business buyer.
+ */
+export interface CheckoutInvoicing {
+  /** Nothing physical: the billing address typed (null: a consumer gave none). */
+  billing: PostalAddress | null;
+  business: BusinessBuyer | null;
+}
+
+/** What the invoicing part of the form asks: `asksBilling` for a draft with nothing physical. */
+export interface CheckoutInvoicingRules {
+  asksBilling: boolean;
+}
 
 export interface CheckoutPayment {
   method: CheckoutPaymentMethod;
@@ -147,6 +173,8 @@ export interface CheckoutPayment {
   details: CheckoutDetails | null;
   /** A guest's contact (their e-mail address, and their name and address taken from the delivery). */
   contact: GuestContact | null;
+  /** The billing address and business buyer of a draft (null once placed: nothing is asked). */
+  invoicing: CheckoutInvoicing | null;
 }
 
 /**
@@ -168,6 +196,8 @@ export function checkoutPaySchema(
   contactMode: CheckoutContactMode = 'none',
   /** The guest's address the order already has: kept when the form sends no `contact.email` at all. */
   knownEmail: string | null = null,
+  /** A draft: the business buyer, and the billing address when nothing physical travels. */
+  invoicingRules: CheckoutInvoicingRules | null = null,
 ) {
   return z.looseObject({}).transform((posted, ctx): CheckoutPayment => {
     const method = posted.paymentMethod === undefined ? 'card' : posted.paymentMethod;
@@ -178,20 +208,93 @@ export function checkoutPaySchema(
     if (contact && !contact.ok) addFieldIssues(ctx, 'contact', contact.errors);
     const checked = rules ? parseCheckoutDetails(checkoutDetailsFormOf(posted), rules) : null;
     if (checked && !checked.ok) addDetailsIssues(ctx, checked.errors);
-    if (!isCheckoutPaymentMethod(method) || (checked && !checked.ok) || (contact && !contact.ok)) return z.NEVER;
+    const invoicing = invoicingRules ? parseCheckoutInvoicing(posted, invoicingRules) : null;
+    if (invoicing && !invoicing.ok) {
+      addFieldIssues(ctx, 'billing', invoicing.errors.billing);
+      addFieldIssues(ctx, 'business', invoicing.errors.business);
+    }
+    if (
+      !isCheckoutPaymentMethod(method) ||
+      (checked && !checked.ok) ||
+      (contact && !contact.ok) ||
+      (invoicing && !invoicing.ok)
+    ) {
+      return z.NEVER;
+    }
     const details = checked?.ok ? checked.details : null;
+    const billingForm = addressFormOf(posted.billing);
     return {
       method,
       earlyStart: posted.earlyStartConsent === 'on',
       details,
-      contact: contact?.ok ? guestContactOf(contact.value, details) : null,
+      contact: contact?.ok
+        ? guestContactOf(contact.value, details, invoicing?.ok && invoicingRules?.asksBilling ? billingForm : null)
+        : null,
+      invoicing: invoicing?.ok ? invoicing.value : null,
     };
   });
 }
 
-/** The guest's contact: from the delivery address when the address block was filled in, else as posted. */
-function guestContactOf(posted: GuestContact, details: CheckoutDetails | null): GuestContact {
-  return details ? guestContactFromAddress(posted.email, details.delivery) : posted;
+/**
+ * The guest's contact: from the delivery address when the address block was filled in; with
+ * nothing physical, the name and street typed in the billing fields (the one place they are asked);
+ * else as posted.
+ */
+function guestContactOf(
+  posted: GuestContact,
+  details: CheckoutDetails | null,
+  billing: AddressFormValues | null,
+): GuestContact {
+  if (details) return guestContactFromAddress(posted.email, details.delivery);
+  if (!billing) return posted;
+  const typed = (value: string) => {
+    const trimmed = value.trim().replace(/\s+/g, ' ');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
+    return trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed) ? undefined : trimmed.slice(0, 100);
+  };
+  const street = [billing.line1, billing.line2].map(typed).filter(Boolean).join(', ');
+  const fromBilling: GuestContact = {
+    email: posted.email,
+    firstName: typed(billing.firstName),
+    lastName: typed(billing.lastName),
+    address: street || undefined,
+    city: typed(billing.city),
+    postalCode: typed(billing.postalCode),
+  };
+  const merged: GuestContact = { ...posted };
+  for (const [key, value] of Object.entries(fromBilling) as [keyof GuestContact, string | undefined][]) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
+
+/**
+ * The invoicing part of a draft's form: the business buyer when « Je commande pour une entreprise… »
+ * is ticked (its SIREN and VAT number checked), and with nothing physical the billing address
+ * (required from a business, optional as a whole from a consumer).
+ */
+export function parseCheckoutInvoicing(
+  posted: Record<string, unknown>,
+  rules: CheckoutInvoicingRules,
+):
+  | { ok: true; value: CheckoutInvoicing }
+  | { ok: false; errors: { billing?: AddressFieldErrors; business?: BusinessFieldErrors } } {
+  const isBusiness = posted.isBusiness === 'on';
+  const business = isBusiness ? parseBusinessBuyer(businessFormOf(posted.business)) : null;
+  const billing = rules.asksBilling
+    ? parseBillingAddress(addressFormOf(posted.billing), { required: isBusiness })
+    : null;
+  const errors: { billing?: AddressFieldErrors; business?: BusinessFieldErrors } = {};
+  if (business && !business.ok) errors.business = business.errors;
+  if (billing && !billing.success) errors.billing = billing.fieldErrors;
+  if (errors.business || errors.billing) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      billing: billing?.success ? billing.data : null,
+      business: business?.ok ? business.buyer : null,
+    },
+  };
 }
 
 /** The address block's mistakes, each on its field (`delivery.postalCode`, `billing.city`, `insuredValue`). */
@@ -204,7 +307,7 @@ function addDetailsIssues(ctx: z.RefinementCtx, { delivery, billing, insuredValu
 /** Each message of a group of fields on its own field (`contact.email`, `delivery.postalCode`). */
 function addFieldIssues(
   ctx: z.RefinementCtx,
-  prefix: 'contact' | 'delivery' | 'billing',
+  prefix: 'contact' | 'delivery' | 'billing' | 'business',
   errors: Readonly<Record<string, string | undefined>> | undefined,
 ): void {
   for (const [field, message] of Object.entries(errors ?? {})) {

@@ -261,6 +261,8 @@ export const ROUTE_ACCESS = {
   'routes/admin/api/order-files': staff('orders.read', 'files'),
   'routes/admin/api/order-message': staff('orders.write'),
   'routes/admin/api/files-config': staff('settings'),
+  // VAT on debits and business payment terms (docs/invoicing.md).
+  'routes/admin/api/invoicing-config': staff('settings'),
   'routes/admin/exports': staff('exports'),
   // The FEC, the journal in entries and the Chorus Pro ZIP.
   'routes/admin/accounting-export': staff('exports'),

@@ -24,6 +24,7 @@ import {
   type GiftCardPreviewView,
 } from '~/components/checkout/gift-card-payment';
 import { GiftCardSaleBlock } from '~/components/checkout/gift-card-sale';
+import { CheckoutInvoicingBlock } from '~/components/checkout/invoicing-fields';
 import {
   PROMOTION_APPLY_FIELD,
   PROMOTION_CODES_FIELD,
@@ -33,6 +34,8 @@ import {
 import { RetentionPromise } from '~/components/files/retention-notice';
 import { Button } from '~/components/ui/button';
 import { formatDateTimeFr, formatEurosFromCents } from '~/domain/format';
+import { businessFormValues } from '~/domain/invoices/business-buyer';
+import type { BusinessBuyer } from '~/domain/invoices/snapshot';
 import { wasPaid } from '~/domain/order-status';
 import type { AddressFormValues } from '~/domain/orders/address';
 import {
@@ -60,6 +63,7 @@ import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { loginRedirectPath } from '~/server/auth/session.server';
 import { retentionDays } from '~/server/files/retention-settings.server';
 import { readFormData } from '~/server/form-data.server';
+import { loadBusinessProfile } from '~/server/invoices/business-buyers.server';
 import { log } from '~/server/log.server';
 import {
   deniedOrderAnswer,
@@ -174,7 +178,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const giftCard = await giftCardSaleOf(order.id);
   // What a gift card already pays of it (decision 037): the rest is what is asked.
   const paidByCard = await giftCardPartOf(order.id);
+  // A draft asks who is invoiced (docs/invoicing.md): the business buyer, prefilled from the
+  // profile, and with nothing physical the billing address.
+  const placed = order.placedAt !== null;
+  const businessDefaults = !placed && viewer === 'owner' && user ? await loadBusinessProfile(user.id) : null;
   return {
+    asksInvoicing: !placed,
+    asksBilling: asksBillingAddress(order),
     paidByCard: paidByCard ? { maskedCode: paidByCard.maskedCode, cents: paidByCard.cents } : null,
     asksAddress,
     contactMode: contactModeOf(order, viewer),
@@ -187,6 +197,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       order.earlyStartConsentAt !== null,
       card.available ? 'card' : 'transfer',
       order.addresses.delivery,
+      businessDefaults,
     ),
     addresses: order.addresses,
     state: 'shown' as const,
@@ -215,6 +226,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** A draft with nothing physical: the checkout asks its billing address (a physical one's is its delivery's). */
+function asksBillingAddress(order: ViewableOrder['order']): boolean {
+  return order.placedAt === null && !shipsSomethingPhysical(order);
+}
+
 /** Whose contact the pay form carries (see CheckoutContactMode). */
 function contactModeOf(order: ViewableOrder['order'], viewer: ViewableOrder['viewer']): CheckoutContactMode {
   if (viewer !== 'guest') return 'none';
@@ -231,6 +247,8 @@ function payFormDefaults(
   paymentMethod: CheckoutPaymentMethod,
   /** An address already on the draft: a relative's, typed when ordering extra copies (decision 029). */
   frozen: ViewableOrder['order']['addresses']['delivery'] = null,
+  /** The business identity the customer's profile keeps. */
+  business: BusinessBuyer | null = null,
 ) {
   const delivery: AddressFormValues = frozen
     ? {
@@ -264,10 +282,22 @@ function payFormDefaults(
     postalCode: customer.postalCode ?? '',
     city: customer.city ?? '',
   };
+  // The billing fields (the one address asked when nothing travels, else behind « Adresse de
+  // facturation différente ») start from the profile's, or what a guest gave before.
+  const billing = {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    line1: customer.street ?? '',
+    postalCode: customer.postalCode ?? '',
+    city: customer.city ?? '',
+    country: customer.country ?? 'FR',
+  };
   return {
     contact,
     delivery,
-    billing: { country: 'FR' },
+    billing,
+    isBusiness: business ? 'on' : undefined,
+    business: businessFormValues(business),
     paymentMethod,
     earlyStartConsent: consentGiven ? 'on' : undefined,
   };
@@ -426,6 +456,7 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
       addressAsked ? await checkoutDetailsRules(order) : null,
       contactModeOf(order, viewer),
       order.customer.email,
+      order.placedAt === null ? { asksBilling: asksBillingAddress(order) } : null,
     ),
   });
   const refuse: Refuse = (message, status = 200, heading = PAYMENT_MESSAGES.errorTitle) =>
@@ -445,7 +476,7 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
       ? refuse(CHECKOUT_DETAILS_MESSAGES.invalid, 200, CHECKOUT_DETAILS_MESSAGES.invalidTitle)
       : refuse(null);
   }
-  const { method, earlyStart, details, contact } = submission.value;
+  const { method, earlyStart, details, contact, invoicing } = submission.value;
   if (await checkoutRateLimited(request)) {
     return data(
       {
@@ -470,6 +501,7 @@ async function payAction(request: Request, formData: FormData, { order, viewer, 
       contact,
       earlyStart,
       saveToProfileOf: details?.saveToProfile && viewer === 'owner' && user ? user.id : null,
+      invoicing: invoicing ? { value: invoicing, profileOf: viewer === 'owner' && user ? user.id : null } : null,
       giftCard: {
         typed: String(formData.get(GIFT_CARD_CODE_FIELD) ?? '').slice(0, 64),
         amount: String(formData.get(GIFT_CARD_AMOUNT_FIELD) ?? '').slice(0, 32),
@@ -623,8 +655,10 @@ function CheckoutPage({ page, result }: { page: ShownPage; result: Route.Compone
               asksAddress={page.asksAddress}
               signedIn={viewer === 'owner'}
               insurance={page.insurance}
+              namesInBilling={page.asksBilling}
             />
           ) : null}
+          {page.asksInvoicing ? <CheckoutInvoicingBlock fields={payFields} asksBilling={page.asksBilling} /> : null}
           {page.asksAddress ? null : (
             <OrderAddresses delivery={page.addresses.delivery} billing={page.addresses.billing} />
           )}

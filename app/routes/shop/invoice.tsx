@@ -11,7 +11,8 @@ import { itemOptions, supportLabel } from '~/domain/account/order-details';
 import { company } from '~/domain/company';
 import { formatDateFr, formatEurosFromCents, NBSP } from '~/domain/format';
 import { creditNotePdfHref } from '~/domain/invoices/links';
-import { DEMO_DOCUMENT_NOTICE } from '~/domain/invoices/snapshot';
+import { businessBuyerLines, documentMentions, lineUnitPriceExcludingVat } from '~/domain/invoices/mentions';
+import { DEMO_DOCUMENT_NOTICE, parseDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
 import { listOrderCreditNotes } from '~/server/account/orders.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
@@ -64,6 +65,7 @@ const snapshotSchema = z
           quantity: z.number(),
           unitPriceCents: cents,
           totalCents: cents,
+          totalExcludingVatCents: cents.optional().catch(undefined),
         }),
       )
       .optional()
@@ -79,6 +81,30 @@ function partyLines(p: z.infer<typeof party> | null | undefined): string[] {
   if (!p) return [];
   const cityLine = [p.postalCode, p.city].filter(Boolean).join(' ');
   return [p.street ?? p.address, cityLine, p.country].filter((line): line is string => Boolean(line));
+}
+
+/**
+ * What the document states beyond its lines, from its snapshot: the business buyer's identity,
+ * the mentions (category of operation, VAT on debits, payment terms) and the notes. A snapshot of
+ * an older shape that the full schema does not read shows none of them (as before).
+ */
+function legalMentionsOf(raw: unknown): { business: string[]; mentions: string[] } {
+  const snapshot = parseDocumentSnapshot(raw);
+  if (!snapshot) return { business: [], mentions: [] };
+  return { business: businessBuyerLines(snapshot), mentions: [...documentMentions(snapshot), ...snapshot.notes] };
+}
+
+/** « Prix unit. HT » of a line whose snapshot recorded its excluding-VAT share (null otherwise). */
+function withUnitExcludingVat<T extends { quantity: number; totalExcludingVatCents?: number | undefined }>(
+  line: T,
+): T & { unitExcludingVat: string | null } {
+  return {
+    ...line,
+    unitExcludingVat:
+      line.totalExcludingVatCents === undefined
+        ? null
+        : lineUnitPriceExcludingVat({ quantity: line.quantity, totalExcludingVatCents: line.totalExcludingVatCents }),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [
@@ -123,19 +149,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       order: { id: order.id, number: order.number, createdAt: order.createdAt },
       buyer: { name: s.buyer?.name ?? '', email: s.buyer?.email ?? '', lines: partyLines(s.buyer) },
       delivery: s.deliveryAddress ? { name: s.deliveryAddress.name, lines: partyLines(s.deliveryAddress) } : null,
-      lines: s.lines.map(({ label, detail, quantity, unitPriceCents, totalCents }) => ({
-        label,
-        detail,
-        quantity,
-        unitPriceCents,
-        totalCents,
-      })),
+      lines: s.lines.map(({ label, detail, quantity, unitPriceCents, totalCents, totalExcludingVatCents }) =>
+        withUnitExcludingVat({ label, detail, quantity, unitPriceCents, totalCents, totalExcludingVatCents }),
+      ),
+      ...legalMentionsOf(s),
     };
   }
   const snapshot = snapshotSchema.parse(invoice.snapshot ?? {});
   // The credit notes on this order's invoice, linked from it.
   const creditNotes = await listOrderCreditNotes(order.id);
-  const lines =
+  const lines = (
     snapshot.lines ??
     order.items.map((item) => ({
       label: supportLabel(item.type),
@@ -143,7 +166,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       quantity: item.quantity,
       unitPriceCents: item.unitPriceCents,
       totalCents: item.lineTotalCents,
-    }));
+      totalExcludingVatCents: undefined,
+    }))
+  ).map(withUnitExcludingVat);
   const customerName = `${order.customer.firstName} ${order.customer.lastName}`.trim();
   return {
     viewer: found.viewer,
@@ -175,11 +200,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ? { name: snapshot.deliveryAddress.name ?? '', lines: partyLines(snapshot.deliveryAddress) }
       : null,
     lines,
+    ...legalMentionsOf(invoice.snapshot),
   };
 }
 
 export default function Invoice({ loaderData }: Route.ComponentProps) {
-  const { invoice, order, buyer, delivery, lines, viewer, creditNotes } = loaderData;
+  const { invoice, order, buyer, delivery, lines, viewer, creditNotes, business, mentions } = loaderData;
   return (
     <section
       aria-labelledby="invoice-title"
@@ -243,6 +269,14 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           {buyer.lines.map((line) => (
             <span key={line}>{line}</span>
           ))}
+          {business.length > 0 ? (
+            <>
+              <h3 className="mt-2 font-semibold">Client professionnel</h3>
+              {business.map((line) => (
+                <span key={line}>{line}</span>
+              ))}
+            </>
+          ) : null}
         </div>
         {delivery ? (
           <div className="flex flex-col gap-0.5 text-sm sm:col-start-2">
@@ -265,7 +299,8 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           <TableRow>
             <TableHead>Désignation</TableHead>
             <TableHead className="hidden text-right sm:table-cell">Quantité</TableHead>
-            <TableHead className="hidden text-right sm:table-cell">Prix unitaire TTC</TableHead>
+            <TableHead className="hidden text-right sm:table-cell">Prix unit. HT</TableHead>
+            <TableHead className="hidden text-right sm:table-cell">Prix unit. TTC</TableHead>
             <TableHead className="text-right">Total TTC</TableHead>
           </TableRow>
         </TableHeader>
@@ -279,10 +314,14 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
                 <span className="block text-muted-foreground text-xs tabular-nums sm:hidden">
                   {line.quantity}
                   {NBSP}×{NBSP}
-                  {formatEurosFromCents(line.unitPriceCents)}
+                  {formatEurosFromCents(line.unitPriceCents)} TTC
+                  {line.unitExcludingVat ? ` (${line.unitExcludingVat} HT)` : ''}
                 </span>
               </TableCell>
               <TableCell className="hidden text-right sm:table-cell">{line.quantity}</TableCell>
+              <TableCell className="hidden whitespace-nowrap text-right sm:table-cell">
+                {line.unitExcludingVat ?? '—'}
+              </TableCell>
               <TableCell className="hidden whitespace-nowrap text-right sm:table-cell">
                 {formatEurosFromCents(line.unitPriceCents)}
               </TableCell>
@@ -306,6 +345,18 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
       </dl>
       {invoice.serviceDate ? (
         <p className="text-muted-foreground text-sm">Date de la prestation : {formatDateFr(invoice.serviceDate)}</p>
+      ) : null}
+      {mentions.length > 0 ? (
+        <section aria-labelledby="invoice-mentions-title" className="flex flex-col gap-1 text-sm">
+          <h2 id="invoice-mentions-title" className="font-semibold text-base">
+            Mentions
+          </h2>
+          <ul className="flex flex-col gap-1 text-muted-foreground">
+            {mentions.map((mention) => (
+              <li key={mention}>{mention}</li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       <CreditNotesLinks notes={creditNotes} headingId="invoice-credit-notes-title" />
       {viewer !== 'admin' ? (

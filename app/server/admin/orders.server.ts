@@ -3,6 +3,7 @@ import type { OrderListParams } from '~/domain/admin/list-params';
 import { countCap, type ListPage, pageOf } from '~/domain/admin/paging';
 import { MAX_NOTE_LENGTH } from '~/domain/admin/timeline';
 import type { OrderDetails, OrderListRow } from '~/domain/admin/views';
+import type { BusinessBuyer } from '~/domain/invoices/snapshot';
 import { type OrderStatus, type PaymentStatus, type WorkshopStage, wasPaid } from '~/domain/order-status';
 import { allowedTransitions, statusTransition } from '~/domain/orders/allowed-transitions';
 import { isLate } from '~/domain/orders/due-date';
@@ -180,6 +181,8 @@ export async function getOrderDetails(orderId: string): Promise<OrderDetails | n
       isGuest: o.user_id === null,
     },
     addresses,
+    // The business buyer frozen at placement (orders.business), as its invoices state it.
+    business: (o.business as BusinessBuyer | null | undefined) ?? null,
     allowed: allowedTransitions(lifecycle.state),
     // Every price field, read from its column (the raw row is snake_case, as the schema names it).
     prices: priceFieldsFrom((field) => n(orders[field].name)),

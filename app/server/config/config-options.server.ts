@@ -29,7 +29,9 @@ export type ConfigOptionName =
   // The plateforme agréée: its addresses and credentials (secret encrypted), and where the reading
   // of its statuses stopped (einvoicing/pa-config.server.ts, pa-deposits.server.ts).
   | 'pa_config'
-  | 'pa_status_cursor';
+  | 'pa_status_cursor'
+  // VAT on debits and business payment terms, frozen on each document (invoices/invoicing-settings.server.ts).
+  | 'invoicing_config';
 
 export type Executor = Database | Tx;
 

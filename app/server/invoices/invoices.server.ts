@@ -15,6 +15,7 @@ import type { Executor } from '../config/config-options.server';
 import { type Database, db, type Tx } from '../db/client.server';
 import { creditNotes, invoices, orderAdjustments, orderEvents } from '../db/schema';
 import { queueDocumentDeposit } from '../einvoicing/pa-queue.server';
+import { readInvoicingSettings } from './invoicing-settings.server';
 import { buyerOf, deliveryPartyOf, loadOrderFacts, type OrderFacts } from './order-facts.server';
 
 /*
@@ -142,6 +143,7 @@ async function insertPaidInvoice(
     // The order's own invoice states a gift card's part; a supplement's is paid in money only.
     giftCard: adjustmentId === null ? facts.giftCard : null,
     business: facts.business,
+    invoicing: await readInvoicingSettings(tx),
   });
   const [row] = await tx
     .insert(invoices)
@@ -307,6 +309,7 @@ async function creditInvoice(
     demo,
     // A credit note names the buyer its invoice named.
     business: invoiceSnapshot ? (invoiceSnapshot.business ?? null) : facts.business,
+    invoicing: await readInvoicingSettings(tx),
   });
   let snapshot: DocumentSnapshot;
   if (!full) {

@@ -6,6 +6,7 @@ import {
   formatEurosFromCents,
   sellerLegalLine,
 } from '~/domain/invoices/format';
+import { businessBuyerLines, documentMentions, lineUnitPriceExcludingVat } from '~/domain/invoices/mentions';
 import { DEMO_DOCUMENT_NOTICE, type DocumentSnapshot } from '~/domain/invoices/snapshot';
 import { DOCUMENT_FONT, DOCUMENT_FONT_BOLD } from './document-fonts.server';
 
@@ -82,11 +83,12 @@ const styles = StyleSheet.create({
   row: { flexDirection: 'row', borderBottomWidth: 0.5, borderBottomColor: RULE, paddingVertical: 5 },
   headRow: { flexDirection: 'row', paddingVertical: 5, borderBottomWidth: 1, borderBottomColor: INK },
   headCell: { fontFamily: DOCUMENT_FONT_BOLD, fontSize: 8.5 },
-  colLabel: { width: '46%', paddingRight: 6 },
-  colQty: { width: '8%', textAlign: 'right' },
-  colUnit: { width: '15%', textAlign: 'right' },
-  colHt: { width: '15%', textAlign: 'right' },
-  colTtc: { width: '16%', textAlign: 'right' },
+  colLabel: { width: '37%', paddingRight: 6 },
+  colQty: { width: '7%', textAlign: 'right' },
+  colUnitHt: { width: '14%', textAlign: 'right' },
+  colUnit: { width: '13%', textAlign: 'right' },
+  colHt: { width: '14%', textAlign: 'right' },
+  colTtc: { width: '15%', textAlign: 'right' },
   detail: { color: MUTED, fontSize: 8.5, marginTop: 1 },
   totals: { marginTop: 14, marginLeft: 'auto', width: '46%' },
   totalRow: { flexDirection: 'row', justifyContent: 'space-between', paddingVertical: 3 },
@@ -175,6 +177,14 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
             ) : (
               <T>Client</T>
             )}
+            {s.business ? (
+              <View style={styles.deliveryParty}>
+                <T style={styles.partyLabel}>Client professionnel</T>
+                {businessBuyerLines(s).map((line) => (
+                  <T key={line}>{line}</T>
+                ))}
+              </View>
+            ) : null}
             {s.deliveryAddress ? (
               <View style={styles.deliveryParty}>
                 <T style={styles.partyLabel}>Adresse de livraison</T>
@@ -191,6 +201,7 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
           <View style={styles.headRow} fixed>
             <T style={[styles.colLabel, styles.headCell]}>Désignation</T>
             <T style={[styles.colQty, styles.headCell]}>Qté</T>
+            <T style={[styles.colUnitHt, styles.headCell]}>Prix unit. HT</T>
             <T style={[styles.colUnit, styles.headCell]}>Prix unit. TTC</T>
             <T style={[styles.colHt, styles.headCell]}>Montant HT</T>
             <T style={[styles.colTtc, styles.headCell]}>Montant TTC</T>
@@ -203,6 +214,7 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
                 {line.detail ? <T style={styles.detail}>{line.detail}</T> : null}
               </View>
               <T style={styles.colQty}>{String(line.quantity)}</T>
+              <T style={styles.colUnitHt}>{lineUnitPriceExcludingVat(line)}</T>
               <T style={styles.colUnit}>{formatEurosFromCents(line.unitPriceCents)}</T>
               <T style={styles.colHt}>{formatEurosFromCents(line.totalExcludingVatCents)}</T>
               <T style={styles.colTtc}>{formatEurosFromCents(line.totalCents)}</T>
@@ -226,6 +238,9 @@ export function DocumentPdf({ snapshot }: { snapshot: DocumentSnapshot }) {
         </View>
 
         <View style={styles.notes}>
+          {documentMentions(s).map((mention) => (
+            <T key={mention}>{mention}</T>
+          ))}
           {s.notes.map((note) => (
             <T key={note} style={styles.muted}>
               {note}

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PostalAddress } from '~/domain/orders/address';
 import { orderEvent } from '~/domain/orders/events';
 import type { Executor } from '../config/config-options.server';
@@ -53,5 +53,25 @@ export async function freezeOrderAddresses(
     orderId,
     actor,
     ...orderEvent('address_recorded', { kinds: rows.map((row) => row.kind) }),
+  });
+}
+
+/**
+ * Freezes the billing address of a draft with nothing physical (no delivery address), with the
+ * history entry `address_recorded`. The caller holds the order's row lock; a second attempt
+ * replaces what the first wrote. The phone is not asked for it (only the carrier needs one).
+ */
+export async function freezeBillingAddress(
+  tx: Tx,
+  orderId: string,
+  billing: PostalAddress,
+  actor: string,
+): Promise<void> {
+  await tx.delete(orderAddresses).where(and(eq(orderAddresses.orderId, orderId), eq(orderAddresses.kind, 'billing')));
+  await tx.insert(orderAddresses).values({ ...billing, phone: billing.phone || null, kind: 'billing', orderId });
+  await tx.insert(orderEvents).values({
+    orderId,
+    actor,
+    ...orderEvent('address_recorded', { kinds: ['billing'] }),
   });
 }

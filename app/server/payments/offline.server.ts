@@ -1,10 +1,11 @@
 import type { GuestContact } from '~/domain/orders/checkout-contact';
-import type { CheckoutDetails } from '~/domain/orders/checkout-details';
+import type { CheckoutDetails, CheckoutInvoicing } from '~/domain/orders/checkout-details';
 import { amountDueCents, type CheckoutMethod, LIFECYCLE_MESSAGES, type OrderState } from '~/domain/orders/lifecycle';
 import { PAYMENT_MESSAGES } from '~/domain/payments/messages';
 import { SANDBOX_POLICY_MESSAGES } from '~/domain/payments/sandbox-policy';
 import { PROMOTION_MESSAGES } from '~/domain/vouchers/promotions';
 import type { Tx } from '../db/client.server';
+import { freezeCheckoutInvoicing } from '../invoices/business-buyers.server';
 import { saveAddressToProfile } from '../orders/checkout-details.server';
 import { recordEarlyStartConsentInTx } from '../orders/early-start.server';
 import { recordCheckoutContact } from '../orders/guest-info.server';
@@ -66,6 +67,11 @@ export async function confirmCheckout(input: {
   /** « Enregistrer cette adresse dans mon profil »: the signed-in owner's id. */
   saveToProfileOf?: string | null;
   /**
+   * A draft's business buyer and, with nothing physical, its billing address (docs/invoicing.md),
+   * frozen with the placing; `profileOf`: the signed-in owner, whose profile keeps the business.
+   */
+  invoicing?: { value: CheckoutInvoicing; profileOf: string | null } | null;
+  /**
    * A gift card's code typed at « Payer » (decision 037): it pays what it can, in this transaction;
    * `request` and `userId` count a wrong code against the client and the account.
    */
@@ -105,6 +111,14 @@ export async function confirmCheckout(input: {
           details: input.details ?? null,
           placed: before.placed,
           actor: input.actor,
+        });
+      }
+      if (input.invoicing && !before.placed) {
+        await freezeCheckoutInvoicing(tx, {
+          orderId: input.orderId,
+          invoicing: input.invoicing.value,
+          actor: input.actor,
+          profileOf: input.invoicing.profileOf,
         });
       }
       if (input.earlyStart) await recordEarlyStartConsentInTx(tx, input.orderId, input.actor);

@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './auth';
+export * from './business-profiles';
 export * from './copies';
 export * from './e-reporting';
 export * from './einvoicing';

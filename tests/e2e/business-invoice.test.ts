@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { randomIp, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { isPdf, popplerText } from '../support/pdf';
 import { type SharedServer, test } from '../support/shared-shop';
 
@@ -71,6 +72,9 @@ const MENTIONS = [
 /** The text with every kind of space as one plain space (the PDF's no-break spaces read as plain ones). */
 const spaced = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
 
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
+
 describe('a business buyer’s invoice', () => {
   test('orders a digital service with SIREN and VAT number, pays, and reads every mention on the page and the PDF', async ({
     sandboxShop: shop,
@@ -124,6 +128,8 @@ describe('a business buyer’s invoice', () => {
       const text = spaced(popplerText(pdf));
       for (const mention of MENTIONS) expect(text).toContain(spaced(mention));
       expect(text).toContain('0,2917 €');
+      // A business invoice is a Factur-X with the buyer's SIREN and VAT number (checked in afterAll).
+      facturX.add(pdf, 'business invoice');
       await page.context().close();
     } finally {
       await withDatabase(shop, (client) =>

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { openStaffPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { type FakePa, startFakePa } from '../support/fake-pa';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
@@ -99,6 +100,9 @@ async function readStatuses(section: Locator): Promise<void> {
   await section.getByText(/statut\(s\) reçu\(s\)|Aucun nouveau statut/).waitFor();
 }
 
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
+
 test('a business invoice through the PA: deposited, rejected, corrected and re-issued, then « Encaissée »', async ({
   sandboxShop,
   browser,
@@ -139,6 +143,10 @@ test('a business invoice through the PA: deposited, rejected, corrected and re-i
     const second = numbers[1] as string;
     expect(plain(await section.innerText())).toContain(`Facture réémise : ${second}`);
     await pa.waitFor(() => pa.depositsOf(second).length === 1, 30_000);
+    // What the platform received are Factur-X files that pass the rules (checked in afterAll).
+    for (const number of [first as string, second]) {
+      for (const deposit of pa.depositsOf(number)) facturX.add(deposit.file, `deposited ${number}`);
+    }
     await history.getByText('Facture rejetée corrigée et réémise').waitFor();
 
     pa.setStatus(second, 202);

@@ -198,10 +198,13 @@ describe('guest checkout without JavaScript', () => {
     const orderId = new URL(page.url()).searchParams.get('orderId') as string;
     const pay = 'Payer 90,00\u00A0€'; // 200 x 0,45 €
 
-    // One block, one press: the e-mail and the optional address go with « Payer ».
+    // One block, one press: the e-mail and the billing address go with « Payer ».
     await page.getByLabel('Adresse e-mail').fill('sans-js@example.fr');
-    await page.getByLabel('Code postal').fill('45000');
-    await page.getByLabel('Ville').fill('Orléans');
+    await page.getByLabel('Prénom', { exact: true }).fill('Jeanne');
+    await page.getByLabel('Nom', { exact: true }).fill('Sansjs');
+    await page.getByLabel('Numéro et rue', { exact: true }).fill('3 rue Jeanne d’Arc');
+    await page.getByLabel('Code postal', { exact: true }).fill('45000');
+    await page.getByLabel('Ville', { exact: true }).fill('Orléans');
     await page.getByRole('checkbox', { name: CONSENT }).check();
     await page.getByRole('button', { name: pay }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
@@ -210,7 +213,15 @@ describe('guest checkout without JavaScript', () => {
     await page.waitForURL(`${server.url}/confirmation?orderId=${orderId}&paiement=retour`);
     await expect.poll(async () => (await orderState(server.databaseUrl, orderId)).paymentStatus).toBe('paid');
     const [row] = (await client.query('select guest_email, search_text from orders where id = $1', [orderId])).rows;
-    expect(row).toEqual({ guest_email: 'sans-js@example.fr', search_text: 'sans-js@example.fr' });
+    // The back office finds the order by the buyer's name too, taken from the billing address.
+    expect(row).toEqual({ guest_email: 'sans-js@example.fr', search_text: 'jeanne sansjs sans-js@example.fr' });
+    // The billing address is frozen on the order: its invoice names the buyer where they live.
+    const [billing] = (
+      await client.query(`select postal_code, city from order_addresses where order_id = $1 and kind = 'billing'`, [
+        orderId,
+      ])
+    ).rows;
+    expect(billing).toEqual({ postal_code: '45000', city: 'Orléans' });
   });
 });
 

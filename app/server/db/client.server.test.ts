@@ -1,6 +1,9 @@
+import type { Socket } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { db, pool } from './client.server';
+import { closeDatabase, db, pool } from './client.server';
 
 /*
  * PostgreSQL stopped or restarted under the running shop (docs/decisions/007) ends every open
@@ -60,6 +63,40 @@ describe('the pool when a checked-out connection is cut', () => {
     await started;
     await terminate(pid);
     expect(await outcome).toBeInstanceOf(Error);
+    expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  /*
+   * A BEGIN that fails (PostgreSQL stopping as the transaction starts) must give its connection
+   * back (app/server/db/transaction-release.server.ts): else each outage kept one for good, and
+   * at shutdown `pool.end()` waited for it forever, so the server never stopped its database.
+   */
+  it('gives back the connection of a transaction whose BEGIN failed', async () => {
+    const own = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+    own.on('connect', (client) => client.on('error', () => {}));
+    const database = drizzle(own);
+    // Cut as the transaction takes it from the pool, before its BEGIN reaches PostgreSQL.
+    own.once('acquire', (client) =>
+      (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy(),
+    );
+    await expect(database.transaction(async (tx) => tx.execute(sql`select 1`))).rejects.toThrow();
+
+    // The only connection of this pool is free again: the next transaction runs, the pool closes.
+    const rows = await database.transaction(
+      async (tx) => (await tx.execute<{ one: number }>(sql`select 1 as one`)).rows,
+    );
+    expect(rows).toEqual([{ one: 1 }]);
+    await own.end();
+    expect(own.totalCount).toBe(0);
+  });
+
+  it('closes at shutdown within its limit even while a connection is still checked out', async () => {
+    const held = await pool().connect();
+    const started = Date.now();
+    await closeDatabase(300);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    held.release();
+    // The next use opens a new pool.
     expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
 });

@@ -2,6 +2,8 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { log } from '../log.server';
 import * as schema from './schema';
+// Before any transaction: a failed BEGIN gives its connection back (see the file).
+import './transaction-release.server';
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A transaction handle, for functions that must write inside the caller's transaction. */
@@ -71,8 +73,25 @@ export async function databaseIsUp(timeoutMs = 2000): Promise<boolean> {
   }
 }
 
-export async function closeDatabase(): Promise<void> {
+/**
+ * Closes the pool once every connection is back, or after `withinMs` with a warning: a connection
+ * never given back must not keep the server from stopping its embedded PostgreSQL afterwards (the
+ * timer also keeps the process alive until then: a promise nobody resolves ends Node with code 0).
+ */
+export async function closeDatabase(withinMs = 10_000): Promise<void> {
   const closing = current;
   current = undefined;
-  await closing?.pool.end();
+  if (!closing) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), withinMs);
+  });
+  try {
+    if ((await Promise.race([closing.pool.end(), late])) === 'late') {
+      const held = closing.pool.totalCount - closing.pool.idleCount;
+      log.warn({ held }, 'database: connections still checked out at shutdown; closing without them');
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }

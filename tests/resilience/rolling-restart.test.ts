@@ -268,7 +268,8 @@ describe('a rolling restart behind nginx', () => {
     restartsDone = true;
     await crowd;
 
-    expect(load.failures).toEqual([]);
+    // On failure, nginx's own account of it (which upstream, what it saw) comes with the message.
+    expect(load.failures, `nginx error log:\n${await nginx.errorLog()}`).toEqual([]);
     const { orders } = await books(db);
     const byId = new Map(orders.map((o) => [o.id, o]));
     for (const [id, { tapes }] of load.orders) {

@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeOrderStatus } from '~/server/admin/orders.server';
@@ -13,6 +10,7 @@ import { readEntries, verifyJournal } from '~/server/payment-journal/journal.ser
 import { applyPaymentNotification } from '~/server/payments/notifications.server';
 import { confirmCheckout } from '~/server/payments/offline.server';
 import { asDatabaseOwner } from '../support/databases';
+import { runJournalVerify } from '../support/journal-verify';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 
 /*
@@ -27,22 +25,7 @@ process.env.BASE_URL = 'https://www.soovenirs.test';
 log.level = 'silent';
 const databaseUrl = () => process.env.DATABASE_URL as string;
 const STAFF = 'system';
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-
-async function journalVerify(): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/journal-verify.ts'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl(), BASE_URL: '' },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failure.code ?? -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' };
-  }
-}
+const journalVerify = () => runJournalVerify({ DATABASE_URL: databaseUrl() });
 
 async function paidByCard(): Promise<TestOrder> {
   const order = await insertTestOrder(databaseUrl(), { extraCents: 500 });

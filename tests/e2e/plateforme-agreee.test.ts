@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { openStaffPage } from '../support/browser';
 import { facturXBatch } from '../support/factur-x';
-import { type FakePa, startFakePa } from '../support/fake-pa';
+import { type FakePa, fakePaSettings, startFakePa } from '../support/fake-pa';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { test } from '../support/shared-shop';
@@ -77,15 +77,17 @@ function plain(text: string): string {
   return text.replace(/[\u00A0\u202F]/g, ' ');
 }
 
+/** The fake PA's settings typed in the back office's page, as the staff would. */
 async function configurePa(page: Page): Promise<void> {
+  const settings = fakePaSettings(pa);
   await page.getByLabel('Activer le dépôt sur la plateforme').check();
   await page.getByLabel('Environnement de test de la plateforme').check();
-  await page.getByLabel('Adresse du service de flux (Flow Service)').fill(pa.flowUrl);
-  await page.getByLabel('Adresse du service d’annuaire (Directory Service)').fill(pa.directoryUrl);
-  await page.getByLabel('Adresse du jeton OAuth2 (token endpoint)').fill(pa.tokenUrl);
-  await page.getByLabel('Identifiant du client (client_id)').fill(pa.clientId);
-  await page.getByLabel('Secret du client (client_secret)').fill(pa.clientSecret);
-  await page.getByLabel('SIREN de la boutique').fill('123456782');
+  await page.getByLabel('Adresse du service de flux (Flow Service)').fill(settings.flowUrl);
+  await page.getByLabel('Adresse du service d’annuaire (Directory Service)').fill(settings.directoryUrl);
+  await page.getByLabel('Adresse du jeton OAuth2 (token endpoint)').fill(settings.tokenUrl);
+  await page.getByLabel('Identifiant du client (client_id)').fill(settings.clientId);
+  await page.getByLabel('Secret du client (client_secret)').fill(settings.clientSecret);
+  await page.getByLabel('SIREN de la boutique').fill(settings.sellerSiren);
   await page.getByRole('button', { name: 'Enregistrer' }).click();
   await page.getByText('Configuration de la plateforme agréée enregistrée.').waitFor();
   // The secret is never sent back: the field is empty, its placeholder masked.
@@ -148,6 +150,9 @@ test('a business invoice through the PA: deposited, rejected, corrected and re-i
       for (const deposit of pa.depositsOf(number)) facturX.add(deposit.file, `deposited ${number}`);
     }
     await history.getByText('Facture rejetée corrigée et réémise').waitFor();
+    // The correction is an edit of the order: its own line in the history, with the SIREN changed.
+    await history.getByText('Acheteur professionnel corrigé').waitFor();
+    expect(plain(await history.innerText())).toContain(`SIREN : ${WRONG_SIREN} → ${FIXED_SIREN}`);
 
     pa.setStatus(second, 202);
     await readStatuses(section);

@@ -2,6 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import type { PaConfig } from '~/domain/einvoicing/pa-config';
+import { forgetPaTokens } from '~/server/einvoicing/pa-client.server';
+import { savePaConfig } from '~/server/einvoicing/pa-config.server';
 
 /*
  * A local plateforme agréée speaking the AFNOR XP Z12-013 interface (docs/plateforme-agreee.md),
@@ -400,6 +403,32 @@ export async function startFakePa({
         server.close(() => resolve());
       }),
   };
+}
+
+/** The settings that point a shop at `pa`, as the back office's « Plateforme agréée » page saves them. */
+export function fakePaSettings(pa: FakePa, { enabled = true }: { enabled?: boolean } = {}): PaConfig {
+  return {
+    enabled,
+    testMode: true,
+    flowUrl: pa.flowUrl,
+    directoryUrl: pa.directoryUrl,
+    tokenUrl: pa.tokenUrl,
+    clientId: pa.clientId,
+    clientSecret: pa.clientSecret,
+    scope: '',
+    sellerSiren: '123456782',
+    sellerRoutingCode: '',
+  };
+}
+
+/**
+ * Points the shop of this test process (its database's settings) at `pa`, enabled or not, and
+ * forgets the tokens an earlier platform gave. Throws when the settings are refused.
+ */
+export async function configureFakePa(pa: FakePa, options: { enabled?: boolean } = {}): Promise<void> {
+  forgetPaTokens();
+  const saved = await savePaConfig(fakePaSettings(pa, options));
+  if (!saved.ok) throw new Error(`the fake PA's settings were refused: ${JSON.stringify(saved)}`);
 }
 
 // `npx tsx tests/support/fake-pa.ts [port]`: a local PA for a developer's shop.

@@ -1,3 +1,4 @@
+import { BUYER_CORRECTION_FIELD_LABELS } from '../einvoicing/buyer-correction';
 import { emailTemplateLabel } from '../email/template-labels';
 import { formatEurosFromCents, NBSP, SHOP_TIME_ZONE } from '../format';
 import { orderStatusLabel, paymentMethodLabel, paymentStatusLabel, workshopStageLabel } from '../order-status';
@@ -105,6 +106,10 @@ const FIELDS: Readonly<Record<string, { label: string; format: Format }>> = {
   detail: { label: 'Détail', format: text },
   action: { label: 'Action', format: text },
   account: { label: 'Compte', format: text },
+  // An order's business buyer corrected before « Corriger et réémettre » (decision 047).
+  ...Object.fromEntries(
+    Object.entries(BUYER_CORRECTION_FIELD_LABELS).map(([field, label]) => [field, { label, format: text }]),
+  ),
 };
 
 const lower = (value: string) => value.charAt(0).toLowerCase() + value.slice(1);

@@ -36,9 +36,11 @@ export const AUDIT_KIND_LABELS = {
   'price.change': 'Modification des tarifs',
   'settings.email': 'Paramètres e-mail',
   'settings.payment': 'Paramètres de paiement',
-  // The plateforme agréée (docs/plateforme-agreee.md): its settings, and a buyer corrected after a rejection.
+  // The plateforme agréée (docs/plateforme-agreee.md): its settings, an invoice it rejected re-issued,
+  // and the business buyer corrected before that.
   'settings.pa': 'Plateforme agréée',
   'order.einvoice_reissue': 'Facture rejetée corrigée et réémise',
+  'order.business_buyer': 'Acheteur professionnel corrigé',
   'settings.files': 'Conservation des fichiers',
   'settings.invoicing': 'Réglages de facturation',
   'settings.shipping': 'Identifiants Coliship',

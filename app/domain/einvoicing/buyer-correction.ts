@@ -65,3 +65,24 @@ export function parseBuyerCorrection(
     },
   };
 }
+
+/** The corrected fields in French (the order's history, the « Journal » page). */
+export const BUYER_CORRECTION_FIELD_LABELS: Readonly<Record<BuyerCorrectionField, string>> = {
+  companyName: 'Raison sociale',
+  siren: 'SIREN',
+  vatNumber: 'Numéro de TVA',
+  chorusServiceCode: 'Code service Chorus Pro',
+};
+
+export interface BuyerChange {
+  field: BuyerCorrectionField;
+  before: string | null;
+  after: string | null;
+}
+
+/** What a correction changes of the buyer, field by field (nothing when it only confirms it). */
+export function buyerChanges(before: BusinessBuyer, after: BusinessBuyer): BuyerChange[] {
+  return (Object.keys(BUYER_CORRECTION_FIELD_LABELS) as BuyerCorrectionField[])
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }))
+    .filter((change) => change.before !== change.after);
+}

@@ -186,6 +186,18 @@ const CASES: Case[] = [
     customer: null,
   },
   {
+    kind: 'business_buyer_corrected',
+    data: {
+      changes: [
+        { field: 'siren', before: '356000000', after: '552100554' },
+        { field: 'vatNumber', before: null, after: 'FR96552100554' },
+      ],
+    },
+    label: 'Acheteur professionnel corrigé',
+    detail: `SIREN${S}: 356000000 → 552100554 · Numéro de TVA${S}: (vide) → FR96552100554`,
+    customer: null,
+  },
+  {
     kind: 'einvoice_reissued',
     data: { rejectedNumber: 'FA-2026-0001', creditNoteNumber: 'AV-2026-0001', number: 'FA-2026-0002' },
     label: 'Facture rejetée corrigée et réémise',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../zod-config';
+import { BUYER_CORRECTION_FIELD_LABELS, type BuyerCorrectionField } from '../einvoicing/buyer-correction';
 import { PA_REFUSED, PA_REJECTED, paStatusLabel } from '../einvoicing/pa-statuses';
 import { emailTemplateLabel } from '../email/template-labels';
 import { formatDateFr, formatEurosFromCents, NBSP } from '../format';
@@ -378,6 +379,27 @@ export const ORDER_EVENTS = {
     schema: z.object({ number: text.optional(), error: text.optional() }).passthrough(),
     label: () => 'Dépôt sur la plateforme agréée abandonné',
     detail: (data) => joined(nonEmpty(data.number), nonEmpty(data.error)),
+  }),
+  business_buyer_corrected: kind({
+    // The staff corrected the order's business buyer before re-issuing an invoice the plateforme
+    // agréée rejected (decision 047); the invoices already issued keep the buyer they name.
+    schema: z
+      .object({
+        changes: z
+          .array(z.object({ field: text, before: text.nullable().optional(), after: text.nullable().optional() }))
+          .optional(),
+      })
+      .passthrough(),
+    label: () => 'Acheteur professionnel corrigé',
+    detail: (data) =>
+      joined(
+        ...(data.changes ?? []).map((change) =>
+          nbsp(
+            BUYER_CORRECTION_FIELD_LABELS[change.field as BuyerCorrectionField] ?? change.field,
+            `${nonEmpty(change.before) ?? '(vide)'} → ${nonEmpty(change.after) ?? '(vide)'}`,
+          ),
+        ),
+      ),
   }),
   einvoice_reissued: kind({
     schema: z

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakePa, startFakePa } from '../../../tests/support/fake-pa';
-import { forgetPaTokens } from '../einvoicing/pa-client.server';
-import { savePaConfig } from '../einvoicing/pa-config.server';
+import { configureFakePa, type FakePa, startFakePa } from '../../../tests/support/fake-pa';
 import { configuredFlowSender } from './sender.server';
 
 /*
@@ -18,26 +16,9 @@ afterAll(async () => {
   await pa.close();
 });
 
-async function configure(enabled: boolean) {
-  forgetPaTokens();
-  const saved = await savePaConfig({
-    enabled,
-    testMode: true,
-    flowUrl: pa.flowUrl,
-    directoryUrl: pa.directoryUrl,
-    tokenUrl: pa.tokenUrl,
-    clientId: pa.clientId,
-    clientSecret: pa.clientSecret,
-    scope: '',
-    sellerSiren: '123456782',
-    sellerRoutingCode: '',
-  });
-  expect(saved.ok).toBe(true);
-}
-
 describe('the e-reporting sender', () => {
   it('deposits a report on the configured platform once, whatever the number of tries', async () => {
-    await configure(true);
+    await configureFakePa(pa);
     const send = await configuredFlowSender();
     expect(send).not.toBeNull();
     const file = {
@@ -57,7 +38,7 @@ describe('the e-reporting sender', () => {
   });
 
   it('gives no sender while the platform is not enabled: the reports are exported instead', async () => {
-    await configure(false);
+    await configureFakePa(pa, { enabled: false });
     expect(await configuredFlowSender()).toBeNull();
   });
 });

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakePa, startFakePa } from '../../../tests/support/fake-pa';
+import { configureFakePa, type FakePa, startFakePa } from '../../../tests/support/fake-pa';
 import { insertTestOrder, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
-import { forgetPaTokens, getFlow, lookupSiren, testPaConnection } from './pa-client.server';
-import { loadPaConfig, savePaConfig } from './pa-config.server';
+import { getFlow, lookupSiren, testPaConnection } from './pa-client.server';
+import { loadPaConfig } from './pa-config.server';
 import { drainPaFlows, listOrderPaFlows, pollPaStatuses, reissueRejectedInvoice } from './pa-deposits.server';
 
 process.env.BASE_URL = 'https://www.soovenirs.test';
@@ -62,22 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pa.close();
 });
-beforeEach(async () => {
-  forgetPaTokens();
-  const saved = await savePaConfig({
-    enabled: true,
-    testMode: true,
-    flowUrl: pa.flowUrl,
-    directoryUrl: pa.directoryUrl,
-    tokenUrl: pa.tokenUrl,
-    clientId: pa.clientId,
-    clientSecret: pa.clientSecret,
-    scope: '',
-    sellerSiren: '123456782',
-    sellerRoutingCode: '',
-  });
-  expect(saved.ok).toBe(true);
-});
+beforeEach(() => configureFakePa(pa));
 
 describe('the PA settings', () => {
   it('stores the client secret encrypted, journals the change without it, and tests the connection', async () => {
@@ -205,6 +190,23 @@ describe('a business invoice on the PA', () => {
     });
     expect(reissued.ok).toBe(true);
     if (!reissued.ok) return;
+    // The buyer corrected as an order edit: its history event and its journal entry, the SIREN only.
+    const change = { field: 'siren', before: BUYER.siren, after: FIXED_SIREN };
+    expect(
+      await rows(sql`select data from order_events where order_id = ${order.id} and kind = 'business_buyer_corrected'`),
+    ).toEqual([{ data: { changes: [change] } }]);
+    expect(
+      await rows(
+        sql`select kind, before, after from audit_log where subject = ${order.id} and kind like 'order.%' order by id`,
+      ),
+    ).toEqual([
+      { kind: 'order.business_buyer', before: { siren: BUYER.siren }, after: { siren: FIXED_SIREN } },
+      {
+        kind: 'order.einvoice_reissue',
+        before: { invoice: number },
+        after: { invoice: reissued.invoiceNumber, creditNote: reissued.creditNoteNumber },
+      },
+    ]);
     // The rejected number stays, cancelled by a credit note; the replacement takes the next number.
     const documents = await rows<{ number: string; amount: number; siren: string | null; replaces: string | null }>(sql`
       select number, amount, snapshot->'business'->>'siren' as siren, replaces_invoice_id as replaces

@@ -21,6 +21,7 @@ import { issuedDocumentFacturX } from '../invoices/factur-x-pdf.server';
 import { issueCreditNote, issueReplacementInvoice } from '../invoices/invoices.server';
 import { documentFileName } from '../invoices/pdf.server';
 import { log } from '../log.server';
+import { correctBusinessBuyer } from '../orders/lifecycle.server';
 import { depositFlow, downloadFlow, findFlowByTrackingId, PaError, searchFlows } from './pa-client.server';
 import { type LoadedPaConfig, loadPaConfig } from './pa-config.server';
 import { queueStatusFlow } from './pa-queue.server';
@@ -421,8 +422,9 @@ export type ReissueResult =
 
 /**
  * « Corriger et réémettre » (decision 047), whole or nothing: the order's business buyer corrected
- * (journaled), the rejected invoice cancelled by a credit note (not deposited: the PA never accepted
- * that invoice), and the replacement invoice issued under the next number, its deposit queued.
+ * (the lifecycle's order edit, with its history event and journal entry), the rejected invoice
+ * cancelled by a credit note (not deposited: the PA never accepted that invoice), and the
+ * replacement invoice issued under the next number, its deposit queued.
  */
 export async function reissueRejectedInvoice(input: {
   orderId: string;
@@ -455,20 +457,12 @@ export async function reissueRejectedInvoice(input: {
     if (!parsed.ok) {
       return { ok: false as const, error: 'Veuillez corriger les champs signalés.', fieldErrors: parsed.fieldErrors };
     }
-    await tx.update(orders).set({ business: parsed.business }).where(eq(orders.id, order.id));
-    const pick = (b: typeof parsed.business) => ({
-      companyName: b.companyName,
-      siren: b.siren,
-      vatNumber: b.vatNumber,
-      chorusServiceCode: b.chorusServiceCode,
-    });
-    await recordAudit(tx, {
+    await correctBusinessBuyer(tx, {
+      orderId: order.id,
+      orderNumber: order.number,
+      before: order.business,
+      after: parsed.business,
       actor: input.actor,
-      kind: 'order.einvoice_reissue',
-      subject: order.id,
-      subjectLabel: order.number,
-      before: pick(order.business),
-      after: pick(parsed.business),
     });
     const note = await issueCreditNote(tx, {
       orderId: order.id,
@@ -490,6 +484,14 @@ export async function reissueRejectedInvoice(input: {
         creditNoteNumber: note?.number ?? null,
         number: replacement.number,
       },
+    });
+    await recordAudit(tx, {
+      actor: input.actor,
+      kind: 'order.einvoice_reissue',
+      subject: order.id,
+      subjectLabel: order.number,
+      before: { invoice: flow.documentNumber },
+      after: { invoice: replacement.number, creditNote: note?.number ?? null },
     });
     return { ok: true as const, creditNoteNumber: note?.number ?? null, invoiceNumber: replacement.number };
   });

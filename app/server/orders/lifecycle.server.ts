@@ -1,5 +1,11 @@
+import { eq, sql } from 'drizzle-orm';
+import { buyerChanges } from '~/domain/einvoicing/buyer-correction';
+import type { BusinessBuyer } from '~/domain/invoices/snapshot';
+import { orderEvent } from '~/domain/orders/events';
 import type { Transition } from '~/domain/orders/lifecycle';
+import { recordAudit } from '../audit/audit.server';
 import { type Database, db, type Tx } from '../db/client.server';
+import { orderEvents, orders } from '../db/schema';
 import { loadPaymentConfig } from '../payments/config.server';
 import { expireStripeSession } from '../payments/stripe.server';
 import { createLabelAfterPayment } from '../shipping/labels.server';
@@ -27,6 +33,8 @@ import {
  * writes more in the same transaction (a payment row, a reception, a review) and may apply several
  * transitions: each applied one gets its post-commit work once the whole transaction committed.
  * refunds.server.ts imports transition.server.ts, never this module: no import cycle.
+ * The staff's edits of what an order froze when placed (`correctBusinessBuyer`) live here too: the
+ * column, its history event and the journal's entry written together.
  */
 
 export {
@@ -141,4 +149,35 @@ async function afterCommit(
     outcomes.push(await makeDueRefund({ refundId: refund.refundId, method: context.refundMethod ?? 'gateway', actor }));
   }
   return outcomes;
+}
+
+/**
+ * A staff member's edit of the business buyer frozen on an order, in the caller's transaction (the
+ * order's row locked): « Corriger et réémettre » after the plateforme agréée rejected the invoice
+ * (decision 047), before the replacement invoice is issued with it. Writes `orders.business`, the
+ * history event `business_buyer_corrected` with each field changed, and the journal's entry (before
+ * → after). The invoices already issued keep the buyer they name (their snapshot). A correction
+ * that changes nothing writes nothing; returns whether something changed.
+ */
+export async function correctBusinessBuyer(
+  tx: Tx,
+  input: { orderId: string; orderNumber: string; before: BusinessBuyer; after: BusinessBuyer; actor: string },
+): Promise<boolean> {
+  const changes = buyerChanges(input.before, input.after);
+  if (changes.length === 0) return false;
+  await tx.update(orders).set({ business: input.after, updatedAt: sql`now()` }).where(eq(orders.id, input.orderId));
+  await tx.insert(orderEvents).values({
+    orderId: input.orderId,
+    actor: input.actor,
+    ...orderEvent('business_buyer_corrected', { changes }),
+  });
+  await recordAudit(tx, {
+    actor: input.actor,
+    kind: 'order.business_buyer',
+    subject: input.orderId,
+    subjectLabel: input.orderNumber,
+    before: Object.fromEntries(changes.map((change) => [change.field, change.before])),
+    after: Object.fromEntries(changes.map((change) => [change.field, change.after])),
+  });
+  return true;
 }

@@ -1,8 +1,7 @@
-import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { addSessionCookie, createUser, randomIp, uniqueEmail } from '../support/auth';
 import { openPage } from '../support/browser';
-import { createTestDatabase, dropTestDatabase } from '../support/databases';
+import { createTestDatabase, dropTestDatabase, withClient } from '../support/databases';
 import { runJournalVerify } from '../support/journal-verify';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
@@ -26,16 +25,6 @@ interface JournalRow {
   method: string;
   provider: string | null;
   actor: string;
-}
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A staff member's form post to the back office, as the page's form sends it. */

@@ -11,8 +11,9 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs `fn` with a client connected to `url`, closed afterwards. */
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await fn(client);
@@ -31,7 +32,7 @@ export async function createTestDatabase(
   template: string,
 ): Promise<{ name: string; url: string; ownerUrl: string }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await admin(adminUrl, async (client) => {
+  await withClient(adminUrl, async (client) => {
     // Two clones of one template at the same instant can collide ("being accessed by other users").
     for (let attempt = 0; ; attempt++) {
       try {
@@ -48,7 +49,7 @@ export async function createTestDatabase(
 }
 
 export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {
-  await admin(adminUrl, (client) =>
+  await withClient(adminUrl, (client) =>
     client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`),
   );
 }
@@ -58,13 +59,13 @@ export async function createTemplate(
   migrate: (url: string) => Promise<void>,
   name = `${TEMPLATE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`,
 ): Promise<string> {
-  await admin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(name)}`));
+  await withClient(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(name)}`));
   await migrate(withDatabase(adminUrl, name));
   return name;
 }
 
 export async function templateExists(adminUrl: string, name: string): Promise<boolean> {
-  const { rowCount } = await admin(adminUrl, (client) =>
+  const { rowCount } = await withClient(adminUrl, (client) =>
     client.query('select 1 from pg_database where datname = $1', [name]),
   );
   return rowCount === 1;
@@ -78,5 +79,5 @@ export async function dropTemplate(adminUrl: string, name: string): Promise<void
 export async function asDatabaseOwner(text: string): Promise<void> {
   const url = process.env.TEST_OWNER_DATABASE_URL;
   if (!url) throw new Error('TEST_OWNER_DATABASE_URL is set by tests/support/database-per-file.ts');
-  await admin(url, (client) => client.query(text));
+  await withClient(url, (client) => client.query(text));
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { withClient } from './databases';
 
 /*
  * Orders written straight into a test database, for the tests of payment and invoicing (the
@@ -62,16 +63,6 @@ export const TEST_CHECKOUT_DETAILS = {
 };
 
 type Queryable = Pick<pg.Client, 'query'>;
-
-async function withClient<T>(databaseUrl: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function insertTestOrder(databaseUrl: string, options: TestOrderOptions = {}): Promise<TestOrder> {
   return withClient(databaseUrl, (client) => insertTestOrderWith(client, options));

@@ -44,9 +44,10 @@ export function drainable(server: Server): DrainableServer {
     async drain(graceMs) {
       startDraining();
       // A connection the kernel has completed but Node has not accepted yet is reset when the
-      // listener closes, and nginx does not retry a POST it has sent (a 502: a rolling restart lost a
-      // checkout so under load). The signal may be handled before the listener's pending connections
-      // in the same turn of the event loop: let that turn accept them first, then close.
+      // listener closes, and nginx does not retry a POST it has sent (a 502). The signal may be
+      // handled before the listener's pending connections in the same turn of the event loop: let
+      // that turn accept them first, then close. This narrows the window without closing it: the
+      // operator takes an instance out of nginx before stopping it (decision 043).
       await new Promise((resolve) => setImmediate(resolve));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       log.info({ inFlight: open.size, graceSeconds: graceMs / 1000 }, 'draining: listener closed, readiness 503');

@@ -17,8 +17,9 @@ import { books, waitUntil } from './checkout-load';
 
 /*
  * A rolling restart behind the repository's nginx configuration (deploy/nginx/soovenirs.conf), as an
- * operator upgrades two instances on one PostgreSQL: each in turn gets SIGTERM, drains, exits, is
- * started again and is ready before the other one goes, while guests order and pay through nginx.
+ * operator upgrades two instances on one PostgreSQL: each in turn is taken out of nginx (`down`,
+ * reload), gets SIGTERM, drains, exits, is started again, is ready and is put back before the other
+ * one goes, while guests order and pay through nginx.
  * Nothing may be lost: every post gets its answer (no 502 or 504, no connection error), and every
  * acknowledged order and payment is in the database. On the way, the drain itself is watched on the
  * first instance: an upload chunk whose body is still arriving at SIGTERM is stored and answered,
@@ -228,6 +229,8 @@ describe('a rolling restart behind nginx', () => {
     for (const server of [a, b]) {
       const before = load.orders.size;
       await waitUntil(() => load.orders.size >= before + ORDERS_PER_STEP || load.failures.length > 0, 60_000, 'orders');
+      // The operator first takes the instance out of nginx (docs/operations.md, « Upgrading »).
+      await nginx.takeOut(`127.0.0.1:${server.port}`);
       const stepStarted = Date.now();
       const drainingLogged = () => server.output().includes('draining: listener closed');
       // On the first instance, the drain itself: a request half sent and an open stream at SIGTERM.
@@ -260,6 +263,7 @@ describe('a rolling restart behind nginx', () => {
       if (watched) expect(Date.now() - stepStarted).toBeLessThan(8_000);
       expect(server.output()).toContain('draining: every request answered');
       await server.restart();
+      await nginx.takeOut(null);
       stepDurations.push(Date.now() - stepStarted);
     }
     // Still ordering after both restarts, through both instances.

@@ -30,6 +30,11 @@ export interface NginxProxy {
   open(pathname: string, options?: ProxyRequestOptions): Promise<IncomingMessage>;
   /** nginx's error log so far (upstream failures, 413s, timeouts). */
   errorLog(): Promise<string>;
+  /**
+   * Marks `address` `down` in the upstream (null: every instance in again) and reloads nginx, as an
+   * operator does before stopping an instance; resolves once the new configuration serves.
+   */
+  takeOut(address: string | null): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,21 +46,24 @@ export async function startNginx(upstreams: string[]): Promise<NginxProxy> {
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const certificate = selfSignedCertificate(dir);
 
-  let site = await fs.readFile(SITE, 'utf8');
+  const original = await fs.readFile(SITE, 'utf8');
   // The addresses are swapped; the parameters of the file's first server line (max_fails…) are kept.
-  const parameters = /upstream soovenirs_app \{\n\s*server \S+?( [^;\n]*)?;/.exec(site)?.[1] ?? '';
-  site = swapLine(
-    CONFIG,
-    site,
-    /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
-    `$1${upstreams.map((address) => `    server ${address}${parameters};\n`).join('')}`,
-  );
-  site = swapLine(CONFIG, site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
-  site = swapLine(CONFIG, site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
-  site = site.replace(/server_name [^;]+;/g, 'server_name localhost;');
-  site = swapLine(CONFIG, site, /ssl_certificate \S+;/, `ssl_certificate ${certificate.cert};`);
-  site = swapLine(CONFIG, site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${certificate.key};`);
-  await fs.writeFile(path.join(dir, 'site.conf'), site);
+  const parameters = /upstream soovenirs_app \{\n\s*server \S+?( [^;\n]*)?;/.exec(original)?.[1] ?? '';
+  const writeSite = (down: string | null) => {
+    let site = swapLine(
+      CONFIG,
+      original,
+      /(upstream soovenirs_app \{\n)(?:\s*server [^\n]*# deployment value\n)+/,
+      `$1${upstreams.map((address) => `    server ${address}${parameters}${address === down ? ' down' : ''};\n`).join('')}`,
+    );
+    site = swapLine(CONFIG, site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
+    site = swapLine(CONFIG, site, /listen 443 ssl http2;/, `listen 127.0.0.1:${httpsPort} ssl http2;`);
+    site = site.replace(/server_name [^;]+;/g, 'server_name localhost;');
+    site = swapLine(CONFIG, site, /ssl_certificate \S+;/, `ssl_certificate ${certificate.cert};`);
+    site = swapLine(CONFIG, site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${certificate.key};`);
+    return fs.writeFile(path.join(dir, 'site.conf'), site);
+  };
+  await writeSite(null);
 
   // As root, nginx's workers would run as « nobody », who may not write its temporary folders here.
   const user = process.getuid?.() === 0 ? 'user root;' : '';
@@ -85,12 +93,27 @@ http {
   const ca = await fs.readFile(certificate.cert, 'utf8');
   const url = `https://localhost:${httpsPort}`;
   const client = tlsClient(url, ca);
+  // nginx's master (this child: `daemon off`) and its workers: SIGHUP is `nginx -s reload`.
+  const workers = async () =>
+    (await fs.readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).split(' ').filter(Boolean);
 
   return {
     url,
     httpUrl: `http://127.0.0.1:${httpPort}`,
     ca,
     errorLog,
+    async takeOut(address) {
+      const before = new Set(await workers());
+      await writeSite(address);
+      child.kill('SIGHUP');
+      const deadline = Date.now() + 15_000;
+      // New workers read the new configuration; the old ones finish the requests they hold and exit.
+      const reloaded = (now: string[]) => now.length > 0 && now.every((pid) => !before.has(pid));
+      while (!reloaded(await workers())) {
+        if (Date.now() > deadline) throw new Error(`nginx did not reload:\n${await errorLog()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     request: client.request,
     open: client.open,
     stop: async () => {

@@ -20,7 +20,7 @@ export interface ProxyResponse {
 
 export function tlsClient(url: string, ca: string) {
   const agent = new https.Agent({ ca, keepAlive: true });
-  const open = (pathname: string, options: ProxyRequestOptions = {}) =>
+  const open = (pathname: string, options: ProxyRequestOptions & { fresh?: boolean } = {}): Promise<IncomingMessage> =>
     new Promise<IncomingMessage>((resolve, reject) => {
       const req = https.request(
         new URL(pathname, url),
@@ -28,12 +28,26 @@ export function tlsClient(url: string, ca: string) {
           method: options.method ?? 'GET',
           headers: options.headers,
           // Another local address needs a connection of its own (the agent's are from 127.0.0.1).
-          ...(options.localAddress ? { localAddress: options.localAddress, ca, agent: false } : { agent }),
+          ...(options.localAddress
+            ? { localAddress: options.localAddress, ca, agent: false }
+            : options.fresh
+              ? { ca, agent: false }
+              : { agent }),
         },
         resolve,
       );
-      req.on('error', reject);
       const body = options.body;
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the proxy closed as this request left (an nginx reload ends its
+        // old workers' idle connections): the request never reached it, and a browser sends it
+        // again on a new connection, whatever its method. So does this client, when it can.
+        const replayable = body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+        if (req.reusedSocket && error.code === 'ECONNRESET' && replayable) {
+          resolve(open(pathname, { ...options, fresh: true }));
+        } else {
+          reject(error);
+        }
+      });
       if (body === undefined) req.end();
       else if (typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
       else body.pipe(req);

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureFakePa, type FakePa, startFakePa } from '../../../tests/support/fake-pa';
 import { insertTestOrder, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { refundOrder } from '../orders/refunds.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import { getFlow, lookupSiren, testPaConnection } from './pa-client.server';
 import { loadPaConfig } from './pa-config.server';
@@ -274,5 +276,67 @@ describe('a business invoice on the PA', () => {
     await drainPaFlows();
     const [noteRow] = await rows<{ number: string }>(sql`select number from credit_notes where order_id = ${order.id}`);
     expect(pa.depositsOf(noteRow?.number as string)).toHaveLength(1);
+  });
+
+  it('a refund after a refusal gives the money back under the refusal’s credit note, once', async () => {
+    // A business order paid by card through the sandbox (a gateway that refunds).
+    const order = await insertTestOrder(databaseUrl());
+    await db().execute(sql`update orders set business = ${JSON.stringify(BUYER)}::jsonb where id = ${order.id}`);
+    const ref = `sbx_${randomUUID()}`;
+    await db().execute(sql`
+      insert into payments (order_id, provider, provider_ref, amount, status, method)
+      values (${order.id}, 'sandbox', ${ref}, ${order.totalCents}, 'pending', 'card')`);
+    const paid = await applyPaymentNotification({
+      provider: 'sandbox',
+      eventId: `evt_${randomUUID()}`,
+      providerRef: ref,
+      orderId: order.id,
+      outcome: 'paid',
+      amountCents: order.totalCents,
+      currency: 'EUR',
+      method: 'card',
+      raw: {},
+    });
+    expect(paid.status).toBe('applied');
+    await drainPaFlows();
+    const [invoice] = await rows<{ number: string; amount: number }>(
+      sql`select number, amount from invoices where order_id = ${order.id}`,
+    );
+    pa.setStatus(invoice?.number as string, 210, 'Prestation non commandée');
+    await pollPaStatuses();
+    const [note] = await rows<{ id: string; number: string; amount: number }>(
+      sql`select id, number, amount from credit_notes where order_id = ${order.id}`,
+    );
+    expect(note?.amount).toBe(invoice?.amount);
+
+    const refund = { orderId: order.id, amountCents: order.totalCents, method: 'gateway' as const, actor: 'system' };
+    const made = await refundOrder({ ...refund, reason: 'Facture refusée' });
+    expect(made).toMatchObject({ ok: true, amountCents: order.totalCents, creditNoteNumber: note?.number });
+    // No second credit note: the refund is linked to the refusal's, the payment refunded.
+    expect(await rows(sql`select number from credit_notes where order_id = ${order.id}`)).toEqual([
+      { number: note?.number },
+    ]);
+    expect(
+      await rows(sql`select amount, method, status, credit_note_id from refunds where order_id = ${order.id}`),
+    ).toEqual([{ amount: order.totalCents, method: 'gateway', status: 'succeeded', credit_note_id: note?.id }]);
+    const [state] = await rows<{ payment_status: string }>(
+      sql`select payment_status from orders where id = ${order.id}`,
+    );
+    expect(state?.payment_status).toBe('refunded');
+    const events = await rows<{ kind: string }>(
+      sql`select kind from order_events where order_id = ${order.id} and kind in ('refund_issued', 'credit_note_issued')`,
+    );
+    expect(events.map((e) => e.kind).sort()).toEqual(['credit_note_issued', 'refund_issued']);
+    const journal = await rows<{ document_number: string | null; amount: number }>(
+      sql`select document_number, amount_cents::int as amount from payment_journal where kind = 'refund' and order_number = (select number from orders where id = ${order.id})`,
+    );
+    expect(journal).toEqual([{ document_number: note?.number, amount: order.totalCents }]);
+
+    // A second submit of the form refunds nothing more.
+    expect(await refundOrder({ ...refund, reason: 'Facture refusée' })).toEqual({
+      ok: false,
+      message: 'Tout ce qui a été payé a déjà été remboursé.',
+    });
+    expect(await rows(sql`select id from refunds where order_id = ${order.id}`)).toHaveLength(1);
   });
 });

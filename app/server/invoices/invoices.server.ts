@@ -3,6 +3,7 @@ import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/i
 import {
   buildDocumentSnapshot,
   type DocumentSnapshot,
+  operationCategoryOf,
   parseDocumentSnapshot,
   partialCreditLines,
   type SnapshotOrder,
@@ -178,8 +179,8 @@ export interface IssueCreditNoteInput {
   reason: string;
   /**
    * What to credit, in cents including VAT; by default what remains to be credited on the invoice.
-   * The whole invoice (nothing credited before) repeats its lines; any other amount is one line
-   * « Remboursement partiel — commande SV-… ».
+   * The whole invoice (nothing credited before) repeats its lines; any other amount is one line per
+   * category of the invoice, « Remboursement partiel — prestations » / « — marchandises », pro rata.
    */
   amountCents?: number;
   /**
@@ -352,7 +353,9 @@ async function creditInvoice(
   });
   let snapshot: DocumentSnapshot;
   if (!full) {
-    snapshot = { ...base, lines: partialCreditLines(facts.number, amount, input.reason), ...splitVat(amount) };
+    // Its amount takes the categories of the invoice it credits, pro rata (goods stay goods).
+    const lines = partialCreditLines(facts.number, amount, input.reason, (invoiceSnapshot ?? base).lines);
+    snapshot = { ...base, lines, operationCategory: operationCategoryOf({ lines }), ...splitVat(amount) };
   } else if (invoiceSnapshot) {
     // The credit note repeats the invoice's lines, buyer and seller as they were invoiced.
     snapshot = {

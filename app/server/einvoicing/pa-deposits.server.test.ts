@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureFakePa, type FakePa, startFakePa } from '../../../tests/support/fake-pa';
@@ -32,14 +31,23 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return (await db().execute(query)).rows as T[];
 }
 
-/** A business order (orders.business set as the checkout will), paid by card: its invoice is issued. */
-async function paidBusinessOrder(): Promise<TestOrder> {
+/**
+ * A business order (orders.business set as the checkout will), paid by card: its invoice is issued.
+ * Through the sandbox, a gateway that refunds (its pending payment first, as checkout leaves it).
+ */
+async function paidBusinessOrder(provider: 'monetico' | 'sandbox' = 'monetico'): Promise<TestOrder> {
   const order = await insertTestOrder(databaseUrl());
   await db().execute(sql`update orders set business = ${JSON.stringify(BUYER)}::jsonb where id = ${order.id}`);
+  const providerRef = `ref_${order.id}`;
+  if (provider === 'sandbox') {
+    await db().execute(sql`
+      insert into payments (order_id, provider, provider_ref, amount, status, method)
+      values (${order.id}, 'sandbox', ${providerRef}, ${order.totalCents}, 'pending', 'card')`);
+  }
   const result = await applyPaymentNotification({
-    provider: 'monetico',
+    provider,
     eventId: `evt_${order.id}`,
-    providerRef: `ref_${order.id}`,
+    providerRef,
     orderId: order.id,
     outcome: 'paid',
     amountCents: order.totalCents,
@@ -279,25 +287,7 @@ describe('a business invoice on the PA', () => {
   });
 
   it('a refund after a refusal gives the money back under the refusal’s credit note, once', async () => {
-    // A business order paid by card through the sandbox (a gateway that refunds).
-    const order = await insertTestOrder(databaseUrl());
-    await db().execute(sql`update orders set business = ${JSON.stringify(BUYER)}::jsonb where id = ${order.id}`);
-    const ref = `sbx_${randomUUID()}`;
-    await db().execute(sql`
-      insert into payments (order_id, provider, provider_ref, amount, status, method)
-      values (${order.id}, 'sandbox', ${ref}, ${order.totalCents}, 'pending', 'card')`);
-    const paid = await applyPaymentNotification({
-      provider: 'sandbox',
-      eventId: `evt_${randomUUID()}`,
-      providerRef: ref,
-      orderId: order.id,
-      outcome: 'paid',
-      amountCents: order.totalCents,
-      currency: 'EUR',
-      method: 'card',
-      raw: {},
-    });
-    expect(paid.status).toBe('applied');
+    const order = await paidBusinessOrder('sandbox');
     await drainPaFlows();
     const [invoice] = await rows<{ number: string; amount: number }>(
       sql`select number, amount from invoices where order_id = ${order.id}`,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { partialCreditLines } from '../invoices/snapshot';
+import { splitVat } from '../invoices/vat';
 import { DEFAULT_ACCOUNTING_SETTINGS, parseAccountingSettings } from './accounts';
 import { documentEntry } from './entries';
 import {
@@ -79,6 +81,33 @@ describe('the FEC’s format', () => {
       '20261114',
       '',
       '',
+    ]);
+  });
+
+  it('books a partial credit note of an invoice of goods on the goods account (707), not services (706)', () => {
+    const goodsInvoiceLines = [
+      { label: 'Copie sur clé USB', detail: '', quantity: 2, unitPriceCents: 1800, totalCents: 3600 },
+    ].map((line) => ({ ...line, totalExcludingVatCents: 3000, category: 'goods' as const }));
+    const entry = documentEntry({
+      kind: 'credit_note',
+      number: 'AV-2026-000003',
+      day: '2026-11-20',
+      customer: 'Marie Curie',
+      giftCardSale: false,
+      snapshot: {
+        lines: partialCreditLines('SV-2026-0042', 1200, 'Clé abîmée', goodsInvoiceLines),
+        ...splitVat(1200),
+      },
+    });
+    const accounts = fecEntryLines(entry, 7, DEFAULT_ACCOUNTING_SETTINGS)
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'))
+      .map((fields) => [fields[4], fields[11], fields[12]]);
+    expect(accounts).toEqual([
+      ['411000', '0,00', '12,00'],
+      ['707000', '10,00', '0,00'],
+      ['445710', '2,00', '0,00'],
     ]);
   });
 

@@ -62,7 +62,7 @@ function invoice(
   return { kind: 'invoice', number: snapshot.number, issuedAt: new Date(issuedAt), snapshot };
 }
 
-/** A partial credit note of `cents` (one line, a service). */
+/** A partial credit note of `cents`, in the categories of the invoice it credits. */
 function creditNote(issuedAt: string, of: ReportedDocument, cents: number): ReportedDocument {
   const split = splitVat(cents);
   const snapshot = {
@@ -70,7 +70,7 @@ function creditNote(issuedAt: string, of: ReportedDocument, cents: number): Repo
     kind: 'credit_note' as const,
     number: `AV-${issuedAt}`,
     issuedAt,
-    lines: partialCreditLines(of.snapshot.orderNumber, cents),
+    lines: partialCreditLines(of.snapshot.orderNumber, cents, undefined, of.snapshot.lines),
     ...split,
   };
   return { kind: 'credit_note', number: snapshot.number, issuedAt: new Date(issuedAt), snapshot };
@@ -171,12 +171,22 @@ describe('the daily totals of consumer sales (flux 10.3)', () => {
         vatCents: 1582 + 500,
         documents: 2,
       },
+      // The credit note of 24,00 € takes the invoice's categories pro rata (7908 : 1000 HT): 21,31 €
+      // of services (17,76 € HT), 2,69 € of goods (2,24 € HT).
+      {
+        day: '2027-09-03',
+        category: 'goods',
+        vatRatePercent: 20,
+        excludingVatCents: -224,
+        vatCents: -45,
+        documents: 1,
+      },
       {
         day: '2027-09-03',
         category: 'services',
         vatRatePercent: 20,
-        excludingVatCents: 833 - 2000,
-        vatCents: 167 - 400,
+        excludingVatCents: 833 - 1776,
+        vatCents: 167 - 355,
         documents: 2,
       },
     ]);
@@ -184,8 +194,19 @@ describe('the daily totals of consumer sales (flux 10.3)', () => {
       excludingVatCents: 8908 + 2500 + 833 - 2000,
       vatCents: 1782 + 500 + 167 - 400,
       totalCents: 10_690 + 3000 + 1000 - 2400,
-      entries: 3,
+      entries: 4,
     });
+  });
+
+  it('reports a partial credit note of an invoice of goods as goods', () => {
+    const keys = invoice('2027-09-02T10:00:00Z', 0, 3600);
+    const totals = transactionTotals([keys, creditNote('2027-09-04T08:00:00Z', keys, 1200)], SEPTEMBER_FIRST_DECADE);
+    const stated = totals.filter((total) => total.excludingVatCents !== 0);
+    expect(stated.map((total) => [total.day, total.category, total.excludingVatCents, total.vatCents])).toEqual([
+      ['2027-09-02', 'goods', 3000, 600],
+      ['2027-09-04', 'goods', -1000, -200],
+    ]);
+    expect(paymentTotals([keys, creditNote('2027-09-04T08:00:00Z', keys, 1200)], SEPTEMBER_FIRST_DECADE)).toEqual([]);
   });
 
   it('adds up to the documents’ own totals, whatever the amounts (property)', () => {
@@ -236,9 +257,10 @@ describe('the daily payments for services (flux 10.4)', () => {
     const totals = paymentTotals(documents, { start: '2027-09-01', end: '2027-09-30' });
     expect(totals).toEqual([
       { day: '2027-09-01', vatRatePercent: 20, amountCents: 9490, excludingVatCents: 7908, vatCents: 1582 },
-      { day: '2027-09-20', vatRatePercent: 20, amountCents: -2400, excludingVatCents: -2000, vatCents: -400 },
+      // Only the services' part of the credit note (its goods' 2,69 € are not a payment for services).
+      { day: '2027-09-20', vatRatePercent: 20, amountCents: -2131, excludingVatCents: -1776, vatCents: -355 },
     ]);
-    expect(sumPayments(totals).totalCents).toBe(9490 - 2400);
+    expect(sumPayments(totals).totalCents).toBe(9490 - 2131);
   });
 });
 

@@ -8,9 +8,11 @@ import {
   buildDocumentSnapshot,
   operationCategoryOf,
   parseDocumentSnapshot,
+  partialCreditLines,
   type SnapshotOrder,
   sellerFromCompany,
 } from './snapshot';
+import { splitVat } from './vat';
 
 const item = (overrides: Partial<OrderLine>): OrderLine => ({
   type: 'photos',
@@ -216,5 +218,63 @@ describe('invoice snapshot', () => {
     });
     expect(credit.notes[0]).toBe('Avoir annulant la facture FA-2026-000001.');
     expect(parseDocumentSnapshot(credit)).toEqual(credit);
+  });
+});
+
+describe('a partial credit note', () => {
+  const goods = (cents: number) => ({ category: 'goods' as const, totalExcludingVatCents: cents });
+  const services = (cents: number) => ({ category: 'services' as const, totalExcludingVatCents: cents });
+  const sums = (lines: ReturnType<typeof partialCreditLines>) => ({
+    total: lines.reduce((sum, line) => sum + line.totalCents, 0),
+    excluding: lines.reduce((sum, line) => sum + line.totalExcludingVatCents, 0),
+  });
+
+  it('credits goods for an invoice of goods only: one line « marchandises »', () => {
+    const lines = partialCreditLines('SV-2026-0042', 1_234, 'Clé abîmée', [goods(2_000), goods(500)]);
+    expect(lines).toEqual([
+      {
+        label: 'Remboursement partiel — marchandises',
+        detail: 'Commande SV-2026-0042 · Clé abîmée',
+        quantity: 1,
+        unitPriceCents: 1_234,
+        totalCents: 1_234,
+        totalExcludingVatCents: splitVat(1_234).totalExcludingVatCents,
+        category: 'goods',
+      },
+    ]);
+    expect(operationCategoryOf({ lines })).toBe('goods');
+  });
+
+  it('splits a mixed invoice pro rata of its amounts excluding VAT, adding up to the cent', () => {
+    // Services 3 000, goods 1 000 (excluding VAT): a quarter of 20,00 € is goods.
+    const lines = partialCreditLines('SV-2026-0042', 2_000, undefined, [services(3_000), goods(1_000)]);
+    expect(lines.map((line) => [line.label, line.category, line.totalCents])).toEqual([
+      ['Remboursement partiel — prestations', 'services', 1_500],
+      ['Remboursement partiel — marchandises', 'goods', 500],
+    ]);
+    expect(lines[0]?.detail).toBe('Commande SV-2026-0042');
+    expect(sums(lines)).toEqual({ total: 2_000, excluding: splitVat(2_000).totalExcludingVatCents });
+    expect(operationCategoryOf({ lines })).toBe('mixed');
+  });
+
+  it('rounds each share to the cent so that the shares add up exactly to the amount', () => {
+    // One third services, two thirds goods, of 1,00 €: 33 and 67 cents, not 33 and 66.
+    const lines = partialCreditLines('SV-1', 100, undefined, [services(1_000), goods(2_000)]);
+    expect(lines.map((line) => line.totalCents)).toEqual([33, 67]);
+    expect(sums(lines)).toEqual({ total: 100, excluding: splitVat(100).totalExcludingVatCents });
+    for (const cents of [1, 7, 99, 12_345]) {
+      const split = partialCreditLines('SV-1', cents, undefined, [services(777), goods(1_333), services(-100)]);
+      expect(sums(split)).toEqual({ total: cents, excluding: splitVat(cents).totalExcludingVatCents });
+      for (const line of split) expect(line.quantity * line.unitPriceCents).toBe(line.totalCents);
+    }
+  });
+
+  it('leaves out a category that nets to nothing (a discount), and without lines credits services', () => {
+    expect(
+      partialCreditLines('SV-1', 500, undefined, [goods(4_000), services(-300)]).map((line) => line.category),
+    ).toEqual(['goods']);
+    expect(partialCreditLines('SV-1', 500).map((line) => [line.category, line.totalCents])).toEqual([
+      ['services', 500],
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { DEFAULT_PRICE_LIST, type PriceListDocument, TAPE_OR_REEL_SUPPORTS } fro
 import { DELIVERY_LABELS as DELIVERY_LABELS_OF_PRICES } from '../pricing/labels';
 import { EXTRA_ITEM_DETAILS, EXTRA_ITEM_TITLES, isExtraItemType } from '../pricing/pricing';
 import { DOCUMENT_TITLES, type DocumentKind, parisDay } from './number';
-import { linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
+import { allocateCents, linesExcludingVat, splitVat, VAT_RATE, VAT_RATE_PERCENT } from './vat';
 
 /*
  * The frozen content of an invoice or a credit note (invoices.snapshot, credit_notes.snapshot):
@@ -472,22 +472,50 @@ export function buildDocumentSnapshot(input: BuildSnapshotInput): DocumentSnapsh
   return snapshot;
 }
 
+const PARTIAL_CREDIT_WORDS: Readonly<Record<LineCategory, string>> = {
+  services: 'prestations',
+  goods: 'marchandises',
+};
+
 /**
- * The one line of a partial credit note: « Remboursement partiel — commande SV-… » for its amount
- * including VAT, its excluding-VAT share computed like any document's (vat.ts).
+ * The lines of a partial credit note of `amountCents` (including VAT): its amount shared among the
+ * categories of the invoice it credits, pro rata of that invoice's amounts excluding VAT per
+ * category (the shop has one VAT rate), one line each, « Remboursement partiel — prestations » or
+ * « — marchandises ». Shared with allocateCents, so the lines add up exactly to the amount; each
+ * line's excluding-VAT share is computed like any document's (vat.ts). A category whose lines net
+ * to zero or less (a discount, a gift card's part) takes no share; an invoice whose lines say
+ * nothing (none given) gives one line of services.
  */
-export function partialCreditLines(orderNumber: string, amountCents: number, reason?: string): DocumentLine[] {
-  const split = splitVat(amountCents);
-  return [
-    {
-      label: `Remboursement partiel — commande ${orderNumber}`,
-      detail: reason ?? '',
-      quantity: 1,
-      unitPriceCents: amountCents,
-      totalCents: amountCents,
-      totalExcludingVatCents: split.totalExcludingVatCents,
-    },
-  ];
+export function partialCreditLines(
+  orderNumber: string,
+  amountCents: number,
+  reason?: string,
+  invoiceLines: ReadonlyArray<Pick<DocumentLine, 'category' | 'totalExcludingVatCents'>> = [],
+): DocumentLine[] {
+  const categories: LineCategory[] = ['services', 'goods'];
+  const weights = categories.map((category) =>
+    Math.max(
+      0,
+      invoiceLines
+        .filter((line) => lineCategory(line) === category)
+        .reduce((sum, line) => sum + line.totalExcludingVatCents, 0),
+    ),
+  );
+  const shares = allocateCents(amountCents, weights);
+  const parts = categories
+    .map((category, i) => ({ category, cents: shares[i] as number }))
+    .filter((part) => part.cents !== 0);
+  const excluding = linesExcludingVat(parts.map((part) => part.cents));
+  const detail = `Commande ${orderNumber}${reason ? ` · ${reason}` : ''}`;
+  return parts.map((part, i) => ({
+    label: `Remboursement partiel — ${PARTIAL_CREDIT_WORDS[part.category]}`,
+    detail,
+    quantity: 1,
+    unitPriceCents: part.cents,
+    totalCents: part.cents,
+    totalExcludingVatCents: excluding[i] as number,
+    category: part.category,
+  }));
 }
 
 /** The buyer's name as a document shows it: "Marie Curie", else the e-mail address, else "Client". */

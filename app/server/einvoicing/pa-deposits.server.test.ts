@@ -4,6 +4,7 @@ import { configureFakePa, type FakePa, startFakePa } from '../../../tests/suppor
 import { insertTestOrder, type TestOrder } from '../../../tests/support/orders';
 import { db } from '../db/client.server';
 import { log } from '../log.server';
+import { refundOrder } from '../orders/refunds.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import { getFlow, lookupSiren, testPaConnection } from './pa-client.server';
 import { loadPaConfig } from './pa-config.server';
@@ -30,14 +31,23 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return (await db().execute(query)).rows as T[];
 }
 
-/** A business order (orders.business set as the checkout will), paid by card: its invoice is issued. */
-async function paidBusinessOrder(): Promise<TestOrder> {
+/**
+ * A business order (orders.business set as the checkout will), paid by card: its invoice is issued.
+ * Through the sandbox, a gateway that refunds (its pending payment first, as checkout leaves it).
+ */
+async function paidBusinessOrder(provider: 'monetico' | 'sandbox' = 'monetico'): Promise<TestOrder> {
   const order = await insertTestOrder(databaseUrl());
   await db().execute(sql`update orders set business = ${JSON.stringify(BUYER)}::jsonb where id = ${order.id}`);
+  const providerRef = `ref_${order.id}`;
+  if (provider === 'sandbox') {
+    await db().execute(sql`
+      insert into payments (order_id, provider, provider_ref, amount, status, method)
+      values (${order.id}, 'sandbox', ${providerRef}, ${order.totalCents}, 'pending', 'card')`);
+  }
   const result = await applyPaymentNotification({
-    provider: 'monetico',
+    provider,
     eventId: `evt_${order.id}`,
-    providerRef: `ref_${order.id}`,
+    providerRef,
     orderId: order.id,
     outcome: 'paid',
     amountCents: order.totalCents,
@@ -274,5 +284,49 @@ describe('a business invoice on the PA', () => {
     await drainPaFlows();
     const [noteRow] = await rows<{ number: string }>(sql`select number from credit_notes where order_id = ${order.id}`);
     expect(pa.depositsOf(noteRow?.number as string)).toHaveLength(1);
+  });
+
+  it('a refund after a refusal gives the money back under the refusal’s credit note, once', async () => {
+    const order = await paidBusinessOrder('sandbox');
+    await drainPaFlows();
+    const [invoice] = await rows<{ number: string; amount: number }>(
+      sql`select number, amount from invoices where order_id = ${order.id}`,
+    );
+    pa.setStatus(invoice?.number as string, 210, 'Prestation non commandée');
+    await pollPaStatuses();
+    const [note] = await rows<{ id: string; number: string; amount: number }>(
+      sql`select id, number, amount from credit_notes where order_id = ${order.id}`,
+    );
+    expect(note?.amount).toBe(invoice?.amount);
+
+    const refund = { orderId: order.id, amountCents: order.totalCents, method: 'gateway' as const, actor: 'system' };
+    const made = await refundOrder({ ...refund, reason: 'Facture refusée' });
+    expect(made).toMatchObject({ ok: true, amountCents: order.totalCents, creditNoteNumber: note?.number });
+    // No second credit note: the refund is linked to the refusal's, the payment refunded.
+    expect(await rows(sql`select number from credit_notes where order_id = ${order.id}`)).toEqual([
+      { number: note?.number },
+    ]);
+    expect(
+      await rows(sql`select amount, method, status, credit_note_id from refunds where order_id = ${order.id}`),
+    ).toEqual([{ amount: order.totalCents, method: 'gateway', status: 'succeeded', credit_note_id: note?.id }]);
+    const [state] = await rows<{ payment_status: string }>(
+      sql`select payment_status from orders where id = ${order.id}`,
+    );
+    expect(state?.payment_status).toBe('refunded');
+    const events = await rows<{ kind: string }>(
+      sql`select kind from order_events where order_id = ${order.id} and kind in ('refund_issued', 'credit_note_issued')`,
+    );
+    expect(events.map((e) => e.kind).sort()).toEqual(['credit_note_issued', 'refund_issued']);
+    const journal = await rows<{ document_number: string | null; amount: number }>(
+      sql`select document_number, amount_cents::int as amount from payment_journal where kind = 'refund' and order_number = (select number from orders where id = ${order.id})`,
+    );
+    expect(journal).toEqual([{ document_number: note?.number, amount: order.totalCents }]);
+
+    // A second submit of the form refunds nothing more.
+    expect(await refundOrder({ ...refund, reason: 'Facture refusée' })).toEqual({
+      ok: false,
+      message: 'Tout ce qui a été payé a déjà été remboursé.',
+    });
+    expect(await rows(sql`select id from refunds where order_id = ${order.id}`)).toHaveLength(1);
   });
 });

@@ -331,6 +331,7 @@ async function creditRefusedInvoice(tx: Tx, flow: ClaimedFlow, reason: string | 
     orderId: flow.orderId,
     invoiceId: flow.invoiceId,
     actor: 'pa',
+    refusal: true,
     reason: `Facture ${flow.documentNumber} refusée par l’acheteur${reason ? ` : ${reason}` : ''}`,
   });
 }

@@ -1,9 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { documentYear } from '~/domain/invoices/number';
+import { lineCategory, parseDocumentSnapshot } from '~/domain/invoices/snapshot';
+import { allocateCents } from '~/domain/invoices/vat';
 import { DEFAULT_ORDER_TOTAL_CENTS, insertTestOrder, type TestOrder } from '../../../tests/support/orders';
 import { isPdf, pdfText as pdfPageText } from '../../../tests/support/pdf';
 import { db } from '../db/client.server';
+import { invoices } from '../db/schema';
 import { log } from '../log.server';
 import { applyPaymentNotification } from '../payments/notifications.server';
 import type { PaymentNotification } from '../payments/types';
@@ -206,26 +209,44 @@ describe('credit notes', () => {
       issueCreditNote(tx, { orderId: order.id, actor: 'admin', reason: 'Geste commercial', amountCents: 1250 }),
     );
     expect(partial).toMatchObject({ created: true, amountCents: 1250, vatCents: 208 });
+    // The test order sells digitisation (services) and its USB key (goods): the credit note's
+    // amount takes the invoice's categories, pro rata of their amounts excluding VAT.
+    const [invoiceRow] = await db().select().from(invoices).where(eq(invoices.orderId, order.id));
+    const invoiceLines = parseDocumentSnapshot(invoiceRow?.snapshot)?.lines ?? [];
+    const excludingOf = (category: string) =>
+      invoiceLines
+        .filter((line) => lineCategory(line) === category)
+        .reduce((sum, l) => sum + l.totalExcludingVatCents, 0);
+    const [servicesCents, goodsCents] = allocateCents(1250, [excludingOf('services'), excludingOf('goods')]);
+    expect(goodsCents).toBeGreaterThan(0);
     expect(partial?.snapshot).toMatchObject({
       lines: [
         {
-          label: `Remboursement partiel — commande ${order.number}`,
-          detail: 'Geste commercial',
-          quantity: 1,
-          unitPriceCents: 1250,
-          totalCents: 1250,
-          totalExcludingVatCents: 1042,
+          label: 'Remboursement partiel — prestations',
+          detail: `Commande ${order.number} · Geste commercial`,
+          totalCents: servicesCents,
+          category: 'services',
+        },
+        {
+          label: 'Remboursement partiel — marchandises',
+          detail: `Commande ${order.number} · Geste commercial`,
+          totalCents: goodsCents,
+          category: 'goods',
         },
       ],
+      operationCategory: 'mixed',
       totalExcludingVatCents: 1042,
       vatCents: 208,
       totalCents: 1250,
     });
+    const lines = partial?.snapshot.lines ?? [];
+    expect(lines.reduce((sum, line) => sum + line.totalExcludingVatCents, 0)).toBe(1042);
     expect(partial?.snapshot.notes[0]).toMatch(/^Avoir partiel sur la facture FA-/);
     const pdf = await renderDocumentPdf(partial?.snapshot as NonNullable<typeof partial>['snapshot']);
     const text = pdfPageText(pdf);
-    // The PDF wraps the line's label: its words, then the order's number.
-    expect(text.replace(/\s+/g, ' ')).toContain(`Remboursement partiel — commande ${order.number}`);
+    // One line per category (the PDF may hyphenate a long label).
+    expect(text.replace(/\s+/g, ' ')).toContain('Remboursement partiel — prestations');
+    expect(text.replace(/\s+/g, ' ')).toContain('Remboursement partiel — marchan');
     expect(text).toContain('Total TTC à rembourser\n12,50\u00A0€');
 
     // More than what remains is refused, and nothing is issued.

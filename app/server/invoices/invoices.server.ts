@@ -3,6 +3,7 @@ import { counterKind, type DocumentKind, formatDocumentNumber } from '~/domain/i
 import {
   buildDocumentSnapshot,
   type DocumentSnapshot,
+  operationCategoryOf,
   parseDocumentSnapshot,
   partialCreditLines,
   type SnapshotOrder,
@@ -178,8 +179,8 @@ export interface IssueCreditNoteInput {
   reason: string;
   /**
    * What to credit, in cents including VAT; by default what remains to be credited on the invoice.
-   * The whole invoice (nothing credited before) repeats its lines; any other amount is one line
-   * « Remboursement partiel — commande SV-… ».
+   * The whole invoice (nothing credited before) repeats its lines; any other amount is one line per
+   * category of the invoice, « Remboursement partiel — prestations » / « — marchandises », pro rata.
    */
   amountCents?: number;
   /**
@@ -187,6 +188,11 @@ export interface IssueCreditNoteInput {
    * plateforme agréée and replaced: decision 047). Must be an invoice of the order.
    */
   invoiceId?: string;
+  /**
+   * The buyer refused the invoice (« Refusée », decision 047): the credit note credits it without
+   * money going back; a later refund of the order gives that money under it (`refusalCreditsLeft`).
+   */
+  refusal?: boolean;
 }
 
 /**
@@ -259,6 +265,40 @@ export async function issueCreditNotes(
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
+/** A credit note issued on a buyer's refusal, and what of it no refund has given back yet. */
+export interface RefusalCredit {
+  id: string;
+  number: string;
+  isDemo: boolean;
+  leftCents: number;
+}
+
+/**
+ * The credit notes issued on a buyer's refusal of an invoice of the order (« Refusée », decision
+ * 047) whose amount the refunds linked to them (refunds.credit_note_id, pending or made) have not
+ * all given back, oldest first. Such money is already credited: a refund gives it back under that
+ * credit note rather than crediting the invoice a second time. `exceptRefundId`: the refund being
+ * recorded. The caller holds the order's lock.
+ */
+export async function refusalCreditsLeft(
+  tx: Tx,
+  orderId: string,
+  exceptRefundId: string | null = null,
+): Promise<RefusalCredit[]> {
+  const result = await tx.execute<{ id: string; number: string; is_demo: boolean; left_cents: number }>(sql`
+    select c.id, c.number, c.is_demo,
+      c.amount - coalesce((select sum(r.amount) from refunds r where r.credit_note_id = c.id
+        and r.status in ('pending', 'succeeded') and r.id is distinct from ${exceptRefundId}::uuid), 0)::int as left_cents
+    from credit_notes c
+    where c.order_id = ${orderId}
+      and exists (select 1 from order_events e where e.order_id = c.order_id and e.kind = 'credit_note_issued'
+        and e.data->>'creditNoteId' = c.id::text and e.data->>'refusal' = 'true')
+    order by c.issued_at, c.number`);
+  return result.rows
+    .map((row) => ({ id: row.id, number: row.number, isDemo: row.is_demo, leftCents: Number(row.left_cents) }))
+    .filter((credit) => credit.leftCents > 0);
+}
+
 async function creditNotesOf(tx: Tx, invoiceId: string) {
   return tx.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId)).orderBy(desc(creditNotes.issuedAt));
 }
@@ -313,7 +353,9 @@ async function creditInvoice(
   });
   let snapshot: DocumentSnapshot;
   if (!full) {
-    snapshot = { ...base, lines: partialCreditLines(facts.number, amount, input.reason), ...splitVat(amount) };
+    // Its amount takes the categories of the invoice it credits, pro rata (goods stay goods).
+    const lines = partialCreditLines(facts.number, amount, input.reason, (invoiceSnapshot ?? base).lines);
+    snapshot = { ...base, lines, operationCategory: operationCategoryOf({ lines }), ...splitVat(amount) };
   } else if (invoiceSnapshot) {
     // The credit note repeats the invoice's lines, buyer and seller as they were invoiced.
     snapshot = {
@@ -352,6 +394,7 @@ async function creditInvoice(
       invoiceNumber: invoice.number,
       amountCents: row.amountCents,
       ...(full ? {} : { partial: true }),
+      ...(input.refusal ? { refusal: true } : {}),
     },
   });
   // A business credit note goes to the plateforme agréée (not one cancelling a rejected invoice).

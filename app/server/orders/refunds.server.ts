@@ -6,6 +6,7 @@ import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName } from '~/domain/paym
 import { countRefund } from '~/server/observability/metrics.server';
 import { db, type Tx } from '../db/client.server';
 import { notifications, orderEvents, payments, refunds } from '../db/schema';
+import { refusalCreditsLeft } from '../invoices/invoices.server';
 import { log } from '../log.server';
 import { refundAtGateway, supportsRefund } from '../payments/refunds.server';
 import {
@@ -52,6 +53,8 @@ export const REFUND_MESSAGES = {
   gatewayFailed: (provider: string, detail: string) => `${provider} a refusé le remboursement : ${detail}`,
   reasonRequired: 'Indiquez le motif du remboursement.',
   notDue: 'Ce remboursement n’est plus à faire.',
+  refusalCreditFirst: (max: number, creditNote: string) =>
+    `Remboursez d’abord au plus ${formatEurosFromCents(max)}, l’avoir ${creditNote} de la facture refusée par l’acheteur, puis le reste.`,
 } as const;
 
 /** The staff's refund form: reserves the amount, then makes it; a refusal leaves the order as it was. */
@@ -71,6 +74,11 @@ export async function refundOrder(input: {
     if (!check.ok) return { message: check.message };
     // What a gift card paid goes back to it first (decision 037); the rest the way the staff chose.
     const toCard = await giftCardShareOfRefund(tx, locked.facts, input.amountCents, new Date());
+    // Money a buyer's refusal credited is given back under its credit note, one at a time (decision 047).
+    const [refused, other] = await refusalCreditsLeft(tx, input.orderId);
+    if (refused && other && input.amountCents - toCard > refused.leftCents) {
+      return { message: REFUND_MESSAGES.refusalCreditFirst(refused.leftCents, refused.number) };
+    }
     const parts = [
       { method: 'gift_card' as const, amountCents: toCard },
       { method: input.method, amountCents: input.amountCents - toCard },

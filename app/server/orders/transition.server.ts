@@ -26,7 +26,12 @@ import { notifications, orderAdjustments, orderEvents, orders, payments, refunds
 import { guestLinkToken, withGuestToken } from '../email/guest-links.server';
 import { enqueueOrderStatusEmail } from '../email/order-status-email.server';
 import { enqueueEmail } from '../email/outbox.server';
-import { issueCreditNotes, issueInvoice, issueSupplementInvoice } from '../invoices/invoices.server';
+import {
+  issueCreditNotes,
+  issueInvoice,
+  issueSupplementInvoice,
+  refusalCreditsLeft,
+} from '../invoices/invoices.server';
 import { customerName, loadOrderFacts, type OrderFacts } from '../invoices/order-facts.server';
 import { log } from '../log.server';
 import {
@@ -493,14 +498,7 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       return;
     }
     case 'credit_note': {
-      // One per invoice it credits (the order's, then its supplements'), each within what remains.
-      const notes = await issueCreditNotes(tx, {
-        orderId: facts.id,
-        actor: run.actor,
-        reason: run.context.reason ?? 'Remboursement',
-        amountCents: effect.amountCents,
-      });
-      applied.creditNotes = notes.map((note) => ({ id: note.id, number: note.number, isDemo: note.isDemo }));
+      applied.creditNotes = await creditRefund(run, effect.amountCents);
       const [first] = applied.creditNotes;
       applied.creditNote = first ?? null;
       if (first && run.context.refundId) {
@@ -550,6 +548,33 @@ async function perform(run: Run, effect: Effect): Promise<void> {
       await queueEmail(run, effect.template);
       return;
   }
+}
+
+/**
+ * The credit notes of a refund of `amountCents`, the one the refund row is linked to first. Money a
+ * buyer's refusal already credited (decision 047) is given back under that credit note, never
+ * credited a second time; the rest gets one credit note per invoice it credits (the order's, then
+ * its supplements'), each within what remains of it.
+ */
+async function creditRefund(
+  run: Run,
+  amountCents: number,
+): Promise<Array<{ id: string; number: string; isDemo: boolean }>> {
+  const { tx, facts, context } = run;
+  const [refused] = context.refundId ? await refusalCreditsLeft(tx, facts.id, context.refundId) : [];
+  const covered = refused ? Math.min(refused.leftCents, amountCents) : 0;
+  const rest = amountCents - covered;
+  const issued =
+    rest > 0
+      ? await issueCreditNotes(tx, {
+          orderId: facts.id,
+          actor: run.actor,
+          reason: context.reason ?? 'Remboursement',
+          amountCents: rest,
+        })
+      : [];
+  const notes = issued.map((note) => ({ id: note.id, number: note.number, isDemo: note.isDemo }));
+  return refused ? [{ id: refused.id, number: refused.number, isDemo: refused.isDemo }, ...notes] : notes;
 }
 
 /**

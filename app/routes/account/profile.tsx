@@ -390,6 +390,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               lastResult={actionData?.form === 'profile' ? actionData.submission : undefined}
             />
             <BusinessProfileForm
+              // Saved or removed: the form starts again from what the profile now keeps.
+              key={JSON.stringify(loaderData.business.defaults)}
               defaults={loaderData.business.defaults}
               saved={loaderData.business.saved}
               lastResult={actionData?.form === 'business' ? actionData.submission : undefined}

@@ -20,9 +20,9 @@ export interface TestBillingAddress {
 export const TEST_BILLING_ADDRESS: TestBillingAddress = {
   firstName: 'Marie',
   lastName: 'Curie',
-  line1: '12 rue des Lilas',
-  postalCode: '69002',
-  city: 'Lyon',
+  line1: '36 quai de Béthune',
+  postalCode: '75004',
+  city: 'Paris',
   country: 'FR',
 };
 

@@ -57,6 +57,47 @@ function BillingFieldset({ meta }: { meta: PayField<AddressFormValues> }) {
   );
 }
 
+const BUSINESS_TEXT_FIELDS = [
+  {
+    name: 'companyName',
+    label: 'Raison sociale',
+    autoComplete: 'organization',
+    maxLength: BUSINESS_LIMITS.companyName,
+    wide: true,
+  },
+  {
+    name: 'siren',
+    label: 'Numéro SIREN',
+    hint: '9 chiffres, par exemple 552 100 554',
+    inputMode: 'numeric',
+    maxLength: 20,
+    wide: false,
+  },
+  {
+    name: 'vatNumber',
+    label: 'Numéro de TVA intracommunautaire (facultatif)',
+    hint: 'FR, 2 chiffres puis le SIREN',
+    maxLength: 24,
+    wide: false,
+  },
+  {
+    name: 'purchaseOrderReference',
+    label: 'Référence de bon de commande (facultatif)',
+    maxLength: BUSINESS_LIMITS.purchaseOrderReference,
+    wide: true,
+  },
+] as const;
+
+/** A public body's Chorus Pro references, shown once « Organisme public » is ticked. */
+const PUBLIC_BODY_FIELDS = [
+  {
+    name: 'chorusServiceCode',
+    label: 'Code service Chorus Pro (facultatif)',
+    maxLength: BUSINESS_LIMITS.chorusServiceCode,
+  },
+  { name: 'engagementNumber', label: 'Numéro d’engagement (facultatif)', maxLength: BUSINESS_LIMITS.engagementNumber },
+] as const;
+
 /** The business buyer's fields of a form (Conform's), as the checkout and the profile name them. */
 type BusinessMeta = { [Field in BusinessField]: FieldMetadata<string, Record<string, unknown>, string[]> };
 
@@ -67,56 +108,31 @@ type BusinessMeta = { [Field in BusinessField]: FieldMetadata<string, Record<str
  * (asked at checkout, not kept by the profile).
  */
 export function BusinessBuyerFields({ fields, engagement }: { fields: BusinessMeta; engagement: boolean }) {
+  const publicBodyFields = engagement ? PUBLIC_BODY_FIELDS : PUBLIC_BODY_FIELDS.slice(0, 1);
   return (
     <>
-      <Field
-        meta={fields.companyName}
-        label="Raison sociale"
-        autoComplete="organization"
-        maxLength={BUSINESS_LIMITS.companyName}
-        className="flex flex-col gap-1.5 sm:col-span-2"
-      />
-      <Field
-        meta={fields.siren}
-        label="Numéro SIREN"
-        hint="9 chiffres, par exemple 552 100 554"
-        inputMode="numeric"
-        maxLength={20}
-        className="flex flex-col gap-1.5"
-      />
-      <Field
-        meta={fields.vatNumber}
-        label="Numéro de TVA intracommunautaire (facultatif)"
-        hint="FR, 2 chiffres puis le SIREN"
-        maxLength={24}
-        className="flex flex-col gap-1.5"
-      />
-      <Field
-        meta={fields.purchaseOrderReference}
-        label="Référence de bon de commande (facultatif)"
-        maxLength={BUSINESS_LIMITS.purchaseOrderReference}
-        className="flex flex-col gap-1.5 sm:col-span-2"
-      />
+      {BUSINESS_TEXT_FIELDS.map(({ name, wide, ...field }) => (
+        <Field
+          key={name}
+          meta={fields[name]}
+          {...field}
+          className={wide ? 'flex flex-col gap-1.5 sm:col-span-2' : 'flex flex-col gap-1.5'}
+        />
+      ))}
       <CheckboxField
         meta={fields.publicBody}
         label="Organisme public (facture déposée sur Chorus Pro)"
         data-public-toggle=""
         className="flex flex-col gap-1 sm:col-span-2"
       />
-      <Field
-        meta={fields.chorusServiceCode}
-        label="Code service Chorus Pro (facultatif)"
-        maxLength={BUSINESS_LIMITS.chorusServiceCode}
-        className="hidden flex-col gap-1.5 group-has-[[data-public-toggle]:checked]:flex"
-      />
-      {engagement ? (
+      {publicBodyFields.map(({ name, ...field }) => (
         <Field
-          meta={fields.engagementNumber}
-          label="Numéro d’engagement (facultatif)"
-          maxLength={BUSINESS_LIMITS.engagementNumber}
+          key={name}
+          meta={fields[name]}
+          {...field}
           className="hidden flex-col gap-1.5 group-has-[[data-public-toggle]:checked]:flex"
         />
-      ) : null}
+      ))}
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, randomIp } from '../support/auth';
+import { fillBillingAddress } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
@@ -80,6 +81,7 @@ describe('a guest’s card payment, from the configurator to the invoice', () =>
     await page.getByLabel('Prénom').fill('Irène');
     await page.getByLabel('Nom', { exact: true }).fill('Joliot-Curie');
     await page.getByRole('checkbox', { name: CONSENT }).check();
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: pay }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
 

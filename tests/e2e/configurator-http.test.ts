@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revealEmailData } from '~/server/email/sealed-data.server';
 import { createUser } from '../support/auth';
+import { billingFormFields } from '../support/billing';
 import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
@@ -122,7 +123,7 @@ describe('the configurator over HTTP', () => {
     expect(await mailsOf()).toEqual([]);
     const confirmed = await post(
       `/checkout?orderId=${orderId}`,
-      { intent: 'pay', paymentMethod: 'transfer', earlyStartConsent: 'on' },
+      { intent: 'pay', paymentMethod: 'transfer', earlyStartConsent: 'on', ...billingFormFields() },
       customer.cookie,
     );
     expect(confirmed.status).toBe(302);
@@ -273,7 +274,7 @@ describe('the configurator over HTTP', () => {
         paymentMethod: 'cheque',
         earlyStartConsent: 'on',
         'contact.email': 'cliente@example.fr',
-        'contact.firstName': 'Lucie',
+        ...billingFormFields({ firstName: 'Lucie' }),
       },
       guestCookie,
     );

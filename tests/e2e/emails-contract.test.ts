@@ -6,8 +6,9 @@ import { company } from '~/domain/company';
 import { TERMS_VERSION } from '~/domain/terms';
 import type { ReceivedMessage, TestSmtpServer } from '~/server/email/testing/smtp-test-server';
 import { addSessionCookie, createUser, randomIp } from '../support/auth';
+import { fillBillingAddress, TEST_BILLING_ADDRESS } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
-import { isPdf, pdfText } from '../support/pdf';
+import { isPdf, pdfText, popplerText } from '../support/pdf';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 import type { SharedServer } from '../support/shared-shop';
 
@@ -96,8 +97,12 @@ async function orderSlides(page: Page): Promise<string> {
   return new URL(page.url()).searchParams.get('orderId') as string;
 }
 
-/** « Payer » at checkout, then the sandbox's card form posted as a plain form (its page's own fields). */
+/**
+ * « Payer » at checkout with the billing address completed (a digital order asks it of everyone),
+ * then the sandbox's card form posted as a plain form (its page's own fields).
+ */
 async function payByCard(page: Page, orderId: string): Promise<void> {
+  await fillBillingAddress(page);
   await page.getByRole('checkbox', { name: CONSENT }).check();
   await page.getByRole('button', { name: 'Payer 90,00\u00A0€' }).click();
   await page.waitForURL(/\/paiement\/sandbox\//);
@@ -172,6 +177,14 @@ describe('a guest’s e-mails open their order on another device', () => {
     await phone.getByRole('heading', { level: 1, name: `Facture ${invoice}` }).waitFor();
     // The token left the address bar (and the history) once the cookie was set.
     expect(phone.url()).toBe(`${server.url}/facture/${orderId}`);
+    // A consumer's digital order: the invoice names the buyer at the billing address given at checkout.
+    const billingLines = [
+      'Irène Joliot-Curie',
+      TEST_BILLING_ADDRESS.line1,
+      `${TEST_BILLING_ADDRESS.postalCode} ${TEST_BILLING_ADDRESS.city}`,
+    ];
+    const pageText = plain(await phone.locator('main').innerText()).replace(/\s+/g, ' ');
+    for (const line of billingLines) expect(pageText).toContain(line);
     await expectNoSeriousA11yViolations(phone);
     await phone.close();
 
@@ -186,6 +199,8 @@ describe('a guest’s e-mails open their order on another device', () => {
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(isPdf(bytes)).toBe(true);
     expect(pdfText(bytes)).toContain(`Facture ${invoice}`);
+    const pdfWords = popplerText(bytes).replace(/\s+/g, ' ');
+    for (const line of billingLines) expect(pdfWords).toContain(line);
 
     // The confirmation's links (the order, the slip) carry the same token: every e-mail opens the order.
     const confirmation = messages.find((m) => m.subject.startsWith('Confirmation')) as ReceivedMessage;

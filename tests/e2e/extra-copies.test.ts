@@ -7,6 +7,7 @@ import { storeOrderFile } from '~/server/files/order-files.server';
 import { publishOrderFiles } from '~/server/files/publish.server';
 import { createLocalStorage } from '~/server/files/storage.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
+import { fillBillingAddress } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { insertTestOrder, type TestOrder } from '../support/orders';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -152,6 +153,7 @@ describe('extra copies from the gallery', () => {
     const recap = plain(await page.getByRole('region', { name: 'Récapitulatif de la commande' }).textContent());
     expect(recap).toContain('Prolongation de la conservation');
     expect(recap).toContain('12,00 €');
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: /^Payer/ }).click();
     await payWithSandboxCard(page);
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseGiftCardCode } from '~/domain/vouchers/gift-cards';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { createUser, randomIp, signIn, type TestUser } from '../support/auth';
+import { fillBillingAddress } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { facturXBatch } from '../support/factur-x';
 import { isPdf, pdfText } from '../support/pdf';
@@ -130,6 +131,7 @@ describe('buying a gift card', () => {
     expect(recap).toMatch(/Carte cadeau\s*50,00 €/);
     await expectNoSeriousA11yViolations(page);
 
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: /^Payer 50,00/ }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
     await page.getByLabel('Titulaire de la carte').fill('Claire Martin');

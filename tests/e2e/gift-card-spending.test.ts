@@ -5,6 +5,7 @@ import { OUTBOX_CHANNEL } from '~/server/email/constants.server';
 import type { ReceivedMessage } from '~/server/email/testing/smtp-test-server';
 import { parisMorning } from '~/server/vouchers/gift-cards.server';
 import { createUser, signIn, type TestUser } from '../support/auth';
+import { fillBillingAddress } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { isPdf, pdfText } from '../support/pdf';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -133,6 +134,7 @@ describe('a gift card from its purchase to its last cent', () => {
     const saleId = new URL(claire.url()).searchParams.get('orderId') as string;
     // A card's sale is not paid with a card: no code field on its checkout.
     expect(await claire.getByLabel('Code de la carte (facultatif)').count()).toBe(0);
+    await fillBillingAddress(claire);
     await claire.getByRole('button', { name: /^Payer 50,00/ }).click();
     await payAtSandbox(claire, 'Claire Martin');
 
@@ -164,6 +166,7 @@ describe('a gift card from its purchase to its last cent', () => {
       'Votre carte cadeau règle 35,00 € ; reste à payer : 55,00 €.',
     );
     await expectNoSeriousA11yViolations(jeanne);
+    await fillBillingAddress(jeanne);
     await jeanne.getByRole('button', { name: 'Payer 55,00\u00A0€' }).click();
     await payAtSandbox(jeanne, 'Jeanne Martin');
     await expect
@@ -176,6 +179,7 @@ describe('a gift card from its purchase to its last cent', () => {
     // The last 15 € on 100 slides (45,00 €): the card pays what it has left.
     const second = await orderSlides(jeanne, 100);
     expect(await applyCard(jeanne, code, '')).toContain('Votre carte cadeau règle 15,00 € ; reste à payer : 30,00 €.');
+    await fillBillingAddress(jeanne);
     await jeanne.getByRole('button', { name: 'Payer 30,00\u00A0€' }).click();
     await payAtSandbox(jeanne, 'Jeanne Martin');
     await expect

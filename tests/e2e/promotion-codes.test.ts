@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitVat } from '~/domain/invoices/vat';
 import { createUser, signIn, type TestUser } from '../support/auth';
+import { fillBillingAddress } from '../support/billing';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
 
@@ -98,6 +99,7 @@ describe('NOEL20, 20 % on paper photos from 1 December', () => {
     await expectNoSeriousA11yViolations(page);
 
     // « Payer » takes the code: the sandbox is asked the net total.
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: `Payer ${euros(net).replace(' €', '\u00A0€')}` }).click();
     await page.waitForURL(/\/paiement\/sandbox\//);
     expect(plain(await page.locator('main').textContent())).toContain(euros(net));

@@ -55,6 +55,16 @@ export const ACCOUNT_TOASTS = {
     title: 'Profil mis à jour',
     description: 'Vos informations ont été enregistrées',
   },
+  'business-profile-saved': {
+    kind: 'success',
+    title: 'Facturation professionnelle enregistrée',
+    description: 'Vos prochaines commandes la reprendront.',
+  },
+  'business-profile-removed': {
+    kind: 'success',
+    title: 'Facturation professionnelle supprimée',
+    description: 'Vos prochaines commandes seront à titre personnel.',
+  },
   'email-verified': {
     kind: 'success',
     title: 'Adresse e-mail confirmée',

@@ -225,16 +225,12 @@ export function parseAddress(
 
 /**
  * The billing address of an order with nothing physical (docs/invoicing.md): the same fields and
- * rules as a postal address, but the phone is not asked (it serves the carrier only). `required`:
- * a business buyer must give it; a consumer may leave the street, postal code and city all empty,
- * and then gives none (null).
+ * rules as a postal address, but the phone is not asked (it serves the carrier only). Every buyer,
+ * consumer or business, gives it: each invoice names its buyer where they live.
  */
 export function parseBillingAddress(
   form: AddressFormValues,
-  { required }: { required: boolean },
-): { success: true; data: PostalAddress | null } | { success: false; fieldErrors: AddressFieldErrors } {
-  const blank = [form.line1, form.line2, form.postalCode, form.city].every((value) => value.trim() === '');
-  if (!required && blank) return { success: true, data: null };
+): { success: true; data: PostalAddress } | { success: false; fieldErrors: AddressFieldErrors } {
   // A placeholder number stands for the phone not asked, dropped from the address returned.
   const parsed = parseAddress({ ...form, phone: '+33100000000' });
   if (!parsed.success) return parsed;

@@ -155,7 +155,7 @@ export type CheckoutPayFields = {
  * order with nothing physical (a physical one's is in its CheckoutDetails), and the business buyer.
  */
 export interface CheckoutInvoicing {
-  /** Nothing physical: the billing address typed (null: a consumer gave none). */
+  /** Nothing physical: the billing address typed (null: a physical order's is in its CheckoutDetails). */
   billing: PostalAddress | null;
   business: BusinessBuyer | null;
 }
@@ -270,8 +270,8 @@ function guestContactOf(
 
 /**
  * The invoicing part of a draft's form: the business buyer when « Je commande pour une entreprise… »
- * is ticked (its SIREN and VAT number checked), and with nothing physical the billing address
- * (required from a business, optional as a whole from a consumer).
+ * is ticked (its SIREN and VAT number checked), and with nothing physical the billing address,
+ * required from every buyer (docs/invoicing.md).
  */
 export function parseCheckoutInvoicing(
   posted: Record<string, unknown>,
@@ -281,9 +281,7 @@ export function parseCheckoutInvoicing(
   | { ok: false; errors: { billing?: AddressFieldErrors; business?: BusinessFieldErrors } } {
   const isBusiness = posted.isBusiness === 'on';
   const business = isBusiness ? parseBusinessBuyer(businessFormOf(posted.business)) : null;
-  const billing = rules.asksBilling
-    ? parseBillingAddress(addressFormOf(posted.billing), { required: isBusiness })
-    : null;
+  const billing = rules.asksBilling ? parseBillingAddress(addressFormOf(posted.billing)) : null;
   const errors: { billing?: AddressFieldErrors; business?: BusinessFieldErrors } = {};
   if (business && !business.ok) errors.business = business.errors;
   if (billing && !billing.success) errors.billing = billing.fieldErrors;

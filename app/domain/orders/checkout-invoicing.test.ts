@@ -25,15 +25,28 @@ describe('the checkout’s invoicing part', () => {
     });
   });
 
-  it('lets a consumer leave the address empty, not a business buyer', () => {
-    const empty = { ...billing, line1: '', postalCode: '', city: '' };
+  it('asks the whole address of every buyer, consumer or business, each missing field in French', () => {
+    const empty = { ...billing, firstName: '', lastName: '', line1: '', postalCode: '', city: '' };
+    const expected = {
+      firstName: ADDRESS_MESSAGES.firstName,
+      lastName: ADDRESS_MESSAGES.lastName,
+      line1: ADDRESS_MESSAGES.line1,
+      postalCode: ADDRESS_MESSAGES.postalCode,
+      city: ADDRESS_MESSAGES.city,
+    };
     expect(parseCheckoutInvoicing({ billing: empty }, { asksBilling: true })).toEqual({
-      ok: true,
-      value: { billing: null, business: null },
+      ok: false,
+      errors: { billing: expected },
+    });
+    expect(parseCheckoutInvoicing({}, { asksBilling: true })).toMatchObject({
+      ok: false,
+      errors: { billing: expected },
     });
     const refused = parseCheckoutInvoicing({ billing: empty, isBusiness: 'on', business }, { asksBilling: true });
-    expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.errors.billing?.line1).toBe(ADDRESS_MESSAGES.line1);
+    expect(refused).toEqual({ ok: false, errors: { billing: expected } });
+    // One field missing is refused too: the invoice prints a whole address or none is taken.
+    const noCity = parseCheckoutInvoicing({ billing: { ...billing, city: ' ' } }, { asksBilling: true });
+    expect(noCity).toEqual({ ok: false, errors: { billing: { city: ADDRESS_MESSAGES.city } } });
   });
 
   it('takes the business buyer only when the box is ticked, and says what is wrong', () => {
@@ -61,6 +74,16 @@ describe('the checkout’s invoicing part', () => {
     expect(refused.success).toBe(false);
     expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
       ['business.vatNumber', BUSINESS_MESSAGES.vatKey],
+    ]);
+    // A consumer's form without its billing address: each field says what is missing.
+    const bare = schema.safeParse({ contact: { email: 'marie@example.fr' } });
+    expect(bare.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['billing.firstName', ADDRESS_MESSAGES.firstName],
+      ['billing.lastName', ADDRESS_MESSAGES.lastName],
+      ['billing.line1', ADDRESS_MESSAGES.line1],
+      ['billing.postalCode', ADDRESS_MESSAGES.postalCode],
+      ['billing.city', ADDRESS_MESSAGES.city],
+      ['billing.country', ADDRESS_MESSAGES.country],
     ]);
     const accepted = schema.parse({ contact: { email: 'marie@example.fr' }, billing });
     expect(accepted.contact).toMatchObject({ firstName: 'Marie', lastName: 'Curie', city: 'Lyon' });

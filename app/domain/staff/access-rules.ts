@@ -155,6 +155,8 @@ export const ROUTE_ACCESS = {
   'routes/auth/setup-super-admin': PUBLIC,
   'routes/auth/invitation': PUBLIC,
   'routes/auth/two-factor': PUBLIC,
+  // « Mon compte »: one's own profile and business identity (update-profile, save-business,
+  // remove-business), the session's user only.
   'routes/account/profile': SIGNED_IN,
   'routes/shop/quote': SIGNED_IN,
 

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { LayoutDashboardIcon, LogOutIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -11,6 +12,7 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
+import { BUSINESS_PROFILE_INTENTS, BusinessProfileForm } from '~/components/account/business-profile-form';
 import { DraftsList } from '~/components/account/drafts-list';
 import { GiftCardsList } from '~/components/account/gift-cards-list';
 import { InvoicesList } from '~/components/account/invoices-list';
@@ -28,6 +30,8 @@ import { toast } from '~/components/ui/toaster';
 import { useHydrated } from '~/components/use-hydrated';
 import { profileSchema } from '~/domain/account/schemas';
 import { withdrawalState } from '~/domain/account/withdrawal';
+import { businessFormValues } from '~/domain/invoices/business-buyer';
+import { businessProfileSchema } from '~/domain/invoices/business-profile';
 import { workshopStageLabel } from '~/domain/order-status';
 import { can } from '~/domain/staff/permissions';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
@@ -41,6 +45,7 @@ import {
 import { getProfile, updateProfile } from '~/server/account/users.server';
 import { loginRedirectPath, requireUser } from '~/server/auth/session.server';
 import { readFormData } from '~/server/form-data.server';
+import { loadBusinessProfile, saveBusinessProfile } from '~/server/invoices/business-buyers.server';
 import { log } from '~/server/log.server';
 import { accountGiftCards } from '~/server/vouchers/gift-card-views.server';
 import type { Route } from './+types/profile';
@@ -51,6 +56,8 @@ import type { Route } from './+types/profile';
  * before JavaScript loads and can be linked to. Orders and invoices are the customer's own only,
  * one page at a time. « Cartes cadeaux » (decision 037) lists the cards the customer bought; its
  * tab shows once there is one (or when asked for by its address, as the buyer's e-mail does).
+ * « Profil » also keeps the business identity that prefills the checkout (« Facturation
+ * professionnelle », docs/invoicing.md): saved and removed by their own intents, one's own only.
  * Administrators also get a button to /admin.
  */
 
@@ -84,8 +91,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
   try {
     const now = new Date();
-    const [profile, orders, invoices, drafts, giftCards] = await Promise.all([
+    const [profile, business, orders, invoices, drafts, giftCards] = await Promise.all([
       getProfile(user.id),
+      loadBusinessProfile(user.id),
       listCustomerOrders(user.id, pageNumber(url.searchParams.get('page'))),
       listCustomerInvoices(user.id, pageNumber(url.searchParams.get('factures'))),
       // Drafts never confirmed, apart from the orders.
@@ -100,6 +108,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         account,
         flash: flash as ServerToast | null,
         profile,
+        business: { defaults: businessFormValues(business), saved: business !== null },
         orders: {
           ...orders,
           rows: orders.rows.map((row) => ({
@@ -145,13 +154,33 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+/** The forms of the « Profil » tab: each answer names its form, whose fields get the messages. */
+type ProfileForms = 'profile' | 'business';
+
+function saveFailed(form: ProfileForms, reply: SubmissionResult<string[]>, message: string) {
+  return {
+    form,
+    submission: reply,
+    toast: {
+      kind: 'error',
+      title: 'Erreur de mise à jour',
+      description: message,
+      id: crypto.randomUUID(),
+    } satisfies ServerToast as ServerToast,
+  };
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const formData = await readFormData(request);
-  if (formData.get('intent') !== 'update-profile') throw data(null, { status: 400 });
+  const intent = formData.get('intent');
+  if (intent === BUSINESS_PROFILE_INTENTS.save || intent === BUSINESS_PROFILE_INTENTS.remove) {
+    return businessAction(user.id, intent, formData);
+  }
+  if (intent !== 'update-profile') throw data(null, { status: 400 });
   const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== 'success') {
-    return { submission: submission.reply(), toast: null };
+    return { form: 'profile' as ProfileForms, submission: submission.reply(), toast: null };
   }
   try {
     if (!(await updateProfile(user.id, submission.value))) throw redirect(loginRedirectPath(request));
@@ -159,17 +188,39 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof Response) throw error;
     log.error({ err: error }, 'the profile could not be saved');
     const message = 'Impossible de mettre à jour votre profil. Veuillez réessayer.';
-    return {
-      submission: submission.reply({ formErrors: [message] }),
-      toast: {
-        kind: 'error',
-        title: 'Erreur de mise à jour',
-        description: message,
-        id: crypto.randomUUID(),
-      } satisfies ServerToast as ServerToast,
-    };
+    return saveFailed('profile', submission.reply({ formErrors: [message] }), message);
   }
   throw redirect('/profile?tab=profil', { headers: cookieHeaders(flashCookie('profile-updated', '/profile')) });
+}
+
+/**
+ * « Facturation professionnelle »: saves the business identity checked like at checkout (a wrong
+ * field changes nothing and says why on it), or removes it. One's own profile only: the user is
+ * the session's.
+ */
+async function businessAction(
+  userId: string,
+  intent: (typeof BUSINESS_PROFILE_INTENTS)[keyof typeof BUSINESS_PROFILE_INTENTS],
+  formData: FormData,
+) {
+  const remove = intent === BUSINESS_PROFILE_INTENTS.remove;
+  const submission = remove ? null : parseWithZod(formData, { schema: businessProfileSchema });
+  if (submission && submission.status !== 'success') {
+    return { form: 'business' as ProfileForms, submission: submission.reply(), toast: null };
+  }
+  try {
+    await saveBusinessProfile(userId, submission?.status === 'success' ? submission.value : null);
+  } catch (error) {
+    log.error({ err: error }, 'the business profile could not be saved');
+    const message = 'Impossible d’enregistrer votre facturation professionnelle. Veuillez réessayer.';
+    return saveFailed(
+      'business',
+      submission?.reply({ formErrors: [message] }) ?? { status: 'error', error: { '': [message] } },
+      message,
+    );
+  }
+  const flash = remove ? 'business-profile-removed' : 'business-profile-saved';
+  throw redirect('/profile?tab=profil', { headers: cookieHeaders(flashCookie(flash, '/profile')) });
 }
 
 /** Switching tabs changes the address only: no need to read the orders again. */
@@ -334,7 +385,17 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
           <TabsContent value="profil" className="flex flex-col gap-4">
             <h2 className="font-semibold text-xl">Mes informations</h2>
-            <ProfileForm profile={loaderData.profile} lastResult={actionData?.submission} />
+            <ProfileForm
+              profile={loaderData.profile}
+              lastResult={actionData?.form === 'profile' ? actionData.submission : undefined}
+            />
+            <BusinessProfileForm
+              // Saved or removed: the form starts again from what the profile now keeps.
+              key={JSON.stringify(loaderData.business.defaults)}
+              defaults={loaderData.business.defaults}
+              saved={loaderData.business.saved}
+              lastResult={actionData?.form === 'business' ? actionData.submission : undefined}
+            />
           </TabsContent>
         </Tabs>
       ) : (

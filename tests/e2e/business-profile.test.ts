@@ -1,9 +1,9 @@
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { BUSINESS_MESSAGES } from '~/domain/invoices/business-buyer';
 import { addSessionCookie, createUser, randomIp } from '../support/auth';
 import { expectNoSeriousA11yViolations, openPage } from '../support/browser';
+import { withClient } from '../support/databases';
 import { type SharedServer, test } from '../support/shared-shop';
 
 /*
@@ -19,14 +19,10 @@ const SAVE = 'Enregistrer la facturation professionnelle';
 const REMOVE = 'Supprimer ces informations';
 
 async function savedBuyer(shop: SharedServer, userId: string): Promise<unknown> {
-  const client = new pg.Client({ connectionString: shop.databaseUrl });
-  await client.connect();
-  try {
+  return withClient(shop.databaseUrl, async (client) => {
     const { rows } = await client.query('select buyer from customer_business_profiles where user_id = $1', [userId]);
     return rows[0]?.buyer ?? null;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 function businessSection(page: Page) {

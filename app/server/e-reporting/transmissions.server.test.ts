@@ -139,9 +139,10 @@ describe('e-reporting transmissions', () => {
 
     const file = await transmissionFile(transactions?.id as string);
     const day = today.replaceAll('-', '');
-    // Goods: three USB keys at 15,90 € (13,25 € excluding VAT each).
+    // Goods: three USB keys at 15,90 € (13,25 € excluding VAT each), less the goods' share of the
+    // 20,00 € credit note (13,25 of the invoice's 79,08 € excluding VAT: 3,35 €, 2,79 € + 0,56 €).
     expect(file?.content).toContain(
-      `<Date>${day}</Date>\n      <CurrencyCode>EUR</CurrencyCode>\n      <CategoryCode>TLB1</CategoryCode>\n      <TaxExclusiveAmount>39.75</TaxExclusiveAmount>\n      <TaxTotal>7.95</TaxTotal>`,
+      `<Date>${day}</Date>\n      <CurrencyCode>EUR</CurrencyCode>\n      <CategoryCode>TLB1</CategoryCode>\n      <TaxExclusiveAmount>36.96</TaxExclusiveAmount>\n      <TaxTotal>7.39</TaxTotal>`,
     );
     expect(file?.content).toContain('<CategoryCode>TPS1</CategoryCode>');
     expect(file?.name).toMatch(/^EREPORTING_TRANSACTIONS_\d{8}_\d{8}\.xml$/);
@@ -186,11 +187,12 @@ describe('e-reporting transmissions', () => {
     expect(all.length).toBe(before + prepared);
     expect(new Set(all.map((t) => `${t.kind} ${t.periodStart}`)).size).toBe(all.length);
     const payments = all.find((t) => t.kind === 'payments' && t.periodStart === today);
-    // The services of each consumer invoice (94,90 − 15,90 of USB key), less the 20,00 € given back.
-    expect(payments).toMatchObject({ status: 'exported', totalCents: 7900 + 7900 + 8000 - 2000 });
+    // The services of each consumer invoice (94,90 − 15,90 of USB key), less the services' share of
+    // the 20,00 € given back (16,65 €; the other 3,35 € gave back goods).
+    expect(payments).toMatchObject({ status: 'exported', totalCents: 7900 + 7900 + 8000 - 1665 });
     const file = await transmissionFile(payments?.id as string);
     expect(file?.content).toContain('<PaymentsReport>');
-    expect(file?.content).toContain('<Amount>218.00</Amount>');
+    expect(file?.content).toContain('<Amount>221.35</Amount>');
     // Prepared once: a second pass adds nothing.
     expect((await runEReporting(muchLater, null)).prepared).toBe(0);
     expect((await listTransmissions()).length).toBe(all.length);

@@ -57,6 +57,7 @@ export default [
   route('facture/:orderId', 'routes/shop/invoice.tsx'),
   // A reception supplement: what was counted beyond the order, to pay or decline.
   route('supplement/:id', 'routes/shop/supplement.tsx'),
+  route('supplement/:id/facture', 'routes/shop/supplement-invoice.ts'),
   // A refund by transfer: the customer gives the IBAN to pay it into (decision 025).
   route('remboursement/:orderId', 'routes/shop/refund-iban.tsx'),
   // The prepaid sending label: GET downloads it, POST makes it when Colissimo failed at payment.

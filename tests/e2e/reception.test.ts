@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, createUser, type TestUser, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { facturXBatch } from '../support/factur-x';
 import { insertTestOrder, orderState, type TestOrder } from '../support/orders';
 import { payBySandboxCard } from '../support/payments';
 import { type SharedServerWithSmtp, sharedServerWithSmtp } from '../support/server-with-smtp';
@@ -75,6 +76,10 @@ afterAll(async () => {
   await env?.dispose();
 });
 
+// The supplement invoice and the credit note this file downloads, validated together once it is done.
+const facturX = facturXBatch();
+afterAll(() => facturX.expectAllValid(), 240_000);
+
 describe('reception of the originals', () => {
   it('20 more photos: the customer is e-mailed, pays the supplement on the sandbox and sees it paid', async () => {
     const email = uniqueEmail('supplement');
@@ -102,7 +107,14 @@ describe('reception of the originals', () => {
     await customer.getByLabel('CVV').fill('123');
     await customer.getByRole('button', { name: 'Payer 7,00\u00A0€' }).click();
     await customer.getByText('Supplément payé').waitFor({ timeout: 20_000 });
-    await customer.getByRole('link', { name: /Voir la facture/ }).waitFor();
+    const invoice = customer.getByRole('link', { name: /Voir la facture/ });
+    await invoice.waitFor();
+    // The supplement's invoice is a Factur-X that passes the rules (checked in afterAll).
+    const pdf = await customer.request.get(
+      new URL((await invoice.getAttribute('href')) as string, env.server.url).href,
+    );
+    expect(pdf.status()).toBe(200);
+    facturX.add(await pdf.body(), `supplement invoice of ${order.number}`);
   });
 
   it('10 photos fewer: 3,50 € refunded with a credit note, payment « Partiellement remboursée »', async () => {
@@ -115,9 +127,13 @@ describe('reception of the originals', () => {
     );
     const client = new pg.Client({ connectionString: env.server.databaseUrl });
     await client.connect();
-    const notes = await client.query('select amount from credit_notes where order_id = $1', [order.id]);
+    const notes = await client.query('select number, amount from credit_notes where order_id = $1', [order.id]);
     await client.end();
-    expect(notes.rows).toEqual([{ amount: 350 }]);
+    expect(notes.rows.map((row) => row.amount)).toEqual([350]);
+    const creditNote = notes.rows[0]?.number as string;
+    const pdf = await staff.request.get(`${env.server.url}/facture/${order.id}/pdf?avoir=${creditNote}`);
+    expect(pdf.status()).toBe(200);
+    facturX.add(await pdf.body(), creditNote);
   });
 
   it('a negative count: the French message under its field, the typed value kept, nothing received', async () => {

@@ -183,6 +183,7 @@ export const ROUTE_ACCESS = {
   'routes/shop/invoice': ORDER_VIEWER,
   'routes/api/invoice-pdf': ORDER_VIEWER,
   'routes/shop/supplement': ORDER_VIEWER,
+  'routes/shop/supplement-invoice': ORDER_VIEWER,
   // The customer's IBAN for a refund by transfer: the owner or the guest's token (staff get a 404).
   'routes/shop/refund-iban': ORDER_VIEWER,
   'routes/shop/shipping-label': ORDER_VIEWER,

@@ -1,8 +1,7 @@
 import { data, redirect } from 'react-router';
 import { cookieHeaders } from '~/server/account/auth-calls.server';
-import { issuedDocumentFacturX } from '~/server/invoices/factur-x-pdf.server';
+import { issuedDocumentDownload } from '~/server/invoices/factur-x-pdf.server';
 import { getOrderDocuments } from '~/server/invoices/invoices.server';
-import { documentFileName } from '~/server/invoices/pdf.server';
 import { accessFromLink, getOrderForViewer } from '~/server/orders/access.server';
 import type { Route } from './+types/invoice-pdf';
 
@@ -30,14 +29,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : (documents.invoice ?? undefined);
   if (!document) throw data('Facture introuvable', { status: 404 });
   // The Factur-X (PDF/A-3 with its XML): the one file of the document, for people and machines.
-  const pdf = await issuedDocumentFacturX(document.snapshot);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': `attachment; filename="${documentFileName(document.snapshot)}"`,
-      'Content-Length': String(pdf.length),
-      // Personal data: never kept by a shared cache.
-      'Cache-Control': 'private, no-store',
-    },
-  });
+  return issuedDocumentDownload(document.snapshot);
 }

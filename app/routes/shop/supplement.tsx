@@ -178,11 +178,7 @@ export default function Supplement({ loaderData, actionData }: Route.ComponentPr
             <div className="flex flex-col gap-1">
               <p className="font-semibold">Supplément payé</p>
               {supplement.invoiceNumber ? (
-                <Link
-                  className="text-primary underline"
-                  reloadDocument
-                  to={`/facture/${supplement.orderId}/pdf?facture=${encodeURIComponent(supplement.invoiceNumber)}`}
-                >
+                <Link className="text-primary underline" reloadDocument to={`/supplement/${supplement.id}/facture`}>
                   Voir la facture {supplement.invoiceNumber}
                 </Link>
               ) : null}

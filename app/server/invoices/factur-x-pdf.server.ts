@@ -11,7 +11,7 @@ import type { DocumentSnapshot } from '~/domain/invoices/snapshot';
 import type { Executor } from '../config/config-options.server';
 import { db } from '../db/client.server';
 import { invoices } from '../db/schema';
-import { renderDocumentPdf } from './pdf.server';
+import { documentFileName, renderDocumentPdf } from './pdf.server';
 
 /*
  * The Factur-X PDF of an invoice or a credit note: the PDF customers and staff download, made a
@@ -133,4 +133,18 @@ export async function issuedDocumentFacturX(snapshot: DocumentSnapshot, executor
     .where(eq(invoices.number, snapshot.invoiceNumber))
     .limit(1);
   return renderFacturXPdf(snapshot, creditedInvoiceIssuedAt(snapshot, [invoice]));
+}
+
+/** The download of an issued document: its Factur-X, named like the document, never cached by others. */
+export async function issuedDocumentDownload(snapshot: DocumentSnapshot): Promise<Response> {
+  const pdf = await issuedDocumentFacturX(snapshot);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${documentFileName(snapshot)}"`,
+      'Content-Length': String(pdf.length),
+      // Personal data: never kept by a shared cache.
+      'Cache-Control': 'private, no-store',
+    },
+  });
 }

@@ -291,12 +291,15 @@ export function renderJobSheetPdf(orders: readonly DocumentOrder[]): Promise<Buf
   return renderToBuffer(<JobSheetPdf orders={orders} />);
 }
 
-/** The download response of a PDF: personal data, never kept by a shared cache. */
-export function pdfResponse(pdf: Buffer, fileName: string): Response {
+/**
+ * The download response of a PDF: personal data, never kept by a shared cache. `inline` opens in the
+ * browser (slips, labels); `attachment` saves the file (invoices and credit notes).
+ */
+export function pdfResponse(pdf: Buffer, fileName: string, disposition: 'inline' | 'attachment' = 'inline'): Response {
   return new Response(new Uint8Array(pdf), {
     headers: {
       'Content-Type': 'application/pdf',
-      'Content-Disposition': `inline; filename="${fileName}"`,
+      'Content-Disposition': `${disposition}; filename="${fileName}"`,
       'Content-Length': String(pdf.length),
       'Cache-Control': 'private, no-store',
     },

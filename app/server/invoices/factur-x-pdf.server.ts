@@ -11,6 +11,7 @@ import type { DocumentSnapshot } from '~/domain/invoices/snapshot';
 import type { Executor } from '../config/config-options.server';
 import { db } from '../db/client.server';
 import { invoices } from '../db/schema';
+import { pdfResponse } from '../documents/order-documents.server';
 import { documentFileName, renderDocumentPdf } from './pdf.server';
 
 /*
@@ -135,16 +136,7 @@ export async function issuedDocumentFacturX(snapshot: DocumentSnapshot, executor
   return renderFacturXPdf(snapshot, creditedInvoiceIssuedAt(snapshot, [invoice]));
 }
 
-/** The download of an issued document: its Factur-X, named like the document, never cached by others. */
+/** The download of an issued document: its Factur-X, named like the document. */
 export async function issuedDocumentDownload(snapshot: DocumentSnapshot): Promise<Response> {
-  const pdf = await issuedDocumentFacturX(snapshot);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': `attachment; filename="${documentFileName(snapshot)}"`,
-      'Content-Length': String(pdf.length),
-      // Personal data: never kept by a shared cache.
-      'Cache-Control': 'private, no-store',
-    },
-  });
+  return pdfResponse(await issuedDocumentFacturX(snapshot), documentFileName(snapshot), 'attachment');
 }

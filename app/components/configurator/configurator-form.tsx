@@ -131,7 +131,11 @@ export function ConfiguratorForm({
     setSelection(next);
     if (!next) return;
     window.clearTimeout(urlTimer.current);
+    // Only the configurator's own address: « Commander » may have left for the checkout meanwhile,
+    // whose address (its order) must not be replaced by the selection's.
+    const pathname = window.location.pathname;
     urlTimer.current = window.setTimeout(() => {
+      if (window.location.pathname !== pathname) return;
       const params = selectionToSearchParams(next);
       // The announced code stays in the link, so that a copied link still carries it.
       if (promotion) params.set(PROMOTION_CODE_PARAM, promotion.terms.code);

@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   const dir = path.resolve(values.dir ?? '.');
   await withDatabase(async () => {
     const settings = await readAccountingSettings();
-    const file = accountingExport(period.period, settings, values.csv ? 'csv' : 'fec', 'system');
+    const exported = await accountingExport(period.period, settings, values.csv ? 'csv' : 'fec', 'system');
+    if (!exported.ok) throw new CommandError(exported.error);
+    const { file } = exported;
     const target = path.join(dir, file.fileName);
     // Written beside, then renamed: an interrupted run never leaves a file that looks complete.
     const partial = `${target}.partiel`;

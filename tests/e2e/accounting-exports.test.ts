@@ -57,6 +57,24 @@ async function insertInvoice(databaseUrl: string, demo: boolean): Promise<string
   return number;
 }
 
+/** An invoice whose snapshot is in no shape the shop writes (a fault the export must name). */
+async function insertUnreadableInvoice(databaseUrl: string, issuedAt: string): Promise<string> {
+  const order = await insertTestOrder(databaseUrl);
+  const number = `FA-E2E-${randomUUID().slice(0, 8)}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into invoices (number, order_id, issued_at, amount, vat, snapshot, is_paid)
+       values ($1, $2, $3, 4200, 700, '{}', true)`,
+      [number, order.id, issuedAt],
+    );
+  } finally {
+    await client.end();
+  }
+  return number;
+}
+
 const parisDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
 
 test('the accountant sets the accounts and downloads the FEC of a period', async ({ shop, browser }) => {
@@ -109,4 +127,16 @@ test('the accountant sets the accounts and downloads the FEC of a period', async
     ['BQ', '411000', '0,00', '42,00'],
   ]);
   expect(text).not.toContain(demo);
+
+  // A document of another day whose content does not read: nothing is downloaded, and the page
+  // names it in French instead of a download that stops halfway.
+  const broken = await insertUnreadableInvoice(shop.databaseUrl, '2021-06-15T10:00:00+02:00');
+  await page.getByLabel('Du', { exact: true }).check();
+  await page.getByLabel('Du (premier jour)').fill('2021-06-15');
+  await page.getByLabel('Au (dernier jour, date de clôture)').fill('2021-06-15');
+  await page.getByRole('button', { name: 'Télécharger', exact: true }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: `Le document ${broken} ne peut pas être écrit dans l’export` })
+    .waitFor();
 }, 120_000);

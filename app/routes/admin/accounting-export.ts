@@ -33,7 +33,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     });
   }
   const settings = await readAccountingSettings();
-  const file = accountingExport(parsed.period, settings, parsed.file === 'fec' ? 'fec' : 'csv', staff.id);
+  const exported = await accountingExport(parsed.period, settings, parsed.file === 'fec' ? 'fec' : 'csv', staff.id);
+  if (!exported.ok) throw redirect(`${PAGE}?${new URLSearchParams({ erreur: exported.error })}`);
+  const { file } = exported;
   return new Response(file.body, {
     headers: {
       ...headers,

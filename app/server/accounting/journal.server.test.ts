@@ -42,7 +42,9 @@ interface FecFile {
 }
 
 async function fecOf(from: string, to: string): Promise<FecFile & { fileName: string }> {
-  const file = accountingExport({ from, to }, await readAccountingSettings(), 'fec');
+  const exported = await accountingExport({ from, to }, await readAccountingSettings(), 'fec');
+  if (!exported.ok) throw new Error(exported.error);
+  const { file } = exported;
   const bytes = new Uint8Array(await new Response(file.body).arrayBuffer());
   const text = decodeLatin9(bytes);
   expect(text.endsWith('\r\n')).toBe(true);
@@ -239,11 +241,33 @@ describe('the FEC of real documents', () => {
     const fec = await fecOf(today(), today());
     expect(fec.rows.some((row) => row[column('CompteNum')] === '411100')).toBe(true);
     expect(fec.rows.some((row) => row[column('JournalCode')] === 'VT')).toBe(true);
-    const csv = accountingExport({ from: today(), to: today() }, await readAccountingSettings(), 'csv');
-    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(csv.body).arrayBuffer());
+    const csv = await accountingExport({ from: today(), to: today() }, await readAccountingSettings(), 'csv');
+    if (!csv.ok) throw new Error(csv.error);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(csv.file.body).arrayBuffer());
     expect(text.startsWith('\uFEFFJournal;Libellé du journal;N° écriture;Date;Compte')).toBe(true);
     expect(text.trim().split('\r\n').length - 1).toBe(fec.rows.length);
     await saveAccountingSettings(DEFAULT_ACCOUNTING_SETTINGS, staff.id);
+  });
+});
+
+describe('a document the file cannot hold', () => {
+  it('is named before anything is written, and the rest of the period is not touched', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    const number = `FA-ILLISIBLE-${randomUUID().slice(0, 8)}`;
+    await db().execute(sql`
+      insert into invoices (number, order_id, issued_at, amount, vat, snapshot, is_paid)
+      values (${number}, ${order.id}, '2021-06-16T10:00:00+02:00', 4200, 700, '{"lignes": []}', true)`);
+    const settings = await readAccountingSettings();
+    for (const format of ['fec', 'csv'] as const) {
+      const exported = await accountingExport({ from: '2021-06-01', to: '2021-06-30' }, settings, format);
+      expect(exported).toEqual({
+        ok: false,
+        error: `Le document ${number} ne peut pas être écrit dans l’export\u00a0: rien n’a été produit, pour qu’aucune écriture ne manque. Signalez-le à l’équipe technique avec ce numéro.`,
+      });
+    }
+    // The day before it still exports.
+    const before = await fecOf('2021-06-15', '2021-06-15');
+    expect(before.rows).toEqual([]);
   });
 });
 

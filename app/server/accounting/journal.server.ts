@@ -97,11 +97,32 @@ function customerOf(snapshot: DocumentSnapshot): string {
   return snapshot.business?.companyName ?? snapshot.buyer?.name ?? '';
 }
 
-/** The entries of one source row: a document (and an invoice's receipt), or a refund. */
+/**
+ * A document the export cannot write: its snapshot does not read, or an amount cannot go in the
+ * file. A fault to fix, never an entry silently left out; named so that whoever fixes it knows which.
+ */
+class UnwritableDocument extends Error {
+  constructor(
+    readonly documentNumber: string,
+    cause: unknown,
+  ) {
+    super(`accounting: ${documentNumber} cannot be written`, { cause });
+  }
+}
+
+/** The entries of one source row, or the row named as the one that cannot be written. */
 function entriesOf(row: SourceRow): AccountingEntry[] {
+  try {
+    return rowEntries(row);
+  } catch (error) {
+    throw new UnwritableDocument(row.number, error);
+  }
+}
+
+/** The entries of one source row: a document (and an invoice's receipt), or a refund. */
+function rowEntries(row: SourceRow): AccountingEntry[] {
   const snapshot = parseDocumentSnapshot(row.snapshot);
-  // A document that does not read is a fault to fix, never an entry silently left out.
-  if (!snapshot) throw new Error(`accounting: the snapshot of ${row.number} does not read`);
+  if (!snapshot) throw new Error('its snapshot does not read');
   const customer = customerOf(snapshot);
   const pieceDay = parisDay(new Date(row.piece_at ?? row.at));
   if (row.kind === 'refund') {
@@ -166,21 +187,71 @@ export interface AccountingExport {
   contentType: string;
 }
 
+export type AccountingExportResult = { ok: true; file: AccountingExport } | { ok: false; error: string };
+
 const utf8 = new TextEncoder();
+
+/** The lines of a batch of entries, numbered on from `first`; a line that cannot be written names its document. */
+function entryLines(
+  entries: readonly AccountingEntry[],
+  first: number,
+  settings: AccountingSettings,
+  fec: boolean,
+): { text: string; lines: number } {
+  let text = '';
+  let lines = 0;
+  entries.forEach((entry, index) => {
+    try {
+      text += fec ? fecEntryLines(entry, first + index, settings) : journalCsvLines(entry, first + index, settings);
+    } catch (error) {
+      throw new UnwritableDocument(entry.pieceRef, error);
+    }
+    lines += entry.lines.length;
+  });
+  return { text, lines };
+}
+
+/**
+ * The first document of the period the file could not hold, as the accountant's French message; null
+ * when every one can be written. Run before anything is sent: a file stopped halfway would reach the
+ * accountant as a failed download without a word, or worse, look complete.
+ */
+async function unwritableDocument(
+  period: AccountingPeriod,
+  settings: AccountingSettings,
+  fec: boolean,
+  database: Database,
+): Promise<string | null> {
+  let number = 0;
+  try {
+    for await (const entries of accountingEntries(period, database)) {
+      entryLines(entries, number + 1, settings, fec);
+      number += entries.length;
+    }
+    return null;
+  } catch (error) {
+    if (!(error instanceof UnwritableDocument)) throw error;
+    log.error({ err: error, document: error.documentNumber }, 'accounting export refused');
+    return `Le document ${error.documentNumber} ne peut pas être écrit dans l’export\u00a0: rien n’a été produit, pour qu’aucune écriture ne manque. Signalez-le à l’équipe technique avec ce numéro.`;
+  }
+}
 
 /**
  * The FEC (`<SIREN>FEC<AAAAMMJJ>.txt`, ISO 8859-15) or the journal in entries (CSV) of the period,
- * streamed. Entries are numbered 1, 2, 3… in the file's order. Once every entry is written, the
- * audit log records who exported which period (kept 10 years, as every accounting export).
+ * streamed, once every document of the period is known to be writable. Entries are numbered 1, 2,
+ * 3… in the file's order. Once every entry is written, the audit log records who exported which
+ * period (kept 10 years, as every accounting export).
  */
-export function accountingExport(
+export async function accountingExport(
   period: AccountingPeriod,
   settings: AccountingSettings,
   format: AccountingExportFormat,
   actor: AuditActor = 'system',
   database: Database = db(),
-): AccountingExport {
+): Promise<AccountingExportResult> {
   const fec = format === 'fec';
+  const fault = await unwritableDocument(period, settings, fec, database);
+  if (fault) return { ok: false, error: fault };
   const iterator = accountingEntries(period, database);
   let number = 0;
   let lines = 0;
@@ -205,13 +276,10 @@ export function accountingExport(
           controller.close();
           return;
         }
-        let text = '';
-        for (const entry of value) {
-          number += 1;
-          lines += entry.lines.length;
-          text += fec ? fecEntryLines(entry, number, settings) : journalCsvLines(entry, number, settings);
-        }
-        controller.enqueue(fec ? encodeLatin9(text) : utf8.encode(text));
+        const batch = entryLines(value, number + 1, settings, fec);
+        number += value.length;
+        lines += batch.lines;
+        controller.enqueue(fec ? encodeLatin9(batch.text) : utf8.encode(batch.text));
       } catch (error) {
         log.error({ err: error }, 'accounting export failed');
         controller.error(error);
@@ -222,11 +290,12 @@ export function accountingExport(
     },
   });
   const closing = period.to;
-  return fec
+  const file = fec
     ? { body, fileName: fecFileName(company.siren, closing), contentType: 'text/plain; charset=iso-8859-15' }
     : {
         body,
         fileName: `ecritures-comptables-${period.from}-${period.to}.csv`,
         contentType: 'text/csv; charset=utf-8',
       };
+  return { ok: true, file };
 }

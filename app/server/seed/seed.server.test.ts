@@ -477,9 +477,14 @@ describe('demo seeding', () => {
   // The accountant's file on what a demonstration shop holds (docs/accounting-exports.md): a month
   // of the demo data as a FEC, every line its 18 columns, every entry and the file balanced.
   it('gives a balanced FEC for a month of the demo data', async () => {
-    const exported = accountingExport({ from: '2026-10-01', to: '2026-10-31' }, DEFAULT_ACCOUNTING_SETTINGS, 'fec');
-    expect(exported.fileName).toMatch(/^\d{9}FEC20261031\.txt$/);
-    const text = decodeLatin9(new Uint8Array(await new Response(exported.body).arrayBuffer()));
+    const exported = await accountingExport(
+      { from: '2026-10-01', to: '2026-10-31' },
+      DEFAULT_ACCOUNTING_SETTINGS,
+      'fec',
+    );
+    if (!exported.ok) throw new Error(exported.error);
+    expect(exported.file.fileName).toMatch(/^\d{9}FEC20261031\.txt$/);
+    const text = decodeLatin9(new Uint8Array(await new Response(exported.file.body).arrayBuffer()));
     expect(text.endsWith('\r\n')).toBe(true);
     const [header, ...records] = text.slice(0, -2).split('\r\n');
     expect(header?.split('\t')).toEqual([...FEC_COLUMNS]);

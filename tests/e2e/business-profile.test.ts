@@ -66,6 +66,7 @@ describe('« Facturation professionnelle » in the profile', () => {
       vatNumber: 'FR96552100554',
       purchaseOrderReference: 'BC-2027-12',
       publicBody: false,
+      siret: null,
       chorusServiceCode: null,
       engagementNumber: null,
     });
@@ -122,14 +123,16 @@ describe('« Facturation professionnelle » in the profile', () => {
       companyName: 'Mairie de Lyon',
       siren: '552100554',
       publicBody: 'on',
+      siret: '552 100 554 00013',
       chorusServiceCode: 'SERVICE-FACTURES',
     };
 
-    const refused = await post({ ...mairie, companyName: '', vatNumber: 'FR00552100554' });
+    const refused = await post({ ...mairie, companyName: '', vatNumber: 'FR00552100554', siret: '' });
     expect(refused.status).toBe(200);
     const html = await refused.text();
     expect(html).toContain(BUSINESS_MESSAGES.companyName);
     expect(html).toContain(BUSINESS_MESSAGES.vatKey);
+    expect(html).toContain(BUSINESS_MESSAGES.siret);
     expect(html).toContain('value="SERVICE-FACTURES"');
     expect(await savedBuyer(shop, customer.id)).toBeNull();
 
@@ -139,6 +142,7 @@ describe('« Facturation professionnelle » in the profile', () => {
     expect(await savedBuyer(shop, customer.id)).toMatchObject({
       companyName: 'Mairie de Lyon',
       publicBody: true,
+      siret: '55210055400013',
       chorusServiceCode: 'SERVICE-FACTURES',
     });
 

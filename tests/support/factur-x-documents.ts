@@ -78,6 +78,7 @@ const townHall: BusinessBuyer = {
   vatNumber: null,
   purchaseOrderReference: null,
   publicBody: true,
+  siret: '21930048000015',
   chorusServiceCode: 'ARCHIVES',
   engagementNumber: 'EJ-2026-00451',
 };

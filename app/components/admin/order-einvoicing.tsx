@@ -3,6 +3,7 @@ import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
+import type { BuyerCorrectionField } from '~/domain/einvoicing/buyer-correction';
 import { formatDateTimeFr, NBSP } from '~/domain/format';
 
 /*
@@ -28,7 +29,7 @@ export interface EinvoicingView {
     paReason: string | null;
     canReissue: boolean;
   }>;
-  business: { companyName: string; siren: string; vatNumber: string; chorusServiceCode: string } | null;
+  business: (Record<BuyerCorrectionField, string> & { publicBody: boolean }) | null;
 }
 
 export type EinvoiceActionData =
@@ -115,25 +116,29 @@ export function OrderEinvoicing({
                       ['companyName', 'Raison sociale'],
                       ['siren', 'SIREN'],
                       ['vatNumber', 'Numéro de TVA intracommunautaire'],
+                      ['siret', 'SIRET de l’établissement (Chorus Pro)'],
                       ['chorusServiceCode', 'Code service (Chorus Pro)'],
                     ] as const
-                  ).map(([field, label]) => (
-                    <div key={field} className="flex flex-col gap-1">
-                      <Label htmlFor={`einvoice-${field}`}>{label}</Label>
-                      <Input
-                        id={`einvoice-${field}`}
-                        name={field}
-                        defaultValue={view.business?.[field] ?? ''}
-                        aria-invalid={errors[field] ? true : undefined}
-                        aria-describedby={errors[field] ? `einvoice-${field}-error` : undefined}
-                      />
-                      {errors[field] ? (
-                        <p id={`einvoice-${field}-error`} className="text-danger text-xs">
-                          {errors[field]}
-                        </p>
-                      ) : null}
-                    </div>
-                  ))}
+                  )
+                    // A public body's establishment only: a company has none to correct.
+                    .filter(([field]) => field !== 'siret' || view.business?.publicBody)
+                    .map(([field, label]) => (
+                      <div key={field} className="flex flex-col gap-1">
+                        <Label htmlFor={`einvoice-${field}`}>{label}</Label>
+                        <Input
+                          id={`einvoice-${field}`}
+                          name={field}
+                          defaultValue={view.business?.[field] ?? ''}
+                          aria-invalid={errors[field] ? true : undefined}
+                          aria-describedby={errors[field] ? `einvoice-${field}-error` : undefined}
+                        />
+                        {errors[field] ? (
+                          <p id={`einvoice-${field}-error`} className="text-danger text-xs">
+                            {errors[field]}
+                          </p>
+                        ) : null}
+                      </div>
+                    ))}
                 </div>
                 <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
                   Corriger et réémettre

@@ -88,8 +88,15 @@ const BUSINESS_TEXT_FIELDS = [
   },
 ] as const;
 
-/** A public body's Chorus Pro references, shown once « Organisme public » is ticked. */
+/** A public body's establishment and Chorus Pro references, shown once « Organisme public » is ticked. */
 const PUBLIC_BODY_FIELDS = [
+  {
+    name: 'siret',
+    label: 'SIRET de l’établissement à facturer',
+    hint: '14 chiffres, le SIREN puis 5 chiffres (annuaire Chorus Pro)',
+    inputMode: 'numeric',
+    maxLength: 24,
+  },
   {
     name: 'chorusServiceCode',
     label: 'Code service Chorus Pro (facultatif)',
@@ -108,7 +115,9 @@ type BusinessMeta = { [Field in BusinessField]: FieldMetadata<string, Record<str
  * (asked at checkout, not kept by the profile).
  */
 export function BusinessBuyerFields({ fields, engagement }: { fields: BusinessMeta; engagement: boolean }) {
-  const publicBodyFields = engagement ? PUBLIC_BODY_FIELDS : PUBLIC_BODY_FIELDS.slice(0, 1);
+  const publicBodyFields = engagement
+    ? PUBLIC_BODY_FIELDS
+    : PUBLIC_BODY_FIELDS.filter((field) => field.name !== 'engagementNumber');
   return (
     <>
       {BUSINESS_TEXT_FIELDS.map(({ name, wide, ...field }) => (

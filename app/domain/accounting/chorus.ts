@@ -17,6 +17,8 @@ export interface ChorusDocumentRow {
   invoiceNumber: string | null;
   companyName: string;
   siren: string;
+  /** The establishment Chorus Pro addresses (null on documents issued before it was asked). */
+  siret: string | null;
   serviceCode: string | null;
   engagementNumber: string | null;
   purchaseOrderReference: string | null;
@@ -35,6 +37,7 @@ const HEADERS = [
   'Facture d’origine',
   'Destinataire',
   'SIREN',
+  'SIRET',
   'Code service',
   'N° d’engagement',
   'Bon de commande',
@@ -59,6 +62,7 @@ export function chorusListCsv(rows: readonly ChorusDocumentRow[]): string {
       csvField(row.invoiceNumber ?? ''),
       csvField(row.companyName),
       csvField(row.siren),
+      csvField(row.siret ?? ''),
       csvField(row.serviceCode ?? ''),
       csvField(row.engagementNumber ?? ''),
       csvField(row.purchaseOrderReference ?? ''),

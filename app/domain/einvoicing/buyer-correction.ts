@@ -1,66 +1,56 @@
+import { BUSINESS_LIMITS, BUSINESS_MESSAGES, checkSiren, checkSiret, checkVatNumber } from '../invoices/business-buyer';
 import type { BusinessBuyer } from '../invoices/snapshot';
 
 /*
  * The staff's correction of a business buyer after the plateforme agréée rejected its invoice
- * (decision 047): the identifiers a rejection usually names (SIREN, VAT number, Chorus Pro
- * service code) and the company's name. Pure.
+ * (decision 047): the identifiers a rejection usually names (SIREN, VAT number, a public body's
+ * SIRET and Chorus Pro service code) and the company's name, checked by the checkout's own rules
+ * (invoices/business-buyer.ts). Pure.
  */
 
 export interface BuyerCorrection {
   companyName: string;
   siren: string;
   vatNumber: string;
+  siret: string;
   chorusServiceCode: string;
 }
 
 export type BuyerCorrectionField = keyof BuyerCorrection;
 
-/** A SIREN: 9 digits whose Luhn key is right. */
-export function sirenValid(value: string): boolean {
-  if (!/^\d{9}$/.test(value)) return false;
-  let sum = 0;
-  for (let i = 0; i < 9; i++) {
-    let digit = Number(value[8 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
-/** A French VAT number: FR, a two-digit key, the SIREN; the key is (12 + 3 × (SIREN mod 97)) mod 97. */
-export function frenchVatValid(value: string, siren: string): boolean {
-  const match = /^FR(\d{2})(\d{9})$/.exec(value);
-  if (!match) return /^[A-Z]{2}[A-Z0-9]{2,13}$/.test(value) && !value.startsWith('FR');
-  if (match[2] !== siren) return false;
-  return Number(match[1]) === (12 + 3 * (Number(siren) % 97)) % 97;
-}
-
 export function parseBuyerCorrection(
   input: Record<string, string>,
   current: BusinessBuyer,
 ): { ok: true; business: BusinessBuyer } | { ok: false; fieldErrors: Partial<Record<BuyerCorrectionField, string>> } {
-  const companyName = (input.companyName ?? '').trim();
-  const siren = (input.siren ?? '').replace(/\s+/g, '');
-  const vatNumber = (input.vatNumber ?? '').replace(/\s+/g, '').toUpperCase();
+  const companyName = (input.companyName ?? '').trim().replace(/\s+/g, ' ');
   const chorusServiceCode = (input.chorusServiceCode ?? '').trim();
   const fieldErrors: Partial<Record<BuyerCorrectionField, string>> = {};
-  if (companyName === '' || companyName.length > 200) fieldErrors.companyName = 'Raison sociale obligatoire.';
-  if (!sirenValid(siren)) fieldErrors.siren = 'SIREN invalide (9 chiffres, clé de contrôle).';
-  if (vatNumber !== '' && !frenchVatValid(vatNumber, siren)) {
-    fieldErrors.vatNumber = 'Numéro de TVA invalide (FR, clé, SIREN).';
+  if (companyName === '') fieldErrors.companyName = BUSINESS_MESSAGES.companyName;
+  else if (companyName.length > BUSINESS_LIMITS.companyName) {
+    fieldErrors.companyName = BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.companyName);
   }
-  if (chorusServiceCode.length > 100) fieldErrors.chorusServiceCode = 'Code service trop long.';
-  if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
+  const siren = checkSiren(input.siren ?? '');
+  if (!siren.ok) fieldErrors.siren = siren.message;
+  const typedVat = (input.vatNumber ?? '').trim();
+  const vat = typedVat === '' ? null : checkVatNumber(typedVat, siren.ok ? siren.siren : null);
+  if (vat && !vat.ok) fieldErrors.vatNumber = vat.message;
+  // A public body's establishment must stay the SIREN's: asked again with it.
+  const siret = current.publicBody ? checkSiret(input.siret ?? '', siren.ok ? siren.siren : null) : null;
+  if (siret && !siret.ok) fieldErrors.siret = siret.message;
+  if (chorusServiceCode.length > BUSINESS_LIMITS.chorusServiceCode) {
+    fieldErrors.chorusServiceCode = BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.chorusServiceCode);
+  }
+  if (Object.keys(fieldErrors).length > 0 || !siren.ok || (vat && !vat.ok) || (siret && !siret.ok)) {
+    return { ok: false, fieldErrors };
+  }
   return {
     ok: true,
     business: {
       ...current,
       companyName,
-      siren,
-      vatNumber: vatNumber === '' ? null : vatNumber,
+      siren: siren.siren,
+      vatNumber: vat ? vat.vatNumber : null,
+      ...(siret ? { siret: siret.siret } : {}),
       chorusServiceCode: chorusServiceCode === '' ? null : chorusServiceCode,
     },
   };
@@ -71,6 +61,7 @@ export const BUYER_CORRECTION_FIELD_LABELS: Readonly<Record<BuyerCorrectionField
   companyName: 'Raison sociale',
   siren: 'SIREN',
   vatNumber: 'Numéro de TVA',
+  siret: 'SIRET',
   chorusServiceCode: 'Code service Chorus Pro',
 };
 

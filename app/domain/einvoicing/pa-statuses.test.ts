@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { frenchVatValid, sirenValid } from './buyer-correction';
 import { buildFlowInfo, buildStatusMessage, flowFileName, readStatusMessage } from './flow-info';
 import { depositBackoffMs, isAcceptedStatus, PA_STATUS_CODES, paStatusEffect, paStatusLabel } from './pa-statuses';
 
@@ -97,16 +96,5 @@ describe('CDAR status messages', () => {
     expect(readStatusMessage(xml)).toEqual([
       { invoiceNumber: 'FA-1', code: 213, reason: 'SIREN & TVA incohérents', amountCents: null },
     ]);
-  });
-});
-
-describe('buyer correction', () => {
-  it('checks a SIREN by its Luhn key and a French VAT number by its key', () => {
-    expect(sirenValid('732829320')).toBe(true);
-    expect(sirenValid('732829321')).toBe(false);
-    expect(sirenValid('12345678')).toBe(false);
-    expect(frenchVatValid('FR44732829320', '732829320')).toBe(true);
-    expect(frenchVatValid('FR45732829320', '732829320')).toBe(false);
-    expect(frenchVatValid('DE123456789', '732829320')).toBe(true);
   });
 });

@@ -3,8 +3,10 @@ import {
   BUSINESS_MESSAGES,
   businessFormValues,
   checkSiren,
+  checkSiret,
   checkVatNumber,
   formatSiren,
+  formatSiret,
   frenchVatNumberOf,
   luhnValid,
   parseBusinessBuyer,
@@ -66,18 +68,45 @@ describe('parseBusinessBuyer', () => {
         vatNumber: 'FR96552100554',
         purchaseOrderReference: 'BC-2027-12',
         publicBody: false,
+        siret: null,
         chorusServiceCode: null,
         engagementNumber: null,
       },
     });
   });
 
-  it('keeps the Chorus Pro references of a public body only', () => {
+  it('keeps the SIRET and the Chorus Pro references of a public body only', () => {
     const chorus = { chorusServiceCode: 'SERVICE-ARCHIVES', engagementNumber: 'EJ-2027-001' };
-    const body = parseBusinessBuyer(form({ publicBody: 'on', vatNumber: '', ...chorus }));
-    expect(body.ok && body.buyer).toMatchObject({ publicBody: true, vatNumber: null, ...chorus });
-    const company = parseBusinessBuyer(form(chorus));
-    expect(company.ok && company.buyer).toMatchObject({ chorusServiceCode: null, engagementNumber: null });
+    const body = parseBusinessBuyer(form({ publicBody: 'on', vatNumber: '', siret: '552 100 554 00013', ...chorus }));
+    expect(body.ok && body.buyer).toMatchObject({
+      publicBody: true,
+      vatNumber: null,
+      siret: '55210055400013',
+      ...chorus,
+    });
+    const company = parseBusinessBuyer(form({ siret: '55210055400013', ...chorus }));
+    expect(company.ok && company.buyer).toMatchObject({ siret: null, chorusServiceCode: null, engagementNumber: null });
+  });
+
+  it('asks a public body its SIRET: 14 digits, its key, starting with the SIREN', () => {
+    const refusal = (siret: string) => {
+      const parsed = parseBusinessBuyer(form({ publicBody: 'on', siret }));
+      return parsed.ok ? null : parsed.errors.siret;
+    };
+    expect(refusal('')).toBe(BUSINESS_MESSAGES.siret);
+    expect(refusal('5521005540001')).toBe(BUSINESS_MESSAGES.siretFormat);
+    expect(refusal('55210055400014')).toBe(BUSINESS_MESSAGES.siretKey);
+    // 21930048000015 is a keyed SIRET, of another SIREN than the buyer's 552 100 554.
+    expect(refusal('21930048000015')).toBe(BUSINESS_MESSAGES.siretSiren);
+    expect(refusal('552.100.554.00013')).toBeNull();
+  });
+
+  it('checks La Poste’s establishments by the sum of their digits', () => {
+    // The digits of 356 000 000 00042 add up to 20 (a multiple of 5); Luhn would refuse it.
+    expect(luhnValid('35600000000042')).toBe(false);
+    expect(checkSiret('35600000000042', '356000000')).toEqual({ ok: true, siret: '35600000000042' });
+    expect(checkSiret('35600000000043', '356000000')).toEqual({ ok: false, message: BUSINESS_MESSAGES.siretKey });
+    expect(formatSiret('55210055400013')).toBe('552 100 554 00013');
   });
 
   it('says every mistake at once', () => {

@@ -5,7 +5,8 @@ import type { BusinessBuyer } from './snapshot';
  * association or a public body, with its SIREN (9 digits, Luhn key), its intra-community VAT
  * number (FR + 2-digit key + SIREN, the key being (12 + 3 × (SIREN mod 97)) mod 97, and the SIREN
  * in it must be the buyer's), an optional purchase order reference, and for a public body its
- * optional Chorus Pro references. Pure: the checkout, the profile and the tests call the same rules.
+ * SIRET (14 digits, the establishment Chorus Pro addresses) and optional Chorus Pro references.
+ * Pure: the checkout, the profile and the tests call the same rules.
  */
 
 export const BUSINESS_FIELDS = [
@@ -14,6 +15,7 @@ export const BUSINESS_FIELDS = [
   'vatNumber',
   'purchaseOrderReference',
   'publicBody',
+  'siret',
   'chorusServiceCode',
   'engagementNumber',
 ] as const;
@@ -38,6 +40,10 @@ export const BUSINESS_MESSAGES = {
     'Numéro de TVA invalide\u00a0: FR, 2 chiffres de clé puis le SIREN (exemple\u00a0: FR\u00a096\u00a0552100554)',
   vatKey: 'La clé de ce numéro de TVA est fausse\u00a0: vérifiez les 2 chiffres après FR',
   vatSiren: 'Ce numéro de TVA ne correspond pas au SIREN indiqué',
+  siret: 'Veuillez saisir le SIRET de l’établissement à facturer (14\u00a0chiffres)\u00a0: Chorus Pro l’exige',
+  siretFormat: 'Le numéro SIRET compte 14 chiffres (exemple\u00a0: 552\u00a0100\u00a0554\u00a000013)',
+  siretKey: 'Ce numéro SIRET n’existe pas\u00a0: vérifiez les 14 chiffres',
+  siretSiren: 'Ce SIRET ne commence pas par le SIREN indiqué',
   tooLong: (max: number) => `Ce champ ne doit pas dépasser ${max}\u00a0caractères`,
   forbidden: 'Ce champ contient un caractère non autorisé.',
 } as const;
@@ -64,6 +70,34 @@ export function checkSiren(typed: string): { ok: true; siren: string } | { ok: f
   if (!/^[0-9]{9}$/.test(compact)) return { ok: false, message: BUSINESS_MESSAGES.sirenFormat };
   if (!luhnValid(compact)) return { ok: false, message: BUSINESS_MESSAGES.sirenKey };
   return { ok: true, siren: compact };
+}
+
+/** La Poste's SIREN: its establishments' SIRETs are keyed by the sum of their digits, not by Luhn. */
+const LA_POSTE_SIREN = '356000000';
+
+/**
+ * A public body's establishment number as typed: 14 digits whose first 9 are its SIREN, with the
+ * Luhn key (La Poste's: the sum of the digits a multiple of 5). Chorus Pro addresses an invoice to
+ * an establishment, never to a SIREN.
+ */
+export function checkSiret(
+  typed: string,
+  siren: string | null,
+): { ok: true; siret: string } | { ok: false; message: string } {
+  const compact = typed.replace(/[\s.\u00a0\u202f-]/g, '');
+  if (compact === '') return { ok: false, message: BUSINESS_MESSAGES.siret };
+  if (!/^[0-9]{14}$/.test(compact)) return { ok: false, message: BUSINESS_MESSAGES.siretFormat };
+  const keyed = compact.startsWith(LA_POSTE_SIREN)
+    ? [...compact].reduce((sum, digit) => sum + Number(digit), 0) % 5 === 0
+    : luhnValid(compact);
+  if (!keyed) return { ok: false, message: BUSINESS_MESSAGES.siretKey };
+  if (siren !== null && compact.slice(0, 9) !== siren) return { ok: false, message: BUSINESS_MESSAGES.siretSiren };
+  return { ok: true, siret: compact };
+}
+
+/** `552 100 554 00013`: the SIRET as documents print it. */
+export function formatSiret(siret: string): string {
+  return /^[0-9]{14}$/.test(siret) ? `${formatSiren(siret.slice(0, 9))} ${siret.slice(9)}` : siret;
 }
 
 /** The 2-digit key of a French VAT number: (12 + 3 × (SIREN mod 97)) mod 97. */
@@ -125,6 +159,7 @@ export function businessFormValues(buyer: BusinessBuyer | null): BusinessFormVal
     vatNumber: buyer?.vatNumber ?? '',
     purchaseOrderReference: buyer?.purchaseOrderReference ?? '',
     publicBody: buyer?.publicBody ? 'on' : '',
+    siret: buyer?.siret ?? '',
     chorusServiceCode: buyer?.chorusServiceCode ?? '',
     engagementNumber: buyer?.engagementNumber ?? '',
   };
@@ -158,9 +193,14 @@ export function parseBusinessBuyer(
   if (vat && !vat.ok && !errors.vatNumber) errors.vatNumber = vat.message;
   const purchaseOrderReference = limited('purchaseOrderReference');
   const publicBody = form.publicBody === 'on';
+  // A public body's establishment: asked and checked only when « Organisme public » is ticked.
+  const siret = publicBody ? checkSiret(form.siret, siren.ok ? siren.siren : null) : null;
+  if (siret && !siret.ok && !errors.siret) errors.siret = siret.message;
   const chorusServiceCode = limited('chorusServiceCode');
   const engagementNumber = limited('engagementNumber');
-  if (Object.keys(errors).length > 0 || !siren.ok || !companyName || (vat && !vat.ok)) return { ok: false, errors };
+  if (Object.keys(errors).length > 0 || !siren.ok || !companyName || (vat && !vat.ok) || (siret && !siret.ok)) {
+    return { ok: false, errors };
+  }
   return {
     ok: true,
     buyer: {
@@ -169,6 +209,7 @@ export function parseBusinessBuyer(
       vatNumber: vat?.ok ? vat.vatNumber : null,
       purchaseOrderReference,
       publicBody,
+      siret: siret?.ok ? siret.siret : null,
       chorusServiceCode: publicBody ? chorusServiceCode : null,
       engagementNumber: publicBody ? engagementNumber : null,
     },

@@ -11,6 +11,7 @@ describe('businessProfileSchema (the profile’s « Facturation professionnelle 
       vatNumber: 'fr96 552 100 554',
       purchaseOrderReference: 'BC-12',
       publicBody: 'on',
+      siret: '552 100 554 00013',
       chorusServiceCode: 'SERVICE-FACTURES',
       engagementNumber: 'EJ-1',
     });
@@ -20,6 +21,7 @@ describe('businessProfileSchema (the profile’s « Facturation professionnelle 
       vatNumber: 'FR96552100554',
       purchaseOrderReference: 'BC-12',
       publicBody: true,
+      siret: '55210055400013',
       chorusServiceCode: 'SERVICE-FACTURES',
       engagementNumber: null,
     });

@@ -35,6 +35,7 @@ const archives: BusinessBuyer = {
   vatNumber: 'FR96552100554',
   purchaseOrderReference: 'BC-12',
   publicBody: true,
+  siret: '55210055400013',
   chorusServiceCode: 'SERVICE-ARCHIVES',
   engagementNumber: 'EJ-2027-001',
 };
@@ -96,6 +97,7 @@ describe('a business document’s mentions', () => {
     expect(businessBuyerLines(snapshot)).toEqual([
       'Archives de Lyon',
       'SIREN 552 100 554',
+      'SIRET 552 100 554 00013',
       'TVA intracommunautaire FR96552100554',
       'Bon de commande BC-12',
       'Code service (Chorus Pro) SERVICE-ARCHIVES',

@@ -1,5 +1,5 @@
 import { formatEurosFromCents } from '../format';
-import { formatSiren } from './business-buyer';
+import { formatSiren, formatSiret } from './business-buyer';
 import type { BusinessBuyer, DocumentLine, DocumentSnapshot, OperationCategory } from './snapshot';
 import { unitPriceExcludingVat } from './vat';
 
@@ -44,6 +44,7 @@ export function businessBuyerLines(snapshot: { business?: BusinessBuyer | null }
   return [
     b.companyName,
     `SIREN ${formatSiren(b.siren)}`,
+    b.siret ? `SIRET ${formatSiret(b.siret)}` : null,
     b.vatNumber ? `TVA intracommunautaire ${b.vatNumber}` : null,
     b.purchaseOrderReference ? `Bon de commande ${b.purchaseOrderReference}` : null,
     b.chorusServiceCode ? `Code service (Chorus Pro) ${b.chorusServiceCode}` : null,

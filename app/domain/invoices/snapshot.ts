@@ -83,6 +83,11 @@ export interface BusinessBuyer {
   purchaseOrderReference: string | null;
   /** A public body invoiced through Chorus Pro. */
   publicBody: boolean;
+  /**
+   * A public body's establishment (14 digits, SIREN first, checked): Chorus Pro's recipient.
+   * Absent on documents and profiles written before it was asked.
+   */
+  siret?: string | null;
   chorusServiceCode: string | null;
   engagementNumber: string | null;
 }
@@ -601,6 +606,7 @@ export const documentSnapshotSchema = z.object({
       vatNumber: z.string().nullable(),
       purchaseOrderReference: z.string().nullable(),
       publicBody: z.boolean(),
+      siret: z.string().nullable().optional(),
       chorusServiceCode: z.string().nullable(),
       engagementNumber: z.string().nullable(),
     })

@@ -17,6 +17,7 @@ import {
   statusChangeSchema,
   UNKNOWN_STATUS_MESSAGE,
 } from '~/domain/admin/order-dialog-forms';
+import { BUYER_CORRECTION_FIELD_LABELS } from '~/domain/einvoicing/buyer-correction';
 import { firstFormError } from '~/domain/form-errors';
 import { formatEurosFromCents } from '~/domain/format';
 import { orderStatusLabel } from '~/domain/order-status';
@@ -136,7 +137,7 @@ async function einvoiceAction(
         : { intent: 'einvoice', ok: false, error: 'Ce dépôt n’est pas en échec.' };
     }
     const correction = Object.fromEntries(
-      ['companyName', 'siren', 'vatNumber', 'chorusServiceCode'].map((field) => [field, String(form.get(field) ?? '')]),
+      Object.keys(BUYER_CORRECTION_FIELD_LABELS).map((field) => [field, String(form.get(field) ?? '')]),
     );
     const result = await reissueRejectedInvoice({ orderId, paFlowId, correction, actor });
     if (!result.ok) return { intent: 'einvoice', ok: false, error: result.error, fieldErrors: result.fieldErrors };

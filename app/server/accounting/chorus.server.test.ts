@@ -31,6 +31,7 @@ const TOWN_HALL: BusinessBuyer = {
   vatNumber: null,
   purchaseOrderReference: 'BC-2026-118',
   publicBody: true,
+  siret: '21450154600011',
   chorusServiceCode: 'ARCHIVES',
   engagementNumber: 'EJ-0042',
 };
@@ -82,10 +83,12 @@ describe('the Chorus Pro export', () => {
     // The list is stored uncompressed: read in the archive's bytes.
     const text = zip.bytes.toString('utf8');
     expect(text).toContain(
-      'Type;Numéro;Date;Facture d’origine;Destinataire;SIREN;Code service;N° d’engagement;Bon de commande;Montant HT;TVA;Montant TTC;Fichier PDF',
+      'Type;Numéro;Date;Facture d’origine;Destinataire;SIREN;SIRET;Code service;N° d’engagement;Bon de commande;Montant HT;TVA;Montant TTC;Fichier PDF',
     );
     expect(text).toMatch(
-      new RegExp(`Facture;${townHall.invoice};[0-9/]+;;Mairie de Gien;214501546;ARCHIVES;EJ-0042;BC-2026-118;`),
+      new RegExp(
+        `Facture;${townHall.invoice};[0-9/]+;;Mairie de Gien;214501546;21450154600011;ARCHIVES;EJ-0042;BC-2026-118;`,
+      ),
     );
     expect(text).toContain(`Avoir;${notes[0]?.number};`);
     for (const other of [company.invoice, consumer.invoice, demo.invoice]) expect(text).not.toContain(other);

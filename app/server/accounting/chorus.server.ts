@@ -76,6 +76,7 @@ export async function chorusExport(
       invoiceNumber: (row.invoice_number as string | null) ?? null,
       companyName: snapshot.business.companyName,
       siren: snapshot.business.siren,
+      siret: snapshot.business.siret ?? null,
       serviceCode: snapshot.business.chorusServiceCode,
       engagementNumber: snapshot.business.engagementNumber,
       purchaseOrderReference: snapshot.business.purchaseOrderReference,

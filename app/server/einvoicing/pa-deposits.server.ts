@@ -501,7 +501,7 @@ export async function reissueRejectedInvoice(input: {
 export interface OrderEinvoicing {
   flows: OrderPaFlow[];
   /** The order's business buyer as it stands (the correction form's starting values). */
-  business: { companyName: string; siren: string; vatNumber: string; chorusServiceCode: string } | null;
+  business: (Record<BuyerCorrectionField, string> & { publicBody: boolean }) | null;
 }
 
 /** What the order's page shows of its life on the PA; null for an order with nothing there. */
@@ -517,7 +517,9 @@ export async function getOrderEinvoicing(orderId: string): Promise<OrderEinvoici
           companyName: b.companyName,
           siren: b.siren,
           vatNumber: b.vatNumber ?? '',
+          siret: b.siret ?? '',
           chorusServiceCode: b.chorusServiceCode ?? '',
+          publicBody: b.publicBody,
         }
       : null,
   };

@@ -290,9 +290,7 @@ export async function refusalCreditsLeft(
       c.amount - coalesce((select sum(r.amount) from refunds r where r.credit_note_id = c.id
         and r.status in ('pending', 'succeeded') and r.id is distinct from ${exceptRefundId}::uuid), 0)::int as left_cents
     from credit_notes c
-    where c.order_id = ${orderId}
-      and exists (select 1 from order_events e where e.order_id = c.order_id and e.kind = 'credit_note_issued'
-        and e.data->>'creditNoteId' = c.id::text and e.data->>'refusal' = 'true')
+    where c.order_id = ${orderId} and c.refusal
     order by c.issued_at, c.number`);
   return result.rows
     .map((row) => ({ id: row.id, number: row.number, isDemo: row.is_demo, leftCents: Number(row.left_cents) }))
@@ -381,6 +379,7 @@ async function creditInvoice(
       snapshot,
       reason: input.reason,
       isDemo: demo,
+      refusal: input.refusal === true,
     })
     .returning();
   if (!row) throw new InvoiceError('the credit note was not inserted');

@@ -97,6 +97,7 @@ describe('the Factur-X XML of a document', () => {
     expect(value(tree, `${buyer}/ram:Name`)).toBe('Atelier Lumière SARL');
     expect(value(tree, `${buyer}/ram:SpecifiedLegalOrganization/ram:ID`)).toBe('732829320');
     expect(value(tree, `${buyer}/ram:SpecifiedTaxRegistration/ram:ID`)).toBe('FR44732829320');
+    expect(all(tree, `${buyer}/ram:GlobalID`)).toEqual([]);
     expect(value(tree, `${buyer}/ram:URIUniversalCommunication/ram:URIID`)).toBe('732829320');
     expect(all(tree, `${buyer}/ram:URIUniversalCommunication/ram:URIID`)[0]?.attributes).toEqual({ schemeID: '0225' });
     expect(value(tree, `${AGREEMENT}/ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID`)).toBe('BC-2026-118');
@@ -107,9 +108,14 @@ describe('the Factur-X XML of a document', () => {
     );
   });
 
-  it('gives a public body its Chorus Pro service code as buyer reference and its engagement number as order', () => {
+  it('gives a public body its SIRET, its Chorus Pro service code as buyer reference and its engagement number as order', () => {
     const { snapshot } = documentNamed('public body (Chorus Pro)');
     const tree = facturXTree(snapshot);
+    // BT-46: the establishment Chorus Pro addresses, first of the party (BR-FR-09: it starts with BT-47).
+    const buyer = `${AGREEMENT}/ram:BuyerTradeParty`;
+    expect(value(tree, `${buyer}/ram:GlobalID`)).toBe('21930048000015');
+    expect(all(tree, `${buyer}/ram:GlobalID`)[0]?.attributes).toEqual({ schemeID: '0009' });
+    expect(value(tree, `${buyer}/ram:SpecifiedLegalOrganization/ram:ID`)).toBe('219300480');
     expect(value(tree, `${AGREEMENT}/ram:BuyerReference`)).toBe('ARCHIVES');
     expect(value(tree, `${AGREEMENT}/ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID`)).toBe('EJ-2026-00451');
     expect(all(tree, `${AGREEMENT}/ram:BuyerTradeParty/ram:SpecifiedTaxRegistration`)).toEqual([]);

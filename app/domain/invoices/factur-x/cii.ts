@@ -125,6 +125,8 @@ function buyerParty(snapshot: DocumentSnapshot): XmlElement {
     : el('ram:URIID', { schemeID: 'EM' }, email);
   return el(
     'ram:BuyerTradeParty',
+    // BT-46: a public body's establishment, the SIRET Chorus Pro addresses (BR-FR-09: it starts with BT-47's SIREN).
+    business?.siret ? el('ram:GlobalID', { schemeID: '0009' }, digits(business.siret)) : null,
     el('ram:Name', name),
     business ? el('ram:SpecifiedLegalOrganization', el('ram:ID', { schemeID: '0002' }, digits(business.siren))) : null,
     business && buyer?.name && buyer.name !== name

@@ -583,6 +583,11 @@ export const creditNotes = pgTable(
       .notNull()
       .references(() => invoices.id, { onDelete: 'restrict' }),
     reason: text('reason'),
+    /**
+     * Issued on the buyer's refusal of the invoice (« Refusée » on the plateforme agréée, decision
+     * 047): it credits money not yet given back, which a later refund of the order gives under it.
+     */
+    refusal: boolean('refusal').notNull().default(false),
   },
   (t) => [
     index('credit_notes_order_id_idx').on(t.orderId),

@@ -35,3 +35,11 @@ export function parseAccountingExportRequest(search: URLSearchParams): Accountin
   if (!parsed.ok) return parsed;
   return { ok: true, file: file as AccountingFile, period: parsed.period };
 }
+
+/**
+ * Why an export produced nothing: one of the period's documents cannot go in the file (its content
+ * is in no shape the shop writes, or an amount the format refuses). Never left out silently.
+ */
+export function unwritableDocumentMessage(documentNumber: string): string {
+  return `Le document ${documentNumber} ne peut pas être écrit dans l’export\u00a0: rien n’a été produit, pour qu’aucune écriture ne manque. Signalez-le à l’équipe technique avec ce numéro.`;
+}

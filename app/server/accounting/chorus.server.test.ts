@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unwritableDocumentMessage } from '~/domain/accounting/export-request';
 import type { BusinessBuyer } from '~/domain/invoices/snapshot';
 import { payByCard } from '../../../tests/support/card-payment';
 import { insertTestOrder } from '../../../tests/support/orders';
@@ -94,4 +95,16 @@ describe('the Chorus Pro export', () => {
     for (const other of [company.invoice, consumer.invoice, demo.invoice]) expect(text).not.toContain(other);
     expect(zip.bytes.subarray(0, 2).toString()).toBe('PK');
   }, 60_000);
+
+  it('names a public body’s document whose content does not read, and produces nothing', async () => {
+    const order = await insertTestOrder(databaseUrl());
+    const number = `FA-ILLISIBLE-${order.id.slice(0, 8)}`;
+    await db().execute(sql`
+      insert into invoices (number, order_id, issued_at, amount, vat, snapshot, is_paid)
+      values (${number}, ${order.id}, '2021-06-17T10:00:00+02:00', 4200, 700, '{"business": {"publicBody": true}}', true)`);
+    expect(await chorusExport({ from: '2021-06-17', to: '2021-06-17' })).toEqual({
+      ok: false,
+      error: unwritableDocumentMessage(number),
+    });
+  });
 });

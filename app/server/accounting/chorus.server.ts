@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { CHORUS_LIST_NAME, type ChorusDocumentRow, chorusListCsv, chorusZipName } from '~/domain/accounting/chorus';
+import { unwritableDocumentMessage } from '~/domain/accounting/export-request';
 import type { AccountingPeriod } from '~/domain/accounting/period';
 import { centralHeader, endRecords, localHeader, planZip } from '~/domain/files/zip-layout';
 import { parisDay } from '~/domain/invoices/number';
@@ -10,6 +11,7 @@ import { type Database, db } from '../db/client.server';
 // The PDF the invoice's route serves (routes/api/invoice-pdf.ts): the same function, never another.
 import { issuedDocumentFacturX } from '../invoices/factur-x-pdf.server';
 import { documentFileName } from '../invoices/pdf.server';
+import { log } from '../log.server';
 
 /*
  * « Export Chorus Pro »: the period's invoices and credit notes to public bodies (the buyer's
@@ -61,7 +63,10 @@ export async function chorusExport(
   const list: ChorusDocumentRow[] = [];
   for (const row of rows) {
     const snapshot = parseDocumentSnapshot(row.snapshot);
-    if (!snapshot?.business) throw new Error(`chorus: the snapshot of ${String(row.number)} does not read`);
+    if (!snapshot?.business) {
+      log.error({ document: row.number }, 'chorus export refused: a snapshot does not read');
+      return { ok: false, error: unwritableDocumentMessage(String(row.number)) };
+    }
     const issuedAt = new Date(row.issued_at as string);
     const fileName = documentFileName(snapshot);
     entries.push({

@@ -7,6 +7,7 @@ import {
   paymentAccount,
   refundAccount,
 } from '~/domain/accounting/entries';
+import { unwritableDocumentMessage } from '~/domain/accounting/export-request';
 import { encodeLatin9, fecEntryLines, fecFileName, fecHeader } from '~/domain/accounting/fec';
 import { journalCsvHeader, journalCsvLines } from '~/domain/accounting/journal-csv';
 import type { AccountingPeriod } from '~/domain/accounting/period';
@@ -232,7 +233,7 @@ async function unwritableDocument(
   } catch (error) {
     if (!(error instanceof UnwritableDocument)) throw error;
     log.error({ err: error, document: error.documentNumber }, 'accounting export refused');
-    return `Le document ${error.documentNumber} ne peut pas être écrit dans l’export\u00a0: rien n’a été produit, pour qu’aucune écriture ne manque. Signalez-le à l’équipe technique avec ce numéro.`;
+    return unwritableDocumentMessage(error.documentNumber);
   }
 }
 

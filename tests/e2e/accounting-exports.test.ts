@@ -3,6 +3,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { DEFAULT_ACCOUNTING_SETTINGS } from '~/domain/accounting/accounts';
 import { decodeLatin9, FEC_COLUMNS } from '~/domain/accounting/fec';
+import { PERIOD_MESSAGES } from '~/domain/accounting/period';
 import { buildDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { createUser } from '../support/auth';
 import { downloadedBytes, expectNoSeriousA11yViolations, openStaffPage } from '../support/browser';
@@ -135,8 +136,19 @@ test('the accountant sets the accounts and downloads the FEC of a period', async
   await page.getByLabel('Du (premier jour)').fill('2021-06-15');
   await page.getByLabel('Au (dernier jour, date de clôture)').fill('2021-06-15');
   await page.getByRole('button', { name: 'Télécharger', exact: true }).click();
-  await page
+  const refusal = page
     .getByRole('alert')
-    .filter({ hasText: `Le document ${broken} ne peut pas être écrit dans l’export` })
-    .waitFor();
+    .filter({ hasText: `Le document ${broken} ne peut pas être écrit dans l’export` });
+  await refusal.waitFor();
+  // Carried by a cookie, shown once: never words an address could carry.
+  expect(new URL(page.url()).search).toBe('');
+  await page.reload();
+  await page.getByRole('heading', { name: 'Comptes et journaux' }).waitFor();
+  expect(await refusal.count()).toBe(0);
+  await page.goto(`${shop.url}/admin/exports-comptables?erreur=${encodeURIComponent('Appelez le 01 02 03 04 05')}`);
+  await page.getByRole('heading', { name: 'Comptes et journaux' }).waitFor();
+  expect(await page.getByText('Appelez le 01 02 03 04 05').count()).toBe(0);
+  // A wrong request (the last day before the first) comes back the same way.
+  await page.goto(`${shop.url}/admin/export-comptable?fichier=fec&periode=dates&du=2026-02-10&au=2026-02-01`);
+  await page.getByRole('alert').filter({ hasText: PERIOD_MESSAGES.order }).waitFor();
 }, 120_000);

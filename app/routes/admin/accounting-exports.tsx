@@ -1,4 +1,4 @@
-import { Form, useNavigation } from 'react-router';
+import { data, Form, useNavigation } from 'react-router';
 import { TabError } from '~/components/admin/tab-error';
 import { Alert } from '~/components/ui/alert';
 import { Button } from '~/components/ui/button';
@@ -16,6 +16,7 @@ import {
 } from '~/domain/accounting/accounts';
 import { ACCOUNTING_FILE_LABELS, ACCOUNTING_FILES } from '~/domain/accounting/export-request';
 import { can } from '~/domain/staff/permissions';
+import { EXPORT_ERROR_COOKIE, expiredCookie, readCookie } from '~/server/account/cookies.server';
 import { readAccountingSettings, saveAccountingSettings } from '~/server/accounting/accounting-settings.server';
 import { requireStaff } from '~/server/admin/access.server';
 import { readFormData } from '~/server/form-data.server';
@@ -35,17 +36,21 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireStaff(request, 'accounting');
   const settings = await readAccountingSettings();
-  const url = new URL(request.url);
   const today = new Date();
   // The month just closed: what the accountant asks for most often.
   const previous = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
-  return {
-    settings,
-    canExport: can(staff.role, 'exports'),
-    error: url.searchParams.get('erreur'),
-    defaultMonth: previous.toISOString().slice(0, 7),
-    defaultYear: String(previous.getUTCFullYear()),
-  };
+  // The refusal of the export just asked for (accounting-export.ts), shown once.
+  const error = readCookie(request, EXPORT_ERROR_COOKIE);
+  return data(
+    {
+      settings,
+      canExport: can(staff.role, 'exports'),
+      error,
+      defaultMonth: previous.toISOString().slice(0, 7),
+      defaultYear: String(previous.getUTCFullYear()),
+    },
+    error === null ? undefined : { headers: { 'Set-Cookie': expiredCookie(EXPORT_ERROR_COOKIE) } },
+  );
 }
 
 type ActionData =

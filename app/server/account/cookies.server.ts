@@ -80,6 +80,17 @@ export function recoveryCookie(token: string, maxAge = RECOVERY_MAX_AGE): string
   return `${RECOVERY_COOKIE}=${encodeURIComponent(token)}; ${attributes(Math.max(1, Math.floor(maxAge)))}`;
 }
 
+/** An accounting export's refusal, for « Exports comptables » to show once. */
+export const EXPORT_ERROR_COOKIE = 'sv_export_error';
+
+/**
+ * Set-Cookie carrying an export's refusal to the page that shows it, for a minute. Never in the
+ * address: a link anyone can write would put its own words in the back office's alert.
+ */
+export function exportErrorCookie(message: string): string {
+  return `${EXPORT_ERROR_COOKIE}=${encodeURIComponent(message)}; ${attributes(60)}`;
+}
+
 export function expiredCookie(name: string): string {
   return `${name}=; ${attributes(0)}`;
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
+import { BUSINESS_MESSAGES } from '~/domain/invoices/business-buyer';
 import { randomIp, uniqueEmail } from '../support/auth';
 import { expectNoSeriousA11yViolations, openPage } from '../support/browser';
 import { facturXBatch } from '../support/factur-x';
@@ -11,8 +12,8 @@ import { type SharedServer, test } from '../support/shared-shop';
  * A business buyer in Chromium (docs/invoicing.md): a guest orders a digital service for a company
  * with its SIREN and VAT number, pays with the sandbox, and finds on the invoice page and in its PDF
  * every mention (billing address, business identity, unit prices excluding VAT, category of
- * operation, VAT on debits, payment terms); a wrong SIREN is refused in French without JavaScript,
- * with what was typed kept.
+ * operation, VAT on debits, payment terms); a wrong SIREN, or a public body's SIRET that is not its
+ * SIREN's, is refused in French without JavaScript, with what was typed kept.
  */
 
 const DIGITAL = '/configurateur?support=photos&photos.quantity=100&delivery=digital';
@@ -138,7 +139,7 @@ describe('a business buyer’s invoice', () => {
     }
   });
 
-  test('refuses a wrong SIREN in French without JavaScript, keeping what was typed', async ({
+  test('refuses a wrong SIREN, or a public body’s SIRET of another SIREN, in French without JavaScript, keeping what was typed', async ({
     sandboxShop: shop,
     browser,
   }: {
@@ -152,31 +153,33 @@ describe('a business buyer’s invoice', () => {
     const orderId = await orderFromConfigurator(shop, page);
     const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     await page.context().close();
-    const answer = await fetch(`${shop.url}/checkout?orderId=${orderId}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        cookie,
-        origin: shop.url,
-        'x-forwarded-for': ip,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        intent: 'pay',
-        paymentMethod: 'card',
-        earlyStartConsent: 'on',
-        'contact.email': uniqueEmail('archives'),
-        'billing.firstName': 'Marie',
-        'billing.lastName': 'Curie',
-        'billing.line1': '12 rue des Lilas',
-        'billing.postalCode': '69002',
-        'billing.city': 'Lyon',
-        'billing.country': 'FR',
-        isBusiness: 'on',
-        'business.companyName': 'Archives Curie SARL',
-        'business.siren': '552 100 555',
-        'business.vatNumber': 'FR96 552 100 554',
-      }),
+    const pay = (fields: Record<string, string>) =>
+      fetch(`${shop.url}/checkout?orderId=${orderId}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          cookie,
+          origin: shop.url,
+          'x-forwarded-for': ip,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams(fields),
+      });
+    const answer = await pay({
+      intent: 'pay',
+      paymentMethod: 'card',
+      earlyStartConsent: 'on',
+      'contact.email': uniqueEmail('archives'),
+      'billing.firstName': 'Marie',
+      'billing.lastName': 'Curie',
+      'billing.line1': '12 rue des Lilas',
+      'billing.postalCode': '69002',
+      'billing.city': 'Lyon',
+      'billing.country': 'FR',
+      isBusiness: 'on',
+      'business.companyName': 'Archives Curie SARL',
+      'business.siren': '552 100 555',
+      'business.vatNumber': 'FR96 552 100 554',
     });
     expect(answer.status).toBe(200);
     const html = await answer.text();
@@ -184,6 +187,31 @@ describe('a business buyer’s invoice', () => {
     expect(html).toContain('value="552 100 555"');
     expect(html).toContain('value="Archives Curie SARL"');
     expect(html).toContain('value="12 rue des Lilas"');
+
+    // A public body: the SIRET of its establishment, which must start with its SIREN.
+    const publicBody = await pay({
+      intent: 'pay',
+      paymentMethod: 'transfer',
+      earlyStartConsent: 'on',
+      'contact.email': uniqueEmail('mairie'),
+      'billing.firstName': 'Marie',
+      'billing.lastName': 'Curie',
+      'billing.line1': '1 place de la Comédie',
+      'billing.postalCode': '69001',
+      'billing.city': 'Lyon',
+      'billing.country': 'FR',
+      isBusiness: 'on',
+      'business.companyName': 'Mairie de Lyon',
+      'business.siren': '552 100 554',
+      'business.publicBody': 'on',
+      'business.siret': '219 300 480 00015',
+      'business.chorusServiceCode': 'ARCHIVES',
+    });
+    expect(publicBody.status).toBe(200);
+    const refusedSiret = await publicBody.text();
+    expect(refusedSiret).toContain(BUSINESS_MESSAGES.siretSiren);
+    expect(refusedSiret).toContain('value="219 300 480 00015"');
+    expect(refusedSiret).toContain('value="ARCHIVES"');
     const placed = await withDatabase(shop, (client) =>
       client.query<{ placed_at: Date | null }>('select placed_at from orders where id = $1', [orderId]),
     );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { addSessionCookie, createUser, randomIp, type TestUser } from '../support/auth';
 import { expectNoSeriousA11yViolations, launchBrowser, openPage } from '../support/browser';
+import { testOrderLine } from '../support/order-lines';
 import { type SharedServer, sharedServer } from '../support/shared-shop';
 
 /*
@@ -40,16 +41,6 @@ async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]
 }
 
 let sequence = 0;
-
-/** What the two seeded lines share (their columns in order_items). */
-const SEEDED_LINE = {
-  quality: 'standard',
-  resolution: null,
-  format: null,
-  restoration: 0,
-  denoise: false,
-  reelSize: null,
-};
 
 interface SeededOrder {
   id: string;
@@ -123,16 +114,15 @@ async function seedOrder({
               returnShippingCostCents: 0,
               totalPriceCents: 9190,
               items: [
-                {
-                  ...SEEDED_LINE,
-                  type: 'photos',
-                  quantity: 120,
-                  resolution: '2400dpi',
-                  format: 'jpeg',
-                  unitPriceCents: 35,
-                  lineTotalCents: 4200,
-                },
-                { ...SEEDED_LINE, type: 'vhs', quantity: 2, unitPriceCents: 1700, lineTotalCents: 3400 },
+                testOrderLine({ quantity: 120, lineTotalCents: 4200 }),
+                testOrderLine({
+                  type: 'vhs',
+                  quantity: 2,
+                  resolution: null,
+                  format: null,
+                  unitPriceCents: 1700,
+                  lineTotalCents: 3400,
+                }),
               ],
             },
             buyer: null,

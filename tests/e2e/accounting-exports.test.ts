@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { DEFAULT_ACCOUNTING_SETTINGS } from '~/domain/accounting/accounts';
-import { decodeLatin9, FEC_COLUMNS } from '~/domain/accounting/fec';
+import { FEC_COLUMNS } from '~/domain/accounting/fec';
 import { PERIOD_MESSAGES } from '~/domain/accounting/period';
 import { buildDocumentSnapshot } from '~/domain/invoices/snapshot';
 import { createUser } from '../support/auth';
 import { downloadedBytes, expectNoSeriousA11yViolations, openStaffPage } from '../support/browser';
+import { fecBalances, readFec } from '../support/fec';
 import { insertTestOrder } from '../support/orders';
 import { test } from '../support/shared-shop';
 
@@ -106,20 +107,11 @@ test('the accountant sets the accounts and downloads the FEC of a period', async
     page.getByRole('button', { name: 'Télécharger', exact: true }).click(),
   ]);
   expect(download.suggestedFilename()).toBe(`912345678FEC${day.replaceAll('-', '')}.txt`);
-  const text = decodeLatin9(await downloadedBytes(download));
-  expect(text.endsWith('\r\n')).toBe(true);
-  const [header, ...lines] = text.slice(0, -2).split('\r\n');
+  const { text, header, rows } = readFec(await downloadedBytes(download));
   expect(header).toBe(FEC_COLUMNS.join('\t'));
-  const entries = new Map<string, number>();
-  for (const line of lines) {
-    const fields = line.split('\t');
-    expect(fields).toHaveLength(18);
-    const amount = (value: string | undefined) => Number((value ?? '').replace(',', ''));
-    const number = fields[2] as string;
-    entries.set(number, (entries.get(number) ?? 0) + amount(fields[11]) - amount(fields[12]));
-  }
-  for (const [number, balance] of entries) expect(balance, `entry ${number}`).toBe(0);
-  const ours = lines.map((line) => line.split('\t')).filter((fields) => fields[8] === invoice);
+  for (const fields of rows) expect(fields).toHaveLength(18);
+  for (const [number, balance] of fecBalances(rows).perEntry) expect(balance, `entry ${number}`).toBe(0);
+  const ours = rows.filter((fields) => fields[8] === invoice);
   expect(ours.map((fields) => [fields[0], fields[4], fields[11], fields[12]])).toEqual([
     ['VE', '411000', '42,00', '0,00'],
     ['VE', '706000', '0,00', '35,00'],

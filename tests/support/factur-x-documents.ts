@@ -9,28 +9,14 @@ import {
   type SnapshotOrder,
 } from '~/domain/invoices/snapshot';
 import { splitVat } from '~/domain/invoices/vat';
-import type { OrderLine } from '~/domain/orders/order-line';
+import { testOrderLine } from './order-lines';
 
 /*
  * One document of each kind the shop issues, built by the shop's own snapshot code from orders
  * like the real ones: the Factur-X tests map and validate each of them.
  */
 
-const item = (overrides: Partial<OrderLine>): OrderLine => ({
-  type: 'photos',
-  quantity: 100,
-  quality: 'standard',
-  resolution: '2400dpi',
-  format: 'jpeg',
-  restoration: 0,
-  denoise: false,
-  reelSize: null,
-  unitPriceCents: 35,
-  lineTotalCents: 3500,
-  ...overrides,
-});
-
-const vhs = item({
+const vhs = testOrderLine({
   type: 'vhs',
   quantity: 2,
   resolution: null,
@@ -49,7 +35,7 @@ const baseOrder: SnapshotOrder = {
   sendShippingCostCents: 990,
   returnShippingCostCents: 0,
   totalPriceCents: 3500 + 4400 + 1590 + 990,
-  items: [item({}), vhs],
+  items: [testOrderLine(), vhs],
 };
 
 const marie: DocumentParty = {
@@ -168,7 +154,7 @@ export function representativeDocuments(): RepresentativeDocument[] {
   const supplement = invoice('FA-2026-000105', {
     order: {
       ...baseOrder,
-      items: [item({ quantity: 40, lineTotalCents: 1400 })],
+      items: [testOrderLine({ quantity: 40, lineTotalCents: 1400 })],
       discounts: [{ label: 'Remise BIENVENUE', detail: 'Sur les articles en plus', cents: 140 }],
       deliveryCostCents: 0,
       sendShippingCostCents: 0,
@@ -179,7 +165,7 @@ export function representativeDocuments(): RepresentativeDocument[] {
     order: {
       ...baseOrder,
       deliveryMethod: 'digital',
-      items: [{ ...item({}), type: 'gift-card', quantity: 1, unitPriceCents: 5000, lineTotalCents: 5000 }],
+      items: [testOrderLine({ type: 'gift-card', quantity: 1, unitPriceCents: 5000, lineTotalCents: 5000 })],
       deliveryCostCents: 0,
       sendShippingCostCents: 0,
       totalPriceCents: 5000,

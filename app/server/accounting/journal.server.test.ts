@@ -3,8 +3,9 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNTING_SETTINGS } from '~/domain/accounting/accounts';
 import { unwritableDocumentMessage } from '~/domain/accounting/export-request';
-import { decodeLatin9, FEC_COLUMNS } from '~/domain/accounting/fec';
+import { FEC_COLUMNS } from '~/domain/accounting/fec';
 import { payByCard } from '../../../tests/support/card-payment';
+import { fecBalances, readFec } from '../../../tests/support/fec';
 import { insertTestOrder } from '../../../tests/support/orders';
 import { CLIENT_IP_HEADER } from '../auth/auth.server';
 import { db } from '../db/client.server';
@@ -46,43 +47,28 @@ async function fecOf(from: string, to: string): Promise<FecFile & { fileName: st
   const exported = await accountingExport({ from, to }, await readAccountingSettings(), 'fec');
   if (!exported.ok) throw new Error(exported.error);
   const { file } = exported;
-  const bytes = new Uint8Array(await new Response(file.body).arrayBuffer());
-  const text = decodeLatin9(bytes);
-  expect(text.endsWith('\r\n')).toBe(true);
-  const [header = '', ...lines] = text.slice(0, -2).split('\r\n');
-  return { fileName: file.fileName, header, rows: lines.map((line) => line.split('\t')) };
+  const { header, rows } = readFec(new Uint8Array(await new Response(file.body).arrayBuffer()));
+  return { fileName: file.fileName, header, rows };
 }
 
-const cents = (amount: string) => {
-  expect(amount).toMatch(/^\d+,\d{2}$/);
-  return Number(amount.replace(',', ''));
-};
 const column = (name: (typeof FEC_COLUMNS)[number]) => FEC_COLUMNS.indexOf(name);
 
 /** 18 fields everywhere; each entry (EcritureNum) balanced, numbered 1, 2, 3… without gaps; the file balanced. */
 function expectBalanced(fec: FecFile) {
   expect(fec.header).toBe(FEC_COLUMNS.join('\t'));
-  const entries = new Map<string, { debit: number; credit: number }>();
-  let debit = 0;
-  let credit = 0;
   for (const row of fec.rows) {
     expect(row).toHaveLength(18);
-    const d = cents(row[column('Debit')] as string);
-    const c = cents(row[column('Credit')] as string);
-    const entry = entries.get(row[column('EcritureNum')] as string) ?? { debit: 0, credit: 0 };
-    entry.debit += d;
-    entry.credit += c;
-    entries.set(row[column('EcritureNum')] as string, entry);
-    debit += d;
-    credit += c;
+    expect(row[column('Debit')]).toMatch(/^\d+,\d{2}$/);
+    expect(row[column('Credit')]).toMatch(/^\d+,\d{2}$/);
     expect(row[column('EcritureDate')]).toMatch(/^\d{8}$/);
     expect(row[column('PieceDate')]).toMatch(/^\d{8}$/);
     expect(row[column('CompteNum')]).toMatch(/^\d+$/);
   }
-  for (const [number, entry] of entries) expect(entry.debit, `entry ${number}`).toBe(entry.credit);
-  expect([...entries.keys()]).toEqual(entries.size === 0 ? [] : [...entries.keys()].map((_, i) => String(i + 1)));
-  expect(debit).toBe(credit);
-  return { entries: entries.size, debit };
+  const { perEntry, debits, credits } = fecBalances(fec.rows);
+  for (const [number, balance] of perEntry) expect(balance, `entry ${number}`).toBe(0);
+  expect([...perEntry.keys()]).toEqual([...perEntry.keys()].map((_, i) => String(i + 1)));
+  expect(debits).toBe(credits);
+  return { entries: perEntry.size, debit: debits };
 }
 
 beforeAll(async () => {
@@ -284,6 +270,8 @@ describe('the FEC of the demo data', () => {
     const last = new Date(Date.UTC(year as number, m as number, 0)).toISOString().slice(0, 10);
     const fec = await fecOf(`${month}-01`, last);
     const { entries, debit } = expectBalanced(fec);
+    for (const row of fec.rows)
+      expect(row[column('EcritureDate')]).toMatch(new RegExp(`^${month.replace('-', '')}\\d{2}$`));
     expect(entries).toBeGreaterThanOrEqual(Number(rows[0]?.documents) * 2);
     expect(debit).toBeGreaterThan(0);
     // One line per accounting line: the sales entries' lines each name one account and one side.
